@@ -1,0 +1,165 @@
+"""Keys and atomic writes for everything cached on disk.
+
+* :func:`stable_hash` hashes any JSON-like object canonically (sorted keys,
+  numpy scalars and arrays converted, floats by ``repr``), so two equal
+  parameter sets always give the same key.
+* :func:`tree_hash` hashes the text of every ``*.py`` file under a folder
+  (the "hash of ``models/``" that keys notebook runs and simulator results).
+* :func:`atomic_write_bytes` / ``_text`` / ``_json`` write to a temporary
+  file in the same folder, ``fsync`` it and ``os.replace`` it into place:
+  a reader sees either the old file or the whole new one, never a half.
+* :class:`DiskCache` is a folder of pickled values keyed by
+  :func:`stable_hash` of every input; a corrupt or unreadable entry is
+  treated as missing (and removed), never returned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+
+def _canonical(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {
+            "__type__": type(obj).__qualname__,
+            **{f.name: _canonical(getattr(obj, f.name)) for f in dataclasses.fields(obj)},
+        }
+    if isinstance(obj, dict):
+        return {str(k): _canonical(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(obj, (list, tuple)):
+        return [_canonical(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return {"__ndarray__": str(obj.dtype), "shape": list(obj.shape), "data": [_canonical(v) for v in obj.ravel().tolist()]}
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return {"__float__": repr(float(obj))}
+    if obj is None or isinstance(obj, str):
+        return obj
+    if isinstance(obj, Path):
+        return str(obj)
+    raise TypeError(f"cannot hash object of type {type(obj).__name__} for a cache key")
+
+
+def canonical_json(obj: Any) -> str:
+    """Canonical JSON text of ``obj`` (the exact text that is hashed)."""
+    return json.dumps(_canonical(obj), sort_keys=True, separators=(",", ":"))
+
+
+def stable_hash(obj: Any, length: int = 20) -> str:
+    """sha256 (hex, truncated to ``length``) of the canonical JSON of ``obj``."""
+    return hashlib.sha256(canonical_json(obj).encode()).hexdigest()[:length]
+
+
+def tree_hash(folder: Path | str, pattern: str = "*.py") -> str:
+    """sha256 over the relative paths and contents of the files matching ``pattern``."""
+    folder = Path(folder)
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob(pattern)):
+        if "__pycache__" in path.parts:
+            continue
+        h.update(path.relative_to(folder).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def atomic_write_bytes(path: Path | str, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (temp file in the same folder + ``os.replace``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def atomic_write_text(path: Path | str, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: Path | str, obj: Any) -> Path:
+    """Write ``obj`` as indented JSON to ``path`` atomically."""
+    return atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+
+
+class DiskCache:
+    """A folder of pickled results, one file per key.
+
+    Parameters
+    ----------
+    folder : path
+        Where entries live (created on first write).
+
+    The key of an entry is :func:`stable_hash` of everything that determines
+    it; callers pass every parameter, the seed and the code version.
+    """
+
+    def __init__(self, folder: Path | str):
+        self.folder = Path(folder)
+
+    def path(self, key: str) -> Path:
+        return self.folder / f"{key}.pkl"
+
+    def key(self, inputs: Any) -> str:
+        return stable_hash(inputs, length=32)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The stored value, or ``default`` if absent or unreadable."""
+        path = self.path(key)
+        try:
+            with open(path, "rb") as fh:
+                payload = pickle.load(fh)
+        except FileNotFoundError:
+            return default
+        except Exception:
+            # A truncated or incompatible entry is never returned; drop it.
+            try:
+                path.unlink()
+            except OSError:
+                pass
+            return default
+        if not isinstance(payload, dict) or payload.get("key") != key:
+            return default
+        return payload["value"]
+
+    def __contains__(self, key: str) -> bool:
+        sentinel = object()
+        return self.get(key, sentinel) is not sentinel
+
+    def put(self, key: str, value: Any) -> Path:
+        """Store ``value`` under ``key`` atomically."""
+        return atomic_write_bytes(self.path(key), pickle.dumps({"key": key, "value": value}, protocol=4))
+
+    def get_or_compute(self, inputs: Any, compute: Callable[[], Any]) -> Any:
+        """Return the cached value for ``inputs`` or compute, store and return it."""
+        key = self.key(inputs)
+        sentinel = object()
+        value = self.get(key, sentinel)
+        if value is sentinel:
+            value = compute()
+            self.put(key, value)
+        return value

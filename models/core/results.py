@@ -1,0 +1,88 @@
+"""Result base class: frozen dataclasses with a short repr, ``to_dict`` and ``to_frame``.
+
+A chapter's solver returns a subclass, for example::
+
+    @dataclass(frozen=True, repr=False)
+    class LatencyResult(Result):
+        latency: float        # cycles
+        iterations: int
+        saturated: bool
+
+Conventions (DESIGN.md): saturation is a state (``latency=inf``,
+``saturated=True``), never a NaN or negative number; work counters
+(``iterations``) are kept so tests can assert them; the parameters are echoed
+for provenance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+
+def _plain(value: Any) -> Any:
+    """Convert numpy and dataclass values to JSON-friendly Python objects."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, (np.bool_,)):
+        return bool(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}" if math.isfinite(value) else str(value)
+    if isinstance(value, np.ndarray):
+        if value.size <= 6:
+            return np.array2string(value, precision=4, separator=", ")
+        return f"array(shape={value.shape}, dtype={value.dtype})"
+    if isinstance(value, (list, tuple)) and len(value) > 6:
+        return f"{type(value).__name__}(len={len(value)})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return f"{type(value).__name__}(...)"
+    text = repr(value)
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Result:
+    """Base class for solver and simulator results (frozen dataclass)."""
+
+    def __repr__(self) -> str:
+        fields = dataclasses.fields(self)
+        if not fields:
+            return f"{type(self).__name__}()"
+        width = max(len(f.name) for f in fields)
+        lines = [f"{type(self).__name__}("]
+        for f in fields:
+            lines.append(f"  {f.name:>{width}} = {_short(getattr(self, f.name))}")
+        lines.append(")")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """All fields as plain Python objects (JSON-serialisable)."""
+        return _plain(self)
+
+    def to_frame(self):
+        """Scalar fields as a one-row :class:`pandas.DataFrame`."""
+        import pandas as pd
+
+        row = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if np.isscalar(getattr(self, f.name)) or getattr(self, f.name) is None
+        }
+        return pd.DataFrame([row])
