@@ -13,13 +13,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from .cache import atomic_write_bytes  # noqa: E402
-from .paths import ROOT  # noqa: E402
+from .cache import atomic_write_bytes
+from .paths import ROOT
 
 STYLE = {
     "figure.figsize": (6.4, 4.2),
@@ -41,8 +38,11 @@ COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
 def use_style() -> None:
-    """Apply the compendium's matplotlib style."""
+    """Apply the compendium's matplotlib style (done on import; call again after a reset)."""
     plt.rcParams.update(STYLE)
+
+
+use_style()
 
 
 def git_commit() -> str:
@@ -59,16 +59,19 @@ def git_commit() -> str:
         return "unknown"
 
 
-def savefig(fig, label: str, *, folder: str | Path = "figures", provenance: dict[str, Any] | None = None) -> dict[str, Path]:
+def savefig(
+    fig, label: str, *, folder: str | Path = "figures", provenance: dict[str, Any] | None = None, close: bool = True
+) -> dict[str, Path]:
     """Save ``fig`` as ``<folder>/<label>.svg`` and ``.png`` atomically, with provenance.
 
     ``label`` is the figure's cross-reference name (``fig-<chapter>-<what>``).
     The relative ``folder`` resolves against the current directory, which
-    the pipeline sets to ``book/<chapter>/``.
+    the pipeline sets to ``book/<chapter>/``.  With ``close`` (default) the
+    figure is closed in pyplot, so a notebook shows it once: as the value
+    the cell returns, which carries the cell's caption and label.
     """
     import io
 
-    use_style()
     folder = Path(folder)
     info = {"label": label, "commit": git_commit()}
     nb = os.environ.get("MODELS_NOTEBOOK")
@@ -84,4 +87,17 @@ def savefig(fig, label: str, *, folder: str | Path = "figures", provenance: dict
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Description": description, "Software": None}, bbox_inches="tight")
     out["png"] = atomic_write_bytes(folder / f"{label}.png", buf.getvalue())
+    if close:
+        plt.close(fig)
     return out
+
+
+def plot_model_sim(ax, x, model, sim=None, sim_ci=None, *, label: str = "", color=None, marker: str = "o"):
+    """Model as a line, simulation as markers with 95% error bars, one colour per curve."""
+    line = ax.plot(x, model, "-", color=color, label=f"{label} model" if label else "model")[0]
+    if sim is not None:
+        ax.errorbar(
+            x, sim, yerr=sim_ci, fmt=marker, mfc="none", color=line.get_color(), capsize=2, ms=5,
+            label=f"{label} simulation" if label else "simulation",
+        )
+    return line

@@ -1,0 +1,49 @@
+# Two commands do everything (README):
+#   make book   builds the whole book: venv, pinned requirements, every notebook
+#               through papermill (profile full), HTML into _build/html
+#   make test   runs the test suite (unit tests, every notebook with the quick
+#               profile, and a -W build of the book)
+# PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line.
+
+PYTHON  ?= python3
+VENV    ?= .venv
+PROFILE ?= full
+JOBS    ?= 2
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+
+export OMP_NUM_THREADS := 1
+export OPENBLAS_NUM_THREADS := 1
+
+.PHONY: book run html test test-fast bench clean venv
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m models.pipeline --profile $(PROFILE) --jobs $(JOBS)
+
+html: $(STAMP)
+	$(VENV)/bin/jupyter-book build . -n -W --keep-going
+
+book: run html
+	@echo "The book is in _build/html/index.html"
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not notebooks and not book and not slow"
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf _build book/*/*.ipynb book/*/figures book/*/tables book/*/*.provenance.json \
+	       book/_generated book/reproducibility-data.json

@@ -1,0 +1,178 @@
+"""models.core: validation messages, fixed point failures, cache keys and atomic writes, deterministic figures."""
+
+import math
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+from models.core import cache as cache_mod
+from models.core.cache import DiskCache, atomic_write_bytes, stable_hash, tree_hash
+from models.core.errors import ConvergenceError, DeadlockError, ParameterError
+from models.core.fixed_point import fixed_point
+from models.core.results import Result
+from models.core.validate import require, require_choice, require_stochastic_rows
+from models.core.validation import compare, error_summary, relative_error
+
+
+# ---------------------------------------------------------------- validation
+@pytest.mark.parametrize(
+    "value, kwargs, fragment",
+    [
+        (1, dict(lo=2, integer=True, unit="switch radix"), ">= 2"),
+        (2.5, dict(lo=1, integer=True), "an integer"),
+        (True, dict(lo=0), "got True"),
+        (float("nan"), dict(), "finite"),
+        (0.0, dict(lo=0, lo_open=True, unit="messages/node/cycle"), "> 0"),
+        ("3", dict(lo=0), "got '3'"),
+        (11, dict(lo=0, hi=10), "<= 10"),
+    ],
+)
+def test_require_rejects_with_a_message_naming_parameter_and_range(value, kwargs, fragment):
+    with pytest.raises(ParameterError) as info:
+        require("param", value, **kwargs)
+    assert "`param`" in str(info.value) and fragment in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_require_accepts_and_normalises():
+    assert require("k", 4.0, 2, integer=True) == 4 and isinstance(require("k", 4.0, 2, integer=True), int)
+    assert require("x", np.float64(0.5), 0, 1) == 0.5
+    assert require_choice("r", "a", ["a", "b"]) == "a"
+    with pytest.raises(ParameterError, match="one of 'a', 'b'"):
+        require_choice("r", "c", ["a", "b"])
+
+
+def test_stochastic_rows_names_the_bad_row():
+    P = np.full((3, 3), 1 / 3)
+    P[2, 0] = 0.5
+    with pytest.raises(ParameterError, match="row 2"):
+        require_stochastic_rows("pattern", P)
+    with pytest.raises(ParameterError, match="non-negative"):
+        require_stochastic_rows("pattern", -np.eye(2))
+
+
+# ---------------------------------------------------------------- fixed point
+def test_fixed_point_converges_to_known_root():
+    res = fixed_point(lambda x: np.cos(x), [1.0], damping=1.0, tol=1e-14)
+    assert res.converged and abs(res.x[0] - 0.7390851332151607) < 1e-12
+    assert 10 < res.iterations < 200
+
+
+def test_fixed_point_names_the_quantity_that_fails():
+    with pytest.raises(ConvergenceError) as info:
+        fixed_point(lambda x: x + 1.0, [0.0, 0.0], max_iter=7, names=["W_0", "W_1"], where="torus")
+    err = info.value
+    assert err.iterations == 7 and "torus" in str(err) and "W_" in str(err) and err.result is not None
+
+
+def test_fixed_point_reports_non_finite():
+    with pytest.raises(ConvergenceError, match="non-finite"):
+        fixed_point(lambda x: np.array([np.inf]), [1.0], names=["b"])
+    out = fixed_point(lambda x: x + 1, [0.0], max_iter=3, raise_on_failure=False)
+    assert not out.converged and out.iterations == 3
+
+
+# ---------------------------------------------------------------- results
+def test_result_repr_and_dict():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, repr=False)
+    class R(Result):
+        latency: float
+        saturated: bool
+        hist: np.ndarray
+
+    r = R(math.inf, True, np.arange(3.0))
+    text = repr(r)
+    assert "latency = inf" in text and "saturated = True" in text
+    assert r.to_dict() == {"latency": math.inf, "saturated": True, "hist": [0.0, 1.0, 2.0]}
+    assert list(r.to_frame().columns) == ["latency", "saturated"]
+
+
+# ---------------------------------------------------------------- cache
+def test_stable_hash_is_canonical_and_sensitive():
+    a = {"k": 2, "rates": [0.1, 0.2], "name": "omega"}
+    b = {"name": "omega", "rates": [0.1, 0.2], "k": 2}
+    assert stable_hash(a) == stable_hash(b)
+    assert stable_hash(a) != stable_hash({**a, "k": 3})
+    assert stable_hash({"x": 1}) != stable_hash({"x": 1.0})  # int and float are different inputs
+    assert stable_hash({"x": np.float64(0.1)}) == stable_hash({"x": 0.1})
+    assert stable_hash(np.eye(2)) != stable_hash(np.eye(2).T * 2)
+
+
+def test_tree_hash_changes_with_any_file(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    h1 = tree_hash(tmp_path)
+    (tmp_path / "sub" / "b.py").write_text("y = 3\n")
+    assert tree_hash(tmp_path) != h1
+
+
+def test_atomic_write_leaves_nothing_when_interrupted(tmp_path, monkeypatch):
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old")
+
+    def boom(src, dst):
+        raise KeyboardInterrupt("interrupted")
+
+    monkeypatch.setattr(cache_mod.os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_bytes(target, b"new contents")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]  # no temp file left
+
+
+def test_disk_cache_roundtrip_and_corrupt_entry(tmp_path):
+    cache = DiskCache(tmp_path)
+    key = cache.key({"k": 2, "seed": 1})
+    assert cache.get(key) is None
+    calls = []
+    val = cache.get_or_compute({"k": 2, "seed": 1}, lambda: calls.append(1) or {"R": 1.5})
+    assert val == {"R": 1.5}
+    assert cache.get_or_compute({"k": 2, "seed": 1}, lambda: calls.append(1) or {"R": 9}) == {"R": 1.5}
+    assert calls == [1]
+    # a truncated entry is never returned
+    cache.path(key).write_bytes(pickle.dumps({"key": key, "value": 1})[:10])
+    assert cache.get(key, "missing") == "missing"
+    assert not cache.path(key).exists()
+    # an entry stored under another key (renamed file) is not returned
+    other = cache.key({"k": 3})
+    cache.put(other, 5)
+    os.replace(cache.path(other), cache.path(key))
+    assert cache.get(key, "missing") == "missing"
+
+
+def test_deadlock_error_lists_channels():
+    err = DeadlockError(1234, [f"(node {i}, +x, vc 1)" for i in range(20)])
+    assert "cycle 1234" in str(err) and "(+8 more)" in str(err)
+
+
+# ---------------------------------------------------------------- comparison
+def test_compare_and_summary():
+    frame = compare([1, 2], [1.1, 2.0], [1.0, 2.5], [0.05, 0.1], curve="c")
+    assert np.allclose(frame["rel. error"], [0.1, -0.2])
+    assert list(frame["in CI"]) == [False, False]
+    s = error_summary(frame)
+    assert s.loc[0, "max |rel. error|"] == pytest.approx(0.2)
+    assert np.isnan(relative_error([1.0], [0.0])[0])
+
+
+# ---------------------------------------------------------------- figures
+def test_savefig_is_deterministic(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from models.core.plotting import savefig
+
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for _ in range(2):
+        fig, ax = plt.subplots()
+        ax.plot([0, 1, 2], [1, 3, 2], label="model")
+        ax.legend()
+        paths = savefig(fig, "fig-test-x", provenance={"parameters": {"k": 2}})
+        outs.append(paths["svg"].read_bytes())
+    assert outs[0] == outs[1]
+    assert b"fig-test-x" in outs[0] and (tmp_path / "figures" / "fig-test-x.png").exists()

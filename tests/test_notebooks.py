@@ -1,0 +1,82 @@
+"""Structure guards for the notebooks and the book sources (no execution)."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from models import pipeline
+from models.core.paths import ROOT
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_source_notebook_is_clean(path):
+    nb = json.loads(path.read_text())
+    assert re.fullmatch(r"\d\d-[a-z0-9-]+\.ipynb", path.name), "name must be NN-kebab-name.ipynb"
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(not c.get("outputs") for c in code), "outputs committed"
+    assert all(c.get("execution_count") is None for c in code), "execution counts committed"
+    params = [c for c in code if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(params) == 1, "exactly one cell tagged 'parameters'"
+    tree = ast.parse("".join(params[0]["source"]))
+    for node in tree.body:
+        assert isinstance(node, (ast.Assign, ast.AnnAssign)), "parameters cell: assignments only"
+        ast.literal_eval(node.value)
+    # every parameter has a comment giving meaning (and unit)
+    for line in "".join(params[0]["source"]).splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            assert "#" in line, f"parameter without a comment: {line}"
+    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_notebook_is_in_the_toc(path):
+    assert f"book/{path.parent.name}/{path.stem}" in pipeline.toc_pages()
+
+
+def test_every_toc_page_has_a_source():
+    for page in pipeline.toc_pages():
+        parts = Path(page).parts
+        md = ROOT / f"{page}.md"
+        nb = ROOT / "notebooks" / parts[1] / f"{parts[-1]}.ipynb" if len(parts) == 3 else None
+        assert md.exists() or (nb is not None and nb.exists()), f"{page}: no .md and no notebook"
+
+
+def test_book_pages_have_no_code_cells():
+    # execute_notebooks is "off": a {code-cell} in a .md page would render without outputs, silently.
+    for md in (ROOT / "book").rglob("*.md"):
+        assert "{code-cell}" not in md.read_text(), md
+
+
+def test_figure_labels_are_unique_and_named_by_chapter():
+    labels = []
+    for path in NOTEBOOKS:
+        nb = json.loads(path.read_text())
+        for cell in nb["cells"]:
+            name = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
+            if name:
+                assert name.startswith(f"fig-{path.parent.name}-"), name
+                labels.append(name)
+                assert f'"{name}"' in "".join(cell["source"]), f"{name}: cell must savefig under its label"
+    assert len(labels) == len(set(labels))
+
+
+def test_profiles_name_only_declared_parameters():
+    profiles = pipeline.load_profiles()
+    assert set(profiles) == {"quick", "full"}
+    declared = {f"{p.parent.name}/{p.stem}": pipeline.notebook_defaults(p) for p in NOTEBOOKS}
+    for name, layers in profiles.items():
+        for target, values in (layers or {}).items():
+            if target == "*":
+                assert any(set(values) & set(d) for d in declared.values())
+                continue
+            assert target in declared, f"profile {name} names unknown notebook {target}"
+            assert set(values) <= set(declared[target]), f"{target}: unknown parameters in profile {name}"
