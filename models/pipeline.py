@@ -448,7 +448,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     if report:
         write_report(book_dir, ordered, profile)
         remove_orphans(book_dir, runs)
-    print(f"{len(todo) - len(failures)} run, {len(skipped)} up to date, {len(failures)} failed "
+    print(f"{len(todo) - len(failures)} succeeded, {len(skipped)} up to date, {len(failures)} failed "
           f"in {time.perf_counter() - t0:.1f} s", flush=True)
     for f in failures:
         print(f"FAILED {f['error']}", file=sys.stderr, flush=True)

@@ -80,3 +80,12 @@ def test_profiles_name_only_declared_parameters():
                 continue
             assert target in declared, f"profile {name} names unknown notebook {target}"
             assert set(values) <= set(declared[target]), f"{target}: unknown parameters in profile {name}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_papermill_sees_every_parameter(path):
+    # papermill's own parser (used by --help-notebook and to warn about unknown
+    # parameters) must find the same names as ours; it fails on '=' in comments.
+    import papermill as pm
+
+    assert list(pm.inspect_notebook(str(path))) == list(pipeline.notebook_defaults(path))

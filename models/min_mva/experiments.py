@@ -92,14 +92,14 @@ def run_curve(
     """
     import pandas as pd
 
-    from . import solve as _solve_mod
+    from .solve import solve as _solve
 
     config = dict(curve.config)
     config.update(overrides or {})
     NC_values = [require("NC", nc, 1, unit="outstanding requests per processor", integer=True) for nc in NC_values]
     rows = []
     for nc in NC_values:
-        res = _solve_mod.solve(NC=nc, **config)
+        res = _solve(NC=nc, **config)
         row = {"curve": curve.label, "NC": nc, "model R": res.R, "model X": res.X, "iterations": res.iterations}
         if simulate:
             from ..sim.closed_min import simulate as _simulate

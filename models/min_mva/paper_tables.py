@@ -1,0 +1,168 @@
+"""Willick & Eager (1990), Tables 1 and 2, exactly as printed, and a comparison helper.
+
+Both tables: 64 processors / memory modules, 2 x 2 omega network, uniform
+traffic, ``S_pe = 1``, single-packet requests (``m = 1``); Table 1 has
+``S_mm = 1``, Table 2 ``S_mm = 2``; columns ``NC = 2, 4, 8, 16, 32``.  Each
+entry is the average residence time per visit (cycles) at a network stage
+(``F1`` next to the processors ... ``F6`` next to the memories; ``R6`` next
+to the memories ... ``R1`` next to the processors), at the memory modules
+(``MM``), and the average response time ``R``.  The paper gives no
+confidence intervals for the simulation column; its values appear to be
+truncated (not rounded) to three decimals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Row labels in the printed order.
+ROWS = ("F1", "F2", "F3", "F4", "F5", "F6", "R6", "R5", "R4", "R3", "R2", "R1", "MM", "R")
+NC_VALUES = (2, 4, 8, 16, 32)
+
+#: Configuration of each table (keyword arguments of :func:`models.min_mva.solve`).
+CONFIG = {
+    1: dict(topology="omega", k=2, n=6, S_pe=1.0, S_mm=1.0, m=1, pattern="uniform"),
+    2: dict(topology="omega", k=2, n=6, S_pe=1.0, S_mm=2.0, m=1, pattern="uniform"),
+}
+
+# (analytic, simulation) per row, one pair per NC in NC_VALUES
+_T1 = {
+    "F1": [(1.035, 1.009), (1.080, 1.040), (1.201, 1.150), (1.588, 1.563), (2.659, 2.772)],
+    "F2": [(1.036, 1.021), (1.082, 1.071), (1.206, 1.221), (1.612, 1.714), (2.771, 3.189)],
+    "F3": [(1.036, 1.032), (1.082, 1.087), (1.209, 1.241), (1.624, 1.760), (2.830, 3.335)],
+    "F4": [(1.037, 1.036), (1.083, 1.091), (1.210, 1.248), (1.630, 1.783), (2.861, 3.380)],
+    "F5": [(1.037, 1.038), (1.083, 1.093), (1.211, 1.253), (1.633, 1.792), (2.877, 3.405)],
+    "F6": [(1.037, 1.039), (1.083, 1.095), (1.211, 1.254), (1.635, 1.797), (2.885, 3.391)],
+    "R6": [(1.036, 1.004), (1.082, 1.021), (1.210, 1.105), (1.632, 1.401), (2.875, 2.099)],
+    "R5": [(1.035, 1.007), (1.081, 1.036), (1.209, 1.153), (1.628, 1.496), (2.858, 2.317)],
+    "R4": [(1.034, 1.009), (1.080, 1.046), (1.206, 1.172), (1.619, 1.537), (2.823, 2.443)],
+    "R3": [(1.032, 1.009), (1.076, 1.049), (1.200, 1.178), (1.602, 1.548), (2.757, 2.475)],
+    "R2": [(1.026, 1.008), (1.070, 1.046), (1.188, 1.166), (1.569, 1.518), (2.634, 2.388)],
+    "R1": [(1.017, 1.005), (1.057, 1.038), (1.167, 1.145), (1.508, 1.443), (2.414, 2.127)],
+    "MM": [(1.000, 1.000), (1.000, 1.000), (1.000, 1.000), (1.000, 1.000), (1.000, 1.000)],
+    "R": [(14.409, 14.223), (14.950, 14.718), (16.437, 16.291), (21.293, 21.358), (35.270, 35.327)],
+}
+_T2 = {
+    "F1": [(1.033, 1.012), (1.072, 1.041), (1.160, 1.115), (1.227, 1.191), (1.241, 1.222)],
+    "F2": [(1.033, 1.023), (1.073, 1.065), (1.164, 1.160), (1.230, 1.242), (1.243, 1.270)],
+    "F3": [(1.034, 1.030), (1.074, 1.075), (1.165, 1.174), (1.232, 1.255), (1.244, 1.282)],
+    "F4": [(1.034, 1.034), (1.074, 1.079), (1.166, 1.178), (1.233, 1.260), (1.244, 1.285)],
+    "F5": [(1.034, 1.035), (1.075, 1.080), (1.167, 1.179), (1.233, 1.262), (1.244, 1.286)],
+    "F6": [(1.034, 1.035), (1.075, 1.082), (1.167, 1.179), (1.234, 1.262), (1.244, 1.287)],
+    "R6": [(1.033, 1.013), (1.074, 1.040), (1.166, 1.089), (1.233, 1.115), (1.244, 1.120)],
+    "R5": [(1.033, 1.014), (1.073, 1.051), (1.165, 1.140), (1.232, 1.210), (1.243, 1.228)],
+    "R4": [(1.031, 1.015), (1.072, 1.056), (1.163, 1.155), (1.230, 1.236), (1.243, 1.259)],
+    "R3": [(1.029, 1.015), (1.069, 1.056), (1.158, 1.153), (1.227, 1.240), (1.241, 1.266)],
+    "R2": [(1.024, 1.013), (1.063, 1.052), (1.150, 1.144), (1.220, 1.231), (1.237, 1.263)],
+    "R1": [(1.016, 1.008), (1.052, 1.041), (1.135, 1.123), (1.207, 1.207), (1.230, 1.249)],
+    "MM": [(2.157, 2.240), (2.427, 2.674), (4.008, 4.949), (16.339, 17.266), (47.764, 48.199)],
+    "R": [(15.536, 15.493), (16.284, 16.399), (18.946, 19.747), (32.092, 32.994), (63.687, 64.289)],
+}
+_RAW = {1: _T1, 2: _T2}
+
+CAPTION = {
+    1: "Average residence time at each network stage and at the memory modules. 64 processors/memory "
+    "modules, 2 x 2 switches, uniform traffic, S_pe = 1, S_mm = 1.",
+    2: "Average residence time at each network stage and at the memory modules. 64 processors/memory "
+    "modules, 2 x 2 switches, uniform traffic, S_pe = 1, S_mm = 2.",
+}
+
+
+def _check(which: int) -> int:
+    if which not in (1, 2):
+        from ..core.errors import ParameterError
+
+        raise ParameterError(f"`which` must be 1 or 2 (the paper's Table 1 or 2); got {which!r}")
+    return which
+
+
+def paper_table(which: int):
+    """The printed table as a long :class:`pandas.DataFrame`.
+
+    Columns: ``row`` (F1..F6, R6..R1, MM, R), ``NC``, ``analytic``,
+    ``simulation`` (cycles).  ``df.attrs["config"]`` holds the configuration.
+    """
+    import pandas as pd
+
+    raw = _RAW[_check(which)]
+    rows = [
+        {"row": lab, "NC": nc, "analytic": a, "simulation": s}
+        for lab in ROWS
+        for nc, (a, s) in zip(NC_VALUES, raw[lab])
+    ]
+    df = pd.DataFrame(rows)
+    df.attrs["config"] = dict(CONFIG[which], NC=list(NC_VALUES))
+    df.attrs["caption"] = CAPTION[which]
+    return df
+
+
+def paper_values(which: int, column: str = "analytic") -> dict:
+    """``{NC: {row: value}}`` for one column (``"analytic"`` or ``"simulation"``)."""
+    col = {"analytic": 0, "simulation": 1}[column]
+    raw = _RAW[_check(which)]
+    return {nc: {lab: raw[lab][i][col] for lab in ROWS} for i, nc in enumerate(NC_VALUES)}
+
+
+def _get(obj, NC):
+    """The result for ``NC`` from a dict ``{NC: result}``, a sequence aligned with NC_VALUES, or a CurveResult."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(NC)
+    if hasattr(obj, "results") and hasattr(obj, "NC"):
+        idx = np.flatnonzero(np.asarray(obj.NC) == NC)
+        return obj.results[int(idx[0])] if idx.size else None
+    seq = list(obj)
+    return seq[NC_VALUES.index(NC)] if len(seq) == len(NC_VALUES) else None
+
+
+def compare_table(which: int, analytic_results, sim_results=None, sim_tolerance: float = 0.01):
+    """Our analytic (and simulated) values next to the paper's Table ``which``.
+
+    Parameters
+    ----------
+    which : {1, 2}
+    analytic_results : dict {NC: MVAResult}, CurveResult, or sequence aligned with ``NC_VALUES``
+        Objects with ``.stage_residence`` (labels F1.., R.., MM) and ``.R``.
+    sim_results : same shapes, optional
+        Simulation results with ``.stage_residence``, ``.stage_ci`` (95%
+        half widths), ``.R`` and ``.R_ci`` (``models.sim.closed_min.simulate``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (row, NC): ``paper_analytic``, ``paper_sim``, ``ours``,
+        ``ours - paper_analytic`` (``diff_analytic``) and, with simulations,
+        ``sim``, ``sim_ci``, ``sim - paper_sim`` (``diff_sim``),
+        ``ours - sim``, ``paper_sim_in_ci`` and ``sim_agrees`` (the paper's
+        simulation value lies within ``max(sim_ci, sim_tolerance)`` of ours:
+        the chapter's acceptance criterion).  NCs without a result are
+        left out.  Times in cycles.
+    """
+    import pandas as pd
+
+    paper = paper_table(which)
+    out = []
+    for rec in paper.itertuples(index=False):
+        res = _get(analytic_results, rec.NC)
+        if res is None:
+            continue
+        ours = float(res.R if rec.row == "R" else res.stage_residence[rec.row])
+        row = {
+            "row": rec.row, "NC": rec.NC, "paper_analytic": rec.analytic, "paper_sim": rec.simulation,
+            "ours": ours, "diff_analytic": ours - rec.analytic,
+        }
+        sim = _get(sim_results, rec.NC)
+        if sim is not None:
+            val = float(sim.R if rec.row == "R" else sim.stage_residence[rec.row])
+            ci = float(sim.R_ci if rec.row == "R" else sim.stage_ci[rec.row])
+            row.update(
+                sim=val, sim_ci=ci, diff_sim=val - rec.simulation, ours_minus_sim=ours - val,
+                paper_sim_in_ci=bool(abs(val - rec.simulation) <= ci),
+                sim_agrees=bool(abs(val - rec.simulation) <= max(ci, sim_tolerance)),
+            )
+        out.append(row)
+    df = pd.DataFrame(out)
+    df.attrs["config"] = paper.attrs["config"]
+    df.attrs["caption"] = paper.attrs["caption"]
+    return df

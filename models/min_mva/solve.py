@@ -1,0 +1,607 @@
+"""Numeric solver for Willick & Eager's approximate MVA (eqs. (1)-(3); (4)-(6) for m packets).
+
+The residence-time equations are the SymPy expressions of
+:mod:`models.min_mva.equations`, lambdified once per process and evaluated
+elementwise on arrays of (class, center) pairs; the sums over other classes
+and over the input ports of a switch are NumPy ``bincount``/sums around them.
+The per-visit residence times ``r_ij = R_ij / V_ij`` (and ``R_iPE_i``) are
+iterated by damped substitution (:func:`models.core.fixed_point.fixed_point`)
+until the largest relative change is below ``tol``.
+
+Two equivalent paths:
+
+``general``
+    one unknown per visited (class, center) pair; any pattern, any topology.
+``reduced``
+    one unknown per stage (F1..Fn, R1..Rn, MM), used when every visited
+    pair of a stage has the same visit ratio, the same center total, the
+    same ``G = sum_k p_ikj sum_s p_skj V_sj`` and ``H = sum_k p_ikj (1-p_ikj)``
+    (checked numerically, :func:`models.min_mva.visits.stage_structure`):
+    then the general equations have a solution constant over each stage and
+    the reduced iteration computes exactly it (e.g. uniform traffic on
+    omega, baseline, cube).  ``method="auto"`` picks it when valid.
+
+Readings (where the paper is ambiguous), see also the chapter text:
+
+* Tables 1 and 2 list the *per-visit* residence time ``R_ij / V_ij`` per stage.
+  :attr:`MVAResult.stage_residence` is the throughput-weighted mean over the
+  stage's centers, ``sum_ij X_ij r_ij / sum_ij X_ij`` = mean per-visit time of
+  a request (reply) passing that stage (identical to the plain mean over ports
+  under uniform traffic).  For ``m > 1`` it is the lead packet's time (eq. (4)).
+* ``(NC-1)/NC`` multiplies the own-class parts of terms (a), (b) *and* (c) of
+  eq. (1), as printed.
+* eq. (4): terms (a) and (b) carry a factor ``m`` (the text says "The factor m
+  is required since each customer is m packets long"; the printed equation
+  lacks it).  With it eq. (4) reduces to Kruskal & Snir's m-packet formula of
+  Sec. 4.3, without it it does not (derived in
+  :func:`models.min_mva.equations.kruskal_snir_reduction`).  Term (c) uses
+  ``sum_{s!=i} (1-p_skj) U_sj = m sum_{s!=i} (1-p_skj) X_sj`` (``U_sj = m X_sj``).
+* eq. (6) is used as printed.  Its term (b) vanishes at ``S_pe = 1``, not at
+  ``S_pe = m`` as Sec. 4.3 claims (derived in
+  :func:`models.min_mva.equations.no_queueing_reductions`); all of the paper's
+  m-packet figures use ``S_pe = 1``.
+
+Units: times in clock cycles; throughputs in requests per cycle.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.errors import ParameterError
+from ..core.fixed_point import fixed_point
+from ..core.results import Result
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require, require_choice
+from .equations import SYMBOLS as _SYMBOLS
+from .equations import equations as _equations
+from .equations import per_visit as _per_visit
+from .patterns import reference_matrix
+from .topology import RETURN_WIRINGS, TOPOLOGIES, Network
+from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
+
+METHODS = ("auto", "general", "reduced")
+
+
+# ----------------------------------------------------------------------------
+# Lambdified equations (built once per process)
+# ----------------------------------------------------------------------------
+def _kernel_specs(multi: bool) -> dict:
+    """``name -> (argument symbols, expression)`` of every lambdified equation.
+
+    ``multi=False``: eqs. (1)-(3); ``multi=True``: eqs. (4)-(6).  Both modes
+    take the same arguments (unused ones are ignored), with ``R_ij = V_ij r_ij``
+    substituted so that the functions take per-visit residence times.
+    """
+    s = _SYMBOLS
+    e = _equations()
+    Rv = {s.R_ij: s.V * s.r}
+    sp_ = {}
+    sp_["X_i"] = ((s.NC, s.sumR, s.R_pe), e["X_i:m" if multi else "X_i"].rhs)
+    sp_["R_i"] = ((s.sumR, s.m), e["R_i:m" if multi else "R_i"].rhs)
+    sp_["X_ij"] = ((s.V, s.X_i), e["X_ij"].rhs)
+    sw_args = (s.A_o, s.Q_i, s.U_i, s.C_b, s.C_c, s.NC, s.m)
+    if multi:
+        sp_["Q_sw"] = ((s.X_i, s.V, s.r, s.m), e["Q_ij:4"].rhs.subs(Rv))
+        sp_["U_sw"] = ((s.X_ij, s.m), e["U_ij:4"].rhs)
+        sp_["Q_mm"] = ((s.X_i, s.V, s.r, s.m), e["Qhat_ij:5"].rhs.subs(Rv))
+        sp_["U_mm"] = ((s.X_ij, s.S_mm), e["U_ij:5"].rhs)
+        sp_["U_pe"] = ((s.X_pe, s.S_pe, s.m), e["U_iPE:6"].rhs)
+        sp_["switch"] = (sw_args, _per_visit("eq:4"))
+        sp_["sum_b"] = ((s.p, s.O_X, s.X_ij, s.NC), e["eq:4b_summand"])
+        sp_["sum_c"] = ((s.p, s.O_U, s.U_i, s.NC), e["eq:4c_summand"])
+        sp_["memory"] = ((s.Ahat_o, s.Qhat_i, s.U_i, s.U_o, s.NC, s.S_mm, s.m), _per_visit("eq:5"))
+        sp_["processor"] = ((s.Q_pe, s.U_pe, s.NC, s.S_pe, s.m), e["eq:6"].rhs)
+    else:
+        sp_["Q_sw"] = ((s.X_i, s.V, s.r, s.m), e["Q_ij"].rhs.subs(Rv))
+        sp_["U_sw"] = ((s.X_ij, s.m), e["U_ij:switch"].rhs)
+        sp_["Q_mm"] = sp_["Q_sw"]
+        sp_["U_mm"] = ((s.X_ij, s.S_mm), e["U_ij:memory"].rhs)
+        sp_["U_pe"] = ((s.X_pe, s.S_pe, s.m), e["U_ij:processor"].rhs)
+        sp_["switch"] = (sw_args, _per_visit("eq:1"))
+        sp_["sum_b"] = ((s.p, s.O_X, s.X_ij, s.NC), e["eq:1c_summand"])
+        sp_["memory"] = ((s.A_o, s.Q_i, s.U_i, s.U_o, s.NC, s.S_mm, s.m), _per_visit("eq:2"))
+        sp_["processor"] = ((s.Q_pe, s.U_pe, s.NC, s.S_pe, s.m), e["eq:3"].rhs)
+    return sp_
+
+
+@functools.cache
+def _kernels(multi: bool) -> dict:
+    """The lambdified callables of :func:`_kernel_specs` (built once per process)."""
+    K = {name: lambdify_cached(args, expr) for name, (args, expr) in _kernel_specs(multi).items()}
+    K.setdefault("sum_c", None)
+    return K
+
+
+def _arr(v, like):
+    """Broadcast a lambdified result (may be a Python scalar) to ``like``'s shape."""
+    return np.broadcast_to(np.asarray(v, dtype=float), np.shape(like))
+
+
+# ----------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class MVAResult(Result):
+    """Solution of the approximate MVA for one configuration.
+
+    Attributes
+    ----------
+    R : float
+        Mean response time over all classes ``R = sum_i R_i X_i / X`` (cycles).
+    X : float
+        Total throughput ``sum_i X_i`` (requests per cycle).
+    R_i, X_i : ndarray (N,)
+        Per-class response time (cycles) and throughput (requests/cycle).
+    R_pe : ndarray (N,)
+        Residence time at the processor center, eq. (3)/(6) (cycles).
+    stage_residence : dict[str, float]
+        Mean per-visit residence time per stage, ``"F1".."Fn"``, ``"Rn".."R1"``,
+        ``"MM"`` (cycles; lead packet for ``m > 1``), as in Tables 1 and 2.
+    residence : ndarray (n_centers,)
+        Per-center mean per-visit residence time ``sum_i X_ij r_ij / sum_i X_ij``
+        (cycles; NaN for centers no class visits).  Center numbering of
+        :class:`~models.min_mva.topology.Network`.
+    center_throughput, center_utilization : ndarray (n_centers,)
+        ``X_j = sum_i X_ij`` (customers/cycle) and ``U_j = sum_i U_ij``.
+    iterations, residual, converged
+        Fixed-point work counter, last relative change, convergence flag.
+    method : str
+        ``"general"`` or ``"reduced"``.
+    params : dict
+        The inputs, for provenance.
+    """
+
+    R: float
+    X: float
+    R_i: np.ndarray
+    X_i: np.ndarray
+    R_pe: np.ndarray
+    stage_residence: dict
+    residence: np.ndarray
+    center_throughput: np.ndarray
+    center_utilization: np.ndarray
+    iterations: int
+    residual: float
+    converged: bool
+    method: str
+    params: dict = field(default_factory=dict)
+    state: np.ndarray | None = None  # the fixed-point vector (warm starts)
+
+    def to_frame(self):
+        """One row: NC, R, X, the stage residence times, iterations."""
+        import pandas as pd
+
+        row = {"NC": self.params.get("NC"), "R": self.R, "X": self.X}
+        row.update(self.stage_residence)
+        row.update(iterations=self.iterations, converged=self.converged)
+        return pd.DataFrame([row])
+
+
+@dataclass(frozen=True, repr=False)
+class CurveResult(Result):
+    """:func:`solve` over a sequence of ``NC`` values (arrays indexed like ``NC``).
+
+    ``R`` (cycles), ``X`` (requests/cycle), ``stage_residence`` (label ->
+    array, cycles), ``iterations``, ``converged``, ``params`` (without NC) and
+    the individual ``results``.
+    """
+
+    NC: np.ndarray
+    R: np.ndarray
+    X: np.ndarray
+    stage_residence: dict
+    iterations: np.ndarray
+    converged: np.ndarray
+    params: dict
+    results: tuple = ()
+
+    def to_frame(self):
+        """One row per NC: NC, R, X, F1..Fn, Rn..R1, MM, iterations, converged."""
+        import pandas as pd
+
+        data = {"NC": self.NC, "R": self.R, "X": self.X}
+        data.update(self.stage_residence)
+        data.update(iterations=self.iterations, converged=self.converged)
+        return pd.DataFrame(data)
+
+
+# ----------------------------------------------------------------------------
+# Prepared model (visits are computed once per configuration)
+# ----------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class _Prepared:
+    net: Network
+    P: np.ndarray
+    method: str
+    visits: Visits | None
+    structure: StageStructure | None
+    # general-path index helpers
+    cls_sw: np.ndarray | None = None
+    ctr_sw: np.ndarray | None = None
+    V_sw: np.ndarray | None = None
+    p_sw: np.ndarray | None = None
+    port_idx: np.ndarray | None = None
+    cls_mm: np.ndarray | None = None
+    mem_mm: np.ndarray | None = None
+    V_mm: np.ndarray | None = None
+
+
+_PREP_CACHE: dict = {}
+
+
+def _prepare(topology, k, n, return_wiring, P, method) -> _Prepared:
+    key = (topology, k, n, return_wiring, method, hashlib.sha1(np.ascontiguousarray(P).tobytes()).hexdigest())
+    hit = _PREP_CACHE.get(key)
+    if hit is not None:
+        return hit
+    net = Network(topology, k, n, return_wiring)
+    structure = None
+    if method in ("auto", "reduced"):
+        structure = stage_structure(net, P)
+        if structure.ok:
+            prep = _Prepared(net, P, "reduced", None, structure)
+        elif method == "reduced":
+            raise ParameterError(
+                f"`method`='reduced' needs stage-symmetric visits (e.g. uniform traffic); {structure.reason}"
+            )
+    if method == "general" or (structure is not None and not structure.ok):
+        vis = visit_ratios(net, P)
+        s = vis.n_switch
+        ctr_sw = vis.center[:s].astype(np.int64)
+        prep = _Prepared(
+            net, P, "general", vis, None,
+            cls_sw=vis.cls[:s].astype(np.int64), ctr_sw=ctr_sw, V_sw=vis.V[:s], p_sw=vis.p,
+            port_idx=(ctr_sw[:, None] * k + np.arange(k)).ravel(),
+            cls_mm=vis.cls[s:].astype(np.int64), mem_mm=vis.center[s:].astype(np.int64) - 2 * n * net.N,
+            V_mm=vis.V[s:],
+        )
+    if len(_PREP_CACHE) > 16:
+        _PREP_CACHE.clear()
+    _PREP_CACHE[key] = prep
+    return prep
+
+
+# ----------------------------------------------------------------------------
+# One substitution step
+# ----------------------------------------------------------------------------
+def _switch_new(K, Xi_pair, V, r, Dtot, Xtot, Ak, p, NC, m):
+    """Per-visit switch residence (eq. (1)/(4)) for pairs, given center totals at the pair.
+
+    ``Dtot = sum_s (Q_sj - U_sj)``, ``Xtot = sum_s X_sj``, ``Ak[:, k] = sum_s p_skj X_sj``.
+    """
+    Xij = _arr(K["X_ij"](V, Xi_pair), V)
+    Q = _arr(K["Q_sw"](Xi_pair, V, r, m), V)
+    U = _arr(K["U_sw"](Xij, m), V)
+    A_o = Dtot - (Q - U)
+    O = Xtot[:, None] - Ak - (1.0 - p) * Xij[:, None]   # sum_{s!=i} (1 - p_skj) X_sj, per input k
+    Cb = _arr(K["sum_b"](p, O, Xij[:, None], NC), O).sum(axis=1)
+    if K["sum_c"] is not None:
+        Cc = _arr(K["sum_c"](p, m * O, U[:, None], NC), O).sum(axis=1)  # U_sj = m X_sj
+    else:
+        Cc = 0.0
+    return _arr(K["switch"](A_o, Q, U, Cb, Cc, NC, m), V)
+
+
+def _memory_new(K, Xi_pair, V, r, Dtot, Utot, NC, S_mm, m):
+    """Per-visit memory residence (eq. (2)/(5)) given ``sum_s (Q_sj - U_sj)`` and ``sum_s U_sj``."""
+    Xij = _arr(K["X_ij"](V, Xi_pair), V)
+    Q = _arr(K["Q_mm"](Xi_pair, V, r, m), V)
+    U = _arr(K["U_mm"](Xij, S_mm), V)
+    return _arr(K["memory"](Dtot - (Q - U), Q, U, Utot - U, NC, S_mm, m), V)
+
+
+def _general_step(prep: _Prepared, K, NC, S_pe, S_mm, m):
+    N = prep.net.N
+    nc = 2 * prep.net.n * N
+    k = prep.net.k
+    ns, nm = prep.cls_sw.size, prep.cls_mm.size
+    cls_sw, ctr_sw, V_sw, p_sw = prep.cls_sw, prep.ctr_sw, prep.V_sw, prep.p_sw
+    cls_mm, mem_mm, V_mm = prep.cls_mm, prep.mem_mm, prep.V_mm
+
+    def class_throughput(x):
+        r_sw, r_mm, r_pe = x[:ns], x[ns : ns + nm], x[ns + nm :]
+        sumR = np.bincount(cls_sw, V_sw * r_sw, N) + np.bincount(cls_mm, V_mm * r_mm, N)
+        return _arr(K["X_i"](NC, sumR, r_pe), r_pe), sumR
+
+    def step(x):
+        r_sw, r_mm, r_pe = x[:ns], x[ns : ns + nm], x[ns + nm :]
+        Xi, _ = class_throughput(x)
+        # switches
+        Xs = Xi[cls_sw]
+        Xij = _arr(K["X_ij"](V_sw, Xs), V_sw)
+        D = _arr(K["Q_sw"](Xs, V_sw, r_sw, m), V_sw) - _arr(K["U_sw"](Xij, m), V_sw)
+        Dj = np.bincount(ctr_sw, D, nc)
+        Xj = np.bincount(ctr_sw, Xij, nc)
+        Ajk = np.bincount(prep.port_idx, (Xij[:, None] * p_sw).ravel(), nc * k).reshape(nc, k)
+        new_sw = _switch_new(K, Xs, V_sw, r_sw, Dj[ctr_sw], Xj[ctr_sw], Ajk[ctr_sw], p_sw, NC, m)
+        # memories
+        Xm = Xi[cls_mm]
+        Xmj = _arr(K["X_ij"](V_mm, Xm), V_mm)
+        Um = _arr(K["U_mm"](Xmj, S_mm), V_mm)
+        Dm = _arr(K["Q_mm"](Xm, V_mm, r_mm, m), V_mm) - Um
+        new_mm = _memory_new(
+            K, Xm, V_mm, r_mm, np.bincount(mem_mm, Dm, N)[mem_mm], np.bincount(mem_mm, Um, N)[mem_mm], NC, S_mm, m
+        )
+        # processors (X_iPE_i = X_i, one visit)
+        new_pe = _arr(K["processor"](Xi * r_pe, K["U_pe"](Xi, S_pe, m), NC, S_pe, m), r_pe)
+        return np.concatenate([new_sw, new_mm, new_pe])
+
+    return step, class_throughput
+
+
+def _reduced_step(prep: _Prepared, K, NC, S_pe, S_mm, m):
+    st = prep.structure
+    nb = len(st.labels) - 1  # switch blocks
+    V, Wt, p, A, T = st.V, st.Wtot, st.p, st.A, st.T
+
+    def class_throughput(x):
+        sumR = np.array([np.dot(T, x[:-1])])
+        return _arr(K["X_i"](NC, sumR, x[-1:]), sumR), sumR
+
+    def step(x):
+        r, r_pe = x[:-1], x[-1:]
+        Xi, _ = class_throughput(x)
+        X = np.full(nb, Xi[0])
+        rs = r[:nb]
+        # center totals under a stage-constant solution: sum_s f(V_sj) = f(sum_s V_sj) (linear)
+        Dj = _arr(K["Q_sw"](X, Wt[:nb], rs, m), rs) - _arr(K["U_sw"](_arr(K["X_ij"](Wt[:nb], X), rs), m), rs)
+        Xj = _arr(K["X_ij"](Wt[:nb], X), rs)
+        Ajk = A[:nb] * X[:, None]
+        new_sw = _switch_new(K, X, V[:nb], rs, Dj, Xj, Ajk, p[:nb], NC, m)
+        Xm = Xi
+        vm, wm, rm = V[nb:], Wt[nb:], r[nb:]
+        Um_tot = _arr(K["U_mm"](_arr(K["X_ij"](wm, Xm), rm), S_mm), rm)
+        Dm_tot = _arr(K["Q_mm"](Xm, wm, rm, m), rm) - Um_tot
+        new_mm = _memory_new(K, Xm, vm, rm, Dm_tot, Um_tot, NC, S_mm, m)
+        new_pe = _arr(K["processor"](Xi * r_pe, K["U_pe"](Xi, S_pe, m), NC, S_pe, m), r_pe)
+        return np.concatenate([new_sw, new_mm, new_pe])
+
+    return step, class_throughput
+
+
+class _Names:
+    """Lazy names of the fixed-point components (for ConvergenceError messages)."""
+
+    def __init__(self, prep: _Prepared, eqs):
+        self.prep, self.eqs = prep, eqs
+
+    def __getitem__(self, idx):
+        prep = self.prep
+        sw, mm, pe = self.eqs
+        net = prep.net
+        labels = stage_labels(net.n)
+        if prep.method == "reduced":
+            B = len(labels)
+            if idx < B - 1:
+                return f"per-visit residence r_ij at stage {labels[idx]} ({sw})"
+            if idx == B - 1:
+                return f"per-visit residence r_ij at the memories ({mm})"
+            return f"processor residence R_iPE_i ({pe})"
+        ns, nm = prep.cls_sw.size, prep.cls_mm.size
+        if idx < ns:
+            c = int(prep.ctr_sw[idx])
+            return f"per-visit residence r_ij of class {int(prep.cls_sw[idx])} at center {labels[c // net.N]}:{c % net.N} ({sw})"
+        if idx < ns + nm:
+            j = idx - ns
+            return f"per-visit residence r_ij of class {int(prep.cls_mm[j])} at memory {int(prep.mem_mm[j])} ({mm})"
+        return f"processor residence R_iPE_i of class {idx - ns - nm} ({pe})"
+
+
+# ----------------------------------------------------------------------------
+# Public API
+# ----------------------------------------------------------------------------
+def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method):
+    require_choice("topology", topology, TOPOLOGIES, unit="multistage network")
+    k = require("k", k, 2, unit="switch radix (k x k switches), ports", integer=True)
+    n = require("n", n, 1, unit="number of stages; N = k**n processors", integer=True)
+    require("N = k**n", k**n, 2, 4096, unit="processors and memory modules", integer=True)
+    NC = require("NC", NC, 1, unit="maximum outstanding requests per processor", integer=True)
+    m = require("m", m, 1, unit="packets per request/reply", integer=True)
+    S_pe = float(require("S_pe", S_pe, 1, unit="mean processor inter-request time, cycles"))
+    S_mm = float(require("S_mm", S_mm, m, unit=f"memory service time, cycles (>= m = {m} packets)"))
+    require_choice("return_wiring", return_wiring, RETURN_WIRINGS, unit="return network wiring")
+    require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
+    require("tol", tol, 0, lo_open=True, unit="relative change")
+    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    require_choice("method", method, METHODS)
+    return k, n, NC, m, S_pe, S_mm, max_iter
+
+
+def _pattern_matrix(pattern, N, pattern_options):
+    opts = dict(pattern_options or {})
+    return reference_matrix(pattern, N, **opts)
+
+
+def _solve_prepared(prep, *, NC, S_pe, S_mm, m, damping, tol, max_iter, raise_on_failure, params, x0=None):
+    multi = m > 1
+    K = _kernels(multi)
+    eqs = ("eq:4", "eq:5", "eq:6") if multi else ("eq:1", "eq:2", "eq:3")
+    if prep.method == "reduced":
+        step, class_throughput = _reduced_step(prep, K, NC, S_pe, S_mm, m)
+        nb = len(prep.structure.labels) - 1
+        init = np.concatenate([np.ones(nb), [m - 1 + S_mm], [m - 1 + S_pe]])
+    else:
+        step, class_throughput = _general_step(prep, K, NC, S_pe, S_mm, m)
+        N = prep.net.N
+        init = np.concatenate([np.ones(prep.cls_sw.size), np.full(prep.cls_mm.size, m - 1 + S_mm), np.full(N, m - 1 + S_pe)])
+    if x0 is None or np.shape(x0) != init.shape:
+        x0 = init
+    fp = fixed_point(
+        step, x0, damping=damping, tol=tol, max_iter=max_iter,
+        where=f"Willick-Eager MVA {eqs} (NC={NC}, S_mm={S_mm:g}, S_pe={S_pe:g}, m={m}, {prep.method} path)",
+        names=_Names(prep, eqs), raise_on_failure=raise_on_failure,
+    )
+    return _assemble(prep, K, fp, class_throughput, NC=NC, S_mm=S_mm, m=m, params=params)
+
+
+def _assemble(prep, K, fp, class_throughput, *, NC, S_mm, m, params):
+    net = prep.net
+    N, n = net.N, net.n
+    x = fp.x
+    Xi, sumR = class_throughput(x)
+    labels = stage_labels(n)
+    if prep.method == "reduced":
+        st = prep.structure
+        Xi = np.full(N, Xi[0])
+        sumR = np.full(N, sumR[0])
+        r_pe = np.full(N, x[-1])
+        rb = x[:-1]
+        stage = dict(zip(labels, rb.tolist()))
+        residence = np.repeat(rb, N)
+        Xc = np.repeat(st.Wtot, N) * Xi[0]
+    else:
+        ns, nm = prep.cls_sw.size, prep.cls_mm.size
+        r_pe = x[ns + nm :]
+        ctr = np.concatenate([prep.ctr_sw, prep.mem_mm + 2 * n * N])
+        cls = np.concatenate([prep.cls_sw, prep.cls_mm])
+        V = np.concatenate([prep.V_sw, prep.V_mm])
+        Xij = V * Xi[cls]
+        Xc = np.bincount(ctr, Xij, net.n_centers)
+        num = np.bincount(ctr, Xij * x[: ns + nm], net.n_centers)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            residence = np.where(Xc > 0, num / np.where(Xc > 0, Xc, 1.0), np.nan)
+        blocks = np.arange(net.n_centers) // N
+        stage = {}
+        for b, lab in enumerate(labels):
+            sl = blocks == b
+            tot = Xc[sl].sum()
+            stage[lab] = float(num[sl].sum() / tot) if tot > 0 else float("nan")
+    # order as in the paper's tables: F1..Fn, Rn..R1, MM
+    ordered = {f"F{t}": stage[f"F{t}"] for t in range(1, n + 1)}
+    ordered.update({f"R{t}": stage[f"R{t}"] for t in range(n, 0, -1)})
+    ordered["MM"] = stage["MM"]
+    R_i = np.broadcast_to(np.asarray(K["R_i"](sumR, m), dtype=float), sumR.shape).copy()
+    X = float(Xi.sum())
+    R = float(np.dot(R_i, Xi) / X)
+    util = Xc.copy()
+    util[: 2 * n * N] *= m
+    util[2 * n * N :] *= S_mm
+    return MVAResult(
+        R=R, X=X, R_i=R_i, X_i=np.asarray(Xi, dtype=float).copy(), R_pe=np.asarray(r_pe, dtype=float).copy(),
+        stage_residence=ordered, residence=residence, center_throughput=Xc, center_utilization=util,
+        iterations=fp.iterations, residual=fp.residual, converged=fp.converged, method=prep.method,
+        params=params, state=x,
+    )
+
+
+def solve(
+    *,
+    topology: str = "omega",
+    k: int = 2,
+    n: int = 6,
+    NC: int = 1,
+    S_pe: float = 1.0,
+    S_mm: float = 1.0,
+    m: int = 1,
+    pattern="uniform",
+    return_wiring: str = "mirror",
+    pattern_options: dict | None = None,
+    damping: float = 0.5,
+    tol: float = 1e-12,
+    max_iter: int = 20000,
+    raise_on_failure: bool = True,
+    method: str = "auto",
+) -> MVAResult:
+    """Solve Willick & Eager's approximate MVA of a multiprocessor with a multistage network.
+
+    Parameters
+    ----------
+    topology : {"omega", "baseline", "cube"}
+        Forward network topology (the return network is its mirror image or a copy).
+    k, n : int
+        ``k x k`` switches, ``n`` stages, ``N = k**n`` processors and memories.
+    NC : int >= 1
+        Maximum outstanding requests per processor (customers per class).
+    S_pe : float >= 1
+        Mean processor inter-request time when not blocked (cycles, geometric).
+    S_mm : float >= m
+        Memory service time (cycles, deterministic).
+    m : int >= 1
+        Packets per request and per reply; ``m = 1`` uses eqs. (1)-(3),
+        ``m > 1`` eqs. (4)-(6) (module docstring for the readings).
+    pattern : "uniform", "hot_spot" or (N, N) array
+        Memory reference matrix ``P_ij`` (:func:`models.min_mva.patterns.reference_matrix`).
+    return_wiring : {"mirror", "same"}
+        See :mod:`models.min_mva.topology`.
+    pattern_options : dict, optional
+        Keyword options of the named pattern (e.g. ``{"h": 0.2}``).
+    damping, tol, max_iter
+        Damped fixed-point iteration on the per-visit residence times.
+    raise_on_failure : bool
+        Raise :class:`~models.core.errors.ConvergenceError` (default) or return
+        ``converged=False``.
+    method : {"auto", "general", "reduced"}
+        Solution path (module docstring); ``auto`` uses ``reduced`` when exact.
+
+    Returns
+    -------
+    MVAResult
+        Times in cycles, throughputs in requests per cycle.
+
+    Raises
+    ------
+    ParameterError
+        For an invalid parameter (named in the message).
+    ConvergenceError
+        If the iteration does not converge within ``max_iter`` (names the
+        equation and the (class, center) whose value moved most).
+    """
+    k, n, NC, m, S_pe, S_mm, max_iter = _validate(
+        topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method
+    )
+    P = _pattern_matrix(pattern, k**n, pattern_options)
+    prep = _prepare(topology, k, n, return_wiring, P, method)
+    params = dict(
+        topology=topology, k=k, n=n, N=k**n, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m,
+        pattern=pattern if isinstance(pattern, str) else "matrix", pattern_options=dict(pattern_options or {}),
+        return_wiring=return_wiring, damping=damping, tol=tol, max_iter=max_iter, method=method,
+    )
+    return _solve_prepared(
+        prep, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m, damping=damping, tol=tol, max_iter=max_iter,
+        raise_on_failure=raise_on_failure, params=params,
+    )
+
+
+def solve_curve(NC_values, **kwargs) -> CurveResult:
+    """:func:`solve` for each ``NC`` in ``NC_values`` (same keyword arguments otherwise).
+
+    Visits are computed once; each point starts from the previous solution
+    (the fixed point does not depend on the start, only the iteration count).
+    """
+    if "NC" in kwargs:
+        raise ParameterError("`NC` is given by `NC_values` in solve_curve")
+    NCs = [require("NC", v, 1, unit="maximum outstanding requests per processor", integer=True) for v in np.atleast_1d(NC_values)]
+    if not NCs:
+        raise ParameterError("`NC_values` must be a non-empty sequence of integers >= 1")
+    results = []
+    x0 = None
+    first = solve(NC=NCs[0], **kwargs)
+    results.append(first)
+    prm = first.params
+    P = _pattern_matrix(kwargs.get("pattern", "uniform"), prm["N"], kwargs.get("pattern_options"))
+    prep = _prepare(prm["topology"], prm["k"], prm["n"], prm["return_wiring"], P, prm["method"])
+    x0 = first.state
+    for NC in NCs[1:]:
+        res = _solve_prepared(
+            prep, NC=NC, S_pe=prm["S_pe"], S_mm=prm["S_mm"], m=prm["m"], damping=prm["damping"], tol=prm["tol"],
+            max_iter=prm["max_iter"], raise_on_failure=kwargs.get("raise_on_failure", True), params={**prm, "NC": NC}, x0=x0,
+        )
+        results.append(res)
+        x0 = res.state
+    labels = list(first.stage_residence)
+    params = {kk: v for kk, v in prm.items() if kk != "NC"}
+    return CurveResult(
+        NC=np.array(NCs),
+        R=np.array([r.R for r in results]),
+        X=np.array([r.X for r in results]),
+        stage_residence={lab: np.array([r.stage_residence[lab] for r in results]) for lab in labels},
+        iterations=np.array([r.iterations for r in results]),
+        converged=np.array([r.converged for r in results]),
+        params=params,
+        results=tuple(results),
+    )
