@@ -1,0 +1,249 @@
+"""Compiled inner loop of :mod:`models.sim.closed_min` (numba, ``cache=True``).
+
+Everything here is plain arrays and integers; the semantics are documented
+in :mod:`models.sim.closed_min`.  Time is in clock cycles; "arrival at
+cycle ``a``" means the (lead) packet is in the queue at the end of cycle
+``a`` and can first be transmitted during cycle ``a + 1``.
+
+Message ids: processor ``i`` owns ids ``i*NC .. i*NC + NC - 1`` (one per
+outstanding-request token).  A message is in at most one FIFO at a time, so
+every FIFO is an intrusive singly linked list (``nxt``) with ``head`` and
+``tail`` per center; total queue storage is ``O(N*NC)`` however many
+centers there are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, seed):
+    """Simulate ``cycles`` clock cycles; return raw accumulators (see ``closed_min``).
+
+    Parameters
+    ----------
+    fwd : int64[N, N, n]   forward centers of request p -> d, visiting order
+    ret : int64[N, N, n]   return centers of reply d -> p, visiting order
+    cum_p : float64[N, N]  row-wise cumulative reference matrix (last column 1)
+    p_gen : float64        per-cycle request probability 1/S_pe
+    """
+    np.random.seed(seed)
+    N = cum_p.shape[0]
+    n_sw = 2 * n * N  # switch output-port centers
+    C = n_sw + N  # + memory centers
+    n_st = 2 * n + 1  # stage index = center // N: F1..Fn, R1..Rn, MM
+    M = N * NC
+    window = cycles - warmup
+
+    # messages
+    m_src = np.empty(M, np.int64)
+    m_dst = np.empty(M, np.int64)
+    m_hop = np.empty(M, np.int64)  # index of the center it is queued at: 0..n-1 fwd, n memory, n+1..2n return
+    m_t0 = np.empty(M, np.int64)
+    arr = np.zeros(M, np.int64)
+    nxt = np.full(M, -1, np.int64)
+    for i in range(N):
+        for s in range(NC):
+            m_src[i * NC + s] = i
+
+    # FIFOs and links
+    head = np.full(C, -1, np.int64)
+    tail = np.full(C, -1, np.int64)
+    busy_until = np.full(C, -1, np.int64)  # last cycle the output link carries its current message
+    blk_stamp = np.full(C, -1, np.int64)
+    blk_cnt = np.zeros(C, np.int64)
+    blk_pre = np.full(C, -1, np.int64)
+
+    # memories
+    mem_msg = np.full(N, -1, np.int64)
+    mem_end = np.full(N, -1, np.int64)  # last cycle of the current service
+
+    # processors
+    free = np.empty((N, NC), np.int64)
+    free_top = np.full(N, NC, np.int64)
+    for i in range(N):
+        for s in range(NC):
+            free[i, s] = i * NC + (NC - 1 - s)
+    outstanding = np.zeros(N, np.int64)
+    send_busy = np.full(N, -1, np.int64)  # last cycle the processor link carries a request
+    done_at = np.full(N, -1, np.int64)  # cycle the pending reply's last packet arrives
+    done_msg = np.full(N, -1, np.int64)
+
+    # arrivals of the current cycle (applied after all departures)
+    a_msg = np.empty(C + 2 * N, np.int64)
+    a_ctr = np.empty(C + 2 * N, np.int64)
+
+    # accumulators (measured window [warmup, cycles))
+    st_sum = np.zeros((batches, n_st), np.float64)
+    st_cnt = np.zeros((batches, n_st), np.int64)
+    c_sum = np.zeros(C, np.float64)
+    c_cnt = np.zeros(C, np.int64)
+    r_sum = np.zeros(batches, np.float64)
+    r_cnt = np.zeros(batches, np.int64)
+    rp_sum = np.zeros(N, np.float64)
+    rp_cnt = np.zeros(N, np.int64)
+    out_sum = np.zeros(batches, np.float64)
+    lp_sum = np.zeros(N, np.float64)
+    moves = 0  # switch-link message transmissions (whole run)
+
+    stage_of = np.empty(C, np.int64)
+    for c in range(C):
+        stage_of[c] = c // N
+
+    for t in range(cycles):
+        na = 0
+        measured = t >= warmup
+        bt = (t - warmup) * batches // window if measured else 0  # batch of cycle t
+        # ---- phase A: departures, decided on the state at the end of cycle t-1
+        # processors: retire a reply whose last packet arrived at t-1, then maybe issue
+        for i in range(N):
+            if done_at[i] == t - 1 and done_msg[i] >= 0:
+                free[i, free_top[i]] = done_msg[i]
+                free_top[i] += 1
+                outstanding[i] -= 1
+                done_msg[i] = -1
+            if send_busy[i] < t and outstanding[i] < NC:
+                if p_gen >= 1.0 or np.random.random() < p_gen:
+                    free_top[i] -= 1
+                    msg = free[i, free_top[i]]
+                    u = np.random.random()
+                    d = np.searchsorted(cum_p[i], u, side="right")
+                    if d >= N:
+                        d = N - 1
+                    m_dst[msg] = d
+                    m_hop[msg] = 0
+                    m_t0[msg] = t
+                    outstanding[i] += 1
+                    send_busy[i] = t + m - 1
+                    a_msg[na] = msg
+                    a_ctr[na] = fwd[i, d, 0]
+                    na += 1
+        # memories: a service that ended at t-1 sends its reply's lead packet
+        # on the memory link during t; then the next request may start service
+        for j in range(N):
+            if mem_msg[j] >= 0 and mem_end[j] == t - 1:
+                msg = mem_msg[j]
+                m_hop[msg] = n + 1
+                a_msg[na] = msg
+                a_ctr[na] = ret[j, m_src[msg], 0]
+                na += 1
+                mem_msg[j] = -1
+            if mem_msg[j] < 0:
+                c = n_sw + j
+                h = head[c]
+                if h >= 0 and arr[h] + m - 1 <= t - 1:  # last packet arrived by t-1
+                    head[c] = nxt[h]
+                    if head[c] < 0:
+                        tail[c] = -1
+                    mem_msg[j] = h
+                    f = t + S_mm - 1
+                    mem_end[j] = f
+                    if f >= warmup and f < cycles:
+                        res = f - arr[h]
+                        b = (f - warmup) * batches // window
+                        st_sum[b, 2 * n] += res
+                        st_cnt[b, 2 * n] += 1
+                        c_sum[c] += res
+                        c_cnt[c] += 1
+        # switch output ports: an idle link starts the head message's lead packet
+        for c in range(n_sw):
+            if busy_until[c] >= t:
+                continue
+            h = head[c]
+            if h < 0:
+                continue
+            head[c] = nxt[h]
+            if head[c] < 0:
+                tail[c] = -1
+            busy_until[c] = t + m - 1
+            moves += 1
+            if measured:
+                res = t - arr[h]
+                st = stage_of[c]
+                st_sum[bt, st] += res
+                st_cnt[bt, st] += 1
+                c_sum[c] += res
+                c_cnt[c] += 1
+            hop = m_hop[h]
+            p = m_src[h]
+            d = m_dst[h]
+            if hop < n - 1:
+                m_hop[h] = hop + 1
+                a_msg[na] = h
+                a_ctr[na] = fwd[p, d, hop + 1]
+                na += 1
+            elif hop == n - 1:
+                m_hop[h] = n
+                a_msg[na] = h
+                a_ctr[na] = n_sw + d
+                na += 1
+            elif hop < 2 * n:
+                m_hop[h] = hop + 1
+                a_msg[na] = h
+                a_ctr[na] = ret[d, p, hop - n]
+                na += 1
+            else:  # last return stage: the reply streams into processor p
+                done = t + m - 1
+                done_at[p] = done
+                done_msg[p] = h
+                if done >= warmup and done < cycles:
+                    rt = done - m_t0[h]
+                    b = (done - warmup) * batches // window
+                    r_sum[b] += rt
+                    r_cnt[b] += 1
+                    rp_sum[p] += rt
+                    rp_cnt[p] += 1
+        # ---- phase B: lead packets sent during t join their queues (end of t).
+        # Arrivals in the same cycle to the same FIFO form a block at its tail;
+        # the r-th member of the block is inserted at a uniformly random
+        # position among the r (inside-out Fisher-Yates), so the block ends in
+        # a uniformly random order.  No pops happen in this phase, so the
+        # element before the block (blk_pre) stays valid.  (Written inline: a
+        # helper call per packet costs numba reference counting, ~4x slower.)
+        for q in range(na):
+            c = a_ctr[q]
+            msg = a_msg[q]
+            arr[msg] = t
+            nxt[msg] = -1
+            if blk_stamp[c] != t:
+                blk_stamp[c] = t
+                blk_cnt[c] = 1
+                blk_pre[c] = tail[c]
+                if tail[c] < 0:
+                    head[c] = msg
+                else:
+                    nxt[tail[c]] = msg
+                tail[c] = msg
+                continue
+            r = blk_cnt[c] + 1
+            blk_cnt[c] = r
+            pos = np.random.randint(0, r)  # 0 .. r-1: inside-out Fisher-Yates
+            if pos == r - 1:
+                nxt[tail[c]] = msg
+                tail[c] = msg
+                continue
+            prev = blk_pre[c]
+            cur = head[c] if prev < 0 else nxt[prev]
+            for _ in range(pos):
+                prev = cur
+                cur = nxt[cur]
+            nxt[msg] = cur
+            if prev < 0:
+                head[c] = msg
+            else:
+                nxt[prev] = msg
+        # ---- sample the number outstanding at the end of t (a request counts
+        # from its departure cycle t0 up to, not including, its completion cycle)
+        if measured:
+            tot = 0
+            for i in range(N):
+                o = outstanding[i]
+                if done_at[i] == t and done_msg[i] >= 0:
+                    o -= 1
+                lp_sum[i] += o
+                tot += o
+            out_sum[bt] += tot
+
+    return st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves
