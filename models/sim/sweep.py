@@ -1,0 +1,243 @@
+"""Parallel, cached sweeps of a simulator over (configuration, load) points.
+
+:func:`run_sweep` runs a list of points -- each a dict of keyword arguments
+to a simulate function (default :func:`models.sim.wormhole.simulate`) -- in
+parallel on the local cores, with a progress bar, and caches every result on
+disk (:class:`models.core.cache.DiskCache` under ``cache_dir()/"wormhole"``
+for the wormhole simulator, ``cache_dir()/<module name>`` for others).  The
+key of a point is the hash of the function's name, its version (the
+simulator's ``sim_version``, which includes a hash of its source files) and
+every keyword argument after filling in the defaults -- the seed included --
+so a changed parameter or simulator gives a new entry.  Entries are written
+atomically by the submitting process as each point finishes: an
+interrupted sweep resumes where it stopped and a finished point is never
+recomputed.
+
+Local use::
+
+    from models.sim.sweep import run_sweep
+    from models.sim.wormhole import Torus
+    base = dict(topology=Torus((16, 16), bidirectional=False), routing="dor",
+                vcs=3, message_length=32)
+    points = [dict(base, rate=r) for r in (0.0002, 0.0005, 0.001)]
+    results = run_sweep(points)                 # all local cores
+    results = run_sweep(points, jobs=1)         # in this process
+
+A point may also be a ``(configuration, load)`` pair: ``(base, 0.001)`` is
+``dict(base, rate=0.001)``.
+
+Across machines with Dask: any :class:`concurrent.futures.Executor` runs the
+same sweep, e.g. a Dask cluster's executor::
+
+    from distributed import Client
+    client = Client("tcp://scheduler:8786")     # or Client() for a local cluster
+    results = run_sweep(points, executor=client.get_executor())
+
+The workers need the project installed (``pip install -e .``); results come
+back to the submitting process, which writes the cache, so only that machine
+needs the cache folder.
+
+Other simulators: ``run_sweep(points, simulate_fn=models.sim.closed_min.simulate)``;
+the function should be importable at module level (for process pools) and
+may carry ``sim_version`` and ``cache_name`` attributes (otherwise the hash
+of its module's source file and the module's name are used).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import inspect
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from models.core.cache import DiskCache, stable_hash
+from models.core.paths import cache_dir
+
+__all__ = ["run_sweep", "point_key", "function_version"]
+
+
+def _default_fn():
+    from models.sim.wormhole import simulate
+
+    return simulate
+
+
+def function_version(fn: Callable) -> str:
+    """Version string of a simulate function (``fn.sim_version``, the module's
+    ``SIM_VERSION``, or a hash of the module's source file)."""
+    v = getattr(fn, "sim_version", None)
+    if v:
+        return str(v)
+    mod = sys.modules.get(getattr(fn, "__module__", ""), None)
+    v = getattr(mod, "SIM_VERSION", None)
+    if v:
+        return str(v)
+    try:
+        src = Path(inspect.getsourcefile(fn)).read_bytes()
+        return "src-" + hashlib.sha256(src).hexdigest()[:16]
+    except (TypeError, OSError):
+        return "unknown"
+
+
+def _fn_name(fn: Callable) -> str:
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def _normalise(fn: Callable, kwargs: dict) -> dict:
+    """Keyword arguments with the function's defaults filled in (``cache`` dropped)."""
+    kw = dict(kwargs)
+    kw.pop("cache", None)
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return kw
+    params = sig.parameters
+    if "cache" in params:
+        kw["cache"] = False
+    try:
+        bound = sig.bind(**kw)
+    except TypeError as e:
+        from models.core.errors import ParameterError
+
+        raise ParameterError(f"sweep point does not fit {_fn_name(fn)}: {e}") from None
+    bound.apply_defaults()
+    out = dict(bound.arguments)
+    for name, p in params.items():
+        if p.kind is inspect.Parameter.VAR_KEYWORD and name in out:
+            out.update(out.pop(name))
+    out.pop("cache", None)
+    return out
+
+
+def point_key(fn: Callable, kwargs: dict) -> str:
+    """Cache key of ``fn(**kwargs)``: function name, version and every argument (defaults filled)."""
+    return stable_hash(
+        {"fn": _fn_name(fn), "version": function_version(fn), "kwargs": _normalise(fn, kwargs)}, length=32
+    )
+
+
+def _cache_for(fn: Callable, cache) -> DiskCache | None:
+    if cache is False or cache is None:
+        return None
+    if isinstance(cache, DiskCache):
+        return cache
+    if cache is True:
+        name = getattr(fn, "cache_name", None) or getattr(fn, "__module__", "sim").split(".")[-1]
+        return DiskCache(cache_dir() / name)
+    return DiskCache(Path(cache))
+
+
+def _as_kwargs(point) -> dict:
+    if isinstance(point, dict):
+        return dict(point)
+    if isinstance(point, (tuple, list)) and len(point) == 2 and isinstance(point[0], dict):
+        return dict(point[0], rate=point[1])
+    from models.core.errors import ParameterError
+
+    raise ParameterError(f"a sweep point must be a dict of keyword arguments or (dict, load); got {point!r}")
+
+
+def _call(fn: Callable, kwargs: dict) -> Any:
+    return fn(**kwargs)
+
+
+def run_sweep(
+    points: Iterable,
+    *,
+    simulate_fn: Callable | None = None,
+    executor: cf.Executor | None = None,
+    jobs: int | None = None,
+    progress: bool = True,
+    cache=True,
+    errors: str = "raise",
+) -> list:
+    """Run ``simulate_fn(**point)`` for every point, in parallel, cached; results in input order.
+
+    Parameters
+    ----------
+    points : iterable of dict or (dict, load)
+        Keyword arguments of each call (a ``(config, load)`` pair means ``rate=load``).
+    simulate_fn : callable, optional
+        Default :func:`models.sim.wormhole.simulate`.
+    executor : concurrent.futures.Executor, optional
+        Where to run the points (e.g. ``distributed.Client.get_executor()``);
+        default a process pool of ``jobs`` workers (``jobs=1``: in this process).
+    jobs : int, optional
+        Local worker processes (default: all cores).
+    progress : bool
+        Show a tqdm progress bar.
+    cache : bool, path or DiskCache
+        Read and write the on-disk cache (default ``cache_dir()/<name>``).
+    errors : {'raise', 'return'}
+        On a failed point (e.g. ``DeadlockError``), raise the first error after
+        the other points have finished (default), or put the exception in
+        its place in the returned list.
+    """
+    fn = simulate_fn or _default_fn()
+    kwlist = [_as_kwargs(p) for p in points]
+    store = _cache_for(fn, cache)
+    keys = [point_key(fn, kw) for kw in kwlist] if store is not None else [None] * len(kwlist)
+    results: list = [None] * len(kwlist)
+    todo = []
+    sentinel = object()
+    for i, (kw, key) in enumerate(zip(kwlist, keys)):
+        hit = store.get(key, sentinel) if store is not None else sentinel
+        if hit is sentinel:
+            todo.append(i)
+        else:
+            results[i] = hit
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(kwlist), initial=len(kwlist) - len(todo), desc="sweep", unit="pt")
+    failures: dict[int, BaseException] = {}
+
+    def finish(i, value=None, exc=None):
+        if exc is not None:
+            failures[i] = exc
+            results[i] = exc
+        else:
+            results[i] = value
+            if store is not None:
+                store.put(keys[i], value)
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        if not todo:
+            pass
+        elif executor is None and (jobs == 1 or len(todo) == 1):
+            # in this process (also where KeyboardInterrupt stops the sweep at once)
+            for i in todo:
+                try:
+                    v = _call(fn, kwlist[i])
+                except Exception as e:  # noqa: BLE001 - reported below
+                    finish(i, exc=e)
+                else:
+                    finish(i, v)
+        else:
+            own = executor is None
+            ex = executor or cf.ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(todo)))
+            try:
+                futs = {ex.submit(_call, fn, kwlist[i]): i for i in todo}
+                for f in cf.as_completed(futs):
+                    i = futs[f]
+                    try:
+                        v = f.result()
+                    except Exception as e:  # noqa: BLE001
+                        finish(i, exc=e)
+                    else:
+                        finish(i, v)
+            finally:
+                if own:
+                    ex.shutdown(wait=True, cancel_futures=True)
+    finally:
+        if bar is not None:
+            bar.close()
+    if failures and errors == "raise":
+        raise failures[min(failures)]
+    return results

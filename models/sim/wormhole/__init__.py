@@ -1,0 +1,24 @@
+"""Cycle-driven, flit-level wormhole-switching network simulator (numba).
+
+>>> from models.sim.wormhole import simulate, Torus
+>>> r = simulate(Torus((16, 16), bidirectional=False), routing="dor", vcs=3,
+...              message_length=32, rate=0.001)          # doctest: +SKIP
+>>> r.latency, r.latency_ci, r.multiplexing                # doctest: +SKIP
+
+Modules: :mod:`.topology` (port tables), :mod:`.routing` (routing functions,
+VC classes, deadlock-freedom arguments), :mod:`.traffic` (Poisson, IPP,
+MMPP(2) sources; RNG), :mod:`.kernel` (the numba engine and its timing
+model), :mod:`.simulate` (:func:`simulate`, :class:`WormholeResult`).
+"""
+
+from .routing import ROUTINGS, min_vcs
+from .simulate import SIM_VERSION, WormholeResult, simulate
+from .topology import (Graph, Mesh, Topology, Torus, mesh_average_distance, topology,
+                       torus_average_distance)
+from .traffic import IPP, MMPP2, mmpp_counts
+
+__all__ = [
+    "simulate", "WormholeResult", "SIM_VERSION", "Torus", "Mesh", "Graph", "Topology", "topology",
+    "torus_average_distance", "mesh_average_distance", "IPP", "MMPP2", "mmpp_counts", "ROUTINGS",
+    "min_vcs",
+]

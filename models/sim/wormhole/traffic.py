@@ -1,0 +1,203 @@
+"""Traffic sources of the wormhole simulator: Poisson, IPP and MMPP(2); integer RNG.
+
+Time convention.  Sources run in continuous time (unit: one cycle).  The
+messages a node generates in ``[t, t+1)`` are *generated at cycle t*: they
+join the node's source queue at the start of cycle ``t`` and their latency
+is counted from ``t``.  So the number of messages per node per cycle is
+
+* Poisson(``rate``) for ``traffic="poisson"`` -- an exact Poisson process
+  observed at cycle resolution (not the Bernoulli approximation); the
+  kernel draws the superposition of the ``N`` sources (rate ``N * rate``)
+  and assigns each arrival to a uniformly chosen node, which is the same
+  process;
+* the counts of a two-state Markov-modulated Poisson process for
+  :class:`MMPP2` / :class:`IPP`: each node has its own modulating chain
+  (state 1 -> 2 at rate ``sigma1``, 2 -> 1 at rate ``sigma2``, per cycle) and
+  generates at rate ``rate1`` / ``rate2`` in state 1 / 2 (torus_ipp paper,
+  eq. 7).  The chain starts in its stationary distribution.
+
+Mean rate (torus_ipp eq. 9) ``lambda = (rate1 sigma2 + rate2 sigma1)/s``,
+``s = sigma1 + sigma2``; index of dispersion of counts (eqs. 10-11)
+``IDC(t) = b_inf - (b_inf - 1)(1 - e^{-s t})/(s t)``,
+``b_inf = 1 + 2 c2/(s lambda)``, ``c2 = sigma1 sigma2 delta^2 / s^2``,
+``delta = rate1 - rate2`` (:meth:`MMPP2.idc`).
+
+Destinations are uniform over the other ``N-1`` nodes.  Message lengths are
+fixed (``length_dist="fixed"``) or geometric on ``{1, 2, ...}`` with mean
+``message_length`` (``"geometric"``, the discrete exponential).
+
+The random numbers come from xorshift64* (Vigna 2016), one 64-bit state per
+run, seeded through splitmix64: same seed, same stream, bit for bit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+from numba import njit
+
+from models.core.errors import ParameterError
+from models.core.validate import require
+
+__all__ = ["MMPP2", "IPP", "mmpp_counts", "seed_state"]
+
+
+# ----------------------------------------------------------------- RNG
+_M1 = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")
+def rng_next(st):
+    """xorshift64*: advance ``st[0]`` (uint64) and return the next 64-bit output."""
+    x = st[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    st[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")
+def rng_uniform(st):
+    """Uniform float in [0, 1) with 53 random bits."""
+    return float(rng_next(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def rng_int(st, n):
+    """Uniform integer in [0, n) (multiply-shift on the top 32 bits; n < 2**31)."""
+    return np.int64(((rng_next(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def rng_exp(st):
+    """Exponential(1) variate."""
+    return -math.log(1.0 - rng_uniform(st))
+
+
+def seed_state(seed: int) -> np.ndarray:
+    """A non-zero xorshift state from an integer seed (splitmix64 of the seed)."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    return np.array([z or 0x9E3779B97F4A7C15], dtype=np.uint64)
+
+
+# ----------------------------------------------------------------- MMPP(2)
+@njit(cache=True)
+def mmpp_init(st, rates, sig, state, t_sw, t_ar, t0):
+    """Draw each node's initial state (stationary) and its first switch and arrival times."""
+    s = sig[0] + sig[1]
+    p1 = sig[1] / s if s > 0 else 1.0
+    for u in range(state.size):
+        k = 0 if rng_uniform(st) < p1 else 1
+        state[u] = k
+        t_sw[u] = t0 + rng_exp(st) / sig[k] if sig[k] > 0 else np.inf
+        t_ar[u] = t0 + rng_exp(st) / rates[k] if rates[k] > 0 else np.inf
+
+
+@njit(cache=True, inline="always")
+def mmpp_next_arrival(st, u, t_end, rates, sig, state, t_sw, t_ar):
+    """Advance node ``u``'s MMPP up to its next arrival before ``t_end``.
+
+    Returns True (and sets up the following arrival) if an arrival happens
+    before ``t_end``, else False (the chain is advanced to ``t_end``).
+    """
+    while True:
+        if t_ar[u] < t_sw[u]:
+            if t_ar[u] >= t_end:
+                return False
+            k = state[u]
+            t_ar[u] += rng_exp(st) / rates[k]
+            return True
+        if t_sw[u] >= t_end:
+            return False
+        # state switch at t_sw (memoryless: redraw the next arrival from there)
+        k = 1 - state[u]
+        state[u] = k
+        ts = t_sw[u]
+        t_sw[u] = ts + rng_exp(st) / sig[k] if sig[k] > 0 else np.inf
+        t_ar[u] = ts + rng_exp(st) / rates[k] if rates[k] > 0 else np.inf
+
+
+@njit(cache=True)
+def _mmpp_counts(st, rates, sig, n_cycles):
+    state = np.zeros(1, np.int64)
+    t_sw = np.zeros(1)
+    t_ar = np.zeros(1)
+    mmpp_init(st, rates, sig, state, t_sw, t_ar, 0.0)
+    out = np.zeros(n_cycles, np.int32)
+    for t in range(n_cycles):
+        c = 0
+        while mmpp_next_arrival(st, 0, t + 1.0, rates, sig, state, t_sw, t_ar):
+            c += 1
+        out[t] = c
+    return out
+
+
+def mmpp_counts(source: "MMPP2", n_cycles: int, seed: int = 1) -> np.ndarray:
+    """Per-cycle message counts of one source over ``n_cycles`` (same code as the kernel)."""
+    rates = np.array([source.rate1, source.rate2], dtype=np.float64)
+    sig = np.array([source.sigma1, source.sigma2], dtype=np.float64)
+    return _mmpp_counts(seed_state(seed), rates, sig, int(n_cycles))
+
+
+@dataclasses.dataclass(frozen=True)
+class MMPP2:
+    """Two-state Markov-modulated Poisson source (per node; rates per cycle).
+
+    Parameters
+    ----------
+    rate1, rate2 : float
+        Message generation rate in state 1 and 2 (messages/node/cycle, >= 0).
+    sigma1, sigma2 : float
+        Switching rates 1 -> 2 and 2 -> 1 (per cycle, > 0).
+    """
+
+    rate1: float
+    rate2: float
+    sigma1: float
+    sigma2: float
+
+    def __post_init__(self):
+        require("rate1", self.rate1, 0, unit="messages/node/cycle in state 1")
+        require("rate2", self.rate2, 0, unit="messages/node/cycle in state 2")
+        require("sigma1", self.sigma1, 0, lo_open=True, unit="switching rate 1->2, per cycle")
+        require("sigma2", self.sigma2, 0, lo_open=True, unit="switching rate 2->1, per cycle")
+        if self.rate1 + self.rate2 <= 0:
+            raise ParameterError("`rate1` + `rate2` must be > 0 (messages/node/cycle)")
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, float(getattr(self, f.name)))
+
+    @property
+    def mean_rate(self) -> float:
+        """``(rate1 sigma2 + rate2 sigma1)/(sigma1 + sigma2)`` (torus_ipp eq. 9)."""
+        s = self.sigma1 + self.sigma2
+        return (self.rate1 * self.sigma2 + self.rate2 * self.sigma1) / s
+
+    def idc(self, t) -> np.ndarray:
+        """Index of dispersion of counts over a window of length ``t`` (torus_ipp eq. 10)."""
+        t = np.asarray(t, dtype=float)
+        s = self.sigma1 + self.sigma2
+        lam = self.mean_rate
+        c2 = self.sigma1 * self.sigma2 * (self.rate1 - self.rate2) ** 2 / s**2
+        binf = 1 + 2 * c2 / (s * lam)
+        return binf - (binf - 1) * (1 - np.exp(-s * t)) / (s * t)
+
+    def idc_inf(self) -> float:
+        """Long-run index of dispersion (torus_ipp eq. 11)."""
+        s = self.sigma1 + self.sigma2
+        c2 = self.sigma1 * self.sigma2 * (self.rate1 - self.rate2) ** 2 / s**2
+        return 1 + 2 * c2 / (s * self.mean_rate)
+
+
+def IPP(rate_on: float, sigma1: float, sigma2: float) -> MMPP2:
+    """Interrupted Poisson process: rate ``rate_on`` in state 1 (on), silent in state 2.
+
+    ``sigma1`` is the on -> off rate and ``sigma2`` the off -> on rate (per cycle),
+    as in the torus_ipp paper (its ``mu_1``, ``sigma_1``, ``sigma_2``).
+    """
+    return MMPP2(rate_on, 0.0, sigma1, sigma2)

@@ -1,0 +1,109 @@
+"""The sweep runner: caching, keys, resumption, atomic writes, executors."""
+
+import concurrent.futures as cf
+import os
+
+import pytest
+
+from models.core.cache import DiskCache
+from models.sim import sweep
+from models.sim.sweep import point_key, run_sweep
+from models.sim.wormhole import Torus, simulate
+
+CALLS = []
+
+
+def fake_sim(*, a, b=2, seed=1):
+    CALLS.append((a, b, seed))
+    return {"a": a, "b": b, "seed": seed, "value": a * b + seed}
+
+
+fake_sim.sim_version = "fake-1"
+fake_sim.cache_name = "fake"
+
+
+def test_sweep_caches_and_resumes(tmp_cache):
+    CALLS.clear()
+    pts = [dict(a=i) for i in range(5)]
+    res = run_sweep(pts, simulate_fn=fake_sim, jobs=1, progress=False)
+    assert [r["value"] for r in res] == [2 * i + 1 for i in range(5)]
+    assert len(CALLS) == 5
+    assert len(list((tmp_cache / "fake").glob("*.pkl"))) == 5
+    # a finished point is never recomputed; new points are
+    res2 = run_sweep(pts + [dict(a=9)], simulate_fn=fake_sim, jobs=1, progress=False)
+    assert len(CALLS) == 6 and res2[:5] == res and res2[5]["value"] == 19
+
+
+def test_keys_change_with_parameters_seed_and_version(monkeypatch):
+    k = point_key(fake_sim, dict(a=1))
+    assert k == point_key(fake_sim, dict(a=1, b=2))  # defaults filled in
+    assert k != point_key(fake_sim, dict(a=1, b=3))
+    assert k != point_key(fake_sim, dict(a=1, seed=2))
+    monkeypatch.setattr(fake_sim, "sim_version", "fake-2")
+    assert k != point_key(fake_sim, dict(a=1))
+
+
+def test_wormhole_keys():
+    base = dict(topology=Torus((4, 4)), routing="duato", vcs=3, message_length=8, rate=0.01)
+    k = point_key(simulate, base)
+    assert k == point_key(simulate, dict(base, buffer_depth=2, cache=True))
+    for change in [dict(rate=0.02), dict(vcs=4), dict(seed=2), dict(buffer_depth=3),
+                   dict(topology=Torus((4, 4), bidirectional=False)), dict(router_delay=2),
+                   dict(messages=1000)]:
+        assert point_key(simulate, dict(base, **change)) != k, change
+    assert simulate.sim_version.startswith("wormhole-")
+    assert sweep.function_version(simulate) == simulate.sim_version
+
+
+def test_interrupted_write_leaves_no_entry(tmp_cache, monkeypatch):
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        run_sweep([dict(a=1)], simulate_fn=fake_sim, jobs=1, progress=False)
+    folder = tmp_cache / "fake"
+    assert not list(folder.glob("*")) if folder.exists() else True
+
+
+def test_any_executor_and_pairs(tmp_cache):
+    CALLS.clear()
+    with cf.ThreadPoolExecutor(2) as ex:
+        res = run_sweep([dict(a=1), dict(a=2)], simulate_fn=fake_sim, executor=ex, progress=False)
+    assert [r["value"] for r in res] == [3, 5]
+    # (configuration, load) pairs mean rate=load
+    base = dict(topology=Torus((4, 4)), routing="duato", vcs=3, message_length=8, messages=300,
+                warmup_messages=30)
+    res = run_sweep([(base, 0.002), (base, 0.004)], jobs=1, progress=False)
+    assert [r.offered for r in res] == [0.002, 0.004]
+    assert len(list((tmp_cache / "wormhole").glob("*.pkl"))) == 2
+    # simulate(cache=True) shares the sweep's entries
+    again = simulate(**dict(base, rate=0.004), cache=True)
+    assert again.wall_time == res[1].wall_time
+
+
+def test_process_pool(tmp_cache):
+    base = dict(topology=Torus((4, 4)), routing="dor", vcs=2, message_length=8, messages=300,
+                warmup_messages=30)
+    res = run_sweep([dict(base, rate=r) for r in (0.001, 0.002, 0.003)], jobs=2, progress=False)
+    assert all(not r.saturated for r in res)
+    assert [r.offered for r in res] == [0.001, 0.002, 0.003]
+
+
+def failing_sim(*, a):
+    if a == 2:
+        raise RuntimeError("boom")
+    return a
+
+
+def test_errors_returned_in_place_or_raised(tmp_cache):
+    res = run_sweep([dict(a=1), dict(a=2), dict(a=3)], simulate_fn=failing_sim, jobs=1,
+                    progress=False, errors="return", cache=False)
+    assert res[0] == 1 and isinstance(res[1], RuntimeError) and res[2] == 3
+    with pytest.raises(RuntimeError):
+        run_sweep([dict(a=2)], simulate_fn=failing_sim, jobs=1, progress=False, cache=False)
+    # a point that does not fit the function's signature is rejected before running
+    from models.core.errors import ParameterError
+
+    with pytest.raises(ParameterError):
+        run_sweep([dict(a=1, c=3)], simulate_fn=fake_sim, jobs=1, progress=False)
