@@ -5,9 +5,9 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
 ``notebooks/<chapter>/<NN-name>.ipynb`` exists, this module
 
 1. resolves the parameters: the notebook's ``parameters`` cell, overlaid
-   with ``notebooks/profiles.yaml[profile]["*"]``, then
-   ``[profile]["<chapter>/<NN-name>"]``, then ``-p NAME VALUE`` from the
-   command line (only parameters the notebook declares are injected; an
+   with ``notebooks/profiles.yaml[profile]["*"]``, the chapter's own
+   ``notebooks/<chapter>/profiles.yaml[profile]["*"]``, then the entries for
+   the notebook in each, then ``-p NAME VALUE`` from the command line (only parameters the notebook declares are injected; an
    unknown ``-p`` is an error);
 2. computes the run's key: sha256 over the notebook without outputs, the
    resolved parameters, a hash of every ``*.py`` under ``models/``,
@@ -174,14 +174,23 @@ def _coerce(text: str, default: Any) -> Any:
 def resolve_parameters(
     chapter: str, name: str, source: Path, profile: str, overrides: dict[str, str] | None = None, profiles: dict | None = None
 ) -> dict[str, Any]:
-    """Notebook defaults < profile ``*`` < profile ``<chapter>/<name>`` < command line."""
+    """Notebook defaults < profile ``*`` < chapter ``*`` < ``<chapter>/<name>`` < chapter ``<name>`` < command line.
+
+    The global layers come from ``notebooks/profiles.yaml``; the chapter
+    layers from ``notebooks/<chapter>/profiles.yaml`` if it exists (same
+    format, keyed by notebook name without the chapter), so that each
+    chapter owns its quick profile.
+    """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}; got {profile!r}")
     defaults = notebook_defaults(source)
     profiles = load_profiles() if profiles is None else profiles
     prof = profiles.get(profile) or {}
+    chapter_file = source.parent / "profiles.yaml"
+    local = ((yaml.safe_load(chapter_file.read_text()) or {}).get(profile) or {}) if chapter_file.exists() else {}
     params = dict(defaults)
-    for layer in (prof.get("*") or {}, prof.get(f"{chapter}/{name}") or {}):
+    layers = (prof.get("*") or {}, local.get("*") or {}, prof.get(f"{chapter}/{name}") or {}, local.get(name) or {})
+    for layer in layers:
         for key, value in layer.items():
             if key in defaults:
                 params[key] = value

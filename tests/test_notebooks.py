@@ -69,6 +69,21 @@ def test_figure_labels_are_unique_and_named_by_chapter():
     assert len(labels) == len(set(labels))
 
 
+def test_chapter_profiles_name_only_declared_parameters():
+    import yaml
+
+    for path in (ROOT / "notebooks").glob("*/profiles.yaml"):
+        data = yaml.safe_load(path.read_text()) or {}
+        assert set(data) <= {"quick", "full"}, path
+        for layers in data.values():
+            for target, values in (layers or {}).items():
+                if target == "*":
+                    continue
+                nb = path.parent / f"{target}.ipynb"
+                assert nb.exists(), f"{path}: unknown notebook {target}"
+                assert set(values) <= set(pipeline.notebook_defaults(nb)), f"{path}: {target}"
+
+
 def test_profiles_name_only_declared_parameters():
     profiles = pipeline.load_profiles()
     assert set(profiles) == {"quick", "full"}

@@ -45,6 +45,15 @@ def test_parameter_layers(tmp_path):
         pipeline.resolve_parameters("ch", "01-x", src, "full", {"a": "[1, 2]"}, profiles=profiles)
 
 
+def test_chapter_profile_file_is_a_layer(tmp_path):
+    src = _notebook(tmp_path / "ch" / "01-x.ipynb", "a: int = 1  # a\nb: int = 2  # b\nc: int = 3  # c", "pass")
+    (tmp_path / "ch" / "profiles.yaml").write_text("quick:\n  '*': {a: 10, b: 10}\n  01-x: {b: 20}\n")
+    profiles = {"quick": {"*": {"a": 5, "c": 5}, "ch/01-x": {"a": 7}}, "full": {}}
+    p = pipeline.resolve_parameters("ch", "01-x", src, "quick", profiles=profiles)
+    assert p == {"a": 7, "b": 20, "c": 5}
+    assert pipeline.resolve_parameters("ch", "01-x", src, "full", profiles=profiles) == {"a": 1, "b": 2, "c": 3}
+
+
 def test_parameters_cell_must_hold_literals(tmp_path):
     src = _notebook(tmp_path / "ch" / "01-x.ipynb", "a = f(1)", "pass")
     with pytest.raises(ValueError, match="literal"):
