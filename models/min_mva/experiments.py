@@ -115,7 +115,9 @@ def run_figure(number: int, NC_values: Sequence[int], **kwargs):
     import pandas as pd
 
     fig = FIGURES[number]
-    return pd.concat([run_curve(c, NC_values, **kwargs) for c in fig.curves], ignore_index=True)
+    frame = pd.concat([run_curve(c, NC_values, **kwargs) for c in fig.curves], ignore_index=True)
+    frame.insert(0, "figure", number)
+    return frame
 
 
 def error_tables(frame):
@@ -131,10 +133,12 @@ def error_tables(frame):
     from ..core.validation import compare, error_summary
 
     parts = []
+    keys = ["figure", "curve"] if "figure" in frame else ["curve"]
     for q in ("R", "X"):
-        for label, group in frame.groupby("curve", sort=False):
+        for key, group in frame.groupby(keys, sort=False):
+            name = f"Fig. {key[0]}, {key[1]}" if len(keys) == 2 else key[0] if isinstance(key, tuple) else key
             cmp = compare(group["NC"], group[f"model {q}"], group[f"sim {q}"], group[f"sim {q} CI"],
-                          curve=f"{label}: {q}", x_name="NC", quantity=q)
+                          curve=f"{name}: {q}", x_name="NC", quantity=q)
             cmp = cmp.rename(columns={f"model {q}": "model", f"sim {q}": "sim"})
             parts.append(cmp)
     points = pd.concat(parts, ignore_index=True)
