@@ -140,6 +140,7 @@ from ..core.cache import DiskCache
 from ..core.errors import ParameterError, SimulationError
 from ..core.paths import cache_dir
 from ..core.results import Result
+from ..core.stats import ci_halfwidth
 from ..core.validate import require, require_choice
 from ..min_mva.patterns import reference_matrix
 from ..min_mva.topology import RETURN_WIRINGS, TOPOLOGIES, Network
@@ -165,17 +166,6 @@ def _source_hash() -> str:
 
 #: Simulator version: bump the prefix on a semantic change; the hash follows every edit.
 SIM_VERSION = "closed_min-1+" + _source_hash()
-
-_T975 = {}
-
-
-def _t975(df: int) -> float:
-    if df not in _T975:
-        from scipy.stats import t
-
-        _T975[df] = float(t.ppf(0.975, df))
-    return _T975[df]
-
 
 def stage_labels(n: int) -> list[str]:
     """Stage labels in the kernel's stage order (center // N): F1..Fn, R1..Rn, MM."""
@@ -244,9 +234,7 @@ def _batch_ci(sums: np.ndarray, counts: np.ndarray) -> float:
     ok = counts > 0
     if ok.sum() < 2:
         return float("nan")
-    means = sums[ok] / counts[ok]
-    B = int(ok.sum())
-    return float(_t975(B - 1) * np.std(means, ddof=1) / np.sqrt(B))
+    return ci_halfwidth(sums[ok] / counts[ok])
 
 
 def _validate(topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, return_wiring, cycles, warmup, batches, seed):
@@ -327,10 +315,10 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     R_ci = _batch_ci(r_sum, r_cnt)
     X = completed / window
     xb = r_cnt / blen
-    X_ci = float(_t975(batches - 1) * np.std(xb, ddof=1) / np.sqrt(batches))
+    X_ci = ci_halfwidth(xb)
     L = float(out_sum.sum() / window)
     ob = out_sum / blen
-    L_ci = float(_t975(batches - 1) * np.std(ob, ddof=1) / np.sqrt(batches))
+    L_ci = ci_halfwidth(ob)
     with np.errstate(invalid="ignore", divide="ignore"):
         R_i = np.where(rp_cnt > 0, rp_sum / np.maximum(rp_cnt, 1), np.nan)
         center_res = np.where(c_cnt > 0, c_sum / np.maximum(c_cnt, 1), np.nan)

@@ -176,3 +176,11 @@ def test_savefig_is_deterministic(tmp_path, monkeypatch):
         outs.append(paths["svg"].read_bytes())
     assert outs[0] == outs[1]
     assert b"fig-test-x" in outs[0] and (tmp_path / "figures" / "fig-test-x.png").exists()
+
+
+def test_ci_halfwidth_matches_student_t():
+    from models.core.stats import ci_halfwidth
+
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    assert ci_halfwidth(x) == pytest.approx(3.182446305284263 * x.std(ddof=1) / 2)
+    assert math.isnan(ci_halfwidth([1.0]))

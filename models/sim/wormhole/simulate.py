@@ -65,6 +65,7 @@ from models.core.cache import DiskCache, tree_hash
 from models.core.errors import DeadlockError, ParameterError, SimulationError
 from models.core.paths import cache_dir
 from models.core.results import Result
+from models.core.stats import ci_halfwidth
 from models.core.validate import require, require_choice
 
 from . import kernel as K
@@ -134,14 +135,10 @@ def _traffic(traffic, rate):
 
 
 def _batch_ci(x: np.ndarray, batches: int) -> float:
-    from scipy.stats import t as student
-
     n = x.size // batches
     if n < 1:
         return math.inf
-    means = x[: n * batches].reshape(batches, n).mean(axis=1)
-    s = means.std(ddof=1)
-    return float(student.ppf(0.975, batches - 1) * s / math.sqrt(batches))
+    return ci_halfwidth(x[: n * batches].reshape(batches, n).mean(axis=1))
 
 
 def simulate(
