@@ -273,6 +273,7 @@ def _execute(run: Run, timeout: int, failed_dir: Path) -> dict:
         for cell in nb.get("cells", []):
             cell.get("metadata", {}).pop("papermill", None)
             cell.get("metadata", {}).pop("execution", None)
+        _tidy_injected_cell(nb, notebook_defaults(run.source))
         Path(tmp).write_text(json.dumps(nb, indent=1) + "\n")
         os.replace(tmp, run.output)
         return {"slug": run.slug, "status": "ok", "seconds": time.perf_counter() - start}
@@ -307,6 +308,34 @@ def _execute(run: Run, timeout: int, failed_dir: Path) -> dict:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def _tidy_injected_cell(nb: dict, defaults: dict) -> None:
+    """Show only what papermill changed: the injected values that differ from the defaults.
+
+    The rendered page then shows the parameters cell (defaults, with their
+    meaning and unit) followed, when the run used other values, by one cell
+    listing just those.  The code that ran is equivalent: the injected cell
+    runs after the defaults.
+    """
+    for cell in nb.get("cells", []):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "injected-parameters" not in tags:
+            continue
+        values = {}
+        for node in ast.parse("".join(cell["source"])).body:
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                try:
+                    values[node.targets[0].id] = ast.literal_eval(node.value)
+                except ValueError:
+                    continue
+        changed = {k: v for k, v in values.items() if k not in defaults or defaults[k] != v}
+        if changed:
+            lines = ["# Parameters of this run that differ from the defaults above"]
+            lines += [f"{k} = {v!r}" for k, v in changed.items()]
+            cell["source"] = "\n".join(lines)
+        else:
+            cell.setdefault("metadata", {})["tags"] = [*tags, "remove-cell"]
 
 
 def _stamp(run: Run, result: dict, profile: str, env: dict, commit: str) -> dict:

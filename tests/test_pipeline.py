@@ -116,6 +116,8 @@ def test_failing_notebook_is_reported_with_cell_and_kept_out_of_place(tmp_path, 
     assert (tmp_path / "_build" / "failed" / "ch" / "02-bad.ipynb").exists()
     nb = json.loads((out / "01-good.ipynb").read_text())
     assert "42" in json.dumps(nb["cells"][-1]["outputs"])
+    injected = [c for c in nb["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    assert injected and "remove-cell" in injected[0]["metadata"]["tags"]  # same values as the defaults
     stamp = json.loads((out / "01-good.provenance.json").read_text())
     assert stamp["key"] == "k1" and stamp["status"] == "ok" and stamp["parameters"] == {"x": 2}
     assert not list(out.glob(".*.ipynb"))  # no temp files left behind
@@ -124,6 +126,13 @@ def test_failing_notebook_is_reported_with_cell_and_kept_out_of_place(tmp_path, 
     # second run: the good one is skipped
     failures = pipeline.execute(runs[:1], "quick", jobs=1, book_dir=tmp_path / "book")
     assert failures == 0 and "up to date" in capsys.readouterr().out
+
+
+def test_injected_cell_shows_only_changed_values():
+    nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["injected-parameters"]},
+                     "source": "# Parameters\na = 1\nb = [1, 2]\nc = 'x'\n"}]}
+    pipeline._tidy_injected_cell(nb, {"a": 1, "b": [1, 2, 3], "c": "x"})
+    assert nb["cells"][0]["source"].splitlines()[1:] == ["b = [1, 2]"]
 
 
 def test_cli_refuses_overrides_into_the_book():

@@ -166,3 +166,74 @@ def compare_table(which: int, analytic_results, sim_results=None, sim_tolerance:
     df.attrs["config"] = paper.attrs["config"]
     df.attrs["caption"] = paper.attrs["caption"]
     return df
+
+
+# ----------------------------------------------------------------------------
+# The chapter's reading of the comparison (used by notebooks/min_mva/04-tables)
+# ----------------------------------------------------------------------------
+def run_table(which: int, *, return_wiring: str = "mirror", cycles: int = 1_000_000, warmup: int = 50_000,
+              batches: int = 20, seed: int = 1, sim_tolerance: float = 0.01):
+    """Solve and simulate Table ``which``'s configuration at the paper's NC values; :func:`compare_table` of both."""
+    from ..sim.closed_min import simulate
+    from .solve import solve_curve
+
+    cfg = dict(CONFIG[_check(which)], return_wiring=return_wiring)
+    model = solve_curve(list(NC_VALUES), **cfg)
+    sims = {nc: simulate(NC=nc, cycles=cycles, warmup=warmup, batches=batches, seed=seed, **cfg) for nc in NC_VALUES}
+    return compare_table(which, model, sims, sim_tolerance=sim_tolerance)
+
+
+def wide_table(cmp, kind: str = "analytic"):
+    """One row per stage, one column group per NC, for reading.
+
+    ``kind="analytic"``: paper, ours and their difference; ``"simulation"``:
+    paper, ours, our 95% half width and the difference.
+    """
+    import pandas as pd
+
+    cols = {
+        "analytic": {"paper_analytic": "paper", "ours": "ours", "diff_analytic": "diff"},
+        "simulation": {"paper_sim": "paper", "sim": "ours", "sim_ci": "±CI", "diff_sim": "diff"},
+    }[kind]
+    w = cmp.set_index(["row", "NC"])[list(cols)].rename(columns=cols).unstack("NC")
+    order = list(dict.fromkeys(cmp["row"]))
+    ncs = sorted(cmp["NC"].unique())
+    w = w.swaplevel(0, 1, axis=1)
+    return w.loc[order, pd.MultiIndex.from_tuples([(nc, c) for nc in ncs for c in cols.values()], names=["NC", ""])]
+
+
+def analytic_summary(cmp, which: int):
+    """Per NC: the largest |ours - paper| over stages and memory, where, and the difference in R."""
+    import pandas as pd
+
+    rows = []
+    for nc, g in cmp.groupby("NC", sort=True):
+        stages = g[g["row"] != "R"]
+        worst = stages.loc[stages["diff_analytic"].abs().idxmax()]
+        rows.append({"table": which, "NC": nc, "max |diff| over stages + MM": abs(float(worst["diff_analytic"])),
+                     "at": worst["row"], "R diff": float(g[g["row"] == "R"]["diff_analytic"].iloc[0])})
+    return pd.DataFrame(rows)
+
+
+def simulation_summary(cmp, which: int):
+    """Per NC: entries within ``max(CI, tolerance)`` of the paper's simulation, and the largest difference."""
+    import pandas as pd
+
+    rows = []
+    for nc, g in cmp.groupby("NC", sort=True):
+        worst = g.loc[g["diff_sim"].abs().idxmax()]
+        rows.append({"table": which, "NC": nc, "entries agreeing": f"{int(g['sim_agrees'].sum())}/{len(g)}",
+                     "max |ours - paper|": abs(float(worst["diff_sim"])), "at": worst["row"],
+                     "CI there": float(worst["sim_ci"])})
+    return pd.DataFrame(rows)
+
+
+def disagreements(tables: dict, max_nc: int = 16):
+    """Entries (of ``{which: compare_table(...)}``) with NC <= ``max_nc`` whose simulation misses the criterion."""
+    import pandas as pd
+
+    frames = [cmp.assign(table=which) for which, cmp in tables.items()]
+    allc = pd.concat(frames, ignore_index=True)
+    miss = allc[(allc["NC"] <= max_nc) & ~allc["sim_agrees"]]
+    miss = miss.assign(relative=miss["diff_sim"] / miss["paper_sim"])
+    return miss[["table", "row", "NC", "paper_sim", "sim", "sim_ci", "diff_sim", "relative"]].reset_index(drop=True)
