@@ -1,0 +1,332 @@
+"""Numeric solver of the x-Folded TM delay model (eqs. (2), (3), (5), (6), (9)-(11)).
+
+The expressions are those of :mod:`models.xfolded_tm.equations`, lambdified once
+per process.  Given the per-dimension average distance ``AD_k`` (an *input*: the
+printed Theorem 1, its ``k/3`` reading, or the exact breadth-first-search value
+of a topology), the generation rate ``lam`` (messages/node/cycle), the message
+length ``M`` (flits) and ``V`` virtual channels, the model is
+
+* eq. (6): channel rate ``lambda_u = lam AD_k / 2`` (``channel_rate="printed"``)
+  or ``lam N n AD_k / C`` from the real channel count (``"links"``);
+* eq. (9), one position per dimension, counted from the destination:
+  ``S_0 = M``, ``S_i = S_{i-1} + AD_k (1 + W_{c_i} P_{b_i})``, ``i = 1..n``;
+* the channel of position ``i`` is held for ``S_i`` cycles; its waiting time
+  ``W_{c_i}`` is eq. (10) with rate ``lambda_u`` (in place of ``lambda/V``),
+  service ``S_i`` and variance term ``(S_i - S_{i-1})^2``; its blocking
+  probability ``P_{b_i}`` and multiplexing degree ``Vbar_i`` come from the
+  Dally chain with ``rho_i = lambda_u S_i``;
+* eq. (11): ``Vbar`` = mean of the per-position degrees (``vbar="mean"``,
+  default) or their sum over ``j = 1..n(k-1)`` as printed (``"sum"``; each
+  dimension's degree counted ``k-1`` times);
+* source waiting ``Wbar``: eq. (10) with rate ``lam / Vbar`` as printed
+  (``source_rate="vbar"``) or ``lam / V`` (``"vcs"``), service ``S_n`` and
+  variance term ``(S_n - M)^2``;
+* eq. (2): delay ``= (S_n + Wbar) Vbar``.
+
+``S_1..S_n`` are found by damped fixed-point iteration.  Saturation
+(``lambda_u S_i >= 1`` or ``(lam/Vbar) S_n >= 1``) is a state: ``latency = inf``,
+``saturated = True``.
+
+Readings (the paper is ambiguous; the defaults and why):
+
+* ``vbar="mean"``: eq. (11) as printed sums ``n(k-1)`` degrees that are each
+  ``>= 1``, so at zero load it gives ``Vbar = n(k-1)`` (14 for ``k = 8``) and a
+  delay 14 times the zero-load latency; the paper's curves start near
+  ``M + d``, which only the mean gives.
+* ``source_rate="vbar"``: as printed (``lambda / Vbar``).
+* ``channel_rate="printed"``: as printed; exact for the torus, an underestimate
+  for networks with fewer channels than ``4N`` (``"links"`` corrects it).
+
+Units: times in cycles, rates in messages per cycle (per node for ``lam``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.errors import ConvergenceError, ParameterError
+from ..core.fixed_point import fixed_point
+from ..core.results import Result
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require, require_choice
+from .equations import SYMBOLS as s
+from .equations import channel_terms, equations
+
+VBAR_READINGS = ("mean", "sum")
+SOURCE_RATES = ("vbar", "vcs")
+CHANNEL_RATES = ("printed", "links")
+AD_SOURCES = ("theorem", "k/3")
+
+__all__ = [
+    "DelayResult", "CurveResult", "solve", "solve_curve", "saturation_rate", "theorem1",
+    "VBAR_READINGS", "SOURCE_RATES", "CHANNEL_RATES",
+]
+
+
+# ----------------------------------------------------------------------------
+# Lambdified equations (built once per process)
+# ----------------------------------------------------------------------------
+@functools.cache
+def _f_eq6(channel_rate: str):
+    e = equations()
+    if channel_rate == "printed":
+        return lambdify_cached((s.lam, s.AD), e["eq:6"])
+    return lambdify_cached((s.lam, s.N, s.n, s.AD, s.C), e["eq:6_links"])
+
+
+@functools.cache
+def _f_eq9():
+    return lambdify_cached((s.S_im1, s.AD, s.W_ci, s.P_bi), equations()["eq:9"])
+
+
+@functools.cache
+def _f_eq10():
+    # arguments (lambda, Vbar, S_j, S_{j-1}); the channel wait passes (lambda_u, 1, S_i, S_{i-1})
+    return lambdify_cached((s.lam, s.Vbar, s.S_j, s.S_jm1), equations()["eq:10"])
+
+
+@functools.cache
+def _f_eq2():
+    return lambdify_cached((s.S, s.Wbar, s.Vbar), equations()["eq:2"])
+
+
+@functools.cache
+def _f_channel(V: int):
+    t = channel_terms(V)
+    return lambdify_cached((t["rho"],), t["P_b"]), lambdify_cached((t["rho"],), t["Vbar_j"])
+
+
+@functools.cache
+def _f_theorem(which: str):
+    e = equations()
+    key = "eq:5" if which == "theorem" else "eq:5_k3"
+    return lambdify_cached((s.k, s.AD_prev), e[key])
+
+
+def theorem1(k: int, which: str = "theorem") -> float:
+    """Theorem 1's ``AD_k`` (hops, per dimension) by its recursion from ``AD_3 = 1``.
+
+    ``which="theorem"``: eq. (5) as printed (below 1 for every ``k >= 4``);
+    ``"k/3"``: the reading with the factor ``(k-1)^2 - 1`` (equals ``k/3``).
+    """
+    k = require("k", k, 3, unit="radix, nodes per dimension", integer=True)
+    which = require_choice("which", which, AD_SOURCES, unit="reading of Theorem 1")
+    f = _f_theorem(which)
+    ad = 1.0
+    for kk in range(4, k + 1):
+        ad = float(f(kk, ad))
+    return ad
+
+
+# ----------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class DelayResult(Result):
+    """Mean message delay of eq. (2) and its parts (cycles)."""
+
+    latency: float          # eq. (2): (S + Wbar) Vbar, cycles (inf if saturated)
+    network_latency: float  # S = S_n, cycles
+    source_wait: float      # Wbar, cycles
+    multiplexing: float     # Vbar of eq. (11)
+    S: tuple                # S_1..S_n, cycles
+    channel_wait: tuple     # W_{c_1}..W_{c_n}, cycles
+    blocking: tuple         # P_{b_1}..P_{b_n}
+    channel_rate: float     # lambda_u, messages/cycle
+    iterations: int
+    saturated: bool
+    params: dict = field(default_factory=dict)
+
+    @property
+    def injection_rate(self) -> float:
+        """Offered load in flits/node/cycle (``lam * M``)."""
+        return self.params["lam"] * self.params["M"]
+
+
+@dataclass(frozen=True, repr=False)
+class CurveResult(Result):
+    """:func:`solve` at several rates (arrays, one entry per rate)."""
+
+    lam: np.ndarray           # messages/node/cycle
+    injection: np.ndarray     # flits/node/cycle
+    latency: np.ndarray       # cycles (inf past saturation)
+    network_latency: np.ndarray
+    source_wait: np.ndarray
+    multiplexing: np.ndarray
+    saturated: np.ndarray
+    iterations: np.ndarray
+    params: dict = field(default_factory=dict)
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame({
+            "lam": self.lam, "injection": self.injection, "latency": self.latency,
+            "network_latency": self.network_latency, "source_wait": self.source_wait,
+            "multiplexing": self.multiplexing, "saturated": self.saturated, "iterations": self.iterations,
+        })
+
+
+# ----------------------------------------------------------------------------
+# Solver
+# ----------------------------------------------------------------------------
+def _validate(lam, ad, M, V, k, n, vbar, source_rate, channel_rate, nodes, channels):
+    lam = require("lam", lam, 0, unit="generation rate, messages/node/cycle")
+    ad = require("ad", ad, 0, lo_open=True, unit="average distance per dimension, hops")
+    M = require("M", M, 1, unit="message length, flits")
+    V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
+    k = require("k", k, 3, unit="radix, nodes per dimension", integer=True)
+    n = require("n", n, 1, unit="dimensions", integer=True)
+    require_choice("vbar", vbar, VBAR_READINGS, unit="reading of eq. (11)")
+    require_choice("source_rate", source_rate, SOURCE_RATES, unit="rate of the source queue in eq. (10)")
+    require_choice("channel_rate", channel_rate, CHANNEL_RATES, unit="eq. (6) as printed or from the channel count")
+    if channel_rate == "links":
+        if nodes is None or channels is None:
+            raise ParameterError("`channel_rate='links'` needs `nodes` and `channels` (the network's counts)")
+        nodes = require("nodes", nodes, 2, unit="nodes", integer=True)
+        channels = require("channels", channels, 1, unit="unidirectional network channels", integer=True)
+    return lam, ad, M, V, k, n, nodes, channels
+
+
+def solve(
+    lam: float,
+    *,
+    ad: float,
+    M: float = 32,
+    V: int = 2,
+    k: int = 8,
+    n: int = 2,
+    vbar: str = "mean",
+    source_rate: str = "vbar",
+    channel_rate: str = "printed",
+    nodes: int | None = None,
+    channels: int | None = None,
+    damping: float = 0.5,
+    tol: float = 1e-11,
+    max_iter: int = 20_000,
+) -> DelayResult:
+    """Mean message delay (cycles) of the model at generation rate ``lam``.
+
+    Parameters
+    ----------
+    lam : float
+        Generation rate, messages/node/cycle (``>= 0``); the injection rate in
+        flits/node/cycle is ``lam * M``.
+    ad : float
+        Average distance per dimension ``AD_k`` (hops): :func:`theorem1`, or a
+        topology's BFS mean distance divided by ``n``.
+    M : float
+        Message length, flits (the paper's ``L``).
+    V : int
+        Virtual channels per physical channel (``>= 1``).
+    k, n : int
+        Radix (``>= 3``) and dimensions; ``k`` enters only eq. (11)'s printed sum.
+    vbar, source_rate, channel_rate : str
+        Readings (module docstring).
+    nodes, channels : int
+        Node and unidirectional channel counts, needed by ``channel_rate="links"``.
+    """
+    lam, ad, M, V, k, n, nodes, channels = _validate(lam, ad, M, V, k, n, vbar, source_rate, channel_rate,
+                                                     nodes, channels)
+    params = dict(lam=lam, ad=ad, M=M, V=V, k=k, n=n, vbar=vbar, source_rate=source_rate,
+                  channel_rate=channel_rate, nodes=nodes, channels=channels)
+    lam_u = float(_f_eq6("printed")(lam, ad)) if channel_rate == "printed" else float(
+        _f_eq6("links")(lam, nodes, n, ad, channels))
+    f9, f10, f2 = _f_eq9(), _f_eq10(), _f_eq2()
+    fPb, fVj = _f_channel(V)
+
+    def saturated(it=0):
+        inf = math.inf
+        return DelayResult(inf, inf, inf, float(V), tuple([inf] * n), tuple([inf] * n), tuple([1.0] * n),
+                           lam_u, it, True, params)
+
+    def channel(Svec):
+        prev = np.concatenate(([M], Svec[:-1]))
+        rho = lam_u * Svec
+        with np.errstate(divide="ignore", invalid="ignore"):
+            W = np.where(rho < 1, f10(lam_u, 1.0, Svec, prev), np.inf)
+        Pb = np.asarray(fPb(np.minimum(rho, 1.0)), dtype=float) * np.ones_like(Svec)
+        return prev, rho, W, Pb
+
+    def step(Svec):
+        out = np.empty_like(Svec)
+        prev_new = M
+        _, rho, W, Pb = channel(Svec)
+        for idx in range(n):
+            # eq. (9): the recursion in i uses the *new* S_{i-1}
+            out[idx] = f9(prev_new, ad, W[idx], Pb[idx])
+            prev_new = out[idx]
+        return out
+
+    S0 = M + ad * np.arange(1, n + 1)
+    if lam == 0.0:
+        Svec, iters = S0, 0
+    else:
+        if np.any(lam_u * S0 >= 1.0):
+            return saturated()
+        try:
+            fp = fixed_point(step, S0, damping=damping, tol=tol, max_iter=max_iter,
+                             where="eq. (9) (network latency S_i)",
+                             names=[f"S_{i + 1}" for i in range(n)])
+        except ConvergenceError as err:
+            # divergence to infinity past saturation is a state, not an error
+            last = np.asarray(err.result, dtype=float) if err.result is not None else S0
+            if err.residual == math.inf or np.any(lam_u * last >= 1.0):
+                return saturated(err.iterations)
+            raise
+        Svec, iters = fp.x, fp.iterations
+        if np.any(lam_u * Svec >= 1.0):
+            return saturated(iters)
+    _, rho, W, Pb = channel(Svec)
+    vj = np.asarray(fVj(rho), dtype=float) * np.ones_like(Svec)
+    if vbar == "mean":
+        Vb = float(vj.mean())
+    else:  # as printed: sum over j = 1..n(k-1), each dimension's degree k-1 times
+        Vb = float(vj.sum() * (k - 1))
+    Sn = float(Svec[-1])
+    src_rate_div = Vb if source_rate == "vbar" else float(V)
+    if lam / src_rate_div * Sn >= 1.0:
+        return saturated(iters)
+    Wb = float(f10(lam, src_rate_div, Sn, M)) if lam > 0 else 0.0
+    latency = float(f2(Sn, Wb, Vb))
+    if not (math.isfinite(latency) and latency > 0):
+        return saturated(iters)
+    return DelayResult(latency, Sn, Wb, Vb, tuple(map(float, Svec)), tuple(map(float, W)),
+                       tuple(map(float, Pb)), lam_u, iters, False, params)
+
+
+def solve_curve(injection, **kwargs) -> CurveResult:
+    """:func:`solve` at every injection rate (flits/node/cycle; ``lam = injection / M``)."""
+    M = kwargs.get("M", 32)
+    inj = np.asarray(injection, dtype=float).ravel()
+    if inj.size == 0 or np.any(~np.isfinite(inj)) or np.any(inj < 0):
+        raise ParameterError(f"`injection` must be finite rates >= 0 (flits/node/cycle); got {injection!r}")
+    res = [solve(x / M, **kwargs) for x in inj]
+    return CurveResult(
+        lam=inj / M, injection=inj,
+        latency=np.array([r.latency for r in res]), network_latency=np.array([r.network_latency for r in res]),
+        source_wait=np.array([r.source_wait for r in res]), multiplexing=np.array([r.multiplexing for r in res]),
+        saturated=np.array([r.saturated for r in res]), iterations=np.array([r.iterations for r in res]),
+        params=dict(kwargs),
+    )
+
+
+def saturation_rate(*, rel_tol: float = 1e-4, **kwargs) -> float:
+    """Largest generation rate (messages/node/cycle) with a finite delay, by bisection.
+
+    ``kwargs`` are those of :func:`solve` (``lam`` excluded).
+    """
+    lo, hi = 0.0, 1.0 / kwargs.get("M", 32)  # a node cannot inject more than one flit per cycle
+    if not solve(hi, **kwargs).saturated:
+        return hi
+    while hi - lo > rel_tol * hi:
+        mid = 0.5 * (lo + hi)
+        if solve(mid, **kwargs).saturated:
+            hi = mid
+        else:
+            lo = mid
+    return lo
