@@ -1,0 +1,122 @@
+"""Parameters of the Duato-Nbc model, checked at the door.
+
+A ``k x k`` bidirectional torus (``N = k**2`` nodes), messages of ``M`` flits,
+``V`` virtual channels per physical channel split into ``V1`` fully adaptive
+VCs and ``V2`` negative-hop escape levels (``V = V1 + V2``).
+
+Constraints, each raising :class:`~models.core.errors.ParameterError` (a
+``ValueError``) that names the parameter, the value and the allowed range:
+
+* ``k`` even: the negative-hop rule colours node ``(x, y)`` with
+  ``(x + y) mod 2``, a proper 2-colouring of the torus only for even ``k``
+  (an odd ring has an edge joining two nodes of the same colour).
+* ``k`` a multiple of 4: eq. (2) gives ``kbar = k/4`` hops per dimension and
+  the average-case :math:`\\varphi_h` of eqs. (8)-(10) (Ould-Khaoua's
+  split counting, :mod:`models.adaptive`) needs ``kbar`` integral.
+* ``V2 >= k/2 + 1``: colours alternate along a path, so a minimal path of
+  at most ``D = k`` hops (the diameter) has at most ``ceil(D/2) = k/2``
+  negative hops and needs levels ``0..k/2``: ``floor(D/2) + 1 = k/2 + 1``
+  escape levels, the minimum the simulator's routing also enforces
+  (:func:`models.sim.wormhole.routing.nbc_min_levels`).
+* ``V1 = V - V2 >= 1``: Duato-Nbc has at least one fully adaptive VC, so
+  ``V >= k/2 + 2``.
+* ``M >= 1`` flits (integer), rates ``>= 0`` messages/node/cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.errors import ParameterError
+from ..core.validate import require, require_choice
+
+MEAN_DISTANCES = ("agarwal", "exact")
+
+
+def min_escape_levels(k: int) -> int:
+    """Escape levels Nbc needs on a ``k x k`` torus with minimal routing: ``floor(D/2)+1 = k/2+1``."""
+    return (2 * (k // 2)) // 2 + 1
+
+
+def min_vcs(k: int) -> int:
+    """Smallest ``V`` for Duato-Nbc on ``k x k``: the escape levels plus one adaptive VC."""
+    return min_escape_levels(k) + 1
+
+
+@dataclass(frozen=True)
+class NbcParams:
+    """Validated parameters (see the module docstring)."""
+
+    k: int
+    M: int
+    V: int
+    V2: int
+    mean_distance: str = "agarwal"
+
+    @property
+    def V1(self) -> int:
+        """Fully adaptive VCs."""
+        return self.V - self.V2
+
+    @property
+    def N(self) -> int:
+        """Nodes."""
+        return self.k * self.k
+
+    @property
+    def diameter(self) -> int:
+        """Largest minimal distance, hops (``k`` on ``k x k``)."""
+        return 2 * (self.k // 2)
+
+    def as_dict(self) -> dict:
+        return dict(k=self.k, M=self.M, V=self.V, escape_levels=self.V2, mean_distance=self.mean_distance)
+
+
+def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal") -> NbcParams:
+    """Validate and return :class:`NbcParams`.
+
+    Parameters
+    ----------
+    k : int
+        Radix (nodes per dimension), even and a multiple of 4, ``>= 4``.
+    M : int
+        Message length, flits, ``>= 1``.
+    V : int
+        Virtual channels per physical channel, ``>= k/2 + 2``.
+    escape_levels : int, optional
+        ``V2``, negative-hop escape levels, ``k/2 + 1 <= V2 <= V - 1``;
+        default the minimum ``k/2 + 1`` (so ``V1 = V - k/2 - 1`` adaptive VCs).
+    mean_distance : {'agarwal', 'exact'}
+        ``d`` of eq. (3): the paper's ``d = 2 kbar = k/2`` (eq. 2), or the exact
+        mean over the ``N - 1`` destinations.
+    """
+    k = require("k", k, 4, unit="radix: nodes per dimension of the k x k torus", integer=True)
+    if k % 2:
+        raise ParameterError(
+            f"`k` must be even (radix of the k x k torus): the negative-hop colouring (x + y) mod 2 "
+            f"is a proper 2-colouring only for even k; got {k}"
+        )
+    if k % 4:
+        raise ParameterError(
+            f"`k` must be a multiple of 4 (radix of the k x k torus): eq. (2) gives kbar = k/4 hops per "
+            f"dimension and phi_h (eqs. 8-10) needs an integer kbar; got {k}"
+        )
+    M = require("M", M, 1, unit="message length, flits", integer=True)
+    need_v2 = min_escape_levels(k)
+    V = require("V", V, need_v2 + 1, 128, integer=True,
+                unit=f"virtual channels per physical channel; Duato-Nbc on a {k}x{k} torus needs "
+                     f"{need_v2} escape levels plus at least one adaptive VC")
+    if escape_levels is None:
+        V2 = need_v2
+    else:
+        V2 = require("escape_levels", escape_levels, need_v2, V - 1, integer=True,
+                     unit=f"negative-hop escape levels V2 on a {k}x{k} torus: at least k/2+1, "
+                          f"leaving V1 >= 1 adaptive VCs of V = {V}")
+    mean_distance = require_choice("mean_distance", mean_distance, MEAN_DISTANCES,
+                                   unit="d of eq. (3): the paper's k/2, or the exact mean over destinations")
+    return NbcParams(k=k, M=M, V=V, V2=V2, mean_distance=mean_distance)
+
+
+def check_rate(rate) -> float:
+    """A generation rate, messages/node/cycle, ``>= 0``."""
+    return float(require("rate", rate, 0, unit="traffic generation rate lambda_g, messages/node/cycle"))

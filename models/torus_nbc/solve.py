@@ -1,0 +1,445 @@
+"""Numeric solver of the Duato-Nbc latency model (Safaei et al. 2007, eqs. (1)-(21)).
+
+All formulas are the SymPy expressions of :mod:`.equations`, lambdified once
+per process (:func:`models.core.symbolic.lambdify_cached`).  The sums are
+NumPy loops around lambdified summands:
+
+* eqs. (12), (14), (15): each class's blocking probability at a hop with
+  ``Delta`` hops to go is linear in the busy-VC distribution ``P_v``,
+  :math:`P_{block,i}(\\Delta)=\\sum_v C_i[\\Delta,v]P_v`.  The coefficient
+  matrices ``C_i`` (weights of eqs. (13), (16) times the all-busy factor, summed
+  over the escape level ``l``, with the limits of the SymPy sums) are built
+  once per ``(k, V, V2)`` from the lambdified summands.
+* eq. (5): :math:`\\sum_{h=1}^{|H|}B_h` for a message that still has
+  ``Delta = |H| - h + 1`` hops to go at hop ``h`` (this one included) is a
+  cumulative sum over ``Delta = 1..|H|``.
+* eq. (17): the ``N - 1`` destinations of node ``(0, 0)`` are enumerated one
+  by one (offsets ``(x, y) != (0, 0)``, ``|H| = min(x, k-x) + min(y, k-y)``);
+  the channel service time (``eq:18_S``) is their ``|H|``-weighted mean.
+
+Shared pieces, not written here: :math:`\\varphi_h` from
+:func:`models.adaptive.phi` (eqs. 8-10), the busy-VC distribution and the
+multiplexing degree from :mod:`models.vc_occupancy` (eqs. 20-21).
+
+Reading of :math:`\\varphi_h` for paths of any length (the paper's eqs. (8)-(10)
+are written for a message of exactly ``d = 2 kbar`` hops, hop index ``h``):
+a hop with ``Delta`` hops to go is treated as the hop made after
+``max(d - Delta, 0)`` hops of such a message, so the last hop of every path
+has one dimension left (:math:`\\varphi=1`) and a hop more than ``d`` hops
+from the destination has both (:math:`\\varphi=2`).  For ``|H| = d`` this is
+eqs. (8)-(10) exactly.
+
+Fixed point: the channel service time :math:`\\bar S_c` is iterated,
+:math:`\\bar S_c \\to W_c, P_v \\to P_{block}(\\Delta) \\to S_H \\to \\bar S_c`, starting
+from the zero-load value.  The map is increasing in :math:`\\bar S_c`, so the
+plain iteration rises monotonically to the smallest fixed point, or past the
+pole :math:`\\lambda_c\\bar S_c\\ge1` (saturation).
+
+Units: cycles, flits, messages/node/cycle (``rate``), messages/channel/cycle
+(``channel_rate``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy as sp
+
+from ..adaptive import phi as _phi_ok
+from ..core.errors import ConvergenceError
+from ..core.results import Result
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require
+from ..vc_occupancy import multiplexing_degree, occupancy
+import sys as _sys
+
+from .equations import SYMBOLS as _SYMBOLS  # noqa: F401  (loads the submodule)
+from .params import NbcParams, check_params, check_rate
+
+E = _sys.modules[__package__ + ".equations"]  # the submodule (the package re-exports the function)
+
+__all__ = ["NbcResult", "NbcCurve", "solve", "solve_curve", "saturation_load", "destinations", "hop_tables"]
+
+
+# ----------------------------------------------------------------------------
+# Lambdified equations (built once per process)
+# ----------------------------------------------------------------------------
+@functools.cache
+def _f() -> dict:
+    s = E.SYMBOLS
+    nf = E.numeric_forms()
+    eq = E.equations()
+    Pv = sp.Symbol("P_v", nonnegative=True)
+    f = {
+        "kbar": lambdify_cached((s.k,), nf["kbar"]),
+        "d": lambdify_cached((s.kbar,), nf["d"]),
+        "lam_c": lambdify_cached((s.lam_g, s.d), nf["lam_c"]),
+        "S_H": lambdify_cached((s.M, s.H, s.sum_B), nf["S_H"]),
+        "B": lambdify_cached((s.Pblock, s.W_c), nf["B"]),
+        "P_block": lambdify_cached((s.Pb1, s.Pb2, s.Pb3, s.phi), nf["P_block"]),
+        "P_v0": lambdify_cached((s.V1, s.V2, s.Delta), nf["P_v0"], modules="math"),
+        "P_vl": lambdify_cached((s.V1, s.V2, s.Delta), nf["P_vl"], modules="math"),
+        "S": lambdify_cached((s.sum_S, s.N), nf["S"]),
+        "S_c": lambdify_cached((s.sum_HS, s.sum_Hn), nf["S_c"]),
+        "W_c": lambdify_cached((s.lam_c, s.S_c, s.M), nf["W_c"]),
+        "W_s": lambdify_cached((s.lam_g, s.V, s.S, s.M), nf["W_s"]),
+        "latency": lambdify_cached((s.S, s.W_s, s.Vbar), nf["latency"]),
+    }
+    # eqs. (12), (14), (15): summands (P[v] -> P_v) and summation limits
+    for key, name in (("eq:12", "c1"), ("eq:14", "c2"), ("eq:15", "c3")):
+        total = eq[key].rhs
+        summand = total.function.subs(s.P[s.v], Pv)
+        weight = s.P_v0 if key == "eq:12" else s.P_vl
+        args = (weight, Pv, s.V, s.V1, s.V2, s.Delta, s.l, s.v)
+        f[name] = dict(
+            summand=lambdify_cached(args, summand, modules="math"),
+            v_lo=lambdify_cached((s.V1, s.V2, s.Delta, s.l), total.limits[0][1], modules="math"),
+            v_hi=lambdify_cached((s.V,), total.limits[0][2], modules="math"),
+            l_lim=None if len(total.limits) == 1 else (
+                lambdify_cached((s.V2, s.Delta), total.limits[1][1], modules="math"),
+                lambdify_cached((s.V2, s.Delta), total.limits[1][2], modules="math")),
+            weight="P_v0" if key == "eq:12" else "P_vl",
+        )
+    return f
+
+
+# ----------------------------------------------------------------------------
+# Tables that depend only on the network and the VC split
+# ----------------------------------------------------------------------------
+@functools.cache
+def destinations(k: int) -> np.ndarray:
+    """Hops ``|H|`` (eq. 6) from node ``(0, 0)`` to each of the ``N - 1`` other nodes of the ``k x k`` torus.
+
+    Destinations in row-major order of their offsets ``(x, y) != (0, 0)``;
+    ``h_x = min(x, k - x)`` (eq. 4, the shorter way round), ``|H| = h_x + h_y``.
+    """
+    x = np.arange(k)
+    hx = np.minimum(x, k - x)
+    H = (hx[None, :] + hx[:, None]).ravel()[1:]
+    H.setflags(write=False)
+    return H
+
+
+@functools.cache
+def _coefficients(V: int, V1: int, V2: int, D: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``C_i[Delta-1, v]`` of eqs. (12), (14), (15) for ``Delta = 1..D``, ``v = 0..V`` (summands at ``P_v = 1``)."""
+    f = _f()
+    out = []
+    for name in ("c1", "c2", "c3"):
+        spec = f[name]
+        C = np.zeros((D, V + 1))
+        for delta in range(1, D + 1):
+            w = f[spec["weight"]](V1, V2, delta)
+            levels = [None] if spec["l_lim"] is None else range(
+                int(spec["l_lim"][0](V2, delta)), int(spec["l_lim"][1](V2, delta)) + 1)
+            for lev in levels:
+                lv = 0 if lev is None else lev
+                lo = int(spec["v_lo"](V1, V2, delta, lv))
+                for v in range(max(lo, 0), int(spec["v_hi"](V)) + 1):
+                    C[delta - 1, v] += spec["summand"](w, 1.0, V, V1, V2, delta, lv, v)
+        C.setflags(write=False)
+        out.append(C)
+    return tuple(out)
+
+
+@functools.cache
+def _phi_by_remaining(k: int, D: int) -> np.ndarray:
+    """:math:`\\varphi` for ``Delta = 1..D`` hops to go (eqs. 8-10 via :func:`models.adaptive.phi`)."""
+    f = _f()
+    kbar = int(f["kbar"](k))
+    d = int(f["d"](kbar))
+    out = np.array([float(_phi_ok(max(d - delta, 0), 2, kbar)) for delta in range(1, D + 1)])
+    out.setflags(write=False)
+    return out
+
+
+def hop_tables(k: int, V: int = 10, escape_levels: int | None = None) -> dict:
+    """The load-independent tables of the model (for inspection and the derivation page).
+
+    Returns ``{"Delta": 1..D, "phi": phi(Delta), "C1", "C2", "C3": coefficient
+    matrices (D, V+1), "A1": usable VCs of class 1 by Delta, "H": hops per destination}``.
+    """
+    p = check_params(k, 1, V, escape_levels)
+    D = p.diameter
+    C1, C2, C3 = _coefficients(p.V, p.V1, p.V2, D)
+    a1 = lambdify_cached((E.V1, E.V2, E.Delta), E.numeric_forms()["A1"], modules="math")
+    return {"Delta": np.arange(1, D + 1), "phi": _phi_by_remaining(p.k, D), "C1": C1, "C2": C2, "C3": C3,
+            "A1": np.array([int(a1(p.V1, p.V2, dd)) for dd in range(1, D + 1)]), "H": destinations(p.k)}
+
+
+# ----------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class NbcResult(Result):
+    """Model solution at one generation rate (cycles unless stated).
+
+    Attributes
+    ----------
+    latency : float
+        Mean message latency, eq. (1); ``inf`` when saturated.
+    network_latency : float
+        :math:`\\bar S`, eq. (17): mean of :math:`S_H` over the ``N - 1`` destinations.
+    source_wait : float
+        :math:`W_s`, eq. (19).
+    channel_service : float
+        :math:`\\bar S_c`, the ``|H|``-weighted mean of :math:`S_H` (``eq:18_S``).
+    channel_wait : float
+        :math:`W_c`, eq. (18).
+    multiplexing : float
+        :math:`\\bar V`, eq. (21) (dimensionless, 1..V).
+    channel_rate : float
+        :math:`\\lambda_c`, eq. (3), messages/channel/cycle.
+    utilisation : float
+        :math:`\\lambda_c\\bar S_c` (dimensionless).
+    blocking : ndarray
+        :math:`P_{block}` for ``Delta = 1..k`` hops to go, eq. (11).
+    phi : ndarray
+        :math:`\\varphi` for ``Delta = 1..k``.
+    latency_by_hops : ndarray
+        :math:`S_H` for ``|H| = 1..k`` (eq. 5).
+    destinations_by_hops : ndarray
+        Number of destinations at ``|H| = 1..k`` hops (sums to ``N - 1``).
+    busy_vcs : ndarray
+        :math:`P_v`, ``v = 0..V`` (eq. 20).
+    iterations, residual, converged, saturated
+        Fixed-point work counter, last relative change of :math:`\\bar S_c`, flags.
+    params : dict
+        The inputs (``rate``, ``k``, ``M``, ``V``, ``escape_levels``, ``mean_distance``).
+    """
+
+    latency: float
+    network_latency: float
+    source_wait: float
+    channel_service: float
+    channel_wait: float
+    multiplexing: float
+    channel_rate: float
+    utilisation: float
+    blocking: np.ndarray
+    phi: np.ndarray
+    latency_by_hops: np.ndarray
+    destinations_by_hops: np.ndarray
+    busy_vcs: np.ndarray
+    iterations: int
+    residual: float
+    converged: bool
+    saturated: bool
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, repr=False)
+class NbcCurve(Result):
+    """:func:`solve` over a sequence of rates (arrays indexed like ``rates``; cycles)."""
+
+    rates: np.ndarray
+    latency: np.ndarray
+    network_latency: np.ndarray
+    source_wait: np.ndarray
+    channel_wait: np.ndarray
+    multiplexing: np.ndarray
+    saturated: np.ndarray
+    iterations: np.ndarray
+    saturation_load: float
+    params: dict
+    results: tuple = ()
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame({
+            "rate": self.rates, "latency": self.latency, "network latency": self.network_latency,
+            "source wait": self.source_wait, "channel wait": self.channel_wait,
+            "multiplexing": self.multiplexing, "saturated": self.saturated, "iterations": self.iterations,
+        })
+
+
+# ----------------------------------------------------------------------------
+# Solver
+# ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Prepared:
+    p: NbcParams
+    H: np.ndarray
+    D: int
+    C1: np.ndarray
+    C2: np.ndarray
+    C3: np.ndarray
+    phi: np.ndarray
+    d: float
+    lam_per_rate: float
+
+
+@functools.lru_cache(maxsize=64)
+def _prepare(p: NbcParams) -> _Prepared:
+    f = _f()
+    H = destinations(p.k)
+    D = p.diameter
+    C1, C2, C3 = _coefficients(p.V, p.V1, p.V2, D)
+    d = float(f["d"](f["kbar"](p.k))) if p.mean_distance == "agarwal" else float(H.mean())
+    return _Prepared(p, H, D, C1, C2, C3, _phi_by_remaining(p.k, D), d, float(f["lam_c"](1.0, d)))
+
+
+def _step(prep: _Prepared, lam_c: float, Sc: float):
+    """One pass of the fixed point: ``S_c -> (S_c', S_H, P_block, W_c, P_v)``; ``None`` past the pole."""
+    f = _f()
+    p = prep.p
+    rho = lam_c * Sc
+    if not rho < 1.0:
+        return None
+    Wc = float(f["W_c"](lam_c, Sc, p.M))
+    Pv = occupancy(p.V, rho)
+    pblock = f["P_block"](prep.C1 @ Pv, prep.C2 @ Pv, prep.C3 @ Pv, prep.phi)
+    Bd = np.broadcast_to(f["B"](pblock, Wc), pblock.shape)
+    cumB = np.cumsum(Bd)
+    S_H = f["S_H"](p.M, prep.H, cumB[prep.H - 1])
+    Sc_new = float(f["S_c"](float(np.dot(prep.H, S_H)), float(prep.H.sum())))
+    return Sc_new, S_H, pblock, Wc, Pv
+
+
+def solve(
+    rate: float,
+    *,
+    k: int,
+    M: int,
+    V: int = 10,
+    escape_levels: int | None = None,
+    mean_distance: str = "agarwal",
+    tol: float = 1e-10,
+    max_iter: int = 200_000,
+    raise_on_failure: bool = True,
+) -> NbcResult:
+    """Mean message latency of Duato-Nbc routing on a ``k x k`` torus (eqs. 1-21).
+
+    Parameters
+    ----------
+    rate : float
+        :math:`\\lambda_g`, messages generated per node per cycle (Poisson), ``>= 0``.
+    k : int
+        Radix, a multiple of 4 (even for the negative-hop colouring; ``k/4`` integral for eq. 2).
+    M : int
+        Message length, flits.
+    V : int
+        Virtual channels per physical channel (paper: 10), ``>= k/2 + 2``.
+    escape_levels : int, optional
+        ``V2`` escape levels (default the minimum ``k/2 + 1``; ``V1 = V - V2`` adaptive VCs).
+    mean_distance : {'agarwal', 'exact'}
+        ``d`` in eq. (3): the paper's ``k/2`` or the exact mean distance.
+    tol : float
+        Relative change of :math:`\\bar S_c` at which the iteration stops.
+    max_iter : int
+        Iteration cap; reaching it raises :class:`~models.core.errors.ConvergenceError`
+        (naming :math:`\\bar S_c`), unless ``raise_on_failure=False``.
+    raise_on_failure : bool
+        With ``False``, a run that hits ``max_iter`` returns ``converged=False``
+        (and ``latency=inf``) instead of raising.
+
+    Returns
+    -------
+    NbcResult
+        ``saturated=True`` and ``latency=inf`` when :math:`\\lambda_c\\bar S_c\\ge1`
+        at the fixed point (or no fixed point exists), or :math:`\\lambda_g\\bar S/V\\ge1`.
+    """
+    p = check_params(k, M, V, escape_levels, mean_distance)
+    rate = check_rate(rate)
+    tol = require("tol", tol, 0, 1e-3, lo_open=True, unit="relative tolerance")
+    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    return _solve(_prepare(p), rate, tol, max_iter, raise_on_failure)
+
+
+def _saturated(prep: _Prepared, rate: float, lam_c: float, it: int, residual: float, converged=True) -> NbcResult:
+    inf = math.inf
+    params = dict(rate=rate, **prep.p.as_dict())
+    counts = np.bincount(prep.H, minlength=prep.D + 1)[1:]
+    return NbcResult(inf, inf, inf, inf, inf, float(prep.p.V), lam_c, 1.0, np.ones(prep.D), prep.phi.copy(),
+                     np.full(prep.D, inf), counts, np.eye(prep.p.V + 1)[-1], it, residual, converged, True, params)
+
+
+def _solve(prep: _Prepared, rate: float, tol: float, max_iter: int, raise_on_failure: bool) -> NbcResult:
+    f = _f()
+    p = prep.p
+    lam_c = prep.lam_per_rate * rate
+    Sc = float(f["S_c"](float(np.dot(prep.H, p.M + prep.H)), float(prep.H.sum())))  # zero load: W_c = 0
+    residual = math.inf
+    state = None
+    it = 0
+    for it in range(1, max_iter + 1):
+        state = _step(prep, lam_c, Sc)
+        if state is None or not math.isfinite(state[0]):
+            return _saturated(prep, rate, lam_c, it, residual)
+        residual = abs(state[0] - Sc) / Sc
+        Sc = state[0]
+        if residual <= tol:
+            break
+    else:
+        err = ConvergenceError("torus_nbc fixed point (mean channel service time S_c, eqs. 5-18)",
+                               it, residual, Sc)
+        if raise_on_failure:
+            raise err
+        return _saturated(prep, rate, lam_c, it, residual, converged=False)
+    state = _step(prep, lam_c, Sc)  # quantities consistent with the final S_c
+    if state is None:
+        return _saturated(prep, rate, lam_c, it, residual)
+    _, S_H, pblock, Wc, Pv = state
+    S = float(f["S"](float(S_H.sum()), p.N))
+    if not rate * S / p.V < 1.0:
+        return _saturated(prep, rate, lam_c, it, residual)
+    Ws = float(f["W_s"](rate, p.V, S, p.M))
+    rho = lam_c * Sc
+    Vbar = float(multiplexing_degree(p.V, rho))
+    T = float(f["latency"](S, Ws, Vbar))
+    counts = np.bincount(prep.H, minlength=prep.D + 1)[1:]
+    by_hops = np.bincount(prep.H, weights=S_H, minlength=prep.D + 1)[1:] / np.maximum(counts, 1)
+    return NbcResult(
+        latency=T, network_latency=S, source_wait=Ws, channel_service=Sc, channel_wait=Wc, multiplexing=Vbar,
+        channel_rate=lam_c, utilisation=rho, blocking=np.asarray(pblock, float), phi=prep.phi.copy(),
+        latency_by_hops=by_hops, destinations_by_hops=counts, busy_vcs=np.asarray(Pv, float),
+        iterations=it, residual=residual, converged=True, saturated=False,
+        params=dict(rate=rate, **p.as_dict()),
+    )
+
+
+def saturation_load(
+    *, k: int, M: int, V: int = 10, escape_levels: int | None = None, mean_distance: str = "agarwal",
+    rtol: float = 1e-5, max_iter: int = 200_000,
+) -> float:
+    """The model's saturation rate :math:`\\lambda_g^*` (messages/node/cycle), by bisection.
+
+    The largest rate at which :func:`solve` is not saturated, to relative
+    precision ``rtol``.  The bracket starts at ``[0, 1/(lambda_c/lambda_g * S_c0)]``
+    (the rate that saturates a channel even without blocking).  A rate at
+    which the iteration has not settled after ``max_iter`` passes lies within
+    a hair of the fold and is counted as saturated.
+    """
+    p = check_params(k, M, V, escape_levels, mean_distance)
+    rtol = require("rtol", rtol, 0, 0.1, lo_open=True, unit="relative precision")
+    prep = _prepare(p)
+    f = _f()
+    Sc0 = float(f["S_c"](float(np.dot(prep.H, p.M + prep.H)), float(prep.H.sum())))
+    lo, hi = 0.0, 1.0 / (prep.lam_per_rate * Sc0)
+    while hi - lo > rtol * hi:
+        mid = 0.5 * (lo + hi)
+        res = _solve(prep, mid, 1e-9, max_iter, raise_on_failure=False)
+        if res.saturated:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def solve_curve(rates, *, k: int, M: int, V: int = 10, escape_levels: int | None = None,
+                mean_distance: str = "agarwal", saturation: bool = True, **kwargs) -> NbcCurve:
+    """:func:`solve` at every rate in ``rates`` (messages/node/cycle), plus the saturation rate."""
+    rates = np.asarray([check_rate(r) for r in np.atleast_1d(rates)], dtype=float)
+    res = tuple(solve(r, k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance, **kwargs)
+                for r in rates)
+    sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance) \
+        if saturation else math.nan
+    arr = lambda name: np.array([getattr(r, name) for r in res])  # noqa: E731
+    params = dict(res[0].params) if res else dict(k=k, M=M, V=V)
+    params.pop("rate", None)
+    return NbcCurve(rates, arr("latency"), arr("network_latency"), arr("source_wait"), arr("channel_wait"),
+                    arr("multiplexing"), arr("saturated"), arr("iterations"), sat, params, res)

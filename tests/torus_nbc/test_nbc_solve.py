@@ -1,0 +1,126 @@
+"""Numeric solver of torus_nbc: limits, monotonicity, saturation, loud failures."""
+
+import math
+
+import numpy as np
+import pytest
+
+from models.core.errors import ConvergenceError, ParameterError
+from models.sim.wormhole import Torus
+from models.sim.wormhole.routing import min_vcs as sim_min_vcs
+from models.sim.wormhole.routing import nbc_min_levels
+from models.torus_nbc import destinations, min_escape_levels, min_vcs, saturation_load, solve, solve_curve
+
+
+@pytest.mark.parametrize("k", [4, 8, 16])
+def test_destinations_enumerated(k):
+    H = destinations(k)
+    assert H.size == k * k - 1
+    assert H.min() == 1 and H.max() == k
+    assert math.isclose(H.mean(), k**3 / (2 * (k * k - 1)))
+    # brute force over the torus
+    topo = Torus((k, k), bidirectional=True)
+    D = topo.distances()[0]
+    assert sorted(D[1:].tolist()) == sorted(H.tolist())
+
+
+@pytest.mark.parametrize("k", [4, 8, 12, 16])
+def test_minimum_escape_levels_agree_with_the_simulator(k):
+    topo = Torus((k, k), bidirectional=True)
+    assert min_escape_levels(k) == nbc_min_levels(topo) == k // 2 + 1
+    assert min_vcs(k) == sim_min_vcs(topo, "duato_nbc")
+
+
+@pytest.mark.parametrize("k,M", [(8, 32), (16, 64)])
+def test_zero_load(k, M):
+    r = solve(0.0, k=k, M=M)
+    H = destinations(k)
+    assert math.isclose(r.network_latency, M + H.mean())
+    assert math.isclose(r.latency, M + H.mean())
+    assert r.source_wait == 0 and r.channel_wait == 0 and math.isclose(r.multiplexing, 1.0)
+    assert not r.saturated and r.converged
+    assert r.destinations_by_hops.sum() == k * k - 1
+
+
+def test_monotone_in_load_and_saturates_past_the_bisection_point():
+    sat = saturation_load(k=8, M=32, V=10)
+    assert 0.01 < sat < 0.03
+    rates = np.linspace(0, 0.999 * sat, 25)
+    curve = solve_curve(rates, k=8, M=32, V=10, saturation=False)
+    assert not curve.saturated.any()
+    assert np.all(np.diff(curve.latency) > 0)
+    assert np.all(np.isfinite(curve.latency)) and np.all(curve.latency > 0)
+    for r in (1.001 * sat, 1.5 * sat, 10 * sat):
+        res = solve(r, k=8, M=32, V=10)
+        assert res.saturated and res.latency == math.inf
+        assert not np.isnan(res.latency)
+
+
+def test_longer_messages_saturate_earlier_and_larger_torus_too():
+    s32 = saturation_load(k=8, M=32)
+    s64 = saturation_load(k=8, M=64)
+    s16 = saturation_load(k=16, M=32)
+    assert s64 < s32 and s16 < s32
+
+
+def test_blocking_and_phi():
+    r = solve(0.012, k=8, M=32, V=10)
+    assert r.phi[0] == 1.0  # last hop: one dimension left
+    assert r.phi[-1] == 2.0  # far from the destination: both
+    assert np.all((r.blocking >= 0) & (r.blocking <= 1))
+    lower = solve(0.006, k=8, M=32, V=10)
+    assert np.all(r.blocking >= lower.blocking)
+    assert np.all(np.diff(r.latency_by_hops) > 0)
+    assert r.iterations < 200
+
+
+def test_exact_mean_distance_saturates_a_little_earlier():
+    a = saturation_load(k=8, M=32)
+    e = saturation_load(k=8, M=32, mean_distance="exact")
+    assert e < a
+    assert abs(e / a - 1) < 0.03
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    (dict(k=7, M=32), "`k`"),             # odd radix: no 2-colouring
+    (dict(k=6, M=32), "`k`"),             # kbar = 1.5
+    (dict(k=2, M=32), "`k`"),
+    (dict(k=8, M=0), "`M`"),
+    (dict(k=8, M=32.5), "`M`"),
+    (dict(k=16, M=32, V=9), "`V`"),       # 16x16 needs 9 levels + 1 adaptive
+    (dict(k=8, M=32, V=5), "`V`"),
+    (dict(k=8, M=32, V=10, escape_levels=4), "`escape_levels`"),
+    (dict(k=8, M=32, V=10, escape_levels=10), "`escape_levels`"),
+    (dict(k=8, M=32, mean_distance="x"), "`mean_distance`"),
+])
+def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
+    with pytest.raises(ValueError) as info:
+        solve(0.001, **kwargs)
+    assert isinstance(info.value, ParameterError)
+    assert name in str(info.value)
+
+
+def test_odd_k_message_explains_the_colouring():
+    with pytest.raises(ParameterError, match="colouring"):
+        saturation_load(k=9, M=32)
+
+
+def test_bad_rate():
+    with pytest.raises(ParameterError, match="`rate`"):
+        solve(-0.1, k=8, M=32)
+    with pytest.raises(ParameterError, match="`rate`"):
+        solve(float("nan"), k=8, M=32)
+
+
+def test_non_convergence_is_loud():
+    with pytest.raises(ConvergenceError, match="S_c"):
+        solve(0.015, k=8, M=32, max_iter=1)
+    r = solve(0.015, k=8, M=32, max_iter=1, raise_on_failure=False)
+    assert not r.converged and r.latency == math.inf
+
+
+def test_result_serialises():
+    r = solve(0.005, k=8, M=32)
+    d = r.to_dict()
+    assert d["params"]["escape_levels"] == 5 and len(d["blocking"]) == 8
+    assert "latency" in repr(r)
