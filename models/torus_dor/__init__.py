@@ -1,0 +1,26 @@
+"""Najaf-abadi & Sarbazi-azad (ICCD 2004): combinatorial model of deterministic wormhole routing in n-D tori.
+
+Public surface::
+
+    from models.torus_dor import equations, solve, solve_curve, saturation_load, Readings
+    res = solve((16, 16), L=3, M=32, rate=0.001)
+    res.latency, res.multiplexing, res.W
+    saturation_load((16, 16), L=3, M=32)
+
+    from models.torus_dor import solve_2003        # the comparison model (reconstruction)
+
+Submodules: ``equations`` (SymPy, order-of-appearance numbering, readings),
+``solve`` (the 2004 model's fixed point and saturation), ``model2003`` (the
+reconstructed Sarbazi-Azad, Khonsari & Ould-Khaoua 2003 model),
+``experiments`` (the paper's figures, simulation runs, error tables, plots).
+The combinatorics are shared: :mod:`models.combinatorics`.
+"""
+
+from .equations import Readings, Readings2003, equations, equations_2003
+from .model2003 import saturation_load_2003, solve_2003
+from .solve import CurveResult, TorusDorResult, saturation_load, solve, solve_curve
+
+__all__ = [
+    "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve", "saturation_load",
+    "TorusDorResult", "CurveResult", "solve_2003", "saturation_load_2003",
+]

@@ -1,0 +1,190 @@
+"""The comparison model of the paper's Fig. 2 -- a RECONSTRUCTION of Sarbazi-Azad, Khonsari & Ould-Khaoua (2003).
+
+The 2003 paper (FGCS 19(4)) was not available; what the 2004 paper says about
+it and the same group's later equations were put together in
+notes/papers.md sec. 4.  Average-case analysis: every message crosses
+:math:`\\bar k_d` hops in dimension ``d`` (the mean, :math:`(k_d-1)/2`
+unidirectional, :math:`k_d/4` bidirectional for even ``k_d``); dimensions are
+indexed from the destination end, ``i = 1`` the last one crossed:
+
+.. math::
+
+    S_0=M\\,(+W_{ej}),\\quad S_i=S_{i-1}+\\bar k_i\\big(1+P_{B_i}W_i\\big),\\quad \\bar S=S_n,
+
+with :math:`P_{B_i}=P_{i,L}+P_{i,L-1}/L` from Dally's chain at
+:math:`\\rho_i=\\lambda_cS_i`, :math:`W_i` an M/G/1 wait with service
+:math:`S_i` and variance :math:`(S_i-M)^2`, :math:`\\bar V` the mean of the
+per-dimension multiplexing degrees and latency :math:`(\\bar S+W_s)\\bar V`.
+Each :math:`S_i` is implicit (it appears in :math:`P_{B_i}` and :math:`W_i`)
+and is found by monotone iteration from :math:`S_{i-1}+\\bar k_i`.
+The switches are :class:`~models.torus_dor.equations.Readings2003`.
+Units: cycles, flits, messages/node/cycle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..combinatorics import DorCombinatorics
+from ..core.errors import ConvergenceError, ParameterError
+from ..core.results import Result
+from ..core.symbolic import lambdify_cached
+from .equations import SYMBOLS as s
+from .equations import Readings2003, equations_2003
+from .solve import check_params
+
+__all__ = ["solve_2003", "saturation_load_2003", "Result2003"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Result2003(Result):
+    """Solution of the reconstructed 2003 model at one load (cycles; arrays indexed by dimension, 0 first)."""
+
+    latency: float
+    S_bar: float
+    source_wait: float
+    multiplexing: float
+    S: np.ndarray  # S_i of the channels of each dimension (holding time from that dimension on)
+    W: np.ndarray
+    P_B: np.ndarray
+    Vbar_dim: np.ndarray
+    saturated: bool
+    reason: str
+    rate: float
+    iterations: int
+    params: dict
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(readings: Readings2003) -> dict:
+    e = equations_2003(readings)
+    vb = e["Vbar_i"].rhs.as_numer_denom()
+    return {
+        "lam_c": lambdify_cached((s.lam_g, s.kbar), e["lam_c"].rhs),
+        "lam_c_bi": lambdify_cached((s.lam_g, s.kbar), e["lam_c:bidirectional"].rhs),
+        "S_i": lambdify_cached((s.S_prev, s.kbar, s.P_Bi, s.W_i), e["S_i"].rhs),
+        "rho": lambdify_cached((s.lam_c, s.S_i), e["rho"].rhs),
+        "P_B": lambdify_cached((s.rho, s.L), e["P_B"].rhs),
+        "W_i": lambdify_cached((s.lam_c, s.S_i, s.M, s.S_prev), e["W_i"].rhs),
+        "W_ej": lambdify_cached((s.M, s.lam_g), e["W_ej"].rhs),
+        "v_num": lambdify_cached((s.l, s.rho, s.L), vb[0].function),
+        "v_den": lambdify_cached((s.l, s.rho, s.L), vb[1].function),
+        "W_s": lambdify_cached((s.lam_g, s.L, s.S, s.M), e["W_s"].rhs),
+        "T": lambdify_cached((s.S, s.W_s, s.Vbar, s.h, s.e), e["T"].rhs),
+    }
+
+
+def _params(radices, L, M, rate, bidirectional, readings):
+    return dict(radices=list(radices), L=L, M=M, rate=rate, bidirectional=bool(bidirectional),
+                readings=dataclasses.asdict(readings), model="Sarbazi-Azad et al. 2003 (reconstruction)")
+
+
+def solve_2003(
+    radices: Sequence[int],
+    L: int,
+    M: float,
+    rate: float,
+    *,
+    bidirectional: bool = False,
+    readings: Readings2003 = Readings2003(),
+    tol: float = 1e-11,
+    max_iter: int = 200_000,
+) -> Result2003:
+    """Mean message latency (cycles) of the reconstructed 2003 average-case model at load ``rate``.
+
+    Same parameters and units as :func:`models.torus_dor.solve`; ``inf`` and
+    ``saturated=True`` past saturation.
+    """
+    radices, L, M, rate = check_params(radices, L, M, rate, bidirectional=bidirectional)
+    if not isinstance(readings, Readings2003):
+        raise ParameterError(f"`readings` must be a Readings2003 instance; got {readings!r}")
+    return _solve(radices, L, M, rate, bool(bidirectional), readings, tol, max_iter)
+
+
+def _solve(radices, L, M, rate, bidirectional, readings, tol, max_iter, raise_on_failure=True):
+    K = _compiled(readings)
+    c = DorCombinatorics(radices, bidirectional=bidirectional)
+    n = c.n
+    # average-case hops per dimension over all k offsets: (k-1)/2 unidirectional, k/4 bidirectional (even k)
+    kbar = np.array([sum(t * w for t, w in enumerate(c.w[d])) / c.radices[d] for d in range(n)], dtype=float)
+    lamf = K["lam_c_bi"] if bidirectional else K["lam_c"]
+    params = _params(radices, L, M, rate, bidirectional, readings)
+
+    def sat(reason, it=0):
+        return Result2003(math.inf, math.inf, math.inf, float(L), np.full(n, np.inf), np.full(n, np.inf),
+                          np.ones(n), np.full(n, float(L)), True, reason, rate, it, params)
+
+    if M * rate >= 1.0:
+        return sat("ejection channel (M lambda_g >= 1)")
+    W_ej = float(K["W_ej"](M, rate))
+    S_prev = M + (W_ej if readings.ejection == "in S0" else 0.0)
+    S = np.zeros(n)
+    W = np.zeros(n)
+    PB = np.zeros(n)
+    total_it = 0
+    for d in reversed(range(n)):  # i = 1 is the last dimension crossed (d = n-1)
+        lam_c = float(lamf(rate, kbar[d]))
+        Si = S_prev + kbar[d]
+        for it in range(1, max_iter + 1):
+            rho = float(K["rho"](lam_c, Si))
+            if rho >= 1.0:
+                return sat(f"dimension {d} (rho >= 1)", total_it + it)
+            pb = float(K["P_B"](rho, L))
+            wi = float(K["W_i"](lam_c, Si, M, S_prev))
+            new = float(K["S_i"](S_prev, kbar[d], pb, wi))
+            if not math.isfinite(new) or new > 1e12:
+                return sat(f"dimension {d} (S_i without bound)", total_it + it)
+            done = abs(new - Si) <= tol * max(1.0, new)
+            Si = new
+            if done:
+                break
+        else:
+            if raise_on_failure:
+                raise ConvergenceError(f"2003 model S_i of dimension {d}", max_iter, abs(new - Si))
+            return sat("no convergence", total_it + max_iter)
+        total_it += it
+        rho = float(K["rho"](lam_c, Si))
+        S[d], W[d], PB[d] = Si, float(K["W_i"](lam_c, Si, M, S_prev)), float(K["P_B"](rho, L))
+        S_prev = Si
+    S_bar = S_prev
+    rhos = np.array([float(lamf(rate, kbar[d])) * S[d] for d in range(n)])
+    lg = np.arange(L + 1, dtype=float)[:, None]
+    num = np.broadcast_to(K["v_num"](lg, rhos[None, :], L), (L + 1, n)).sum(axis=0)
+    den = np.broadcast_to(K["v_den"](lg, rhos[None, :], L), (L + 1, n)).sum(axis=0)
+    vdim = num / den
+    Vbar = float(np.sum(kbar * vdim) / kbar.sum()) if readings.mux == "weighted" else float(vdim.mean())
+    if rate * S_bar / L >= 1.0:
+        return sat("source queue (lambda_g S / L >= 1)", total_it)
+    W_s = float(K["W_s"](rate, L, S_bar, M))
+    T = float(K["T"](S_bar, W_s, Vbar, float(kbar.sum()), 1.0 if readings.ejection_cycle else 0.0))
+    return Result2003(T, S_bar, W_s, Vbar, S, W, PB, vdim, False, "", rate, total_it, params)
+
+
+def saturation_load_2003(
+    radices: Sequence[int],
+    L: int,
+    M: float,
+    *,
+    bidirectional: bool = False,
+    readings: Readings2003 = Readings2003(),
+    rtol: float = 1e-4,
+) -> float:
+    """Load (messages/node/cycle) at which the reconstructed 2003 model saturates (bisection)."""
+    radices, L, M, _ = check_params(radices, L, M, None, bidirectional=bidirectional)
+    c = DorCombinatorics(radices, bidirectional=bidirectional)
+    kmax = max(sum(t * w for t, w in enumerate(c.w[d])) / c.radices[d] for d in range(c.n))
+    hi = min(1.0 / M, 1.0 / (M * kmax * (0.5 if bidirectional else 1.0)))
+    lo = 0.0
+    while hi - lo > rtol * hi:
+        mid = 0.5 * (lo + hi)
+        r = _solve(radices, L, M, mid, bool(bidirectional), readings, 1e-9, 20_000, raise_on_failure=False)
+        if r.saturated:
+            hi = mid
+        else:
+            lo = mid
+    return 0.5 * (lo + hi)

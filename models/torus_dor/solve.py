@@ -1,0 +1,449 @@
+"""Numeric solver of the Najaf-abadi & Sarbazi-azad (2004) model: fixed point over the per-dimension waits.
+
+Every per-dimension equation is the SymPy expression of
+:mod:`models.torus_dor.equations`, lambdified once per process and evaluated
+on NumPy arrays over the dimensions; the sums over dimensions are matrix
+products with coefficients from :mod:`models.combinatorics` (exact fractions
+turned into floats once per torus); the sums over ``j`` (eq. 15) and ``l``
+(eq. 19) are NumPy sums of lambdified summands.
+
+Iteration.  Unknowns: :math:`W_{d_0}..W_{d_{n-1}}` (cycles).  From
+:math:`W=0`: :math:`X=AW`, :math:`Y=BW` (the weighted sums of eqs. 7 and 9),
+:math:`D` (eq. 9), :math:`\\rho=\\lambda_cD`, :math:`P_B` (eq. 5),
+:math:`P_{d_i}` (eq. 6), :math:`\\hat W` (eq. 7), :math:`\\tilde N` (eqs.
+14-15), :math:`W=\\hat W\\tilde N` (eq. 8).  Every step is non-decreasing in
+:math:`W`, so the iterates increase to the least fixed point when it exists.
+The load is *saturated* (latency ``inf``) when the fixed point does not exist
+(the iterates pass :math:`\\rho\\ge1` or grow without bound), or when the
+ejection (:math:`M\\lambda_g\\ge1`) or the source queue
+(:math:`\\lambda_g\\bar S/L\\ge1`) saturates.  :func:`saturation_load` finds
+the boundary by bisection on :math:`\\lambda_g`.
+
+Timing (see the chapter): ``t_c = 1`` cycle per flit per channel; with
+``readings.ejection_cycle`` (default) one cycle is added for the header's
+crossing of the ejection channel, so the zero-load latency is
+:math:`M+h+1`, the simulator's (router delay 1, buffers of 2 flits).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from typing import Sequence
+
+import numpy as np
+import sympy as sp
+
+from ..combinatorics import DorCombinatorics, check_radices
+from ..core.errors import ConvergenceError, ParameterError
+from ..core.results import Result
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require
+from .equations import SYMBOLS as s
+from .equations import Readings, equations
+
+__all__ = ["solve", "solve_curve", "saturation_load", "TorusDorResult", "CurveResult", "Structure",
+           "structure", "check_params"]
+
+
+# ----------------------------------------------------------------------------
+# Parameters
+# ----------------------------------------------------------------------------
+def check_params(radices, L, M, rate=None, *, bidirectional=False):
+    """Validate at the door; returns ``(radices, L, M, rate)``.
+
+    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``) for
+    ``L < 2``, any ``k_i < 2``, ``M < 1`` or ``rate <= 0``.
+    """
+    radices = check_radices(radices)
+    L = require("L", L, 2, unit="virtual channels per physical channel", integer=True)
+    M = require("M", M, 1, unit="message length, flits")
+    if rate is not None:
+        rate = require("rate", rate, 0, lo_open=True, unit="lambda_g, messages/node/cycle")
+    if not isinstance(bidirectional, (bool, np.bool_)):
+        raise ParameterError(f"`bidirectional` must be True or False; got {bidirectional!r}")
+    return radices, L, float(M), (None if rate is None else float(rate))
+
+
+# ----------------------------------------------------------------------------
+# Torus structure (combinatorics, once per torus and reading)
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, eq=False)
+class Structure:
+    """Per-torus coefficients of the model (floats from exact fractions).
+
+    h : mean hops; q[i] : :math:`P_{t,d_i}/\\bar k_i`; f[i] : P(first hop in i);
+    A[i, j] : coefficient of :math:`W_{d_j}` in :math:`X_{d_i}` (eq. 7);
+    B[i, j] : coefficient of :math:`W_{d_j}` in :math:`Y_{d_i}` (eq. 9);
+    J[i] : most waiting messages (eq. 14); weights[i] : multiplexing weights (eq. 20);
+    channels : network channels per node carrying :math:`\\lambda_c` (n or 2n).
+    """
+
+    radices: tuple
+    bidirectional: bool
+    h: float
+    q: np.ndarray
+    f: np.ndarray
+    A: np.ndarray
+    B: np.ndarray
+    weights: np.ndarray
+    channels: int
+    hops_dim: np.ndarray
+    comb: DorCombinatorics
+
+
+@functools.lru_cache(maxsize=64)
+def structure(radices: tuple, bidirectional: bool = False, readings: Readings = Readings()) -> Structure:
+    """Coefficients of eqs. 7, 9, 18, 20 for a torus, from :class:`~models.combinatorics.DorCombinatorics`."""
+    radices = check_radices(radices)
+    c = DorCombinatorics(radices, bidirectional=bidirectional)
+    n = c.n
+    A = np.zeros((n, n))
+    B = np.zeros((n, n))
+    for i in range(n):
+        A[i, i] = float(c.remaining_same(i) if readings.same_dim_blocking == "hop" else c.sum_given(i, i))
+        B[i, i] = float(c.extra_same_first(i) if readings.same_dim_first == "first" else c.sum_given_first(i, i))
+        for j in range(i + 1, n):
+            A[i, j] = float(c.sum_given(j, i))
+            B[i, j] = float(c.sum_given_first(j, i))
+    q = np.array([float(c.last_hop(i)) for i in range(n)])
+    f = np.array([float(c.first_hop(i)) for i in range(n)])
+    if readings.mux_weights == "k":
+        weights = np.array(radices, dtype=float)
+    else:
+        weights = np.array([float(c.mean_hops_given(i) * c.P_take(i)) for i in range(n)])
+    hops_dim = np.array([float(c.mean_hops_given(i) * c.P_take(i)) for i in range(n)])
+    return Structure(radices, bool(bidirectional), float(c.mean_hops), q, f, A, B, weights,
+                     2 * n if bidirectional else n, hops_dim, c)
+
+
+def waiting_max(i: int, L: int, bidirectional: bool, readings: Readings) -> int:
+    """:math:`J_{d_i}` for 0-based dimension ``i`` (see :class:`Readings`)."""
+    if readings.waiting_max == "printed":
+        return (2 * (i + 1) - 1) * L
+    inputs = (2 * i + 1) if bidirectional else (i + 1)
+    return (inputs + (1 if readings.waiting_max == "inputs+injection" else 0)) * L
+
+
+# ----------------------------------------------------------------------------
+# Lambdified equations (built once per process and reading)
+# ----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _compiled(readings: Readings) -> dict:
+    e = equations(readings)
+    lam_c_uni = e["eq:4"].rhs
+    lam_c_bi = e["eq:4:bidirectional"].rhs
+    ratio = e["eq:6"].rhs / e["eq:5"].rhs  # P_{d_i}/P_{B_i} of eq. 7
+    what = e["eq:7"].rhs.subs(s.P_d / s.P_B, sp.Symbol("ratio"))
+    Ntil_sum = e["eq:15"].rhs
+    summand15 = Ntil_sum.function
+    l_num = e["eq:19"].rhs.as_numer_denom()[0].function
+    l_den = e["eq:19"].rhs.as_numer_denom()[1].function
+    return {
+        "lam_c": lambdify_cached((s.h, s.lam_g, s.n), lam_c_uni),
+        "lam_c_bi": lambdify_cached((s.h, s.lam_g, s.n), lam_c_bi),
+        "lam_c_dim": lambdify_cached((s.h_i, s.lam_g), e["eq:4:per-dimension"].rhs),
+        "lam_c_dim_bi": lambdify_cached((s.h_i, s.lam_g), e["eq:4:per-dimension-bidirectional"].rhs),
+        "rho": lambdify_cached((s.lam_c, s.D), e["rho"].rhs),
+        "W_ej": lambdify_cached((s.M, s.lam_g), e["eq:16"].rhs),
+        "D": lambdify_cached((s.Y, s.M, s.t_c, s.W_ej), e["eq:9"].rhs),
+        "P_B": lambdify_cached((s.rho, s.L), e["eq:5"].rhs),
+        "P_d": lambdify_cached((s.q, s.rho, s.L), e["eq:6"].rhs),
+        "ratio": lambdify_cached((s.q, s.rho, s.L), ratio),
+        "What": lambdify_cached((sp.Symbol("ratio"), s.X, s.M, s.t_c), what),
+        "N_term": lambdify_cached((s.j, s.rho, s.J, s.L), summand15),
+        "W": lambdify_cached((s.What, s.Ntil), e["eq:8"].rhs),
+        "S_term": lambdify_cached((s.f, s.D, s.W), e["eq:18:term"]),
+        "l_num": lambdify_cached((s.l, s.rho, s.L), l_num),
+        "l_den": lambdify_cached((s.l, s.rho, s.L), l_den),
+        "W_s": lambdify_cached((s.lam_g, s.L, s.S, s.M), e["eq:21"].rhs),
+        "T": lambdify_cached((s.S, s.lbar, s.W_s, s.h, s.e), e["eq:22"].rhs),
+    }
+
+
+def _bc(x, like):
+    return np.broadcast_to(np.asarray(x, dtype=float), np.shape(like)).astype(float)
+
+
+# ----------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, repr=False)
+class TorusDorResult(Result):
+    """Solution at one load (times in cycles; per-dimension arrays indexed by dimension, 0 first).
+
+    latency : :math:`\\bar T` (eq. 22), ``inf`` when saturated
+    network_latency : :math:`\\bar S\\bar l` + pipeline term (+ ejection cycle): latency minus :math:`\\bar W_s`
+    S_bar : :math:`\\bar S` (eq. 18); source_wait : :math:`\\bar W_s` (eq. 21); W_ej : eq. 16
+    multiplexing : :math:`\\bar l` (eq. 20); lbar_dim : :math:`\\bar l_{d_i}` (eq. 19)
+    W, W_hat, D, rho, P_B, P_none, N_waiting : per-dimension eqs. 8, 7, 9, 13, 5, 6, 15
+    lam_c : per-dimension channel rate (eq. 4), messages/channel/cycle
+    occupancy : (n, L+1) :math:`P_{d_i,j}` (eq. 13)
+    """
+
+    latency: float
+    network_latency: float
+    S_bar: float
+    source_wait: float
+    W_ej: float
+    multiplexing: float
+    lbar_dim: np.ndarray
+    W: np.ndarray
+    W_hat: np.ndarray
+    D: np.ndarray
+    rho: np.ndarray
+    P_B: np.ndarray
+    P_none: np.ndarray
+    N_waiting: np.ndarray
+    occupancy: np.ndarray
+    iterations: int
+    residual: float
+    saturated: bool
+    reason: str
+    rate: float
+    lam_c: np.ndarray
+    h: float
+    params: dict
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class CurveResult(Result):
+    """:func:`solve` at every load of a curve (arrays over loads) and the saturation load."""
+
+    rates: np.ndarray
+    latency: np.ndarray
+    source_wait: np.ndarray
+    multiplexing: np.ndarray
+    saturated: np.ndarray
+    iterations: np.ndarray
+    saturation: float
+    params: dict
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame({"rate": self.rates, "latency": self.latency, "source_wait": self.source_wait,
+                             "multiplexing": self.multiplexing, "saturated": self.saturated,
+                             "iterations": self.iterations})
+
+
+# ----------------------------------------------------------------------------
+# The model
+# ----------------------------------------------------------------------------
+class _Model:
+    """Evaluates the equations for one configuration (built once per call of :func:`solve`)."""
+
+    def __init__(self, radices, L, M, bidirectional, readings):
+        self.st = structure(radices, bidirectional, readings)
+        self.K = _compiled(readings)
+        self.L, self.M, self.readings = L, M, readings
+        n = len(radices)
+        self.J = np.array([waiting_max(i, L, bidirectional, readings) for i in range(n)], dtype=float)
+        self.jgrid = np.arange(int(self.J.max()) + 1, dtype=float)[:, None]  # (j, dim)
+        self.jmask = (self.jgrid >= L) & (self.jgrid <= self.J[None, :])
+        self.lgrid = np.arange(L + 1, dtype=float)[:, None]
+
+    def lam_c(self, rate) -> np.ndarray:
+        """Per-dimension channel rates (eq. 4; all equal under the printed reading)."""
+        n = len(self.st.radices)
+        if self.readings.channel_rate == "mean":
+            f = self.K["lam_c_bi"] if self.st.bidirectional else self.K["lam_c"]
+            return np.full(n, float(f(self.st.h, rate, n)))
+        f = self.K["lam_c_dim_bi"] if self.st.bidirectional else self.K["lam_c_dim"]
+        return _bc(f(self.st.hops_dim, rate), self.st.hops_dim)
+
+    def step(self, W, lam_c, W_ej):
+        """One application of eqs. 9, 5, 6, 7, 14, 15, 8; returns the pieces."""
+        K, st, L, M = self.K, self.st, self.L, self.M
+        X = st.A @ W
+        Y = st.B @ W
+        D = _bc(K["D"](Y, M, 1.0, W_ej), W)
+        rho = _bc(K["rho"](lam_c, D), W)
+        if np.any(rho >= 1.0) or not np.all(np.isfinite(rho)):
+            return None
+        ratio = _bc(K["ratio"](st.q, np.maximum(rho, 1e-12), L), W)
+        What = _bc(K["What"](ratio, X, M, 1.0), W)
+        terms = _bc(K["N_term"](self.jgrid, rho[None, :], self.J[None, :], L), self.jmask)
+        Ntil = np.where(self.jmask, terms, 0.0).sum(axis=0)
+        Wn = _bc(K["W"](What, Ntil), W)
+        return dict(X=X, Y=Y, D=D, rho=rho, ratio=ratio, What=What, Ntil=Ntil, W=Wn)
+
+
+def _params(radices, L, M, rate, bidirectional, readings):
+    return dict(radices=list(radices), L=L, M=M, rate=rate, bidirectional=bool(bidirectional),
+                readings=dataclasses.asdict(readings))
+
+
+def solve(
+    radices: Sequence[int],
+    L: int,
+    M: float,
+    rate: float,
+    *,
+    bidirectional: bool = False,
+    readings: Readings = Readings(),
+    tol: float = 1e-10,
+    max_iter: int = 200_000,
+    raise_on_failure: bool = True,
+) -> TorusDorResult:
+    """Mean message latency of deterministic (dimension-order) wormhole routing on an n-D torus.
+
+    Parameters
+    ----------
+    radices : sequence of int
+        ``k_0..k_{n-1}``, nodes per dimension (each >= 2); dimension 0 is crossed first.
+    L : int
+        Virtual channels per physical channel (>= 2: ``v1``, ``v2`` escape, ``v3..vL`` free).
+    M : float
+        Message length, flits (>= 1).
+    rate : float
+        :math:`\\lambda_g`, messages generated per node per cycle (> 0).
+    bidirectional : bool
+        Bidirectional torus, shorter way per dimension (the "few simple modifications").
+    readings : :class:`~models.torus_dor.equations.Readings`
+        Readings of the ambiguous equations.
+    tol, max_iter : float, int
+        Relative tolerance and cap of the fixed-point iteration over :math:`W_{d_i}`.
+
+    Returns
+    -------
+    :class:`TorusDorResult` (``latency=inf``, ``saturated=True`` past saturation).
+
+    Raises
+    ------
+    ParameterError
+        Invalid parameters.
+    ConvergenceError
+        The iteration neither converged nor diverged within ``max_iter``.
+    """
+    radices, L, M, rate = check_params(radices, L, M, rate, bidirectional=bidirectional)
+    if not isinstance(readings, Readings):
+        raise ParameterError(f"`readings` must be a Readings instance; got {readings!r}")
+    model = _Model(radices, L, M, bool(bidirectional), readings)
+    return _solve(model, rate, tol, max_iter, raise_on_failure)
+
+
+def _saturated(model, rate, lam_c, it, reason, residual=math.inf):
+    n = len(model.st.radices)
+    nan = np.full(n, np.nan)
+    return TorusDorResult(
+        latency=math.inf, network_latency=math.inf, S_bar=math.inf, source_wait=math.inf, W_ej=math.inf,
+        multiplexing=float(model.L), lbar_dim=np.full(n, float(model.L)), W=np.full(n, np.inf), W_hat=nan,
+        D=np.full(n, np.inf), rho=np.ones(n), P_B=np.ones(n), P_none=nan, N_waiting=nan,
+        occupancy=np.tile(np.eye(model.L + 1)[-1], (n, 1)), iterations=it, residual=residual, saturated=True,
+        reason=reason, rate=rate, lam_c=lam_c, h=model.st.h,
+        params=_params(model.st.radices, model.L, model.M, rate, model.st.bidirectional, model.readings))
+
+
+def _solve(model: _Model, rate: float, tol: float, max_iter: int, raise_on_failure: bool) -> TorusDorResult:
+    K, st, L, M = model.K, model.st, model.L, model.M
+    n = len(st.radices)
+    lam_c = model.lam_c(rate)
+    if M * rate >= 1.0:
+        return _saturated(model, rate, lam_c, 0, "ejection channel (M lambda_g >= 1)")
+    W_ej = float(K["W_ej"](M, rate))
+    W = np.zeros(n)
+    residual = math.inf
+    it = 0
+    out = None
+    for it in range(1, max_iter + 1):
+        out = model.step(W, lam_c, W_ej)
+        if out is None:
+            return _saturated(model, rate, lam_c, it, "channel (rho >= 1: no fixed point of eq. 8)")
+        Wn = out["W"]
+        if not np.all(np.isfinite(Wn)) or np.any(Wn > 1e12):
+            return _saturated(model, rate, lam_c, it, "blocking time without bound (eq. 8)")
+        diff = np.abs(Wn - W) / np.maximum(1.0, np.abs(Wn))
+        residual = float(diff.max()) if diff.size else 0.0
+        W = Wn
+        if residual <= tol:
+            break
+    else:
+        err = ConvergenceError("torus_dor eq. 8 (W_{d_i}, blocking time per dimension)", max_iter, residual, W)
+        if raise_on_failure:
+            raise err
+        res = _saturated(model, rate, lam_c, max_iter, "no convergence", residual)
+        return res
+    out = model.step(W, lam_c, W_ej)
+    if out is None:
+        return _saturated(model, rate, lam_c, it, "channel (rho >= 1)")
+    D, rho = out["D"], out["rho"]
+    S_bar = float(np.sum(_bc(K["S_term"](st.f, D, W), W)))
+    num = _bc(K["l_num"](model.lgrid, rho[None, :], L), model.lgrid * rho).sum(axis=0)
+    den = _bc(K["l_den"](model.lgrid, rho[None, :], L), model.lgrid * rho).sum(axis=0)
+    lbar_dim = num / den
+    lbar = float(np.sum(st.weights * lbar_dim) / np.sum(st.weights))
+    if rate * S_bar / L >= 1.0:
+        return _saturated(model, rate, lam_c, it, "source queue (lambda_g S / L >= 1)")
+    W_s = float(K["W_s"](rate, L, S_bar, M))
+    e = 1.0 if model.readings.ejection_cycle else 0.0
+    T = float(K["T"](S_bar, lbar, W_s, st.h, e))
+    occ = _occupancy(rho, L)
+    P_B = _bc(K["P_B"](rho, L), rho)
+    P_none = _bc(K["P_d"](st.q, rho, L), rho)
+    if not (math.isfinite(T) and T > 0):
+        return _saturated(model, rate, lam_c, it, "non-finite latency")
+    return TorusDorResult(
+        latency=T, network_latency=T - W_s, S_bar=S_bar, source_wait=W_s, W_ej=W_ej, multiplexing=lbar,
+        lbar_dim=lbar_dim, W=W, W_hat=out["What"], D=D, rho=rho, P_B=P_B, P_none=P_none, N_waiting=out["Ntil"],
+        occupancy=occ, iterations=it, residual=residual, saturated=False, reason="", rate=rate, lam_c=lam_c,
+        h=st.h, params=_params(st.radices, L, M, rate, st.bidirectional, model.readings))
+
+
+def _occupancy(rho, L):
+    """(n, L+1) :math:`P_{d_i,j}` of eq. 13, lambdified from the same expression."""
+    f = lambdify_cached((s.j, s.rho, s.L), equations()["eq:13"].rhs)
+    return np.stack([_bc(f(float(j), rho, L), rho) for j in range(L + 1)], axis=-1)
+
+
+def saturation_load(
+    radices: Sequence[int],
+    L: int,
+    M: float,
+    *,
+    bidirectional: bool = False,
+    readings: Readings = Readings(),
+    rtol: float = 1e-4,
+) -> float:
+    """Load :math:`\\lambda_g` (messages/node/cycle) at which the model's fixed point stops existing (bisection)."""
+    radices, L, M, _ = check_params(radices, L, M, None, bidirectional=bidirectional)
+    model = _Model(radices, L, M, bool(bidirectional), readings)
+    # upper bound: a channel is busy all the time (lambda_c M >= 1) or the ejection channel saturates
+    hi = min(1.0 / M, st_bound(model))
+    lo = 0.0
+    # the iteration converges slowly near the boundary: a capped run that has not settled counts as saturated
+    while hi - lo > rtol * hi:
+        mid = 0.5 * (lo + hi)
+        r = _solve(model, mid, 1e-9, 20_000, raise_on_failure=False)
+        if r.saturated:
+            hi = mid
+        else:
+            lo = mid
+    return 0.5 * (lo + hi)
+
+
+def st_bound(model: _Model) -> float:
+    """Load at which :math:`\\lambda_cM=1` (no channel can carry more)."""
+    return 1.0 / (model.M * float(np.max(model.lam_c(1.0))))
+
+
+def solve_curve(
+    radices: Sequence[int],
+    L: int,
+    M: float,
+    rates: Sequence[float],
+    *,
+    bidirectional: bool = False,
+    readings: Readings = Readings(),
+    saturation: bool = True,
+) -> CurveResult:
+    """:func:`solve` at every load of ``rates`` (messages/node/cycle) and, optionally, :func:`saturation_load`."""
+    rates = [require("rate", r, 0, lo_open=True, unit="lambda_g, messages/node/cycle") for r in rates]
+    res = [solve(radices, L, M, r, bidirectional=bidirectional, readings=readings) for r in rates]
+    sat = saturation_load(radices, L, M, bidirectional=bidirectional, readings=readings) if saturation else math.nan
+    return CurveResult(
+        rates=np.array(rates, dtype=float), latency=np.array([r.latency for r in res]),
+        source_wait=np.array([r.source_wait for r in res]), multiplexing=np.array([r.multiplexing for r in res]),
+        saturated=np.array([r.saturated for r in res]), iterations=np.array([r.iterations for r in res]),
+        saturation=sat, params=_params(check_radices(radices), L, M, None, bidirectional, readings))

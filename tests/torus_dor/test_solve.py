@@ -1,0 +1,183 @@
+"""The latency model: parameters, limits, monotonicity, saturation, readings, the 2003 reconstruction."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from models.combinatorics import DorCombinatorics
+from models.core.errors import ConvergenceError, ParameterError
+from models.torus_dor import (Readings, Readings2003, equations, equations_2003, saturation_load,
+                              saturation_load_2003, solve, solve_2003, solve_curve)
+from models.torus_dor.equations import SYMBOLS as s
+from models.torus_dor.solve import structure, waiting_max
+
+
+@pytest.mark.parametrize("kw,name", [
+    (dict(radices=(16, 16), L=1, M=32, rate=1e-4), "L"),
+    (dict(radices=(16, 1), L=3, M=32, rate=1e-4), "radices"),
+    (dict(radices=(16, 16), L=3, M=0.5, rate=1e-4), "M"),
+    (dict(radices=(16, 16), L=3, M=32, rate=0.0), "rate"),
+    (dict(radices=(16, 16), L=3, M=32, rate=-1e-3), "rate"),
+    (dict(radices=(), L=3, M=32, rate=1e-3), "radices"),
+])
+def test_bad_parameters_raise_valueerror_naming_them(kw, name):
+    for fn in (solve, solve_2003):
+        with pytest.raises(ValueError, match=name):
+            fn(**kw)
+    with pytest.raises(ParameterError):
+        solve(**kw)
+
+
+def test_bad_readings():
+    with pytest.raises(ValueError, match="waiting_weight"):
+        Readings(waiting_weight="x")
+    with pytest.raises(ValueError, match="variance"):
+        Readings2003(variance="x")
+
+
+@pytest.mark.parametrize("radices,bi", [((16, 16), False), ((8, 8, 8), False), ((4, 6), False), ((8, 8), True),
+                                         ((3, 4, 5), True)])
+@pytest.mark.parametrize("M", [1, 32, 100])
+def test_zero_load_latency_is_M_plus_h_plus_1(radices, bi, M):
+    h = float(DorCombinatorics(radices, bidirectional=bi).mean_hops)
+    r = solve(radices, 3, M, 1e-9, bidirectional=bi)
+    assert r.latency == pytest.approx(M + h + 1, rel=1e-5)
+    assert solve(radices, 3, M, 1e-9, bidirectional=bi, readings=Readings(ejection_cycle=False)).latency == pytest.approx(M + h, rel=1e-5)
+    r3 = solve_2003(radices, 3, M, 1e-9, bidirectional=bi)
+    assert r3.latency == pytest.approx(M + h * (np.prod(radices) - 1) / np.prod(radices) + 1, rel=1e-5)
+
+
+@pytest.mark.parametrize("radices,L,M", [((16, 16), 3, 32), ((8, 8, 8), 5, 64), ((8, 16), 3, 32), ((4, 4, 4, 4), 2, 16)])
+def test_monotone_below_saturation_and_inf_above(radices, L, M):
+    sat = saturation_load(radices, L, M)
+    rates = np.linspace(0.02, 0.98, 12) * sat
+    lat = [solve(radices, L, M, r).latency for r in rates]
+    assert all(math.isfinite(x) and x > 0 for x in lat)
+    assert np.all(np.diff(lat) > 0)
+    past = solve(radices, L, M, 1.02 * sat)
+    assert past.saturated and past.latency == math.inf
+    assert not np.isnan(past.latency)
+    near = solve(radices, L, M, 0.995 * sat)
+    assert not near.saturated
+
+
+def test_saturation_flag_matches_bisection_for_the_2003_model():
+    sat = saturation_load_2003((16, 16), 5, 32)
+    assert not solve_2003((16, 16), 5, 32, 0.99 * sat).saturated
+    r = solve_2003((16, 16), 5, 32, 1.01 * sat)
+    assert r.saturated and r.latency == math.inf
+
+
+def test_multiplexing_between_one_and_L():
+    for f in (0.1, 0.5, 0.9):
+        sat = saturation_load((16, 16), 5, 32)
+        r = solve((16, 16), 5, 32, f * sat)
+        assert 1 < r.multiplexing < 5
+        assert np.allclose(r.occupancy.sum(axis=1), 1)
+
+
+def test_iterations_are_few_away_from_saturation():
+    r = solve((16, 16), 3, 32, 1e-4)
+    assert r.iterations < 20
+
+
+def test_convergence_error_names_the_quantity():
+    sat = saturation_load((16, 16), 3, 32)
+    with pytest.raises(ConvergenceError, match="W_"):
+        solve((16, 16), 3, 32, 0.9 * sat, max_iter=2)
+
+
+def test_solver_equals_the_symbolic_equations_at_a_point():
+    # recompute one iteration's W from the SymPy expressions by substitution
+    rd = Readings()
+    radices, L, M, rate = (16, 16), 3, 32.0, 0.0005
+    r = solve(radices, L, M, rate, readings=rd)
+    e = equations(rd)
+    st = structure(radices, False, rd)
+    lam_c = float(e["eq:4"].rhs.subs({s.h: st.h, s.lam_g: rate, s.n: 2}))
+    W_ej = float(e["eq:16"].rhs.subs({s.M: M, s.lam_g: rate}))
+    W = r.W
+    for i in range(2):
+        D = float(e["eq:9"].rhs.subs({s.Y: float(st.B[i] @ W), s.M: M, s.t_c: 1, s.W_ej: W_ej}))
+        rho = lam_c * D
+        PB = float(e["eq:5"].rhs.subs({s.rho: rho, s.L: L}))
+        Pd = float(e["eq:6"].rhs.subs({s.q: st.q[i], s.rho: rho, s.L: L}))
+        What = float(e["eq:7"].rhs.subs({s.P_d: Pd, s.P_B: PB, s.X: float(st.A[i] @ W), s.M: M, s.t_c: 1}))
+        J = waiting_max(i, L, False, rd)
+        Ntil = float(e["eq:15"].rhs.subs({s.rho: rho, s.L: L, s.J: J}).doit())
+        assert D == pytest.approx(r.D[i], rel=1e-9)
+        assert What * Ntil == pytest.approx(W[i], rel=1e-7, abs=1e-12)
+    lb = [float(e["eq:19"].rhs.subs({s.rho: x, s.L: L}).doit()) for x in r.rho]
+    assert np.allclose(lb, r.lbar_dim)
+
+
+def test_p_none_readings_reduce_as_stated():
+    e = equations(Readings())
+    q, rho, L = s.q, s.rho, s.L
+    # without the 1/L, terms 1 and 2 are (1-q)^(L-1) P_L
+    cons = e["eq:6:consistent"].rhs
+    target = (1 - q) ** (L - 1) * rho**L + (1 - q) ** (L - 1) * (1 - rho) * rho ** (L - 1) / L
+    for Lv in (2, 3, 5):
+        assert sp.simplify((cons - target).subs(L, Lv)) == 0
+    # P_B of eq. 5 is P_L + P_{L-1}/L
+    assert sp.simplify(e["eq:5"].rhs - (rho**L + (1 - rho) * rho ** (L - 1) / L)) == 0
+
+
+def test_every_reading_runs():
+    from models.torus_dor.experiments import switch_variants
+
+    for name, rd in switch_variants().items():
+        r = solve((8, 8), 3, 16, 0.001, readings=rd)
+        assert r.latency > 0, name
+        assert saturation_load((8, 8), 3, 16, readings=rd) > 0
+
+
+def test_bidirectional_saturates_later_than_unidirectional():
+    assert saturation_load((8, 8), 3, 32, bidirectional=True) > saturation_load((8, 8), 3, 32)
+
+
+def test_waiting_max_counts():
+    rd = Readings()
+    assert [waiting_max(i, 3, False, rd) for i in range(3)] == [3, 6, 9]
+    assert [waiting_max(i, 3, True, rd) for i in range(3)] == [3, 9, 15]
+    assert [waiting_max(i, 3, False, rd.replace(waiting_max="printed")) for i in range(3)] == [3, 9, 15]
+    assert [waiting_max(i, 3, False, rd.replace(waiting_max="inputs+injection")) for i in range(2)] == [6, 9]
+
+
+def test_solve_curve():
+    c = solve_curve((8, 8), 3, 16, [0.001, 0.002, 1.0])
+    assert c.saturated.tolist() == [False, False, True]
+    assert c.latency[0] < c.latency[1] and c.latency[2] == math.inf
+    assert 0.002 < c.saturation < 1.0
+    assert len(c.to_frame()) == 3
+
+
+def test_2003_equations_and_switches():
+    e = equations_2003()
+    assert {"S_i", "P_B", "W_i", "T"} <= set(e)
+    for rd in (Readings2003(variance="S-S_prev"), Readings2003(ejection="none"), Readings2003(mux="mean"),
+               Readings2003(composition="SV+Ws+hV")):
+        assert solve_2003((8, 16), 3, 32, 0.0005, readings=rd).latency > 0
+
+
+def test_2004_model_saturates_later_than_2003_on_fig2():
+    # the paper's claim for Fig. 2 (16x16, L=5, M=32) holds under the default readings
+    assert saturation_load((16, 16), 5, 32) > saturation_load_2003((16, 16), 5, 32)
+
+
+def test_channel_rate_readings():
+    # identical for equal radices; per-dimension loads the larger-radix dimension more
+    a = solve((8, 8), 3, 16, 0.002)
+    b = solve((8, 8), 3, 16, 0.002, readings=Readings(channel_rate="per-dimension"))
+    assert a.latency == pytest.approx(b.latency, rel=1e-12)
+    r = solve((4, 8), 3, 16, 0.002, readings=Readings(channel_rate="per-dimension"))
+    assert r.lam_c[1] > r.lam_c[0]
+    assert r.lam_c[0] == pytest.approx(0.002 * 1.5 * 32 / 31) and r.lam_c[1] == pytest.approx(0.002 * 3.5 * 32 / 31)
+
+
+def test_default_reading_leaves_the_lowest_dimension_unblocked():
+    # J_0 = L and weight j - L give N_waiting = 0 in dimension 0 (stated in the chapter)
+    r = solve((8, 8, 8), 3, 32, 0.002)
+    assert r.N_waiting[0] == 0 and r.W[0] == 0 and r.W[1] > 0
