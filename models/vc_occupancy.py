@@ -54,7 +54,7 @@ def equations(V: int) -> dict:
     closed = [(1 - rho) * rho**v for v in range(V)] + [rho**V]
     num = sum(v**2 * closed[v] for v in range(V + 1))
     den = sum(v * closed[v] for v in range(V + 1))
-    return {"chain": chain, "closed": closed, "multiplexing": num / den}
+    return {"chain": chain, "closed": closed, "multiplexing": sp.cancel(num / den)}
 
 
 def _check(rho_value):

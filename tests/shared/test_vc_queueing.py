@@ -46,3 +46,10 @@ def test_pk_reduces_to_mm1_and_md1():
     # the wormhole form is P-K with second moment S^2 + (S-M)^2; deterministic when S == M
     assert queueing.mg1_wait_wormhole(lam, s, s) == pytest.approx(queueing.mg1_wait(lam, s, s**2))
     assert queueing.mg1_wait_wormhole(lam, 12.0, 10.0) == pytest.approx(queueing.mg1_wait(lam, 12.0, 144 + 4))
+
+
+@pytest.mark.parametrize("V", [1, 2, 5, 10])
+def test_multiplexing_expression_is_defined_at_zero_load(V):
+    # the symbolic form must be cancelled: an uncancelled ratio is 0/0 at rho = 0
+    assert vo.equations(V)["multiplexing"].subs(vo.rho, 0) == 1
+    assert sp.simplify(vo.equations(V)["multiplexing"].subs(vo.rho, 1) - V) == 0
