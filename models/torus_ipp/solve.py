@@ -1,0 +1,436 @@
+"""Numeric solver of the Min-Ferguson-Ould-Khaoua model (2-D torus, Duato's routing, IPP sources).
+
+Every formula is a lambdified expression of :mod:`models.torus_ipp.equations`
+(or of the shared modules it takes them from); the sums over hops are NumPy
+sums around lambdified terms.
+
+Fixed point (notes/papers.md sec. 2).  The unknown is the mean blocking time
+``bbar`` (cycles).  Given ``bbar``:
+
+1. ``tbar = M + d + bbar`` and the higher moments of the channel service
+   time ``T = M + d + B``, ``B ~ Exp(1/bbar)`` (eqs. 4, 6, 20-22);
+2. the occupancy ``P_0..P_V`` of a channel's virtual channels with rate
+   ``lambda_c`` and holding time ``tbar`` (eqs. 27-28);
+3. ``P_a``, ``P_a&b`` (eqs. 25-26) and ``P_b_i`` (eqs. 23-24, ``i = 0..d-1``);
+4. the mean wait ``w_b`` of the MMPP/G/1 channel queue, arrivals the fitted
+   channel MMPP ``(Q_c, Lambda_c)`` (eqs. 13-18), service ``T`` (eq. 19; ``G``
+   in closed form for constant plus exponential service);
+5. the new ``bbar = sum_i P_b_i w_b`` (eq. 5).
+
+The map ``bbar -> bbar'`` is increasing; the iteration starts at
+``bbar = 0`` and takes Newton steps on ``bbar' - bbar`` (slope by a
+finite difference; each step is at least the plain iteration's step and,
+the map being convex, never passes the smallest fixed point).  When the map
+has no fixed point below the channel's saturation (``lambda_c tbar >= 1``)
+the network is saturated.  Then the source wait ``w_s`` is the MMPP/G/1
+wait with the source's own IPP (rate not divided by ``V``) and the same
+service time (eq. 19, Sec. 2.4), the multiplexing degree ``Vbar`` comes
+from eq. (29), and the latency is eq. (1).
+
+Saturation is a state: ``latency = inf`` and ``saturated = True`` when
+``lambda_c tbar >= 1`` (channel) or ``lambda_s tbar >= 1`` (source queue).
+
+Units: cycles, flits, messages/node/cycle (``mu1``, ``lambda_s``),
+messages/channel/cycle (``lambda_c``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+
+import numpy as np
+
+from .. import mmpp as _mmpp
+from .. import queueing as _q
+from ..adaptive import psi as _psi
+from ..core.errors import ConvergenceError, ParameterError
+from ..core.results import Result
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require, require_choice
+from ..vc_occupancy import multiplexing_degree, occupancy
+from .equations import SYMBOLS as _S
+from .equations import equations as _equations
+
+PAB_READINGS = ("printed", "specific")
+FITS = ("hl", "closed")
+TRAFFIC = ("ipp", "poisson")
+
+
+# ----------------------------------------------------------------------------
+# Lambdified equations (once per process)
+# ----------------------------------------------------------------------------
+@functools.cache
+def _fns() -> dict:
+    e = _equations()
+    S = _S
+    return {
+        "kbar": lambdify_cached((S.k,), e["eq:2"].rhs),
+        "n_s": lambdify_cached((S.kbar,), e["eq:13"].rhs),
+        "lam_c": lambdify_cached((S.n_s, S.lam_s), e["eq:14"].rhs),
+        "moments": lambdify_cached((S.M, S.d, S.bbar), e["eq:6:moments"]),
+        "P_a": lambdify_cached((S.V, S.P_V, S.P_V1, S.P_V2), e["eq:25:expanded"].rhs),
+        "P_ab:printed": lambdify_cached((S.V, S.P_V, S.P_V1), e["eq:26:expanded"].rhs),
+        "P_ab:specific": lambdify_cached((S.V, S.P_V, S.P_V1), e["eq:26:specific:expanded"].rhs),
+        "P_b": lambdify_cached((S.P_theta, S.P_a, S.P_ab), e["eq:24"].rhs),
+        "latency": lambdify_cached((S.tbar, S.w_s, S.vbar), e["eq:1"].rhs),
+    }
+
+
+def kbar_of(k: int) -> float:
+    """Mean hops per dimension, eq. (2) (``k/4`` for even ``k``)."""
+    return float(_fns()["kbar"](k))
+
+
+# ----------------------------------------------------------------------------
+# Parameters
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Validated parameters of one operating point.
+
+    k : nodes per dimension of the ``k x k`` bidirectional torus (multiple of 4)
+    V : virtual channels per physical channel (>= 3: ``V-2`` adaptive + 2 escape)
+    M : message length, flits
+    mu1 : on-state generation rate of the IPP, messages/node/cycle (the x-axis)
+    sigma1, sigma2 : on->off and off->on switching rates, per cycle
+    mu2 : rate in state 2 (0 for an IPP; > 0 gives a general MMPP(2) source)
+    traffic : 'ipp' (the paper) or 'poisson' (same mean rate, no burstiness)
+    pab : 'printed' (eq. 26 as printed) or 'specific' (``P_V + P_{V-1}/V``)
+    fit : 'closed' (closed form for superposed sources, default) or 'hl' (the general
+          Heffes-Lucantoni algorithm; identical up to rounding, less accurate at very low load)
+    """
+
+    k: int
+    V: int
+    M: float
+    mu1: float
+    sigma1: float
+    sigma2: float
+    mu2: float = 0.0
+    traffic: str = "ipp"
+    pab: str = "printed"
+    fit: str = "closed"
+
+    def __post_init__(self):
+        k = require("k", self.k, 4, integer=True, unit="nodes per dimension")
+        kb = kbar_of(k)
+        if not float(kb).is_integer():
+            raise ParameterError(
+                f"`k` must be a multiple of 4 (eq. 23 needs an integer mean hop count per dimension k/4); got {k}")
+        require("V", self.V, 3, integer=True, unit="virtual channels per physical channel; Duato's routing needs V-2 >= 1 adaptive + 2 escape")
+        require("M", self.M, 1, unit="message length, flits")
+        require("mu1", self.mu1, 0, lo_open=True, unit="on-state rate, messages/node/cycle")
+        require("sigma1", self.sigma1, 0, lo_open=True, unit="on->off switching rate, per cycle")
+        require("sigma2", self.sigma2, 0, lo_open=True, unit="off->on switching rate, per cycle")
+        require("mu2", self.mu2, 0, unit="state-2 rate, messages/node/cycle")
+        require_choice("traffic", self.traffic, TRAFFIC)
+        require_choice("pab", self.pab, PAB_READINGS, unit="reading of eq. 26")
+        require_choice("fit", self.fit, FITS, unit="channel MMPP fit")
+        object.__setattr__(self, "k", int(k))
+        object.__setattr__(self, "V", int(self.V))
+
+    @property
+    def kbar(self) -> int:
+        return int(kbar_of(self.k))
+
+    @property
+    def d(self) -> int:
+        """Mean message distance, eq. (3), hops."""
+        return 2 * self.kbar
+
+    @property
+    def n_s(self) -> float:
+        """Sources whose traffic one channel carries, eq. (13)."""
+        return float(_fns()["n_s"](self.kbar))
+
+    @property
+    def source_ipp(self) -> _mmpp.MMPP2:
+        """The source MMPP(2) (eq. 7) of the bursty traffic."""
+        return _mmpp.MMPP2(self.mu1, self.mu2, self.sigma1, self.sigma2)
+
+    @property
+    def source(self) -> _mmpp.MMPP2:
+        """The source process used: the IPP, or Poisson of the same mean rate."""
+        ipp = self.source_ipp
+        return ipp if self.traffic == "ipp" else _mmpp.poisson(ipp.mean_rate)
+
+    @property
+    def mean_rate(self) -> float:
+        """``lambda_s``, eq. (9), messages/node/cycle."""
+        return self.source_ipp.mean_rate
+
+
+@functools.lru_cache(maxsize=4096)
+def channel_process(params: Params) -> _mmpp.FitResult:
+    """The MMPP(2) matched to the traffic of one channel, eqs. (13)-(18)."""
+    src = params.source
+    if params.fit == "closed" or src.is_poisson:
+        m = _mmpp.superposition_closed_form(src, params.n_s)
+        return _mmpp.FitResult(m, True, math.nan, math.nan, src.is_poisson)
+    return _mmpp.fit_superposition(src, params.n_s)
+
+
+@functools.lru_cache(maxsize=256)
+def p_theta(d: int, kbar: int) -> np.ndarray:
+    """``P_theta_i``, ``i = 0..d-1`` (eq. 23), from Ould-Khaoua's ``psi_{i,1}`` (models.adaptive)."""
+    return np.array([float(_psi(i, 1, 2, kbar)) for i in range(d)])
+
+
+# ----------------------------------------------------------------------------
+# Result objects
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, repr=False)
+class TorusIPPResult(Result):
+    """One operating point of the model (cycles; rates per cycle)."""
+
+    latency: float  # eq. 1; inf if saturated
+    network_latency: float  # tbar, eq. 4
+    source_wait: float  # w_s, eq. 19 with the source process
+    blocking: float  # bbar, eq. 5
+    channel_wait: float  # w_b, eq. 19 with the channel process
+    multiplexing: float  # Vbar, eq. 29
+    rho_channel: float  # lambda_c tbar
+    rho_source: float  # lambda_s tbar
+    P_a: float  # eq. 25
+    P_ab: float  # eq. 26 (reading `pab`)
+    P_block: np.ndarray  # P_b_i, i = 0..d-1 (eq. 24)
+    rate_source: float  # lambda_s, messages/node/cycle
+    rate_channel: float  # lambda_c, messages/channel/cycle
+    channel: _mmpp.MMPP2  # fitted channel MMPP (eq. 18)
+    iterations: int  # evaluations of the blocking map
+    residual: float
+    saturated: bool
+    saturated_by: str  # "", "channel" or "source"
+    params: dict
+
+
+def _service(p: Params, bbar: float) -> _q.ConstantPlusExponential:
+    return _q.ConstantPlusExponential(float(p.M + p.d), float(bbar))
+
+
+class _BlockingMap:
+    """``bbar -> sum_i P_b_i w_b`` (eqs. 4-6, 19-28) with a warm-started matrix G."""
+
+    def __init__(self, p: Params, channel: _mmpp.MMPP2, theta: np.ndarray):
+        self.p, self.channel, self.theta = p, channel, theta
+        self.lam_c = channel.mean_rate
+        self.G = None
+        F = _fns()
+        self.P_ab = F["P_ab:" + p.pab]
+        self.F = F
+
+    def tbar(self, bbar: float) -> float:
+        return float(self.F["moments"](self.p.M, self.p.d, bbar)[0])
+
+    def parts(self, bbar: float) -> dict | None:
+        """Everything at ``bbar``; ``None`` when the channel is saturated (``lambda_c tbar >= 1``)."""
+        p, F = self.p, self.F
+        tb = self.tbar(bbar)
+        rho = self.lam_c * tb
+        if rho >= 1.0:
+            return None
+        P = occupancy(p.V, rho)
+        Pa = float(F["P_a"](p.V, P[p.V], P[p.V - 1], P[p.V - 2]))
+        Pab = float(self.P_ab(p.V, P[p.V], P[p.V - 1]))
+        Pb = np.asarray(F["P_b"](self.theta, Pa, Pab), dtype=float)
+        r = _q.mmpp_g1(self.channel, _service(p, bbar), G0=self.G)
+        if r.saturated:
+            return None
+        self.G = r.G
+        return dict(tbar=tb, rho=rho, P_a=Pa, P_ab=Pab, P_block=Pb, w_b=r.wait, value=float(Pb.sum() * r.wait))
+
+    def __call__(self, bbar: float) -> float:
+        out = self.parts(bbar)
+        return math.inf if out is None else out["value"]
+
+
+def _blocking_fixed_point(f: _BlockingMap, bmax: float, tol: float, max_iter: int):
+    """Smallest fixed point of the increasing map ``f`` on ``[0, bmax)``; ``None`` if there is none.
+
+    Returns ``(bbar, evaluations, residual)`` or ``(None, evaluations, inf)``.
+    """
+    b = 0.0
+    fb = f(b)
+    evals = 1
+    if not math.isfinite(fb):
+        return None, evals, math.inf
+    for _ in range(max_iter):
+        step = fb - b  # >= 0 left of the fixed point
+        if abs(step) <= tol * max(1.0, b):
+            return fb, evals, abs(step)
+        h = max(1e-7 * max(1.0, b), 1e-3 * step)
+        fh = f(b + h)
+        evals += 1
+        if not math.isfinite(fh):
+            return None, evals, math.inf
+        slope = (fh - fb) / h
+        if slope >= 1.0:
+            # the map rises faster than the diagonal right of b: the gap fb - b only
+            # grows (convex map), so there is no fixed point before saturation
+            if step > 0:
+                return None, evals, math.inf
+            new = fb
+        else:
+            new = b + step / (1.0 - slope)
+            new = max(new, fb)  # never less than the plain step
+        if new >= bmax:
+            new = 0.5 * (b + bmax) if fb < bmax else bmax
+            if new >= bmax * (1 - 1e-12):
+                return None, evals, math.inf
+        b = new
+        fb = f(b)
+        evals += 1
+        if not math.isfinite(fb):
+            return None, evals, math.inf
+    raise ConvergenceError("torus_ipp blocking time bbar (eq. 5)", evals, abs(fb - b), b)
+
+
+def solve(k: int = 16, V: int = 3, M: float = 48, mu1: float = 0.005, sigma1: float = 0.2, sigma2: float = 0.8,
+          mu2: float = 0.0, *, traffic: str = "ipp", pab: str = "printed", fit: str = "closed", tol: float = 1e-10,
+          max_iter: int = 500) -> TorusIPPResult:
+    """Mean message latency of the model at one load (eqs. 1-29).
+
+    Parameters
+    ----------
+    k : int
+        Nodes per dimension of the ``k x k`` bidirectional torus (a multiple of 4).
+    V : int
+        Virtual channels per physical channel, ``>= 3``.
+    M : float
+        Message length, flits.
+    mu1 : float
+        IPP on-state rate, messages/node/cycle (the paper's x-axis).
+    sigma1, sigma2 : float
+        Switching rates on->off and off->on, per cycle.
+    mu2 : float
+        Rate in state 2 (0: IPP).
+    traffic : {'ipp', 'poisson'}
+        ``'poisson'``: Poisson sources of the same mean rate ``lambda_s`` (eq. 9).
+    pab : {'printed', 'specific'}
+        Reading of eq. (26).
+    fit : {'closed', 'hl'}
+        Channel MMPP by the closed form for superposed identical sources
+        (default) or the general Heffes-Lucantoni algorithm; they are equal
+        up to rounding (tested), the closed form is exact at any load.
+    tol : float
+        Relative tolerance on ``bbar``.
+
+    Returns
+    -------
+    TorusIPPResult
+        ``latency = inf``, ``saturated = True`` past saturation.
+
+    Raises
+    ------
+    ParameterError
+        Invalid parameters (``V < 3``, ``sigma <= 0``, ``mu1 <= 0``, ``k`` not a
+        multiple of 4, ...).
+    ConvergenceError
+        If the blocking fixed point does not settle in ``max_iter`` Newton steps.
+    """
+    p = Params(k, V, M, mu1, sigma1, sigma2, mu2, traffic, pab, fit)
+    return _solve(p, tol=tol, max_iter=max_iter)
+
+
+def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIPPResult:
+    fitres = channel_process(p)
+    chan = fitres.mmpp
+    src = p.source
+    lam_s = src.mean_rate
+    lam_c = float(_fns()["lam_c"](p.n_s, lam_s))
+    theta = p_theta(p.d, p.kbar)
+    f = _BlockingMap(p, chan, theta)
+    bmax = 1.0 / lam_c - (p.M + p.d)  # lambda_c tbar = 1
+    params = dataclasses.asdict(p)
+    nan = math.nan
+
+    def saturated(by, evals=0):
+        return TorusIPPResult(math.inf, math.inf, math.inf, math.inf, math.inf, float(p.V), 1.0, nan, nan, nan,
+                              np.full(p.d, nan), lam_s, lam_c, chan, evals, math.inf, True, by, params)
+
+    if bmax <= 0:
+        return saturated("channel")
+    b, evals, res = _blocking_fixed_point(f, bmax, tol, max_iter)
+    if b is None:
+        return saturated("channel", evals)
+    parts = f.parts(b)
+    if parts is None:
+        return saturated("channel", evals)
+    svc = _service(p, b)
+    tb = parts["tbar"]
+    rs = _q.mmpp_g1(src, svc)
+    if rs.saturated:
+        return saturated("source", evals)
+    vb = float(multiplexing_degree(p.V, parts["rho"]))
+    lat = float(_fns()["latency"](tb, rs.wait, vb))
+    return TorusIPPResult(lat, tb, rs.wait, b, parts["w_b"], vb, parts["rho"], rs.rho, parts["P_a"], parts["P_ab"],
+                          parts["P_block"], lam_s, lam_c, chan, evals, res, False, "", params)
+
+
+# ----------------------------------------------------------------------------
+# Curves and the saturation point
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, repr=False)
+class TorusIPPCurve(Result):
+    """The model along a sweep of ``mu1`` (arrays aligned with ``mu1``)."""
+
+    mu1: np.ndarray
+    mean_rate: np.ndarray  # lambda_s, messages/node/cycle
+    latency: np.ndarray
+    network_latency: np.ndarray
+    source_wait: np.ndarray
+    blocking: np.ndarray
+    multiplexing: np.ndarray
+    saturated: np.ndarray
+    iterations: np.ndarray
+    results: tuple
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame({f: getattr(self, f) for f in ("mu1", "mean_rate", "latency", "network_latency",
+                                                              "source_wait", "blocking", "multiplexing",
+                                                              "saturated", "iterations")})
+
+
+def solve_curve(mu1_values, **config) -> TorusIPPCurve:
+    """:func:`solve` at every ``mu1`` (messages/node/cycle); ``config`` as for :func:`solve`."""
+    mu = np.asarray(mu1_values, dtype=float)
+    if mu.ndim != 1 or mu.size == 0:
+        raise ParameterError(f"`mu1_values` must be a non-empty 1-D sequence (messages/node/cycle); got {mu1_values!r}")
+    res = tuple(solve(mu1=float(m), **config) for m in mu)
+    col = lambda name: np.array([getattr(r, name) for r in res], dtype=float)  # noqa: E731
+    return TorusIPPCurve(mu, np.array([r.rate_source for r in res]), col("latency"), col("network_latency"),
+                         col("source_wait"), col("blocking"), col("multiplexing"),
+                         np.array([r.saturated for r in res]), np.array([r.iterations for r in res]), res)
+
+
+def saturation_bound(**config) -> float:
+    """``mu1`` at which ``lambda_c (M + d) = 1`` (no blocking): an upper bound of the saturation load."""
+    cfg = dict(config)
+    cfg.setdefault("mu1", 1.0)
+    p = Params(**{k: v for k, v in cfg.items() if k in Params.__dataclass_fields__})
+    per_mu = p.mean_rate / p.mu1 if p.mu2 == 0 else None
+    if per_mu is None:
+        raise ParameterError("saturation_bound needs an IPP source (mu2 = 0)")
+    return 1.0 / (p.n_s * (p.M + p.d) * per_mu)
+
+
+def saturation_load(*, rtol: float = 1e-6, **config) -> float:
+    """The model's saturation point: the largest ``mu1`` (messages/node/cycle) with a finite latency.
+
+    Bisection between 0 and :func:`saturation_bound` (the model's latency is
+    finite below a single threshold).
+    """
+    cfg = {k: v for k, v in config.items() if k != "mu1"}
+    hi = saturation_bound(**cfg)
+    lo = 0.0
+    while hi - lo > rtol * hi:
+        mid = 0.5 * (lo + hi)
+        if solve(mu1=mid, **cfg).saturated:
+            hi = mid
+        else:
+            lo = mid
+    return lo
