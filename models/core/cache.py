@@ -76,6 +76,18 @@ def tree_hash(folder: Path | str, pattern: str = "*.py") -> str:
     return h.hexdigest()
 
 
+def files_hash(paths) -> str:
+    """sha256 over the names and contents of ``paths`` (files, or folders hashed by :func:`tree_hash`)."""
+    h = hashlib.sha256()
+    for path in paths:
+        path = Path(path)
+        h.update(path.name.encode())
+        h.update(b"\0")
+        h.update(tree_hash(path).encode() if path.is_dir() else path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 def atomic_write_bytes(path: Path | str, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically (temp file in the same folder + ``os.replace``)."""
     path = Path(path)

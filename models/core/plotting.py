@@ -101,3 +101,44 @@ def plot_model_sim(ax, x, model, sim=None, sim_ci=None, *, label: str = "", colo
             label=f"{label} simulation" if label else "simulation",
         )
     return line
+
+
+def plot_curve_runs(runs, figure=None, *, ax=None, quantity: str | None = None, saturation_lines: bool = True):
+    """Draw :class:`~models.core.experiment.CurveRun` objects on one axis, one colour per curve.
+
+    Model: a line over its finite values (saturated loads are left out, never
+    drawn as a jump to a huge number).  Simulation: open markers with 95%
+    error bars at the unsaturated points.  With ``saturation_lines``: a dashed
+    vertical line at the model's saturation load and a dotted one at the
+    simulated one.  With a :class:`~models.core.experiment.Figure`, the axis
+    labels (with units) and the title come from it.  Returns the axis.
+    """
+    import numpy as np
+
+    if ax is None:
+        _, ax = plt.subplots()
+    for run in runs:
+        q = quantity or run.quantity
+        m = run.model
+        y = m[q].to_numpy(dtype=float)
+        ok = np.isfinite(y)
+        line = ax.plot(m["load"].to_numpy(dtype=float)[ok], y[ok], "-", label=f"{run.label} model")[0]
+        color = line.get_color()
+        if run.sim is not None and q in run.sim:
+            s = run.sim
+            ys = s[q].to_numpy(dtype=float)
+            oks = np.isfinite(ys)
+            ci = s[f"{q} CI"].to_numpy(dtype=float)[oks] if f"{q} CI" in s else None
+            if oks.any():
+                ax.errorbar(s["load"].to_numpy(dtype=float)[oks], ys[oks], yerr=ci, fmt="o", mfc="none", color=color,
+                            capsize=2, ms=5, label=f"{run.label} simulation")
+        if saturation_lines:
+            if np.isfinite(run.model_saturation):
+                ax.axvline(run.model_saturation, color=color, ls="--", lw=0.8)
+            if np.isfinite(run.sim_saturation):
+                ax.axvline(run.sim_saturation, color=color, ls=":", lw=0.8)
+    if figure is not None:
+        ax.set(xlabel=figure.xlabel, ylabel=figure.ylabel, title=figure.title)
+    ax.set_xlim(left=0)
+    ax.legend(fontsize=8)
+    return ax

@@ -66,3 +66,21 @@ def error_summary(frame, by: str = "curve"):
             }
         )
     return pd.DataFrame(rows)
+
+
+def saturation_aware_error(model, sim) -> np.ndarray:
+    """``(model - sim) / sim`` elementwise, keeping saturation visible.
+
+    ``+inf`` where the model is saturated (not finite) but the simulation is
+    not; NaN where the simulation is saturated (not finite) or 0.  This is
+    the convention of every chapter's error table: a model that saturates
+    before the simulator is infinitely wrong, a point the simulator cannot
+    measure has no error.
+    """
+    model = np.asarray(model, dtype=float)
+    sim = np.asarray(sim, dtype=float)
+    shape = np.broadcast(model, sim).shape
+    m, s = (np.array(a, dtype=float).reshape(-1) for a in np.broadcast_arrays(model, sim))
+    err = np.asarray(relative_error(m, s), dtype=float)
+    err[~np.isfinite(m) & np.isfinite(s) & (s != 0)] = np.inf
+    return err.reshape(shape)

@@ -60,8 +60,8 @@ from ..core.validate import require, require_choice
 from .equations import SYMBOLS as _SYMBOLS
 from .equations import equations as _equations
 from .equations import per_visit as _per_visit
-from .patterns import reference_matrix
-from .topology import RETURN_WIRINGS, TOPOLOGIES, Network
+from ..networks.patterns import reference_matrix
+from ..networks.multistage import RETURN_WIRINGS, TOPOLOGIES, MultistageNetwork
 from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
 
 METHODS = ("auto", "general", "reduced")
@@ -145,7 +145,7 @@ class MVAResult(Result):
     residence : ndarray (n_centers,)
         Per-center mean per-visit residence time ``sum_i X_ij r_ij / sum_i X_ij``
         (cycles; NaN for centers no class visits).  Center numbering of
-        :class:`~models.min_mva.topology.Network`.
+        :class:`~models.networks.multistage.MultistageNetwork`.
     center_throughput, center_utilization : ndarray (n_centers,)
         ``X_j = sum_i X_ij`` (customers/cycle) and ``U_j = sum_i U_ij``.
     iterations, residual, converged
@@ -215,7 +215,7 @@ class CurveResult(Result):
 # ----------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class _Prepared:
-    net: Network
+    net: MultistageNetwork
     P: np.ndarray
     method: str
     visits: Visits | None
@@ -239,7 +239,7 @@ def _prepare(topology, k, n, return_wiring, P, method) -> _Prepared:
     hit = _PREP_CACHE.get(key)
     if hit is not None:
         return hit
-    net = Network(topology, k, n, return_wiring)
+    net = MultistageNetwork(topology, k, n, return_wiring)
     structure = None
     if method in ("auto", "reduced"):
         structure = stage_structure(net, P)
@@ -525,9 +525,9 @@ def solve(
         Packets per request and per reply; ``m = 1`` uses eqs. (1)-(3),
         ``m > 1`` eqs. (4)-(6) (module docstring for the readings).
     pattern : "uniform", "hot_spot" or (N, N) array
-        Memory reference matrix ``P_ij`` (:func:`models.min_mva.patterns.reference_matrix`).
+        Memory reference matrix ``P_ij`` (:func:`models.networks.patterns.reference_matrix`).
     return_wiring : {"mirror", "same"}
-        See :mod:`models.min_mva.topology`.
+        See :mod:`models.networks.multistage`.
     pattern_options : dict, optional
         Keyword options of the named pattern (e.g. ``{"h": 0.2}``).
     damping, tol, max_iter

@@ -9,7 +9,7 @@ gets ``V_im = P_im``.  Alongside, ``P_im`` is added to ``W[i, j, k]`` where
 customer passing through ``j`` arrived on input ``k`` of ``j``'s switch
 (``IN_j`` = the ``k`` inputs of that switch, numbered ``0..k-1``).
 
-Centers are numbered as in :class:`~models.min_mva.topology.Network`:
+Centers are numbered as in :class:`~models.networks.multistage.MultistageNetwork`:
 forward stage ``t`` line ``l`` -> ``(t-1) N + l``, return stage ``t`` line
 ``l`` -> ``(n+t-1) N + l``, memory ``j`` -> ``2 n N + j``.
 
@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .topology import Network, switch_of
+from ..networks.multistage import MultistageNetwork, switch_of
 
 
 def stage_labels(n: int) -> list[str]:
@@ -35,7 +35,7 @@ def stage_labels(n: int) -> list[str]:
     return [f"F{t}" for t in range(1, n + 1)] + [f"R{t}" for t in range(1, n + 1)] + ["MM"]
 
 
-def center_switch(net: Network) -> np.ndarray:
+def center_switch(net: MultistageNetwork) -> np.ndarray:
     """Global switch id of every center (``-1`` for memory centers).
 
     Forward stage ``t`` switch ``s`` -> ``(t-1) N/k + s``; return stage ``t``
@@ -54,7 +54,7 @@ def center_switch(net: Network) -> np.ndarray:
     return out
 
 
-def _stage_routes(net: Network):
+def _stage_routes(net: MultistageNetwork):
     """Yield ``(block, lines[src, dst], ports[src, dst], transpose)`` for every switch stage.
 
     ``block`` is the 0-based center block (``t-1`` forward, ``n+t-1`` return);
@@ -74,7 +74,7 @@ def _stage_routes(net: Network):
         yield block, c - block * N, rp[:, :, pos], True
 
 
-def stage_port_visits(net: Network, P: np.ndarray):
+def stage_port_visits(net: MultistageNetwork, P: np.ndarray):
     """Yield ``(block, W)`` per center block, ``W[i, l, k] = sum of P_im`` over paths of class ``i``
     through line ``l`` of the block arriving on input ``k``.
 
@@ -102,7 +102,7 @@ class Visits:
 
     Attributes
     ----------
-    network : Network
+    network : MultistageNetwork
     P : ndarray (N, N)
         Reference matrix.
     cls, center : int arrays (nnz,)
@@ -116,7 +116,7 @@ class Visits:
         Global switch id of each center (-1: memory).
     """
 
-    network: Network
+    network: MultistageNetwork
     P: np.ndarray
     cls: np.ndarray
     center: np.ndarray
@@ -141,12 +141,12 @@ class Visits:
         return out
 
 
-def visit_ratios(net: Network, P: np.ndarray) -> Visits:
+def visit_ratios(net: MultistageNetwork, P: np.ndarray) -> Visits:
     """Visit ratios and input-port probabilities by the paper's path algorithm (vectorised).
 
     Parameters
     ----------
-    net : Network
+    net : MultistageNetwork
     P : ndarray (N, N)
         Reference matrix (rows sum to 1).
     """
@@ -173,7 +173,7 @@ def visit_ratios(net: Network, P: np.ndarray) -> Visits:
     )
 
 
-def visit_ratios_naive(net: Network, P: np.ndarray):
+def visit_ratios_naive(net: MultistageNetwork, P: np.ndarray):
     """The paper's algorithm as written (Python loops); for tests on small networks.
 
     Returns dense ``V (N, n_centers)`` and ``p (N, n_centers, k)``.
@@ -225,7 +225,7 @@ class StageStructure:
     reason: str
 
 
-def stage_structure(net: Network, P: np.ndarray, rtol: float = 1e-10) -> StageStructure:
+def stage_structure(net: MultistageNetwork, P: np.ndarray, rtol: float = 1e-10) -> StageStructure:
     """Summaries for the reduced (one unknown per stage) solver; see :class:`StageStructure`."""
     k, N = net.k, net.N
     B = 2 * net.n + 1
@@ -264,5 +264,5 @@ def stage_structure(net: Network, P: np.ndarray, rtol: float = 1e-10) -> StageSt
 
 
 @lru_cache(maxsize=8)
-def _cached_network(topology: str, k: int, n: int, return_wiring: str) -> Network:
-    return Network(topology, k, n, return_wiring)
+def _cached_network(topology: str, k: int, n: int, return_wiring: str) -> MultistageNetwork:
+    return MultistageNetwork(topology, k, n, return_wiring)

@@ -2,7 +2,7 @@
 
 ``N = k**n`` processors reach ``N`` memory modules through a forward
 multistage network of ``k x k`` output-buffered switches and get their replies
-through a return network (:class:`models.min_mva.topology.Network`).  This
+through a return network (:class:`models.networks.multistage.MultistageNetwork`).  This
 is the system whose approximate-MVA model the paper validates by simulation
 (Secs. 2.1, 3.1, 4.1, 3.3); :func:`simulate` is that simulation.
 
@@ -136,14 +136,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.cache import DiskCache
+from ..core.keys import cache_for, normalise_kwargs, point_key
 from ..core.errors import ParameterError, SimulationError
-from ..core.paths import cache_dir
 from ..core.results import Result
 from ..core.stats import ci_halfwidth
 from ..core.validate import require, require_choice
-from ..min_mva.patterns import reference_matrix
-from ..min_mva.topology import RETURN_WIRINGS, TOPOLOGIES, Network
+from ..networks.patterns import reference_matrix
+from ..networks.multistage import RETURN_WIRINGS, TOPOLOGIES, MultistageNetwork
 
 __all__ = ["ClosedSimResult", "simulate", "zero_contention_response", "stage_labels", "SIM_VERSION"]
 
@@ -155,7 +154,9 @@ def _source_hash() -> str:
     for path in (
         _HERE / "closed_min.py",
         _HERE / "_closed_min_kernel.py",
-        _HERE.parent / "min_mva" / "topology.py",
+        _HERE.parent / "networks" / "multistage.py",
+        _HERE.parent / "networks" / "patterns.py",
+        _HERE.parent / "core" / "stats.py",
     ):
         h.update(path.name.encode())
         h.update(b"\0")
@@ -197,7 +198,7 @@ class ClosedSimResult(Result):
     L_i: np.ndarray  # per-processor mean number of outstanding requests
     outstanding: float  # mean total number of outstanding requests (all processors)
     outstanding_ci: float
-    center_residence: np.ndarray  # per center (Network numbering), nan if unvisited
+    center_residence: np.ndarray  # per center (MultistageNetwork numbering), nan if unvisited
     center_visits: np.ndarray
     cycles: int
     warmup: int
@@ -268,7 +269,7 @@ def _ensure_compiled(run_kernel) -> None:
     """Compile (or load from numba's cache) on a tiny case so ``wall_time`` excludes it."""
     if run_kernel.signatures:
         return
-    net = Network("omega", 2, 1)
+    net = MultistageNetwork("omega", 2, 1)
     fwd, _ = net.forward_route()
     ret, _ = net.return_route()
     run_kernel(
@@ -280,7 +281,7 @@ def _ensure_compiled(run_kernel) -> None:
 def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, params) -> ClosedSimResult:
     from ._closed_min_kernel import run_kernel
 
-    net = Network(topology, k, n, return_wiring)
+    net = MultistageNetwork(topology, k, n, return_wiring)
     N = net.N
     fwd, _ = net.forward_route()
     ret, _ = net.return_route()
@@ -349,39 +350,19 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     )
 
 
-def cache_key_inputs(**kwargs) -> dict:
-    """The exact inputs :func:`simulate` hashes for its cache key, for the same keyword arguments."""
-    import inspect
-
-    args = {name: p.default for name, p in inspect.signature(simulate).parameters.items()}
-    unknown = set(kwargs) - set(args)
-    if unknown:
-        raise TypeError(f"unknown arguments {sorted(unknown)}")
-    args.update(kwargs)
-    args.pop("cache")
-    return _key_inputs(*_validate(**args))
+def _key(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed) -> str:
+    """The cache key of a validated call (the reference pattern resolved to its matrix ``P``)."""
+    return point_key(simulate, dict(topology=topology, k=k, n=n, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m,
+                                    pattern=np.ascontiguousarray(P, dtype=np.float64), pattern_options=None,
+                                    return_wiring=return_wiring, cycles=cycles, warmup=warmup, batches=batches,
+                                    seed=seed))
 
 
-def _key_inputs(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed) -> dict:
-    Pc = np.ascontiguousarray(P, dtype=np.float64)
-    return {
-        "version": SIM_VERSION,
-        "topology": topology,
-        "k": k,
-        "n": n,
-        "NC": NC,
-        "S_pe": S_pe,
-        "S_mm": S_mm,
-        "m": m,
-        "return_wiring": return_wiring,
-        "cycles": cycles,
-        "warmup": warmup,
-        "batches": batches,
-        "seed": seed,
-        # the matrix itself (exact bytes), not its name
-        "P_shape": list(Pc.shape),
-        "P_sha256": hashlib.sha256(Pc.tobytes()).hexdigest(),
-    }
+def cache_key(**kwargs) -> str:
+    """The key :func:`simulate` stores its result under, for the same keyword arguments."""
+    kwargs.pop("cache", None)
+    fields = normalise_kwargs(simulate, kwargs)
+    return _key(*_validate(**fields))
 
 
 def simulate(
@@ -467,5 +448,10 @@ def simulate(
 
     if not cache:
         return compute()
-    store = DiskCache(cache_dir() / "closed_min")
-    return store.get_or_compute(_key_inputs(*args), compute)
+    store = cache_for(simulate, True)
+    key = _key(*args)
+    hit = store.get(key)
+    if hit is None:
+        hit = compute()
+        store.put(key, hit)
+    return hit

@@ -46,88 +46,21 @@ of its module's source file and the module's name are used).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import hashlib
-import inspect
 import os
 import sys
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from models.core.cache import DiskCache, stable_hash
-from models.core.paths import cache_dir
+from models.core.cache import DiskCache
+from models.core.errors import ParameterError
+from models.core.keys import cache_for, function_version, point_key
 
-__all__ = ["run_sweep", "point_key", "function_version"]
+__all__ = ["run_sweep", "point_key", "function_version"]  # keys re-exported from models.core.keys
 
 
 def _default_fn():
-    from models.sim.wormhole import simulate
+    from models.sim.wormhole import simulate  # the sweep's default simulator; loads numba
 
     return simulate
-
-
-def function_version(fn: Callable) -> str:
-    """Version string of a simulate function (``fn.sim_version``, the module's
-    ``SIM_VERSION``, or a hash of the module's source file)."""
-    v = getattr(fn, "sim_version", None)
-    if v:
-        return str(v)
-    mod = sys.modules.get(getattr(fn, "__module__", ""), None)
-    v = getattr(mod, "SIM_VERSION", None)
-    if v:
-        return str(v)
-    try:
-        src = Path(inspect.getsourcefile(fn)).read_bytes()
-        return "src-" + hashlib.sha256(src).hexdigest()[:16]
-    except (TypeError, OSError):
-        return "unknown"
-
-
-def _fn_name(fn: Callable) -> str:
-    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
-
-
-def _normalise(fn: Callable, kwargs: dict) -> dict:
-    """Keyword arguments with the function's defaults filled in (``cache`` dropped)."""
-    kw = dict(kwargs)
-    kw.pop("cache", None)
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return kw
-    params = sig.parameters
-    if "cache" in params:
-        kw["cache"] = False
-    try:
-        bound = sig.bind(**kw)
-    except TypeError as e:
-        from models.core.errors import ParameterError
-
-        raise ParameterError(f"sweep point does not fit {_fn_name(fn)}: {e}") from None
-    bound.apply_defaults()
-    out = dict(bound.arguments)
-    for name, p in params.items():
-        if p.kind is inspect.Parameter.VAR_KEYWORD and name in out:
-            out.update(out.pop(name))
-    out.pop("cache", None)
-    return out
-
-
-def point_key(fn: Callable, kwargs: dict) -> str:
-    """Cache key of ``fn(**kwargs)``: function name, version and every argument (defaults filled)."""
-    return stable_hash(
-        {"fn": _fn_name(fn), "version": function_version(fn), "kwargs": _normalise(fn, kwargs)}, length=32
-    )
-
-
-def _cache_for(fn: Callable, cache) -> DiskCache | None:
-    if cache is False or cache is None:
-        return None
-    if isinstance(cache, DiskCache):
-        return cache
-    if cache is True:
-        name = getattr(fn, "cache_name", None) or getattr(fn, "__module__", "sim").split(".")[-1]
-        return DiskCache(cache_dir() / name)
-    return DiskCache(Path(cache))
 
 
 def _as_kwargs(point) -> dict:
@@ -135,8 +68,6 @@ def _as_kwargs(point) -> dict:
         return dict(point)
     if isinstance(point, (tuple, list)) and len(point) == 2 and isinstance(point[0], dict):
         return dict(point[0], rate=point[1])
-    from models.core.errors import ParameterError
-
     raise ParameterError(f"a sweep point must be a dict of keyword arguments or (dict, load); got {point!r}")
 
 
@@ -178,7 +109,7 @@ def run_sweep(
     """
     fn = simulate_fn or _default_fn()
     kwlist = [_as_kwargs(p) for p in points]
-    store = _cache_for(fn, cache)
+    store = cache_for(fn, cache)
     keys = [point_key(fn, kw) for kw in kwlist] if store is not None else [None] * len(kwlist)
     results: list = [None] * len(kwlist)
     todo = []

@@ -13,7 +13,7 @@ Submodules: ``equations`` (SymPy, order-of-appearance numbering, readings),
 ``solve`` (the 2004 model's fixed point and saturation), ``model2003`` (the
 reconstructed Sarbazi-Azad, Khonsari & Ould-Khaoua 2003 model),
 ``experiments`` (the paper's figures, simulation runs, error tables, plots).
-The combinatorics are shared: :mod:`models.combinatorics`.
+The combinatorics are shared: :mod:`models.networks.dor_paths`.
 """
 
 from .equations import Readings, Readings2003, equations, equations_2003

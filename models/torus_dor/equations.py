@@ -7,7 +7,7 @@ next to the paper's text.  Per-dimension equations are written for one
 dimension :math:`d_i` with scalar symbols; the sums over dimensions
 (:math:`\\sum_{d_j\\ge d_i}\\sum_s W_{d_j}P_{d_j,s|\\cdot}`) are the symbols
 :math:`X_{d_i}` and :math:`Y_{d_i}` whose coefficients come from
-:mod:`models.combinatorics` (a matrix product in the solver).
+:mod:`models.networks.dor_paths` (a matrix product in the solver).
 
 Readings of the garbled or ambiguous places (notes/papers.md sec. 8) are
 selected with :class:`Readings`; :func:`equations` takes one and returns the
@@ -241,7 +241,7 @@ def equations(readings: Readings = Readings()) -> dict:
 
     ``eq:1``-``eq:3``, ``eq:10``-``eq:12``, ``eq:17`` are the combinatorial
     ones; they are shown symbolically here and computed exactly by
-    :mod:`models.combinatorics`.  Keys with a suffix hold a form under
+    :mod:`models.networks.dor_paths`.  Keys with a suffix hold a form under
     another reading (``eq:6:printed``...).  ``"rho"`` is
     :math:`\\rho=\\lambda_cD_{d_i}`.
     """

@@ -82,7 +82,7 @@ def sim_config(curve: Curve, *, messages: int, warmup: int, batches: int = 20, s
 
 def capacity_load(curve: Curve) -> float:
     """Load at which a network channel would be busy all the time (:math:`\\lambda_cM=1`), messages/node/cycle."""
-    from ..combinatorics import DorCombinatorics
+    from ..networks.dor_paths import DorCombinatorics
 
     c = DorCombinatorics(curve.radices, bidirectional=curve.bidirectional)
     channels = (2 if curve.bidirectional else 1) * c.n

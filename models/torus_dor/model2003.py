@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..combinatorics import DorCombinatorics
+from ..networks.dor_paths import DorCombinatorics
 from ..core.errors import ConvergenceError, ParameterError
 from ..core.results import Result
 from ..core.symbolic import lambdify_cached

@@ -3,7 +3,7 @@
 Every per-dimension equation is the SymPy expression of
 :mod:`models.torus_dor.equations`, lambdified once per process and evaluated
 on NumPy arrays over the dimensions; the sums over dimensions are matrix
-products with coefficients from :mod:`models.combinatorics` (exact fractions
+products with coefficients from :mod:`models.networks.dor_paths` (exact fractions
 turned into floats once per torus); the sums over ``j`` (eq. 15) and ``l``
 (eq. 19) are NumPy sums of lambdified summands.
 
@@ -35,7 +35,7 @@ from typing import Sequence
 import numpy as np
 import sympy as sp
 
-from ..combinatorics import DorCombinatorics, check_radices
+from ..networks.dor_paths import DorCombinatorics, check_radices
 from ..core.errors import ConvergenceError, ParameterError
 from ..core.results import Result
 from ..core.symbolic import lambdify_cached
@@ -95,7 +95,7 @@ class Structure:
 
 @functools.lru_cache(maxsize=64)
 def structure(radices: tuple, bidirectional: bool = False, readings: Readings = Readings()) -> Structure:
-    """Coefficients of eqs. 7, 9, 18, 20 for a torus, from :class:`~models.combinatorics.DorCombinatorics`."""
+    """Coefficients of eqs. 7, 9, 18, 20 for a torus, from :class:`~models.networks.dor_paths.DorCombinatorics`."""
     radices = check_radices(radices)
     c = DorCombinatorics(radices, bidirectional=bidirectional)
     n = c.n

@@ -9,8 +9,8 @@ Public surface::
 Submodules: ``equations`` (SymPy, eqs. 1-29), ``solve`` (numerics, the
 blocking fixed point, saturation), ``experiments`` (the paper's figures,
 simulation runs, error tables, plots).  The MMPP pieces are shared:
-:mod:`models.mmpp` (moments, Heffes-Lucantoni fit) and
-:mod:`models.queueing` (MMPP/G/1).
+:mod:`models.traffic` (the process, its moments, the Heffes-Lucantoni fit) and
+:mod:`models.queueing.mmpp_g1` (MMPP/G/1).
 """
 
 from .equations import equations

@@ -4,12 +4,12 @@
 (``"eq:1"`` ... ``"eq:29"``).  Pieces shared with other chapters are taken
 from their modules, not retyped:
 
-* eqs. (8)-(12), the MMPP(2) counting moments, from :func:`models.mmpp.derivation`
+* eqs. (8)-(12), the MMPP(2) counting moments, from :func:`models.traffic.moments.derivation`
   (derived from the probability generating function; the ``A_ij`` of eq. 12
   are outputs of that derivation);
-* eq. (19), the MMPP/G/1 mean wait, from :func:`models.queueing.mmpp_equations`;
+* eq. (19), the MMPP/G/1 mean wait, from :func:`models.queueing.mmpp_g1.mmpp_equations`;
 * eqs. (27)-(29), the virtual-channel occupancy chain and the multiplexing
-  degree, from :func:`models.vc_occupancy.equations` (for a given ``V``).
+  degree, from :func:`models.queueing.vc_occupancy.equations` (for a given ``V``).
 
 Readings (see the chapter page):
 
@@ -36,7 +36,10 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .. import mmpp, queueing, vc_occupancy
+from ..queueing import mmpp_g1, vc_occupancy
+from ..traffic import moments
+
+_T = moments.SYMBOLS
 
 # ----------------------------------------------------------------------------
 # Symbols
@@ -62,7 +65,7 @@ vbar = sp.Symbol(r"\bar{V}", positive=True)
 latency = sp.Symbol("Latency", positive=True)
 lam_s = sp.Symbol(r"\lambda_s", positive=True)
 lam_c = sp.Symbol(r"\lambda_c", positive=True)
-n_s = mmpp.n_s
+n_s = _T.n_s
 
 P_V, P_V1, P_V2 = sp.symbols("P_V P_{V-1} P_{V-2}", nonnegative=True)
 P_a = sp.Symbol("P_a", nonnegative=True)
@@ -90,8 +93,8 @@ def equations(V_value: int = 3) -> dict:
     (the derived ``A_ij``), ``"eq:25:expanded"`` / ``"eq:26:expanded"``
     (binomials evaluated).
     """
-    der = mmpp.derivation()
-    q = queueing.mmpp_equations()
+    der = moments.derivation()
+    q = mmpp_g1.mmpp_equations()
     vc = vc_occupancy.equations(V_value)
     e = {}
     e["eq:1"] = sp.Eq(latency, (tbar + w_s) * vbar)
@@ -108,16 +111,16 @@ def equations(V_value: int = 3) -> dict:
     e["eq:6:moments"] = mom
     e["eq:4:mean"] = sp.Eq(tbar, mom[0])
     # eq. 7 / 18: the source and channel MMPP matrices
-    e["eq:7"] = (sp.Eq(sp.Symbol("Q_s"), sp.Matrix([[-mmpp.sigma1, mmpp.sigma1], [mmpp.sigma2, -mmpp.sigma2]]),
+    e["eq:7"] = (sp.Eq(sp.Symbol("Q_s"), sp.Matrix([[-_T.sigma1, _T.sigma1], [_T.sigma2, -_T.sigma2]]),
                        evaluate=False),
-                 sp.Eq(sp.Symbol(r"\Lambda_s"), sp.diag(mmpp.mu1, mmpp.mu2), evaluate=False))
+                 sp.Eq(sp.Symbol(r"\Lambda_s"), sp.diag(_T.mu1, _T.mu2), evaluate=False))
     for key in ("eq:8", "eq:9", "eq:10", "eq:11", "eq:12"):
         e[key] = der[key]
     e["eq:12:A"] = der["A"]
     e["eq:12:g3"] = der["eq:12:form"]
     e["eq:13"] = sp.Eq(n_s, sp.simplify(N * d / (4 * N)).subs(d, 2 * kbar))
     idc_t = sp.Function("IDC")
-    tt = mmpp.t
+    tt = _T.t
     e["eq:14"] = sp.Eq(lam_c, n_s * lam_s)
     e["eq:15"] = sp.Eq(idc_t(sp.Symbol("N_c"), tt), idc_t(sp.Symbol("N_s"), tt))
     e["eq:16"] = sp.Eq(sp.Limit(idc_t(sp.Symbol("N_c"), tt), tt, sp.oo), sp.Limit(idc_t(sp.Symbol("N_s"), tt), tt, sp.oo))

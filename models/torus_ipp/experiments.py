@@ -41,7 +41,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .. import mmpp as _mmpp
+from ..queueing import mmpp_g1 as Q
+from ..sim.mmpp_g1 import simulate_mmpp_g1
+from ..traffic import moments
+from ..traffic.process import IPP, MMPP2
 from ..core.validate import require, require_choice
 from .solve import Params, channel_process, saturation_bound, saturation_load, solve
 
@@ -102,15 +105,13 @@ def sim_traffic(config: dict, mu1: float, traffic: str = "ipp"):
     """The simulator's source for a model configuration: its IPP, or Poisson of the same mean.
 
     Returns ``(traffic, rate)`` for :func:`models.sim.wormhole.simulate`
-    (``rate`` is ``None`` with an IPP source).  Our :class:`models.mmpp.MMPP2`
-    is converted to the simulator's own object here.
+    (``rate`` is ``None`` with an IPP source); the model and the simulator share
+    one process object, :class:`models.traffic.process.MMPP2`.
     """
-    from ..sim.wormhole import IPP as SimIPP
-
     require_choice("traffic", traffic, ["ipp", "poisson"])
-    src = _mmpp.IPP(mu1, config["sigma1"], config["sigma2"])
+    src = IPP(mu1, config["sigma1"], config["sigma2"])
     if traffic == "ipp":
-        return SimIPP(src.rate1, src.sigma1, src.sigma2), None
+        return src, None
     return "poisson", src.mean_rate
 
 
@@ -185,7 +186,7 @@ def run_curve(figure: int, curve: Curve, traffic: str = "ipp", *, simulate: bool
     config = dict(curve.config)
     meta = {"figure": figure, "panel": curve.panel, "traffic": traffic}
     sat_model = saturation_load(traffic=traffic, pab=pab, **config)
-    per_mu = _mmpp.IPP(1.0, config["sigma1"], config["sigma2"]).mean_rate
+    per_mu = IPP(1.0, config["sigma1"], config["sigma2"]).mean_rate
     grid = sat_model * np.linspace(0.02, 1.0, n_model) ** 0.7
     grid[-1] = sat_model * (1 - 1e-6)
     rows = [dict(meta, mu1=m, **{"mean rate": m * per_mu}, **_model_row(config, m, traffic, pab)) for m in grid]
@@ -286,15 +287,15 @@ def fitted_parameters_table(figures: Sequence[int] = (1, 2), mu1: float = 1.0):
         p = Params(mu1=mu1, fit="hl", **cfg)
         gen = channel_process(p).mmpp
         closed = channel_process(Params(mu1=mu1, fit="closed", **cfg)).mmpp
-        g = np.array([gen.sigma1, gen.sigma2, gen.rate1, gen.rate2])
-        cl = np.array([closed.sigma1, closed.sigma2, closed.rate1, closed.rate2])
+        g = np.array([gen.sigma1, gen.sigma2, gen.mu1, gen.mu2])
+        cl = np.array([closed.sigma1, closed.sigma2, closed.mu1, closed.mu2])
         src = p.source_ipp
         rows.append({
             "figure": n, "panel": c.panel, "k": cfg["k"], "V": cfg["V"], "M": cfg["M"],
             "sigma1": cfg["sigma1"], "sigma2": cfg["sigma2"], "n_s": p.n_s,
             "lambda_s / mu1": src.mean_rate / mu1,
             "delta1": gen.sigma1, "delta2": gen.sigma2,
-            "lambda1 / mu1": gen.rate1 / mu1, "lambda2 / mu1": gen.rate2 / mu1,
+            "lambda1 / mu1": gen.mu1 / mu1, "lambda2 / mu1": gen.mu2 / mu1,
             "IDC(inf) source / mu1 slope": (src.idc_inf() - 1) / mu1,
             "closed-form diff": float(np.max(np.abs(g - cl) / np.abs(cl))),
         })
@@ -371,14 +372,14 @@ def moment_check_table(t_values: Sequence[float] = (0.1, 1.0, 10.0, 100.0), figu
     import pandas as pd
 
     rows = []
-    sources = [(f"Fig. {n}{c.panel}", _mmpp.IPP(mu1, c.config["sigma1"], c.config["sigma2"])) for n, c in curves(figures)]
-    sources.append(("MMPP(0.9, 0.1, 0.2, 0.8)", _mmpp.MMPP2(0.9, 0.1, 0.2, 0.8)))
+    sources = [(f"Fig. {n}{c.panel}", IPP(mu1, c.config["sigma1"], c.config["sigma2"])) for n, c in curves(figures)]
+    sources.append(("MMPP(0.9, 0.1, 0.2, 0.8)", MMPP2(0.9, 0.1, 0.2, 0.8)))
     for name, p in sources:
         for tv in t_values:
-            m1, f2, f3 = _mmpp.factorial_moments_expm(p.Q, p.Lambda, tv)
+            m1, f2, f3 = moments.factorial_moments_expm(p.Q, p.Lambda, tv)
             var = f2 + m1 - m1**2
             m3 = f3 + 3 * f2 + m1 - 3 * m1 * (f2 + m1) + 2 * m1**3
-            sym = [float(p.mean_count(tv)), float(p.idc(tv)), float(p.third_central_moment(tv))]
+            sym = [float(moments.mean_count(p, tv)), float(moments.idc(p, tv)), float(moments.third_central_moment(p, tv))]
             ref = [m1, var / m1, m3]
             rows.append({"source": name, "t [cycles]": tv, "E N(t)": sym[0], "IDC(t)": sym[1], "m3(t)": sym[2],
                          "max rel. diff vs expm": max(abs(a - b) / abs(b) for a, b in zip(sym, ref))})
@@ -397,7 +398,6 @@ def mmpp_g1_check_table(rhos: Sequence[float] = (0.3, 0.6, 0.9), customers: int 
     """
     import pandas as pd
 
-    from .. import queueing as Q
 
     chan = channel_process(Params(mu1=mu1, **FIGURES[1].curves[0].config)).mmpp
     lam = chan.mean_rate
@@ -409,7 +409,7 @@ def mmpp_g1_check_table(rhos: Sequence[float] = (0.3, 0.6, 0.9), customers: int 
                      "eq. 19 (uniformisation)": Q.mmpp_g1_wait(chan, Q.Exponential(h), method="uniformization"),
                      "reference": exact, "reference CI": 0.0, "reference kind": "exact CTMC"})
         svc = Q.ConstantPlusExponential(0.8 * h, 0.2 * h)
-        sim, ci = Q.simulate_mmpp_g1(chan, svc, customers=customers, seed=seed)
+        sim, ci = simulate_mmpp_g1(chan, svc, customers=customers, seed=seed)
         rows.append({"queue": "MMPP/(D+M)/1", "rho": rho, "eq. 19 (closed G)": Q.mmpp_g1_wait(chan, svc, method="closed"),
                      "eq. 19 (uniformisation)": Q.mmpp_g1_wait(chan, svc, method="uniformization"),
                      "reference": sim, "reference CI": ci, "reference kind": "simulation"})
@@ -458,7 +458,7 @@ def burstiness_scan(config: dict, mu1_values: Sequence[float], scales: Sequence[
             else:
                 cfg["sigma1"], cfg["sigma2"] = config["sigma1"] * sc, config["sigma2"] * sc
             r = solve(mu1=float(m), traffic=traffic, pab=pab, **cfg)
-            src = _mmpp.IPP(float(m), cfg["sigma1"], cfg["sigma2"])
+            src = IPP(float(m), cfg["sigma1"], cfg["sigma2"])
             rows.append({"scale": sc, "mu1": m, "mean rate": src.mean_rate, "model latency": r.latency,
                          "source wait": r.source_wait, "blocking": r.blocking,
                          "IDC(inf) source": src.idc_inf() if traffic == "ipp" else 1.0})
@@ -505,7 +505,7 @@ def simulate_scan(config: dict, scale: float, mu1_values: Sequence[float], *, me
         cfg["sigma1"], cfg["sigma2"] = config["sigma1"] * scale, config["sigma2"] * scale
     kws = [sim_kwargs(cfg, float(m), traffic, messages=messages, warmup=warmup, seed=seed) for m in mu1_values]
     sims = run_sweep(kws, jobs=jobs, progress=False, cache=True)
-    per_mu = _mmpp.IPP(1.0, cfg["sigma1"], cfg["sigma2"]).mean_rate
+    per_mu = IPP(1.0, cfg["sigma1"], cfg["sigma2"]).mean_rate
     return pd.DataFrame({"scale": scale, "mu1": list(mu1_values), "mean rate": [m * per_mu for m in mu1_values],
                          "sim latency": [s.latency for s in sims], "sim latency CI": [s.latency_ci for s in sims],
                          "sim saturated": [s.saturated for s in sims]})

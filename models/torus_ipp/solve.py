@@ -42,14 +42,15 @@ import math
 
 import numpy as np
 
-from .. import mmpp as _mmpp
-from .. import queueing as _q
-from ..adaptive import psi as _psi
+from ..queueing import mmpp_g1 as _q
+from ..traffic import fit as _fit
+from ..traffic.process import MMPP2, poisson
+from ..networks.adaptive_paths import psi as _psi
 from ..core.errors import ConvergenceError, ParameterError
 from ..core.results import Result
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require, require_choice
-from ..vc_occupancy import multiplexing_degree, occupancy
+from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .equations import SYMBOLS as _S
 from .equations import equations as _equations
 
@@ -146,15 +147,15 @@ class Params:
         return float(_fns()["n_s"](self.kbar))
 
     @property
-    def source_ipp(self) -> _mmpp.MMPP2:
+    def source_ipp(self) -> MMPP2:
         """The source MMPP(2) (eq. 7) of the bursty traffic."""
-        return _mmpp.MMPP2(self.mu1, self.mu2, self.sigma1, self.sigma2)
+        return MMPP2(self.mu1, self.mu2, self.sigma1, self.sigma2)
 
     @property
-    def source(self) -> _mmpp.MMPP2:
+    def source(self) -> MMPP2:
         """The source process used: the IPP, or Poisson of the same mean rate."""
         ipp = self.source_ipp
-        return ipp if self.traffic == "ipp" else _mmpp.poisson(ipp.mean_rate)
+        return ipp if self.traffic == "ipp" else poisson(ipp.mean_rate)
 
     @property
     def mean_rate(self) -> float:
@@ -163,18 +164,18 @@ class Params:
 
 
 @functools.lru_cache(maxsize=4096)
-def channel_process(params: Params) -> _mmpp.FitResult:
+def channel_process(params: Params) -> _fit.FitResult:
     """The MMPP(2) matched to the traffic of one channel, eqs. (13)-(18)."""
     src = params.source
     if params.fit == "closed" or src.is_poisson:
-        m = _mmpp.superposition_closed_form(src, params.n_s)
-        return _mmpp.FitResult(m, True, math.nan, math.nan, src.is_poisson)
-    return _mmpp.fit_superposition(src, params.n_s)
+        m = _fit.superposition_closed_form(src, params.n_s)
+        return _fit.FitResult(m, True, math.nan, math.nan, src.is_poisson)
+    return _fit.fit_superposition(src, params.n_s)
 
 
 @functools.lru_cache(maxsize=256)
 def p_theta(d: int, kbar: int) -> np.ndarray:
-    """``P_theta_i``, ``i = 0..d-1`` (eq. 23), from Ould-Khaoua's ``psi_{i,1}`` (models.adaptive)."""
+    """``P_theta_i``, ``i = 0..d-1`` (eq. 23), from Ould-Khaoua's ``psi_{i,1}`` (models.networks.adaptive_paths)."""
     return np.array([float(_psi(i, 1, 2, kbar)) for i in range(d)])
 
 
@@ -198,7 +199,7 @@ class TorusIPPResult(Result):
     P_block: np.ndarray  # P_b_i, i = 0..d-1 (eq. 24)
     rate_source: float  # lambda_s, messages/node/cycle
     rate_channel: float  # lambda_c, messages/channel/cycle
-    channel: _mmpp.MMPP2  # fitted channel MMPP (eq. 18)
+    channel: MMPP2  # fitted channel MMPP (eq. 18)
     iterations: int  # evaluations of the blocking map
     residual: float
     saturated: bool
@@ -213,7 +214,7 @@ def _service(p: Params, bbar: float) -> _q.ConstantPlusExponential:
 class _BlockingMap:
     """``bbar -> sum_i P_b_i w_b`` (eqs. 4-6, 19-28) with a warm-started matrix G."""
 
-    def __init__(self, p: Params, channel: _mmpp.MMPP2, theta: np.ndarray):
+    def __init__(self, p: Params, channel: MMPP2, theta: np.ndarray):
         self.p, self.channel, self.theta = p, channel, theta
         self.lam_c = channel.mean_rate
         self.G = None

@@ -42,7 +42,7 @@ Readings (notes/papers.md sec. 7; the chapter page explains each):
   and (19).
 * ``eq:20`` is printed with its division bar restored,
   :math:`Q_V = Q_{V-1}\\lambda_c/(1/\\bar S_c-\\lambda_c)`; the numbers come
-  from the shared :mod:`models.vc_occupancy`.
+  from the shared :mod:`models.queueing.vc_occupancy`.
 
 Units: times in cycles, rates in messages per node (``lambda_g``) or per
 channel (``lambda_c``) per cycle, lengths in flits, distances in hops.
@@ -55,13 +55,13 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .. import queueing as _queueing
+from ..queueing import mg1 as _mg1
 
 _int = dict(integer=True, positive=True)
 
 k = sp.Symbol("k", **_int)                       # radix
 N = sp.Symbol("N", **_int)                       # nodes, k**2
-M = sp.Symbol("M", positive=True)                # message length, flits (same symbol as models.queueing)
+M = sp.Symbol("M", positive=True)                # message length, flits (same symbol as models.queueing.mg1)
 V = sp.Symbol("V", **_int)                       # VCs per physical channel
 V1 = sp.Symbol("V_1", **_int)                    # fully adaptive VCs
 V2 = sp.Symbol("V_2", **_int)                    # escape (negative-hop) levels
@@ -120,10 +120,10 @@ A3 = V1 + V2 - _c - l + 2
 
 
 def _wormhole_wait(rate, service):
-    """The shared M/G/1 wait with the paper's variance (S-M)^2 (``models.queueing``, ``pk`` form)."""
-    q = _queueing
+    """The shared M/G/1 wait with the paper's variance (S-M)^2 (``models.queueing.mg1``, ``pk`` form)."""
+    q = _mg1.SYMBOLS
     second = service**2 * (1 + (service - M) ** 2 / service**2)
-    return q.equations()["pk"].rhs.subs({q.x2: second, q.xbar: service, q.lam: rate}, simultaneous=True)
+    return _mg1.equations()["pk"].rhs.subs({q.x2: second, q.xbar: service, q.lam: rate}, simultaneous=True)
 
 
 @functools.cache

@@ -12,7 +12,7 @@ Constraints, each raising :class:`~models.core.errors.ParameterError` (a
   (an odd ring has an edge joining two nodes of the same colour).
 * ``k`` a multiple of 4: eq. (2) gives ``kbar = k/4`` hops per dimension and
   the average-case :math:`\\varphi_h` of eqs. (8)-(10) (Ould-Khaoua's
-  split counting, :mod:`models.adaptive`) needs ``kbar`` integral.
+  split counting, :mod:`models.networks.adaptive_paths`) needs ``kbar`` integral.
 * ``V2 >= k/2 + 1``: colours alternate along a path, so a minimal path of
   at most ``D = k`` hops (the diameter) has at most ``ceil(D/2) = k/2``
   negative hops and needs levels ``0..k/2``: ``floor(D/2) + 1 = k/2 + 1``

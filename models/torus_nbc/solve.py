@@ -18,8 +18,8 @@ NumPy loops around lambdified summands:
   the channel service time (``eq:18_S``) is their ``|H|``-weighted mean.
 
 Shared pieces, not written here: :math:`\\varphi_h` from
-:func:`models.adaptive.phi` (eqs. 8-10), the busy-VC distribution and the
-multiplexing degree from :mod:`models.vc_occupancy` (eqs. 20-21).
+:func:`models.networks.adaptive_paths.phi` (eqs. 8-10), the busy-VC distribution and the
+multiplexing degree from :mod:`models.queueing.vc_occupancy` (eqs. 20-21).
 
 Reading of :math:`\\varphi_h` for paths of any length (the paper's eqs. (8)-(10)
 are written for a message of exactly ``d = 2 kbar`` hops, hop index ``h``):
@@ -48,12 +48,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from ..adaptive import phi as _phi_ok
+from ..networks.adaptive_paths import phi as _phi_ok
 from ..core.errors import ConvergenceError
 from ..core.results import Result
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require
-from ..vc_occupancy import multiplexing_degree, occupancy
+from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 import sys as _sys
 
 from .equations import SYMBOLS as _SYMBOLS  # noqa: F401  (loads the submodule)
@@ -147,7 +147,7 @@ def _coefficients(V: int, V1: int, V2: int, D: int) -> tuple[np.ndarray, np.ndar
 
 @functools.cache
 def _phi_by_remaining(k: int, D: int) -> np.ndarray:
-    """:math:`\\varphi` for ``Delta = 1..D`` hops to go (eqs. 8-10 via :func:`models.adaptive.phi`)."""
+    """:math:`\\varphi` for ``Delta = 1..D`` hops to go (eqs. 8-10 via :func:`models.networks.adaptive_paths.phi`)."""
     f = _f()
     kbar = int(f["kbar"](k))
     d = int(f["d"](kbar))

@@ -3,14 +3,14 @@
 Public surface::
 
     from models.xfolded_tm import equations, solve, solve_curve, saturation_rate, theorem1
-    from models.topology import build
+    from models.networks.grid2d import build
     net = build("xfolded", 8, "completed")
     res = solve(0.005, ad=net.average_distance_per_dimension(), M=32, V=2)
     res.latency, res.saturated
 
 Submodules: ``equations`` (SymPy, the paper's numbering), ``solve`` (numerics,
 readings as switches), ``experiments`` (the delay figure: curves, simulation,
-error and claims tables, plots).  The topologies are in :mod:`models.topology`.
+error and claims tables, plots).  The topologies are in :mod:`models.networks.grid2d`.
 """
 
 from .equations import equations

@@ -20,7 +20,7 @@ Keys of :func:`equations` (paper numbering):
 ``eq:11``  ``V = sum_j sum_v v^2 p_vj / sum_v v p_vj`` as printed (a sum over
            ``j = 1..n(k-1)``); ``eq:11_mean`` the same divided by the number of terms.
 ``P_b``    ``P_{b_i} = p_{V,i}``: all ``V`` virtual channels of the channel busy
-           (the Dally chain of :mod:`models.vc_occupancy` with rate ``lambda_u`` and
+           (the Dally chain of :mod:`models.queueing.vc_occupancy` with rate ``lambda_u`` and
            service ``S_i``); ``Vbar_j`` its multiplexing degree (the eq. 11 summand).
 
 Symbols: ``M`` message length (flits; the paper's ``L``), ``V`` virtual channels per
@@ -35,7 +35,7 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .. import vc_occupancy as _vo
+from ..queueing import vc_occupancy as _vo
 
 _pos = dict(positive=True)
 
@@ -119,7 +119,7 @@ def channel_terms(V_value: int) -> dict:
 
     ``"P_b"``: :math:`P_{b_i} = p_V` (all VCs busy); ``"Vbar_j"``: the eq. (11) summand
     :math:`\\sum v^2 p_v / \\sum v p_v`, both from the Dally chain of
-    :mod:`models.vc_occupancy` (closed form, ``rho < 1``).
+    :mod:`models.queueing.vc_occupancy` (closed form, ``rho < 1``).
     """
     eq = _vo.equations(V_value)
     closed = eq["closed"]

@@ -30,7 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from ..core.validate import require
-from ..topology import Network, build
+from ..networks.grid2d import GridNetwork, build
 from .solve import solve, theorem1
 
 #: Full-profile simulation lengths (messages per load point).
@@ -50,7 +50,7 @@ class Curve:
     reading: str = "printed"
     routing: str = "updown"
 
-    def network(self, k: int) -> Network:
+    def network(self, k: int) -> GridNetwork:
         return build(self.kind, k, self.reading)
 
 
@@ -65,14 +65,14 @@ CURVES: dict[str, Curve] = {
 FIGURE_VCS = (2, 8)
 
 
-def ad_value(net: Network, source: str = "bfs") -> float:
+def ad_value(net: GridNetwork, source: str = "bfs") -> float:
     """Per-dimension average distance ``AD_k`` (hops) of ``net``: BFS, printed Theorem 1 or ``k/3``."""
     if source == "bfs":
         return net.average_distance_per_dimension()
     return theorem1(net.k, source)
 
 
-def model_kwargs(net: Network, *, V: int, M: float, ad: str = "bfs", **readings) -> dict:
+def model_kwargs(net: GridNetwork, *, V: int, M: float, ad: str = "bfs", **readings) -> dict:
     """Keyword arguments of :func:`models.xfolded_tm.solve` for ``net`` (counts for ``channel_rate='links'``)."""
     return dict(ad=ad_value(net, ad), M=M, V=V, k=net.k, n=2, nodes=net.n_nodes, channels=net.n_channels,
                 **readings)
@@ -260,7 +260,7 @@ def draw_topologies(ks=(8, 7), kinds=(("mesh", ""), ("torus", ""), ("tm", ""), (
     import matplotlib.pyplot as plt
 
     from ..core.plotting import use_style
-    from ..topology import draw
+    from ..networks.grid2d import draw
 
     use_style()
     fig, axes = plt.subplots(len(ks), len(kinds), figsize=(2.6 * len(kinds), 2.95 * len(ks)))
@@ -280,7 +280,7 @@ def distance_table(ks: Sequence[int]):
     readings; ``Thm 1 printed`` and ``k/3 reading`` are ``n * AD_k`` (eq. 3) from
     Theorem 1 as printed and from its ``k/3`` reading; diameters of each topology.
     """
-    from ..topology import properties_table
+    from ..networks.grid2d import properties_table
 
     t = properties_table(ks)
     t.insert(3, "node fit error", t["nodes (Prop. 1 fit)"] - t["nodes (Def. 1)"])
@@ -297,7 +297,7 @@ def topology_claims(ks: Sequence[int]):
     """
     import pandas as pd
 
-    from ..topology import READINGS, definition1_node_count, mesh, proposition1_nodes, tm, torus, xfolded_tm
+    from ..networks.grid2d import READINGS, definition1_node_count, mesh, proposition1_nodes, tm, torus, xfolded_tm
 
     ks = [require("k", k, 3, unit="radix", integer=True) for k in ks]
 

@@ -6,7 +6,7 @@ import pytest
 from models.core.errors import ConvergenceError, ParameterError
 from models.min_mva import solve, solve_curve
 from models.min_mva.paper_tables import CONFIG, NC_VALUES, compare_table
-from models.min_mva.patterns import hot_spot
+from models.networks.patterns import hot_spot
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from models.min_mva.patterns import hot_spot, uniform
-from models.min_mva.topology import Network
+from models.networks.patterns import hot_spot, uniform
+from models.networks.multistage import MultistageNetwork
 from models.min_mva.visits import stage_structure, visit_ratios, visit_ratios_naive
 
 
@@ -20,7 +20,7 @@ def _patterns(N):
     ("cube", 2, 3, "mirror"), ("cube", 3, 2, "same"), ("baseline", 3, 2, "mirror"),
 ])
 def test_vectorised_equals_paper_algorithm(topology, k, n, wiring):
-    net = Network(topology, k, n, wiring)
+    net = MultistageNetwork(topology, k, n, wiring)
     for name, P in _patterns(net.N).items():
         vis = visit_ratios(net, P)
         V0, p0 = visit_ratios_naive(net, P)
@@ -39,7 +39,7 @@ def test_vectorised_equals_paper_algorithm(topology, k, n, wiring):
 
 def test_uniform_port_probabilities():
     """Forward: a class enters an output port from one input; return: 1/k per input."""
-    net = Network("omega", 2, 4)
+    net = MultistageNetwork("omega", 2, 4)
     vis = visit_ratios(net, uniform(net.N))
     N, n = net.N, net.n
     fwd = vis.center[: vis.n_switch] < n * N
@@ -48,7 +48,7 @@ def test_uniform_port_probabilities():
 
 
 def test_stage_structure_detects_symmetry():
-    net = Network("omega", 2, 4)
+    net = MultistageNetwork("omega", 2, 4)
     assert stage_structure(net, uniform(net.N)).ok
     st = stage_structure(net, hot_spot(net.N))
     assert not st.ok and st.reason

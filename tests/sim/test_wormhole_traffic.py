@@ -37,5 +37,5 @@ def test_poisson_limit_and_determinism():
 def test_bad_sources():
     with pytest.raises(ParameterError, match="sigma1"):
         MMPP2(0.1, 0.0, 0.0, 0.5)
-    with pytest.raises(ParameterError, match="rate1"):
+    with pytest.raises(ParameterError, match="mu1"):
         IPP(-0.1, 0.2, 0.2)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from models.combinatorics import DorCombinatorics
+from models.networks.dor_paths import DorCombinatorics
 from models.core.errors import ConvergenceError, ParameterError
 from models.torus_dor import (Readings, Readings2003, equations, equations_2003, saturation_load,
                               saturation_load_2003, solve, solve_2003, solve_curve)

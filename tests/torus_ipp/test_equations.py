@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from models import adaptive, queueing as q, vc_occupancy as vo
+from models.networks import adaptive_paths
+from models.queueing import mg1, mmpp_g1, vc_occupancy as vo
 from models.torus_ipp.equations import SYMBOLS as S
 from models.torus_ipp.equations import equations
 
@@ -33,12 +34,12 @@ def test_eq23_is_ould_khaoua_psi(kbar):
     f = e["eq:23"].rhs
     for h in range(d):
         val = f.subs({S.i: h, S.kbar: kbar, S.d: d})
-        assert sp.nsimplify(val) == adaptive.psi(h, 1, 2, kbar), h
+        assert sp.nsimplify(val) == adaptive_paths.psi(h, 1, 2, kbar), h
 
 
 def test_eq6_moments_are_those_of_constant_plus_exponential():
     mom = equations()["eq:6:moments"]
-    svc = q.ConstantPlusExponential(56.0, 7.5)
+    svc = mmpp_g1.ConstantPlusExponential(56.0, 7.5)
     vals = [float(m.subs({S.M: 48, S.d: 8, S.bbar: 7.5})) for m in mom]
     assert vals == pytest.approx([svc.mean, svc.second_moment, svc.third_moment])
     assert equations()["eq:4:mean"].rhs == S.M + S.d + S.bbar
@@ -75,4 +76,4 @@ def test_eq27_29_are_the_shared_chain():
 
 
 def test_eq19_is_the_shared_mmpp_formula():
-    assert equations()["eq:19"][1] == q.mmpp_equations()["W"]
+    assert equations()["eq:19"][1] == mmpp_g1.mmpp_equations()["W"]

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from models.sim.wormhole import MMPP2 as SimMMPP2
+from models.traffic import fit, process
 from models.torus_ipp import experiments as X
 
 
@@ -14,10 +14,10 @@ def test_figure_configurations_are_the_papers():
         dict(k=24, V=5, M=32, sigma1=0.09, sigma2=0.09), dict(k=24, V=5, M=32, sigma1=0.05, sigma2=0.8)]
 
 
-def test_sim_kwargs_convert_to_the_simulators_ipp():
+def test_sim_kwargs_pass_the_models_ipp_to_the_simulator():
     kw = X.sim_kwargs(dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8), 0.004)
-    assert isinstance(kw["traffic"], SimMMPP2) and kw["rate"] is None
-    assert (kw["traffic"].rate1, kw["traffic"].rate2, kw["traffic"].sigma1, kw["traffic"].sigma2) == (0.004, 0.0, 0.2, 0.8)
+    assert isinstance(kw["traffic"], process.MMPP2) and kw["rate"] is None
+    assert (kw["traffic"].mu1, kw["traffic"].mu2, kw["traffic"].sigma1, kw["traffic"].sigma2) == (0.004, 0.0, 0.2, 0.8)
     assert kw["routing"] == "duato" and kw["vcs"] == 3 and kw["injection_vcs"] == 1
     kp = X.sim_kwargs(dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8), 0.004, "poisson")
     assert kp["traffic"] == "poisson" and kp["rate"] == pytest.approx(0.0032)
@@ -31,10 +31,8 @@ def test_fitted_parameter_table_matches_the_notes():
     assert np.allclose(got, ref, atol=6e-6)
     assert (t["closed-form diff"] < 1e-8).all()
     # the "general fit" column really is the general Heffes-Lucantoni algorithm
-    from models import mmpp
-
-    gen = mmpp.fit_superposition(mmpp.IPP(1.0, 0.2, 0.8), 2).mmpp
-    assert t.loc[0, "delta1"] == gen.sigma1 and t.loc[0, "lambda1 / mu1"] == gen.rate1
+    gen = fit.fit_superposition(process.IPP(1.0, 0.2, 0.8), 2).mmpp
+    assert t.loc[0, "delta1"] == gen.sigma1 and t.loc[0, "lambda1 / mu1"] == gen.mu1
 
 
 def test_tiny_curve_end_to_end(tmp_cache):

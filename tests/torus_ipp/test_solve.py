@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from models import mmpp, queueing as q, vc_occupancy as vo
+from models.queueing import mg1, mmpp_g1, vc_occupancy as vo
+from models.traffic import fit, moments, process
 from models.core.errors import ParameterError
 from models.torus_ipp import channel_process, saturation_bound, saturation_load, solve, solve_curve
 from models.torus_ipp.solve import Params, p_theta
@@ -48,18 +49,18 @@ def test_fixed_point_is_consistent():
     assert r.P_ab == pytest.approx(P[3] + 2 * P[2] / 3)
     th = p_theta(8, 4)
     assert r.P_block == pytest.approx(th * r.P_ab + (1 - th) * r.P_a * r.P_ab)
-    svc = q.ConstantPlusExponential(56.0, r.blocking)
-    assert r.channel_wait == pytest.approx(q.mmpp_g1_wait(channel_process(p).mmpp, svc), rel=1e-8)
-    assert r.source_wait == pytest.approx(q.mmpp_g1_wait(mmpp.IPP(0.003, 0.2, 0.8), svc), rel=1e-8)
+    svc = mmpp_g1.ConstantPlusExponential(56.0, r.blocking)
+    assert r.channel_wait == pytest.approx(mmpp_g1.mmpp_g1_wait(channel_process(p).mmpp, svc), rel=1e-8)
+    assert r.source_wait == pytest.approx(mmpp_g1.mmpp_g1_wait(process.IPP(0.003, 0.2, 0.8), svc), rel=1e-8)
     assert r.latency == pytest.approx((r.network_latency + r.source_wait) * vo.multiplexing_degree(3, rho))
 
 
 def test_poisson_traffic_is_the_mg1_model():
     r = solve(mu1=0.003, traffic="poisson", **FIG1A)
     lam_s = 0.003 * 0.8
-    svc = q.ConstantPlusExponential(56.0, r.blocking)
-    assert r.channel_wait == pytest.approx(q.mg1_wait(2 * lam_s, svc.mean, svc.second_moment), rel=1e-9)
-    assert r.source_wait == pytest.approx(q.mg1_wait(lam_s, svc.mean, svc.second_moment), rel=1e-9)
+    svc = mmpp_g1.ConstantPlusExponential(56.0, r.blocking)
+    assert r.channel_wait == pytest.approx(mg1.mg1_wait(2 * lam_s, svc.mean, svc.second_moment), rel=1e-9)
+    assert r.source_wait == pytest.approx(mg1.mg1_wait(lam_s, svc.mean, svc.second_moment), rel=1e-9)
 
 
 def test_readings_and_fits():

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from models.core.errors import ParameterError
-from models.topology import build, torus
+from models.networks.grid2d import build, torus
 from models.xfolded_tm import saturation_rate, solve, solve_curve
 from models.xfolded_tm.experiments import claims_table, error_table, run_curve
 

@@ -13,7 +13,7 @@ model), :mod:`.simulate` (:func:`simulate`, :class:`WormholeResult`).
 
 from .routing import ROUTINGS, min_vcs
 from .simulate import SIM_VERSION, WormholeResult, simulate
-from .topology import (Graph, Mesh, Topology, Torus, mesh_average_distance, topology,
+from ...networks.graph import (Graph, Mesh, Topology, Torus, mesh_average_distance, topology,
                        torus_average_distance)
 from .traffic import IPP, MMPP2, mmpp_counts
 

@@ -38,7 +38,7 @@ import numpy as np
 from models.core.errors import ParameterError
 from models.core.validate import require
 
-from .topology import Graph, Mesh, Topology, Torus
+from ...networks.graph import Graph, Mesh, Topology, Torus
 
 KIND_FIXED_ESCAPE = 0
 KIND_UPDOWN = 1

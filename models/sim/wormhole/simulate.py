@@ -61,8 +61,9 @@ from pathlib import Path
 
 import numpy as np
 
-from models.core.cache import DiskCache, tree_hash
+from models.core.cache import DiskCache, files_hash
 from models.core.errors import DeadlockError, ParameterError, SimulationError
+from models.core.keys import point_key
 from models.core.paths import cache_dir
 from models.core.results import Result
 from models.core.stats import ci_halfwidth
@@ -70,10 +71,16 @@ from models.core.validate import require, require_choice
 
 from . import kernel as K
 from .routing import build as build_routing
-from .topology import Topology
-from .traffic import MMPP2, IPP, mmpp_init, seed_state
+from ...networks.graph import Topology
+from ...traffic.process import IPP, MMPP2
+from .traffic import mmpp_init, seed_state
 
-SIM_VERSION = "wormhole-1." + tree_hash(Path(__file__).resolve().parent)[:12]
+_HERE = Path(__file__).resolve().parent
+#: Simulator version: the hash follows every edit of the simulator's source, of the
+#: topologies it routes on and of the traffic processes it draws from.
+SIM_VERSION = "wormhole-1." + files_hash([
+    _HERE, _HERE.parents[1] / "networks" / "graph.py", _HERE.parents[1] / "traffic" / "process.py",
+    _HERE.parents[1] / "core" / "stats.py"])[:12]
 
 __all__ = ["simulate", "WormholeResult", "SIM_VERSION"]
 
@@ -130,7 +137,7 @@ def _traffic(traffic, rate):
         raise ParameterError(f"`traffic` must be 'poisson', an MMPP2 / IPP source or a dict; got {traffic!r}")
     if rate is not None:
         raise ParameterError("`rate` must be None with an MMPP2/IPP `traffic` (its rates are in the source)")
-    return (1, np.array([traffic.rate1, traffic.rate2]), np.array([traffic.sigma1, traffic.sigma2]),
+    return (1, np.array([traffic.mu1, traffic.mu2]), np.array([traffic.sigma1, traffic.sigma2]),
             traffic.mean_rate, traffic)
 
 
@@ -211,8 +218,6 @@ def simulate(
         saturation_backlog=saturation_backlog, seed=seed,
     )
     if cache:
-        from models.sim.sweep import point_key
-
         dc = DiskCache(cache_dir() / "wormhole")
         key = point_key(simulate, dict(topology=topology, **kwargs))
         hit = dc.get(key)

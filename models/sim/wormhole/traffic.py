@@ -13,14 +13,15 @@ is counted from ``t``.  So the number of messages per node per cycle is
 * the counts of a two-state Markov-modulated Poisson process for
   :class:`MMPP2` / :class:`IPP`: each node has its own modulating chain
   (state 1 -> 2 at rate ``sigma1``, 2 -> 1 at rate ``sigma2``, per cycle) and
-  generates at rate ``rate1`` / ``rate2`` in state 1 / 2 (torus_ipp paper,
-  eq. 7).  The chain starts in its stationary distribution.
+  generates at rate ``mu1`` / ``mu2`` in state 1 / 2 (torus_ipp paper,
+  eq. 7).  The process object is the models' own
+  (:class:`models.traffic.process.MMPP2`, re-exported here).  The chain starts in its stationary distribution.
 
-Mean rate (torus_ipp eq. 9) ``lambda = (rate1 sigma2 + rate2 sigma1)/s``,
+Mean rate (torus_ipp eq. 9) ``lambda = (mu1 sigma2 + mu2 sigma1)/s``,
 ``s = sigma1 + sigma2``; index of dispersion of counts (eqs. 10-11)
 ``IDC(t) = b_inf - (b_inf - 1)(1 - e^{-s t})/(s t)``,
 ``b_inf = 1 + 2 c2/(s lambda)``, ``c2 = sigma1 sigma2 delta^2 / s^2``,
-``delta = rate1 - rate2`` (:meth:`MMPP2.idc`).
+``delta = mu1 - mu2`` (:meth:`MMPP2.idc`).
 
 Destinations are uniform over the other ``N-1`` nodes.  Message lengths are
 fixed (``length_dist="fixed"``) or geometric on ``{1, 2, ...}`` with mean
@@ -32,16 +33,14 @@ run, seeded through splitmix64: same seed, same stream, bit for bit.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
 from numba import njit
 
-from models.core.errors import ParameterError
-from models.core.validate import require
+from ...traffic.process import IPP, MMPP2
 
-__all__ = ["MMPP2", "IPP", "mmpp_counts", "seed_state"]
+__all__ = ["MMPP2", "IPP", "mmpp_counts", "seed_state"]  # MMPP2, IPP re-exported from models.traffic
 
 
 # ----------------------------------------------------------------- RNG
@@ -140,64 +139,6 @@ def _mmpp_counts(st, rates, sig, n_cycles):
 
 def mmpp_counts(source: "MMPP2", n_cycles: int, seed: int = 1) -> np.ndarray:
     """Per-cycle message counts of one source over ``n_cycles`` (same code as the kernel)."""
-    rates = np.array([source.rate1, source.rate2], dtype=np.float64)
+    rates = np.array([source.mu1, source.mu2], dtype=np.float64)
     sig = np.array([source.sigma1, source.sigma2], dtype=np.float64)
     return _mmpp_counts(seed_state(seed), rates, sig, int(n_cycles))
-
-
-@dataclasses.dataclass(frozen=True)
-class MMPP2:
-    """Two-state Markov-modulated Poisson source (per node; rates per cycle).
-
-    Parameters
-    ----------
-    rate1, rate2 : float
-        Message generation rate in state 1 and 2 (messages/node/cycle, >= 0).
-    sigma1, sigma2 : float
-        Switching rates 1 -> 2 and 2 -> 1 (per cycle, > 0).
-    """
-
-    rate1: float
-    rate2: float
-    sigma1: float
-    sigma2: float
-
-    def __post_init__(self):
-        require("rate1", self.rate1, 0, unit="messages/node/cycle in state 1")
-        require("rate2", self.rate2, 0, unit="messages/node/cycle in state 2")
-        require("sigma1", self.sigma1, 0, lo_open=True, unit="switching rate 1->2, per cycle")
-        require("sigma2", self.sigma2, 0, lo_open=True, unit="switching rate 2->1, per cycle")
-        if self.rate1 + self.rate2 <= 0:
-            raise ParameterError("`rate1` + `rate2` must be > 0 (messages/node/cycle)")
-        for f in dataclasses.fields(self):
-            object.__setattr__(self, f.name, float(getattr(self, f.name)))
-
-    @property
-    def mean_rate(self) -> float:
-        """``(rate1 sigma2 + rate2 sigma1)/(sigma1 + sigma2)`` (torus_ipp eq. 9)."""
-        s = self.sigma1 + self.sigma2
-        return (self.rate1 * self.sigma2 + self.rate2 * self.sigma1) / s
-
-    def idc(self, t) -> np.ndarray:
-        """Index of dispersion of counts over a window of length ``t`` (torus_ipp eq. 10)."""
-        t = np.asarray(t, dtype=float)
-        s = self.sigma1 + self.sigma2
-        lam = self.mean_rate
-        c2 = self.sigma1 * self.sigma2 * (self.rate1 - self.rate2) ** 2 / s**2
-        binf = 1 + 2 * c2 / (s * lam)
-        return binf - (binf - 1) * (1 - np.exp(-s * t)) / (s * t)
-
-    def idc_inf(self) -> float:
-        """Long-run index of dispersion (torus_ipp eq. 11)."""
-        s = self.sigma1 + self.sigma2
-        c2 = self.sigma1 * self.sigma2 * (self.rate1 - self.rate2) ** 2 / s**2
-        return 1 + 2 * c2 / (s * self.mean_rate)
-
-
-def IPP(rate_on: float, sigma1: float, sigma2: float) -> MMPP2:
-    """Interrupted Poisson process: rate ``rate_on`` in state 1 (on), silent in state 2.
-
-    ``sigma1`` is the on -> off rate and ``sigma2`` the off -> on rate (per cycle),
-    as in the torus_ipp paper (its ``mu_1``, ``sigma_1``, ``sigma_2``).
-    """
-    return MMPP2(rate_on, 0.0, sigma1, sigma2)

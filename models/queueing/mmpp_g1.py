@@ -1,90 +1,45 @@
-"""Queueing formulas shared by the chapters (SymPy first, then numbers).
+"""MMPP/G/1 mean waiting time (Fischer & Meier-Hellstern 1993, "the MMPP cookbook"; torus_ipp eq. 19).
 
-``mg1_wait``
-    Pollaczek-Khinchine mean waiting time of an M/G/1 queue,
-    :math:`W = \\lambda \\overline{x^2} / (2(1-\\lambda\\bar x))`, and the
-    form the torus papers use, with the service-time variance approximated
-    by :math:`(S-M)^2` (a message of ``M`` flits cannot be served in less
-    than ``M`` cycles; Draper & Ghosh's approximation):
-    :math:`W = \\lambda S^2 (1 + (S-M)^2/S^2) / (2(1-\\lambda S))`.
+Arrivals: a two-state MMPP with generator Q = [[-delta1, delta1], [delta2, -delta2]] and rates
+Lambda = diag(lambda1, lambda2) (per cycle); service times i.i.d. with
+distribution H (cycles), first two moments h1, h2.  FIFO, one server.
 
-Saturation (``lambda * S >= 1``) gives ``inf``, never a negative wait.
+Mean wait at arrival instants (the paper's eq. 19)::
+
+  W_v = [2 rho + lambda h2 - 2 h1 ((1-rho) g + h1 pi Lambda)(Q + e pi)^{-1} lambda~] / (2 (1-rho))
+  W   = (W_v - lambda h2 / 2) / rho
+
+W_v is the time-average (virtual) wait; the second line is the workload
+identity E[work] = rho W + lambda h2 / 2.  g is the stationary vector of
+the matrix G, the minimal non-negative solution of
+G = int_0^inf exp((Q - Lambda + Lambda G) x) dH(x), computed either by
+uniformisation for any H whose Poisson weights
+gamma_n = int e^{-theta x}(theta x)^n/n! dH(x) are known (Lucantoni's
+algorithm, :func:`mmpp_g_matrix` with method="uniformization"), or from
+the matrix Laplace-Stieltjes transform, G = H*(-(Q - Lambda + Lambda G)),
+in closed form for constant, exponential, constant-plus-exponential,
+Erlang and discrete service (method="closed").  For Poisson input
+(lambda1 = lambda2) both W and W_v reduce to Pollaczek-Khinchine
+(checked symbolically in the tests).
+
+Saturation (``rho >= 1``) gives ``inf``, never a negative wait.
 """
 
 from __future__ import annotations
 
+import dataclasses as _dc
 import functools
+import math as _math
 
 import numpy as np
 import sympy as sp
 
-from .core.symbolic import lambdify_cached
-
-lam, xbar, x2, S, M = sp.symbols("lambda xbar x2 S M", positive=True)
-
-
-@functools.cache
-def equations() -> dict:
-    """``"pk"``: P-K mean wait from the first two moments; ``"wormhole"``: with variance (S-M)^2."""
-    pk = lam * x2 / (2 * (1 - lam * xbar))
-    worm = pk.subs({x2: S**2 + (S - M) ** 2, xbar: S})
-    return {"pk": sp.Eq(sp.Symbol("W"), pk), "wormhole": sp.Eq(sp.Symbol("W"), sp.simplify(worm))}
-
-
-def mg1_wait(rate, mean, second_moment):
-    """M/G/1 mean wait (cycles) for arrival ``rate`` (per cycle) and service moments; ``inf`` past saturation."""
-    rate, mean, second_moment = (np.asarray(a, dtype=float) for a in (rate, mean, second_moment))
-    f = lambdify_cached((lam, xbar, x2), equations()["pk"])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = f(rate, mean, second_moment)
-    w = np.where(rate * mean < 1.0, w, np.inf)
-    return float(w) if w.ndim == 0 else w
-
-
-def mg1_wait_wormhole(rate, service, length):
-    """M/G/1 mean wait with the torus papers' variance ``(S - M)^2`` (cycles); ``inf`` past saturation."""
-    rate, service, length = (np.asarray(a, dtype=float) for a in (rate, service, length))
-    f = lambdify_cached((lam, S, M), equations()["wormhole"])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = f(rate, service, length)
-    w = np.where(rate * service < 1.0, w, np.inf)
-    return float(w) if w.ndim == 0 else w
-
-
-# ============================================================================
-# MMPP/G/1 (Fischer & Meier-Hellstern 1993, "the MMPP cookbook"; torus_ipp eq. 19)
-# ============================================================================
-# Appended for the torus_ipp chapter.  Arrivals: a two-state MMPP with
-# generator Q = [[-delta1, delta1], [delta2, -delta2]] and rates
-# Lambda = diag(lambda1, lambda2) (per cycle); service times i.i.d. with
-# distribution H (cycles), first two moments h1, h2.  FIFO, one server.
-#
-# Mean wait at arrival instants (the paper's eq. 19):
-#
-#   W_v = [2 rho + lambda h2 - 2 h1 ((1-rho) g + h1 pi Lambda)(Q + e pi)^{-1} lambda~] / (2 (1-rho))
-#   W   = (W_v - lambda h2 / 2) / rho
-#
-# W_v is the time-average (virtual) wait; the second line is the workload
-# identity E[work] = rho W + lambda h2 / 2.  g is the stationary vector of
-# the matrix G, the minimal non-negative solution of
-# G = int_0^inf exp((Q - Lambda + Lambda G) x) dH(x), computed either by
-# uniformisation for any H whose Poisson weights
-# gamma_n = int e^{-theta x}(theta x)^n/n! dH(x) are known (Lucantoni's
-# algorithm, :func:`mmpp_g_matrix` with method="uniformization"), or from
-# the matrix Laplace-Stieltjes transform, G = H*(-(Q - Lambda + Lambda G)),
-# in closed form for constant, exponential, constant-plus-exponential,
-# Erlang and discrete service (method="closed").  For Poisson input
-# (lambda1 = lambda2) both W and W_v reduce to Pollaczek-Khinchine
-# (checked symbolically in the tests).
-
-import dataclasses as _dc
-import math as _math
-
-from .core.errors import ConvergenceError as _ConvergenceError
-from .core.errors import ParameterError as _ParameterError
-from .core.results import Result as _Result
-from .core.validate import require as _require
-from .core.validate import require_choice as _require_choice
+from ..core.errors import ConvergenceError as _ConvergenceError
+from ..core.errors import ParameterError as _ParameterError
+from ..core.results import Result as _Result
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require as _require
+from ..core.validate import require_choice as _require_choice
 
 _d1, _d2 = sp.symbols("delta_1 delta_2", positive=True)
 _l1, _l2 = sp.symbols("lambda_1 lambda_2", nonnegative=True)
@@ -578,50 +533,3 @@ def mmpp_m1_wait_exact(arrival, mean_service: float, *, tail: float = 1e-15, max
     p = spsolve(M.tocsr(), rhs).reshape(levels, 2)
     lvl = np.arange(levels)[:, None]
     return float((lvl * p * np.diag(L)[None, :]).sum() / (lam_ * mu))
-
-
-def simulate_mmpp_g1(arrival, service: ServiceTime, *, customers: int = 1_000_000, warmup: int = 10_000,
-                     batches: int = 20, seed: int = 1) -> tuple[float, float]:
-    """Direct simulation of an MMPP(2)/G/1 FIFO queue: (mean wait at arrivals, 95% CI half width), cycles.
-
-    The modulating chain is simulated sojourn by sojourn (Poisson numbers of
-    arrivals placed uniformly in each sojourn), the waits by Lindley's
-    recursion in closed form ``W_n = U_n - min(0, min_{k<=n} U_k)``; the
-    confidence interval is by batch means.
-    """
-    from scipy.stats import t as _student
-
-    Q, L = _mmpp_args(arrival)
-    customers = _require("customers", customers, 100, integer=True, unit="measured customers")
-    warmup = _require("warmup", warmup, 0, integer=True, unit="discarded customers")
-    rng = np.random.default_rng(seed)
-    sig = np.array([Q[0, 1], Q[1, 0]])
-    rates = np.diag(L)
-    lam_ = float(np.array([sig[1], sig[0]]) @ rates / sig.sum())
-    need = customers + warmup + 1
-    times = []
-    total = 0
-    t0 = 0.0
-    state = 0 if rng.random() < sig[1] / sig.sum() else 1
-    while total < need:
-        m = int(min(4_000_000, max(1000, 1.2 * (need - total) / lam_ * sig.mean())))  # sojourns per chunk (memory)
-        st = (state + np.arange(m)) % 2
-        dur = rng.exponential(1.0 / sig[st])
-        start = t0 + np.concatenate([[0.0], np.cumsum(dur)[:-1]])
-        cnt = rng.poisson(rates[st] * dur)
-        idx = np.repeat(np.arange(m), cnt)
-        arr = start[idx] + rng.random(idx.size) * dur[idx]
-        times.append(np.sort(arr))
-        total += idx.size
-        t0 = start[-1] + dur[-1]
-        state = (state + m) % 2
-    A = np.concatenate(times)[:need]
-    S = service.sample(rng, need)
-    X = S[:-1] - np.diff(A)
-    U = np.concatenate([[0.0], np.cumsum(X)])
-    W = U - np.minimum(0.0, np.minimum.accumulate(U))
-    W = W[warmup + 1:]
-    nb = W.size // batches
-    means = W[: nb * batches].reshape(batches, nb).mean(axis=1)
-    ci = float(_student.ppf(0.975, batches - 1) * means.std(ddof=1) / _math.sqrt(batches))
-    return float(W.mean()), ci

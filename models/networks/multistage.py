@@ -129,7 +129,7 @@ def switch_of(topology: str, k: int, n: int, stage: int, line: np.ndarray) -> np
 
 
 @dataclass(frozen=True)
-class Network:
+class MultistageNetwork:
     """A forward and a return multistage network between N processors and N memories.
 
     Parameters

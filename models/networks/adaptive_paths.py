@@ -26,7 +26,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from .core.validate import require
+from ..core.validate import require
 
 
 def bounded_compositions(j: int, m: int, c: int) -> int:

@@ -1,14 +1,14 @@
 """Two-dimensional direct topologies of the x-Folded TM chapter: torus, mesh, TM, x-Folded TM.
 
-Every builder returns a :class:`Network`: the surviving nodes with their
+Every builder returns a :class:`GridNetwork`: the surviving nodes with their
 grid coordinates ``(x, y)`` (``0 <= x, y <= k-1``), the undirected links, and
 the quantities the papers compare -- node and link counts, diameter, exact
 average distance by breadth-first search and the distance distribution from
-a node.  :meth:`Network.sim_topology` gives the graph to the wormhole
-simulator (:class:`models.sim.wormhole.Graph`, or the simulator's own
-:class:`~models.sim.wormhole.Torus` for dimension-order routing); the
-distances are the simulator's breadth-first search
-(:meth:`models.sim.wormhole.Topology.distances`), so the model's and the
+a node.  :meth:`GridNetwork.sim_topology` gives the graph to the wormhole
+simulator (:class:`models.networks.graph.Graph`, or
+:class:`~models.networks.graph.Torus` for dimension-order routing); the
+distances are the breadth-first search the simulator uses too
+(:meth:`models.networks.graph.Topology.distances`), so the model's and the
 simulator's hop counts are the same numbers.
 
 Node ids are ``0..N-1`` in row-major order of the surviving nodes (``y``
@@ -60,12 +60,14 @@ from functools import cached_property
 
 import numpy as np
 
-from models.core.validate import require, require_choice
+from ..core.errors import ParameterError
+from ..core.validate import require, require_choice
+from .graph import Graph, Mesh, Torus
 
 __all__ = [
     "KINDS",
     "READINGS",
-    "Network",
+    "GridNetwork",
     "torus",
     "mesh",
     "tm",
@@ -91,7 +93,7 @@ def _check_k(k) -> int:
 
 
 @dataclasses.dataclass(frozen=True)
-class Network:
+class GridNetwork:
     """A two-dimensional topology on (a subset of) the ``k x k`` grid.
 
     Attributes
@@ -157,28 +159,22 @@ class Network:
     # ------------------------------------------------------------ simulator graph and distances
     @cached_property
     def graph(self):
-        """The network as the simulator's :class:`~models.sim.wormhole.Graph` (validated, connected)."""
-        from models.sim.wormhole import Graph
-
+        """The network as the simulator's :class:`~models.networks.graph.Graph` (validated, connected)."""
         return Graph(self.edges, n_nodes=self.n_nodes, label=self.name)
 
     def sim_topology(self, routing: str = "updown"):
         """Topology object for :func:`models.sim.wormhole.simulate` with ``routing``.
 
         Dimension-order routings (``dor``, ``duato``) need the simulator's own
-        :class:`~models.sim.wormhole.Torus` / :class:`~models.sim.wormhole.Mesh`
+        :class:`~models.networks.graph.Torus` / :class:`~models.networks.graph.Mesh`
         (same graph, with coordinates and ports by dimension); every other
         routing gets :attr:`graph`.
         """
         if routing in ("dor", "duato", "duato_nbc", "nbc"):
-            from models.sim.wormhole import Mesh, Torus
-
             if self.kind == "torus":
                 return Torus((self.k, self.k), bidirectional=True)
             if self.kind == "mesh" and routing in ("dor", "duato"):
                 return Mesh((self.k, self.k))
-            from models.core.errors import ParameterError
-
             raise ParameterError(
                 f"`routing` {routing!r} needs a torus (or mesh); the {self.name} is an irregular graph "
                 "(use 'updown')"
@@ -232,25 +228,25 @@ def _grid_links(k: int, nodes: set, *, wrap: bool) -> set:
     return links
 
 
-def _make(kind: str, k: int, reading: str, nodes: set, links: set) -> Network:
+def _make(kind: str, k: int, reading: str, nodes: set, links: set) -> GridNetwork:
     coords = tuple(sorted(nodes, key=lambda c: (c[1], c[0])))
     index = {c: i for i, c in enumerate(coords)}
     edges = sorted(tuple(sorted((index[a], index[b]))) for a, b in links)
-    return Network(kind, k, reading, coords, tuple(edges))
+    return GridNetwork(kind, k, reading, coords, tuple(edges))
 
 
 def _all_nodes(k: int) -> set:
     return {(x, y) for x in range(k) for y in range(k)}
 
 
-def torus(k: int) -> Network:
+def torus(k: int) -> GridNetwork:
     """``k x k`` torus: ``k^2`` nodes, ``2k^2`` links."""
     k = _check_k(k)
     nodes = _all_nodes(k)
     return _make("torus", k, "", nodes, _grid_links(k, nodes, wrap=True))
 
 
-def mesh(k: int) -> Network:
+def mesh(k: int) -> GridNetwork:
     """``k x k`` mesh: ``k^2`` nodes, ``2k(k-1)`` links."""
     k = _check_k(k)
     nodes = _all_nodes(k)
@@ -267,7 +263,7 @@ def tm_removed_links(k: int) -> set:
     return out
 
 
-def tm(k: int) -> Network:
+def tm(k: int) -> GridNetwork:
     """TM (reconstruction, see module docstring): the torus without ``2k`` diagonal links."""
     k = _check_k(k)
     nodes = _all_nodes(k)
@@ -319,7 +315,7 @@ def _ring_links(k: int, nodes: set) -> set:
     return links
 
 
-def xfolded_tm(k: int, reading: str = "printed") -> Network:
+def xfolded_tm(k: int, reading: str = "printed") -> GridNetwork:
     """x-Folded TM on the ``k x k`` grid under ``reading`` (``printed``, ``completed``, ``completed_tm``).
 
     ``printed``: Definition 1 as printed (a mesh without the removed nodes and, for even
@@ -340,7 +336,7 @@ def xfolded_tm(k: int, reading: str = "printed") -> Network:
     return _make("xfolded", k, reading, nodes, links)
 
 
-def build(kind: str, k: int, reading: str = "printed") -> Network:
+def build(kind: str, k: int, reading: str = "printed") -> GridNetwork:
     """Build a topology by name: ``build("tm", 8)``, ``build("xfolded", 8, "completed")``."""
     kind = require_choice("kind", kind, KINDS, unit="topology")
     if kind == "xfolded":
@@ -371,7 +367,7 @@ def properties_table(ks, readings=READINGS):
     return pd.DataFrame(rows)
 
 
-def draw(net: Network, ax=None, *, labels: bool = False, highlight_removed: bool = True):
+def draw(net: GridNetwork, ax=None, *, labels: bool = False, highlight_removed: bool = True):
     """Draw ``net`` on its grid: nodes as dots, grid links as grey lines.
 
     A wrap-around link is drawn as a blue stub leaving each of its two end

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from models.min_mva.topology import Network
+from models.networks.multistage import MultistageNetwork
 from models.min_mva.visits import center_switch
 
 
@@ -68,7 +68,7 @@ def _all_paths(topology, k, n, p):
 @pytest.mark.parametrize("topology", ["omega", "baseline", "cube"])
 @pytest.mark.parametrize("k,n", [(2, 3), (3, 2), (2, 4)])
 def test_forward_route_is_the_unique_explicit_path(topology, k, n):
-    net = Network(topology, k, n)
+    net = MultistageNetwork(topology, k, n)
     N = net.N
     fc, fp = net.forward_route()
     for p in range(N):
@@ -85,7 +85,7 @@ def test_forward_route_is_the_unique_explicit_path(topology, k, n):
 @pytest.mark.parametrize("topology", ["omega", "baseline", "cube"])
 @pytest.mark.parametrize("k,n", [(2, 3), (3, 2)])
 def test_mirror_return_retraces_request(topology, k, n):
-    net = Network(topology, k, n, "mirror")
+    net = MultistageNetwork(topology, k, n, "mirror")
     N = net.N
     rc, rp = net.return_route()
     sw = center_switch(net)
@@ -111,7 +111,7 @@ def test_mirror_return_retraces_request(topology, k, n):
 
 @pytest.mark.parametrize("topology", ["omega", "baseline", "cube"])
 def test_same_wiring_return_reaches_processor(topology):
-    net = Network(topology, 2, 3, "same")
+    net = MultistageNetwork(topology, 2, 3, "same")
     rc, rp = net.return_route()
     N = net.N
     for d, p in itertools.product(range(N), range(N)):
@@ -123,7 +123,7 @@ def test_same_wiring_return_reaches_processor(topology):
 def test_center_switch_contains_arrival_ports():
     """Every switch receives on exactly k distinct input ports and drives k output centers."""
     for topology, wiring in itertools.product(["omega", "baseline", "cube"], ["mirror", "same"]):
-        net = Network(topology, 3, 2, wiring)
+        net = MultistageNetwork(topology, 3, 2, wiring)
         sw = center_switch(net)
         counts = np.bincount(sw[sw >= 0])
         assert np.all(counts == net.k)

@@ -8,7 +8,7 @@ from math import prod
 import pytest
 import sympy as sp
 
-from models.combinatorics import (DorCombinatorics, bounded_count, bounded_count_inclusion_exclusion,
+from models.networks.dor_paths import (DorCombinatorics, bounded_count, bounded_count_inclusion_exclusion,
                                   bounded_count_sympy, closed_forms, hop_counts, weighted_count)
 from models.core.errors import ParameterError
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from models import queueing, vc_occupancy as vo
+from models.queueing import mg1, mmpp_g1, vc_occupancy as vo
 
 
 @pytest.mark.parametrize("V", [1, 2, 3, 5, 10])
@@ -40,12 +40,12 @@ def test_occupancy_sums_to_one_and_limits():
 
 def test_pk_reduces_to_mm1_and_md1():
     lam, s = 0.05, 10.0
-    assert queueing.mg1_wait(lam, s, 2 * s**2) == pytest.approx(lam * s * s / (1 - lam * s))  # M/M/1
-    assert queueing.mg1_wait(lam, s, s**2) == pytest.approx(lam * s * s / (2 * (1 - lam * s)))  # M/D/1
-    assert queueing.mg1_wait(0.2, 10.0, 100.0) == np.inf
+    assert mg1.mg1_wait(lam, s, 2 * s**2) == pytest.approx(lam * s * s / (1 - lam * s))  # M/M/1
+    assert mg1.mg1_wait(lam, s, s**2) == pytest.approx(lam * s * s / (2 * (1 - lam * s)))  # M/D/1
+    assert mg1.mg1_wait(0.2, 10.0, 100.0) == np.inf
     # the wormhole form is P-K with second moment S^2 + (S-M)^2; deterministic when S == M
-    assert queueing.mg1_wait_wormhole(lam, s, s) == pytest.approx(queueing.mg1_wait(lam, s, s**2))
-    assert queueing.mg1_wait_wormhole(lam, 12.0, 10.0) == pytest.approx(queueing.mg1_wait(lam, 12.0, 144 + 4))
+    assert mg1.mg1_wait_wormhole(lam, s, s) == pytest.approx(mg1.mg1_wait(lam, s, s**2))
+    assert mg1.mg1_wait_wormhole(lam, 12.0, 10.0) == pytest.approx(mg1.mg1_wait(lam, 12.0, 144 + 4))
 
 
 @pytest.mark.parametrize("V", [1, 2, 5, 10])

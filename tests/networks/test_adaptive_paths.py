@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from models.adaptive import bounded_compositions, phi, psi
+from models.networks.adaptive_paths import bounded_compositions, phi, psi
 
 
 @pytest.mark.parametrize("j,m,c", [(j, m, c) for m in range(0, 4) for c in range(0, 4) for j in range(0, 10)])

@@ -4,19 +4,21 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from models import mmpp, queueing as q
+from models.queueing import mg1, mmpp_g1
+from models.sim.mmpp_g1 import simulate_mmpp_g1
+from models.traffic import fit, moments, process
 
-ARR = mmpp.MMPP2(0.9, 0.1, 0.2, 0.8)  # mean rate 0.74
+ARR = process.MMPP2(0.9, 0.1, 0.2, 0.8)  # mean rate 0.74
 
 
 def _services(rho, lam):
     h = rho / lam
-    return [q.Exponential(h), q.ConstantPlusExponential(0.6 * h, 0.4 * h), q.Deterministic(h), q.Erlang(3, h),
-            q.Discrete((0.5 * h, 1.5 * h), (0.5, 0.5)), q.ConstantPlusExponential(h, 0.0)]
+    return [mmpp_g1.Exponential(h), mmpp_g1.ConstantPlusExponential(0.6 * h, 0.4 * h), mmpp_g1.Deterministic(h), mmpp_g1.Erlang(3, h),
+            mmpp_g1.Discrete((0.5 * h, 1.5 * h), (0.5, 0.5)), mmpp_g1.ConstantPlusExponential(h, 0.0)]
 
 
 def test_eq19_reduces_to_pollaczek_khinchine_for_poisson_input():
-    e = q.mmpp_equations()
+    e = mmpp_g1.mmpp_equations()
     l1, l2 = sp.symbols("lambda_1 lambda_2", nonnegative=True)
     h1, h2 = sp.symbols("tbar tbar^{(2)}", positive=True)
     pk = l1 * h2 / (2 * (1 - l1 * h1))
@@ -25,67 +27,67 @@ def test_eq19_reduces_to_pollaczek_khinchine_for_poisson_input():
 
 
 def test_poisson_arrivals_give_the_mg1_wait_numerically():
-    arr = mmpp.poisson(0.05)
+    arr = process.poisson(0.05)
     for svc in _services(0.7, 0.05):
-        assert q.mmpp_g1_wait(arr, svc) == pytest.approx(q.mg1_wait(0.05, svc.mean, svc.second_moment), rel=1e-10)
+        assert mmpp_g1.mmpp_g1_wait(arr, svc) == pytest.approx(mg1.mg1_wait(0.05, svc.mean, svc.second_moment), rel=1e-10)
 
 
 @pytest.mark.parametrize("rho", [0.3, 0.7, 0.95])
 def test_G_closed_form_equals_uniformization(rho):
     for svc in _services(rho, ARR.mean_rate):
-        Gc, _ = q.mmpp_g_matrix(ARR, svc, method="closed")
-        Gu, _ = q.mmpp_g_matrix(ARR, svc, method="uniformization")
-        G0, it0 = q.mmpp_g_matrix(ARR, svc, method="closed", G0=np.zeros((2, 2)), max_iter=10**6)
+        Gc, _ = mmpp_g1.mmpp_g_matrix(ARR, svc, method="closed")
+        Gu, _ = mmpp_g1.mmpp_g_matrix(ARR, svc, method="uniformization")
+        G0, it0 = mmpp_g1.mmpp_g_matrix(ARR, svc, method="closed", G0=np.zeros((2, 2)), max_iter=10**6)
         assert np.allclose(Gc, Gu, atol=1e-11), svc
         assert np.allclose(Gc, G0, atol=1e-9), svc  # the minimal solution from G = 0 is the same
         assert np.allclose(Gc.sum(axis=1), 1.0, atol=1e-11) and np.all(Gc >= -1e-15)
-        g = q.stationary_vector(Gc)
+        g = mmpp_g1.stationary_vector(Gc)
         assert np.allclose(g @ Gc, g) and g.sum() == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("rho", [0.2, 0.5, 0.8, 0.95])
-@pytest.mark.parametrize("arr", [ARR, mmpp.IPP(0.5, 0.05, 0.2), mmpp.MMPP2(2.0, 0.4, 0.01, 0.03)])
+@pytest.mark.parametrize("arr", [ARR, process.IPP(0.5, 0.05, 0.2), process.MMPP2(2.0, 0.4, 0.01, 0.03)])
 def test_mmpp_m1_matches_exact_ctmc(arr, rho):
     h = rho / arr.mean_rate
-    exact = q.mmpp_m1_wait_exact(arr, h)
+    exact = mmpp_g1.mmpp_m1_wait_exact(arr, h)
     for method in ("closed", "uniformization"):
-        assert q.mmpp_g1_wait(arr, q.Exponential(h), method=method) == pytest.approx(exact, rel=1e-8)
+        assert mmpp_g1.mmpp_g1_wait(arr, mmpp_g1.Exponential(h), method=method) == pytest.approx(exact, rel=1e-8)
 
 
 def test_saturation_gives_inf_and_flags():
-    r = q.mmpp_g1(ARR, q.Deterministic(1.0 / ARR.mean_rate))
+    r = mmpp_g1.mmpp_g1(ARR, mmpp_g1.Deterministic(1.0 / ARR.mean_rate))
     assert r.saturated and r.wait == np.inf
-    assert q.mmpp_m1_wait_exact(ARR, 2.0) == np.inf
+    assert mmpp_g1.mmpp_m1_wait_exact(ARR, 2.0) == np.inf
 
 
 def test_bad_service_and_arrival_parameters():
     with pytest.raises(ValueError, match="exp_mean"):
-        q.ConstantPlusExponential(10.0, -1.0)
+        mmpp_g1.ConstantPlusExponential(10.0, -1.0)
     with pytest.raises(ValueError, match="c"):
-        q.Deterministic(0.0)
+        mmpp_g1.Deterministic(0.0)
     with pytest.raises(ValueError, match="arrival"):
-        q.mmpp_g1((np.zeros((2, 2)), np.eye(2)), q.Deterministic(1.0))
+        mmpp_g1.mmpp_g1((np.zeros((2, 2)), np.eye(2)), mmpp_g1.Deterministic(1.0))
     with pytest.raises(ValueError, match="method"):
-        q.mmpp_g_matrix(ARR, q.Deterministic(1.0), method="magic")
+        mmpp_g1.mmpp_g_matrix(ARR, mmpp_g1.Deterministic(1.0), method="magic")
 
 
 @pytest.mark.parametrize("svc_kind", ["c+exp", "det"])
 def test_against_direct_simulation_small(svc_kind):
     h = 0.7 / ARR.mean_rate
-    svc = q.ConstantPlusExponential(0.6 * h, 0.4 * h) if svc_kind == "c+exp" else q.Deterministic(h)
-    W = q.mmpp_g1_wait(ARR, svc)
-    sim, ci = q.simulate_mmpp_g1(ARR, svc, customers=200_000, seed=7)
+    svc = mmpp_g1.ConstantPlusExponential(0.6 * h, 0.4 * h) if svc_kind == "c+exp" else mmpp_g1.Deterministic(h)
+    W = mmpp_g1.mmpp_g1_wait(ARR, svc)
+    sim, ci = simulate_mmpp_g1(ARR, svc, customers=200_000, seed=7)
     assert abs(W - sim) <= 4 * ci + 0.01 * W, (W, sim, ci)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("arr", [ARR, mmpp.IPP(0.02, 0.001, 0.004)])
+@pytest.mark.parametrize("arr", [ARR, process.IPP(0.02, 0.001, 0.004)])
 @pytest.mark.parametrize("rho", [0.5, 0.85])
 def test_against_direct_simulation_long(arr, rho):
     h = rho / arr.mean_rate
-    svc = q.ConstantPlusExponential(0.7 * h, 0.3 * h)
-    W = q.mmpp_g1_wait(arr, svc)
-    sim, ci = q.simulate_mmpp_g1(arr, svc, customers=3_000_000, seed=11)
+    svc = mmpp_g1.ConstantPlusExponential(0.7 * h, 0.3 * h)
+    W = mmpp_g1.mmpp_g1_wait(arr, svc)
+    sim, ci = simulate_mmpp_g1(arr, svc, customers=3_000_000, seed=11)
     assert abs(W - sim) <= 3 * ci + 0.005 * W, (W, sim, ci)
 
 
@@ -100,7 +102,7 @@ def test_expm2_matches_scipy():
                 ref = expm(A)
             if not np.isfinite(ref).all():
                 continue
-            assert np.abs(q.expm2(A) - ref).max() <= 1e-10 * np.abs(ref).max(), A
+            assert np.abs(mmpp_g1.expm2(A) - ref).max() <= 1e-10 * np.abs(ref).max(), A
     A = np.array([[-3.0, 3.0], [0.5, -0.5]]) * 100  # generator-like, large
-    assert np.allclose(q.expm2(A), expm(A), rtol=1e-12, atol=1e-15)
-    assert np.allclose(q.expm2(np.zeros((2, 2))), np.eye(2))
+    assert np.allclose(mmpp_g1.expm2(A), expm(A), rtol=1e-12, atol=1e-15)
+    assert np.allclose(mmpp_g1.expm2(np.zeros((2, 2))), np.eye(2))

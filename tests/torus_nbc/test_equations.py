@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from models import queueing, vc_occupancy
-from models.adaptive import phi as phi_ok
+from models.queueing import mg1, vc_occupancy
+from models.networks.adaptive_paths import phi as phi_ok
 from models.torus_nbc import equations
 from models.torus_nbc import equations as _eqfn  # noqa: F401
 from models.torus_nbc.equations import SYMBOLS as s
@@ -40,9 +40,9 @@ def test_eq_18_and_19_are_the_shared_mg1_wormhole_wait():
         M = rng.uniform(8, 64)
         S = M + rng.uniform(0, 30)
         lam = rng.uniform(0, 0.9 / S)
-        assert math.isclose(f18(lam, S, M), queueing.mg1_wait_wormhole(lam, S, M), rel_tol=1e-12)
+        assert math.isclose(f18(lam, S, M), mg1.mg1_wait_wormhole(lam, S, M), rel_tol=1e-12)
         V = int(rng.integers(1, 12))
-        assert math.isclose(f19(lam * V, V, S, M), queueing.mg1_wait_wormhole(lam, S, M), rel_tol=1e-12)
+        assert math.isclose(f19(lam * V, V, S, M), mg1.mg1_wait_wormhole(lam, S, M), rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("V", [4, 10])

@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from models import mmpp
-from models.mmpp import mu1, mu2, sigma1, sigma2, t
+from models.traffic import fit, moments, process
+
+mu1, mu2, sigma1, sigma2, t = (getattr(moments.SYMBOLS, n) for n in ("mu1", "mu2", "sigma1", "sigma2", "t"))
 
 RNG = np.random.default_rng(2024)
 
 
 def _random_mmpp(rng):
-    return mmpp.MMPP2(rng.uniform(0.05, 3), rng.uniform(0, 1.5), rng.uniform(0.01, 2), rng.uniform(0.01, 2))
+    return process.MMPP2(rng.uniform(0.05, 3), rng.uniform(0, 1.5), rng.uniform(0.01, 2), rng.uniform(0.01, 2))
 
 
 @pytest.mark.parametrize("case", range(40))
@@ -21,27 +22,27 @@ def test_symbolic_moments_match_numerical_pgf(case):
     rng = np.random.default_rng(case)
     p = _random_mmpp(rng)
     for tv in (0.05, 0.7, 3.0, 25.0):
-        ref = mmpp.factorial_moments_expm(p.Q, p.Lambda, tv)
-        got = p.factorial_moments(tv)
+        ref = moments.factorial_moments_expm(p.Q, p.Lambda, tv)
+        got = moments.factorial_moments(p, tv)
         assert np.allclose(got, ref, rtol=1e-10, atol=0), (p, tv, got, ref)
         m1, f2, f3 = ref
         var = f2 + m1 - m1**2
         m3 = f3 + 3 * f2 + m1 - 3 * m1 * (f2 + m1) + 2 * m1**3
-        assert float(p.mean_count(tv)) == pytest.approx(m1, rel=1e-10)
+        assert float(moments.mean_count(p, tv)) == pytest.approx(m1, rel=1e-10)
         assert float(p.idc(tv)) == pytest.approx(var / m1, rel=1e-10)
-        assert float(p.third_central_moment(tv)) == pytest.approx(m3, rel=1e-9, abs=1e-10 * f3)
-        assert float(p.g3(tv)) == pytest.approx(f3, rel=1e-10)
+        assert float(moments.third_central_moment(p, tv)) == pytest.approx(m3, rel=1e-9, abs=1e-10 * f3)
+        assert float(moments.g3(p, tv)) == pytest.approx(f3, rel=1e-10)
 
 
 def test_idc_limit_and_ipp():
-    p = mmpp.IPP(0.9, 0.2, 0.8)
-    assert p.rate2 == 0 and p.mean_rate == pytest.approx(0.72)
+    p = process.IPP(0.9, 0.2, 0.8)
+    assert p.mu2 == 0 and p.mean_rate == pytest.approx(0.72)
     assert float(p.idc(1e7)) == pytest.approx(p.idc_inf(), rel=1e-6)
     assert p.idc_inf() == pytest.approx(1 + 2 * p.c2 / (p.s * p.mean_rate))
 
 
 def test_derivation_reproduces_printed_equations_8_to_11():
-    d = mmpp.derivation()
+    d = moments.derivation()
     s = sigma1 + sigma2
     lam = (mu1 * sigma2 + mu2 * sigma1) / s
     printed_10 = (1 + 2 * (mu1 - mu2) ** 2 * sigma1 * sigma2 / (s**2 * (mu1 * sigma2 + mu2 * sigma1))
@@ -54,7 +55,7 @@ def test_derivation_reproduces_printed_equations_8_to_11():
 
 
 def test_A_coefficients_are_outputs_and_rebuild_g3():
-    d = mmpp.derivation()
+    d = moments.derivation()
     s = sigma1 + sigma2
     delta = mu1 - mu2
     # the closed forms of notes/papers.md sec. 1.1 (independent check of the derivation's output)
@@ -70,27 +71,27 @@ def test_A_coefficients_are_outputs_and_rebuild_g3():
     f = sp.lambdify((sigma1, sigma2, mu1, mu2, t), d["eq:12:form"] - d["g3"])
     for case in range(10):
         p = _random_mmpp(np.random.default_rng(100 + case))
-        assert abs(f(p.sigma1, p.sigma2, p.rate1, p.rate2, 2.3)) <= 1e-10 * float(p.g3(2.3))
+        assert abs(f(p.sigma1, p.sigma2, p.mu1, p.mu2, 2.3)) <= 1e-10 * float(moments.g3(p, 2.3))
 
 
 @pytest.mark.parametrize("true", [(0.9, 0.1, 0.2, 0.8), (2.0, 0.0, 0.05, 0.3), (0.3, 0.25, 1.0, 0.1), (5.0, 1.0, 0.6, 0.6)])
 @pytest.mark.parametrize("windows", [(1.0, 10.0), (5.0, 50.0), (0.3, 2.0)])
 def test_fit_round_trip(true, windows):
-    p = mmpp.MMPP2(*true)
-    r = mmpp.fit_mmpp2(mmpp.characteristics(p, *windows))
+    p = process.MMPP2(*true)
+    r = fit.fit_mmpp2(fit.characteristics(p, *windows))
     assert r.feasible and not r.poisson
-    got = np.array([r.mmpp.rate1, r.mmpp.rate2, r.mmpp.sigma1, r.mmpp.sigma2])
+    got = np.array([r.mmpp.mu1, r.mmpp.mu2, r.mmpp.sigma1, r.mmpp.sigma2])
     assert np.allclose(got, true, rtol=1e-8, atol=1e-10), got
 
 
 def test_fit_random_round_trips():
     for case in range(30):
         p = _random_mmpp(np.random.default_rng(500 + case))
-        if p.rate1 < p.rate2:
-            p = mmpp.MMPP2(p.rate2, p.rate1, p.sigma2, p.sigma1)  # the fit orders lambda1 >= lambda2
-        r = mmpp.fit_mmpp2(mmpp.characteristics(p, 1.0 / p.s, 4.0 / p.s))
-        got = np.array([r.mmpp.rate1, r.mmpp.rate2, r.mmpp.sigma1, r.mmpp.sigma2])
-        assert np.allclose(got, [p.rate1, p.rate2, p.sigma1, p.sigma2], rtol=1e-6, atol=1e-9), (p, r.mmpp)
+        if p.mu1 < p.mu2:
+            p = process.MMPP2(p.mu2, p.mu1, p.sigma2, p.sigma1)  # the fit orders lambda1 >= lambda2
+        r = fit.fit_mmpp2(fit.characteristics(p, 1.0 / p.s, 4.0 / p.s))
+        got = np.array([r.mmpp.mu1, r.mmpp.mu2, r.mmpp.sigma1, r.mmpp.sigma2])
+        assert np.allclose(got, [p.mu1, p.mu2, p.sigma1, p.sigma2], rtol=1e-6, atol=1e-9), (p, r.mmpp)
 
 
 # The seed-001 table of notes/papers.md sec. 1.3: delta1, delta2, lambda1/mu1, lambda2/mu1
@@ -106,40 +107,40 @@ TABLE = {
 def test_superposition_matches_the_table_and_the_general_fit(key):
     s1, s2, n = key
     for mu in (1.0, 0.004):
-        src = mmpp.IPP(mu, s1, s2)
-        closed = mmpp.superposition_closed_form(src, n)
-        got = np.array([closed.sigma1, closed.sigma2, closed.rate1 / mu, closed.rate2 / mu])
+        src = process.IPP(mu, s1, s2)
+        closed = fit.superposition_closed_form(src, n)
+        got = np.array([closed.sigma1, closed.sigma2, closed.mu1 / mu, closed.mu2 / mu])
         assert np.allclose(got, TABLE[key], atol=6e-6)
         for windows in ((None, None), (1.0, 10.0), (5.0, 50.0)):
-            gen = mmpp.fit_superposition(src, n, t1=windows[0], t2=windows[1]).mmpp
-            g = np.array([gen.sigma1, gen.sigma2, gen.rate1, gen.rate2])
-            c = np.array([closed.sigma1, closed.sigma2, closed.rate1, closed.rate2])
+            gen = fit.fit_superposition(src, n, t1=windows[0], t2=windows[1]).mmpp
+            g = np.array([gen.sigma1, gen.sigma2, gen.mu1, gen.mu2])
+            c = np.array([closed.sigma1, closed.sigma2, closed.mu1, closed.mu2])
             assert np.allclose(g, c, rtol=1e-9), windows
 
 
 @pytest.mark.parametrize("n", [1.0, 1.7, 2.5, 4.0, 10.0])
 def test_closed_form_equals_general_fit_for_mmpp_sources(n):
-    src = mmpp.MMPP2(0.8, 0.3, 0.15, 0.4)
-    gen = mmpp.fit_superposition(src, n).mmpp
-    closed = mmpp.superposition_closed_form(src, n)
-    assert np.allclose([gen.sigma1, gen.sigma2, gen.rate1, gen.rate2],
-                       [closed.sigma1, closed.sigma2, closed.rate1, closed.rate2], rtol=1e-9)
+    src = process.MMPP2(0.8, 0.3, 0.15, 0.4)
+    gen = fit.fit_superposition(src, n).mmpp
+    closed = fit.superposition_closed_form(src, n)
+    assert np.allclose([gen.sigma1, gen.sigma2, gen.mu1, gen.mu2],
+                       [closed.sigma1, closed.sigma2, closed.mu1, closed.mu2], rtol=1e-9)
     # and the matched process has the superposed characteristics
-    ch = mmpp.superposed_characteristics(src, n, 1.3, 7.0)
+    ch = fit.superposed_characteristics(src, n, 1.3, 7.0)
     assert closed.mean_rate == pytest.approx(ch.mean_rate, rel=1e-12)
     assert float(closed.idc(1.3)) == pytest.approx(ch.idc_t1, rel=1e-10)
     assert closed.idc_inf() == pytest.approx(ch.idc_inf, rel=1e-10)
-    assert float(closed.third_central_moment(7.0)) == pytest.approx(ch.m3_t2, rel=1e-8)
+    assert float(moments.third_central_moment(closed, 7.0)) == pytest.approx(ch.m3_t2, rel=1e-8)
     # n = 1 gives the source back
     if n == 1.0:
-        assert np.allclose([closed.rate1, closed.rate2, closed.sigma1, closed.sigma2], [0.8, 0.3, 0.15, 0.4])
+        assert np.allclose([closed.mu1, closed.mu2, closed.sigma1, closed.sigma2], [0.8, 0.3, 0.15, 0.4])
 
 
 def test_superposition_closed_form_is_derived():
-    e = mmpp.superposition_equations()
+    e = fit.superposition_equations()
     assert sp.simplify(e["h"] - (sigma1 - sigma2) * (mu1 - mu2)) == 0
     # the closed form reproduces n times the rate, the source's s and n times c2 (symbolically)
-    n = mmpp.n_s
+    n = moments.n_s
     s = sigma1 + sigma2
     d1, d2, l1, l2 = e["delta1"], e["delta2"], e["lambda1"], e["lambda2"]
     lam = (mu1 * sigma2 + mu2 * sigma1) / s
@@ -151,14 +152,14 @@ def test_superposition_closed_form_is_derived():
 
 
 def test_infeasible_fit_raises_or_falls_back():
-    src = mmpp.IPP(0.01, 0.2, 0.8)
+    src = process.IPP(0.01, 0.2, 0.8)
     with pytest.raises(ValueError, match="infeasible"):
-        mmpp.fit_superposition(src, 0.5)
+        fit.fit_superposition(src, 0.5)
     with pytest.raises(ValueError, match="infeasible"):
-        mmpp.superposition_closed_form(src, 0.5)
-    r = mmpp.fit_superposition(src, 0.5, on_infeasible="ipp")
-    assert not r.feasible and r.mmpp.rate2 == pytest.approx(0.0, abs=1e-15)
-    ch = mmpp.superposed_characteristics(src, 0.5, 1.0, 10.0)
+        fit.superposition_closed_form(src, 0.5)
+    r = fit.fit_superposition(src, 0.5, on_infeasible="ipp")
+    assert not r.feasible and r.mmpp.mu2 == pytest.approx(0.0, abs=1e-15)
+    ch = fit.superposed_characteristics(src, 0.5, 1.0, 10.0)
     assert r.mmpp.mean_rate == pytest.approx(ch.mean_rate, rel=1e-10)
     assert float(r.mmpp.idc(1.0)) == pytest.approx(ch.idc_t1, rel=1e-9)
     assert r.mmpp.idc_inf() == pytest.approx(ch.idc_inf, rel=1e-9)
@@ -166,23 +167,23 @@ def test_infeasible_fit_raises_or_falls_back():
 
 def test_bad_parameters_raise_value_errors():
     with pytest.raises(ValueError, match="sigma1"):
-        mmpp.IPP(0.1, 0.0, 0.5)
+        process.IPP(0.1, 0.0, 0.5)
     with pytest.raises(ValueError, match="sigma2"):
-        mmpp.IPP(0.1, 0.5, -1.0)
+        process.IPP(0.1, 0.5, -1.0)
     with pytest.raises(ValueError, match="mu1"):
-        mmpp.IPP(0.0, 0.5, 0.5)
+        process.IPP(0.0, 0.5, 0.5)
     with pytest.raises(ValueError, match="n"):
-        mmpp.fit_superposition(mmpp.IPP(0.1, 0.5, 0.5), 0.0)
+        fit.fit_superposition(process.IPP(0.1, 0.5, 0.5), 0.0)
     with pytest.raises(ValueError, match="IDC"):
-        mmpp.fit_mmpp2(mmpp.Characteristics(0.5, 1.5, 1.2, 0.1, 1.0, 10.0))
+        fit.fit_mmpp2(fit.Characteristics(0.5, 1.5, 1.2, 0.1, 1.0, 10.0))
     with pytest.raises(ValueError, match="on_infeasible"):
-        mmpp.fit_superposition(mmpp.IPP(0.1, 0.5, 0.5), 2, on_infeasible="maybe")
+        fit.fit_superposition(process.IPP(0.1, 0.5, 0.5), 2, on_infeasible="maybe")
 
 
 def test_poisson_is_a_fixed_point_of_the_fit():
-    p = mmpp.poisson(0.3)
+    p = process.poisson(0.3)
     assert p.is_poisson and p.idc_inf() == pytest.approx(1.0)
-    r = mmpp.fit_superposition(p, 3)
+    r = fit.fit_superposition(p, 3)
     assert r.poisson and r.mmpp.mean_rate == pytest.approx(0.9)
-    assert mmpp.superposition_closed_form(p, 2.5).mean_rate == pytest.approx(0.75)
+    assert fit.superposition_closed_form(p, 2.5).mean_rate == pytest.approx(0.75)
     assert math.isclose(float(p.idc(4.0)), 1.0)

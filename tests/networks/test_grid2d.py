@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from models.core.errors import ParameterError
-from models.topology import (READINGS, build, definition1_node_count, definition1_removed_link, mesh,
+from models.networks.grid2d import (READINGS, build, definition1_node_count, definition1_removed_link, mesh,
                              properties_table, proposition1_nodes, removed_nodes, tm, tm_removed_links, torus,
                              xfolded_tm)
 

@@ -28,8 +28,8 @@ import functools
 import numpy as np
 import sympy as sp
 
-from .core.symbolic import lambdify_cached
-from .core.validate import require
+from ..core.symbolic import lambdify_cached
+from ..core.validate import require
 
 lam, S = sp.symbols("lambda_c S", positive=True)
 rho = sp.Symbol("rho", positive=True)

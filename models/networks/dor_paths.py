@@ -46,7 +46,7 @@ from fractions import Fraction
 from math import prod
 from typing import Sequence
 
-from .core.validate import require
+from ..core.validate import require
 
 __all__ = [
     "bounded_count", "bounded_count_sympy", "bounded_count_inclusion_exclusion", "generating_function",

@@ -1,4 +1,4 @@
-"""Topologies of the wormhole simulator, built as port tables.
+"""Graph topologies (torus, mesh, any graph) as port tables, with their BFS distances; the simulator routes on them.
 
 Every topology is a directed multigraph given by a *port table*:
 ``nbr[u, p]`` is the node reached from node ``u`` through its output port

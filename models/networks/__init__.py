@@ -1,0 +1,20 @@
+"""Topologies, distances and path counts the chapters and the simulators share.
+
+``models.networks.graph``
+    Port tables of the simulator's networks (:class:`Torus`, :class:`Mesh`,
+    :class:`Graph`) with their breadth-first-search distances.
+``models.networks.grid2d``
+    The 2-D direct networks of the x-Folded TM paper (torus, mesh, TM,
+    x-Folded TM readings) as :class:`GridNetwork`.
+``models.networks.multistage``
+    Multistage interconnection networks (omega, baseline, cube) as
+    :class:`MultistageNetwork`.
+``models.networks.patterns``
+    Reference patterns (uniform, hot spot) of processors to memories.
+``models.networks.dor_paths``
+    Exact path combinatorics of dimension-order routing in tori.
+``models.networks.adaptive_paths``
+    Counting minimal adaptive paths (Ould-Khaoua's psi and phi).
+
+Import the submodules; this package imports nothing.
+"""
