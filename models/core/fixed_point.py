@@ -1,13 +1,50 @@
-"""Damped fixed-point iteration that fails loudly.
+"""Damped fixed-point iteration that fails loudly, and stops quietly at saturation.
 
 ``x_{t+1} = (1 - damping) * x_t + damping * f(x_t)`` until the max-norm of the
 change is below ``tol``.  When it does not converge, :class:`ConvergenceError`
 names the quantity whose change was largest (``names[i]`` if given), the
 iteration count and the residual.
+
+Three outcomes of :func:`fixed_point`:
+
+* **converged** (``converged=True``): the change of the last iteration is
+  within ``tol``;
+* **saturated** (``saturated=True``, ``converged=False``): the model has no
+  fixed point at this load -- ``f`` raised :class:`Saturated`, or the
+  ``saturated`` predicate said so of an iterate.  This is a state, not an
+  error (DESIGN.md: latency ``inf``, ``saturated=True``);
+* **failed**: non-finite values that no predicate claimed, or ``max_iter``
+  iterations, raise :class:`ConvergenceError` (or return ``converged=False``
+  with ``raise_on_failure=False``).
+
+One iteration ``t = 1, 2, ...`` from ``x``, in this order:
+
+1. ``fx = f(x)`` (``f`` may raise :class:`Saturated`: stop, saturated);
+2. ``new = (1 - damping) * x + damping * fx`` (``damping = 1``: ``new = fx``
+   to the last bit);
+3. ``saturated(new)`` (optional predicate; a truthy value stops, saturated;
+   a string is kept as the reason);
+4. a non-finite ``fx`` fails;
+5. the change ``d = |new - x|`` per component, measured relative to
+   ``s = max(floor, |new|)`` (``relative_to="new"``, the default) or
+   ``max(floor, |x|)`` (``"old"``), or absolute (``relative=False``);
+   ``residual = max(d / s)``;
+6. converged when ``residual <= tol`` (or, with ``scale_tol``, when every
+   ``d <= tol * s``: the same test written the other way, for loops that
+   compared that way, identical up to the last bit of the comparison);
+7. otherwise the next ``x`` is ``new``, or ``update(x, fx)`` when an
+   ``update`` hook is given (e.g. a Newton step; it may raise
+   :class:`Saturated`).  The convergence test always uses the plain
+   (damped) step of 5-6, so a converged result is the plain step.
+
+:func:`fixed_points` iterates many independent problems at once (one per
+row), each exactly as :func:`fixed_point` would, masking the rows that have
+converged or saturated.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -15,15 +52,53 @@ import numpy as np
 
 from .errors import ConvergenceError, ParameterError
 
+__all__ = ["FixedPoint", "FixedPoints", "Saturated", "fixed_point", "fixed_points"]
+
+
+class Saturated(Exception):
+    """Raised by a fixed-point map (or an ``update`` hook) when the load has no fixed point.
+
+    The message, if any, is kept as :attr:`FixedPoint.reason`.  Not an
+    error: :func:`fixed_point` catches it and returns ``saturated=True``.
+    """
+
 
 @dataclass(frozen=True)
 class FixedPoint:
-    """Outcome of :func:`fixed_point`: the solution, iterations and final residual."""
+    """Outcome of :func:`fixed_point`: the solution, iterations and final residual.
+
+    x : the last iterate (the converged solution; the iterate judged
+        saturated; the last iterate reached)
+    iterations : iterations performed (the saturating one included)
+    residual : max relative (or absolute) change of the last completed
+        iteration (``inf`` if none completed)
+    converged : the change fell within ``tol``
+    saturated : the iteration stopped because the model saturated
+    reason : why it saturated (the :class:`Saturated` message or the
+        predicate's string), ``""`` otherwise
+    change : max absolute change ``|new - x|`` of the last completed iteration
+    """
 
     x: np.ndarray
     iterations: int
     residual: float
     converged: bool
+    saturated: bool = False
+    reason: str = ""
+    change: float = math.nan
+
+
+def _check_options(damping, relative_to, floor):
+    if not 0.0 < damping <= 1.0:
+        raise ParameterError(f"`damping` must be in (0, 1]; got {damping!r}")
+    if relative_to not in ("new", "old"):
+        raise ParameterError(f"`relative_to` must be 'new' or 'old'; got {relative_to!r}")
+    if not (isinstance(floor, (int, float)) and math.isfinite(floor) and floor >= 0):
+        raise ParameterError(f"`floor` must be a finite number >= 0; got {floor!r}")
+
+
+def _reason(verdict) -> str:
+    return verdict if isinstance(verdict, str) else "saturated"
 
 
 def fixed_point(
@@ -37,39 +112,69 @@ def fixed_point(
     names: Sequence[str] | None = None,
     relative: bool = True,
     raise_on_failure: bool = True,
+    saturated: Callable[[np.ndarray], object] | None = None,
+    relative_to: str = "new",
+    floor: float = 1.0,
+    scale_tol: bool = False,
+    update: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> FixedPoint:
-    """Solve ``x = f(x)`` by damped iteration.
+    """Solve ``x = f(x)`` by damped iteration (the module docstring gives the order of the checks).
 
     Parameters
     ----------
     f : callable
-        Maps an array to an array of the same shape.  It may return non-finite
-        values; the iteration then stops with a :class:`ConvergenceError`.
+        Maps an array to an array of the same shape.  It may raise
+        :class:`Saturated`.  Non-finite values stop the iteration: saturated
+        if the ``saturated`` predicate says so, else a :class:`ConvergenceError`.
     x0 : array_like
         Starting point.
     damping : float in (0, 1]
         Weight of the new iterate (1 = plain iteration).
     tol : float
         Convergence threshold on the max-norm of the change (relative to
-        ``max(1, |x|)`` when ``relative``).
+        ``max(floor, |.|)`` when ``relative``).
     max_iter : int
         Iteration cap.
     where : str
         Name of the equation or model, used in error messages.
     names : sequence of str, optional
         Names of the components of ``x``, used in error messages.
+    relative : bool
+        Relative (default) or absolute change.
     raise_on_failure : bool
         If False, return ``converged=False`` instead of raising.
+    saturated : callable, optional
+        ``iterate -> truthy`` checked on every new (damped) iterate before
+        anything else; truthy ends the iteration with ``saturated=True`` (a
+        string is kept as the reason).
+    relative_to : {'new', 'old'}
+        Scale of the relative change: the new iterate (default) or the old one.
+    floor : float >= 0
+        Smallest scale, ``max(floor, |.|)`` (default 1; 0 gives ``|.|``).
+    scale_tol : bool
+        Test ``d <= tol * s`` instead of ``d / s <= tol``.
+    update : callable, optional
+        ``(x, f(x)) -> next x`` used instead of the damped step when not
+        converged (an accelerated step); may raise :class:`Saturated`.
     """
-    if not 0.0 < damping <= 1.0:
-        raise ParameterError(f"`damping` must be in (0, 1]; got {damping!r}")
+    _check_options(damping, relative_to, floor)
     x = np.array(x0, dtype=float, copy=True)
     residual = np.inf
+    change = math.nan
     worst = 0
     for it in range(1, max_iter + 1):
-        fx = np.asarray(f(x), dtype=float)
+        try:
+            fx = np.asarray(f(x), dtype=float)
+        except Saturated as sat:
+            return FixedPoint(x, it, float(residual), False, True, str(sat) or "saturated", change)
         if fx.shape != x.shape:
             raise ValueError(f"{where}: f changed the shape from {x.shape} to {fx.shape}")
+        with np.errstate(invalid="ignore", over="ignore"):
+            new = (1.0 - damping) * x + damping * fx
+        if saturated is not None:
+            verdict = saturated(new)
+            if verdict:
+                return FixedPoint(new, it, float(residual), False, True, _reason(verdict), change)
         if not np.all(np.isfinite(fx)):
             bad = int(np.flatnonzero(~np.isfinite(fx).ravel())[0])
             label = names[bad] if names is not None else f"component {bad}"
@@ -77,17 +182,184 @@ def fixed_point(
             if raise_on_failure:
                 raise err
             return FixedPoint(x, it, np.inf, False)
-        new = (1.0 - damping) * x + damping * fx
-        diff = np.abs(new - x)
+        step = np.abs(new - x)
+        diff = step
         if relative:
-            diff = diff / np.maximum(1.0, np.abs(new))
+            ref = new if relative_to == "new" else x
+            scale = np.maximum(floor, np.abs(ref))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                diff = step / scale
         flat = diff.ravel()
         worst = int(np.argmax(flat)) if flat.size else 0
         residual = float(flat[worst]) if flat.size else 0.0
-        x = new
-        if residual <= tol:
-            return FixedPoint(x, it, residual, True)
+        change = float(step.max()) if step.size else 0.0
+        if scale_tol and relative:
+            done = bool(np.all(step <= tol * scale))
+        elif scale_tol:
+            done = bool(np.all(step <= tol))
+        else:
+            done = residual <= tol
+        if done:
+            return FixedPoint(new, it, residual, True, change=change)
+        if update is None:
+            x = new
+        else:
+            try:
+                nxt = np.asarray(update(x, fx), dtype=float)
+            except Saturated as sat:
+                return FixedPoint(x, it, residual, False, True, str(sat) or "saturated", change)
+            if nxt.shape != x.shape:
+                raise ValueError(f"{where}: update changed the shape from {x.shape} to {nxt.shape}")
+            x = np.array(nxt, dtype=float, copy=True)
     label = names[worst] if names is not None else f"component {worst}"
     if raise_on_failure:
         raise ConvergenceError(f"{where} (variable {label})", max_iter, residual, x)
-    return FixedPoint(x, max_iter, residual, False)
+    return FixedPoint(x, max_iter, residual, False, change=change)
+
+
+@dataclass(frozen=True)
+class FixedPoints:
+    """Outcome of :func:`fixed_points`, one entry per problem (row).
+
+    x : (m, ...) last iterates; iterations, residual, converged, saturated,
+    change : (m,) arrays with the meaning of :class:`FixedPoint`'s fields;
+    reason : tuple of m strings.
+    """
+
+    x: np.ndarray
+    iterations: np.ndarray
+    residual: np.ndarray
+    converged: np.ndarray
+    saturated: np.ndarray
+    reason: tuple
+    change: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.iterations)
+
+    def __getitem__(self, i: int) -> FixedPoint:
+        """Problem ``i`` as a :class:`FixedPoint`."""
+        return FixedPoint(self.x[i], int(self.iterations[i]), float(self.residual[i]), bool(self.converged[i]),
+                          bool(self.saturated[i]), self.reason[i], float(self.change[i]))
+
+
+def fixed_points(
+    f: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    x0,
+    *,
+    damping: float = 0.5,
+    tol: float = 1e-12,
+    max_iter: int = 10_000,
+    where: str = "fixed point",
+    names: Sequence[str] | None = None,
+    relative: bool = True,
+    raise_on_failure: bool = True,
+    saturated: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    relative_to: str = "new",
+    floor: float = 1.0,
+    scale_tol: bool = False,
+) -> FixedPoints:
+    """Many independent fixed points at once (e.g. one per load), each iterated as :func:`fixed_point` does.
+
+    Parameters
+    ----------
+    f : callable
+        ``f(x, rows) -> array like x``: ``x`` holds the rows still iterating
+        (shape ``(a, ...)``), ``rows`` their indices into ``x0`` (so ``f`` can
+        pick each problem's parameters, e.g. ``loads[rows]``).  Rows must not
+        interact.
+    x0 : array_like, shape (m, ...)
+        One starting point per problem (first axis).
+    saturated : callable, optional
+        ``saturated(new, rows) -> bool array (a,)``: rows that stop saturated.
+    damping, tol, max_iter, where, names, relative, raise_on_failure, relative_to, floor, scale_tol
+        As for :func:`fixed_point`, applied row by row.  A row whose ``f``
+        value is non-finite (and not claimed by ``saturated``) or that does
+        not converge in ``max_iter`` fails: :class:`ConvergenceError` naming
+        the row, or ``converged=False`` with ``raise_on_failure=False``.
+
+    Returns
+    -------
+    FixedPoints
+    """
+    _check_options(damping, relative_to, floor)
+    X = np.array(x0, dtype=float, copy=True)
+    if X.ndim < 1 or X.shape[0] == 0:
+        raise ParameterError(f"`x0` must have one row per problem (shape (m, ...), m >= 1); got shape {X.shape}")
+    m = X.shape[0]
+    iters = np.zeros(m, dtype=int)
+    resid = np.full(m, np.inf)
+    change = np.full(m, np.nan)
+    conv = np.zeros(m, dtype=bool)
+    sat = np.zeros(m, dtype=bool)
+    failed = np.zeros(m, dtype=bool)
+    reason = [""] * m
+    worst = np.zeros(m, dtype=int)
+    active = np.arange(m)
+    axes = tuple(range(1, X.ndim))
+
+    def rowmax(a):
+        return a.reshape(a.shape[0], -1).max(axis=1) if a[0].size else np.zeros(a.shape[0])
+
+    def rowargmax(a):
+        return a.reshape(a.shape[0], -1).argmax(axis=1) if a[0].size else np.zeros(a.shape[0], dtype=int)
+
+    for it in range(1, max_iter + 1):
+        if active.size == 0:
+            break
+        x = X[active]
+        fx = np.asarray(f(x, active), dtype=float)
+        if fx.shape != x.shape:
+            raise ValueError(f"{where}: f changed the shape from {x.shape} to {fx.shape}")
+        iters[active] = it
+        with np.errstate(invalid="ignore", over="ignore"):
+            new = (1.0 - damping) * x + damping * fx
+        keep = np.ones(active.size, dtype=bool)
+        if saturated is not None:
+            verdict = np.asarray(saturated(new, active), dtype=bool).reshape(active.size)
+            if verdict.any():
+                rows = active[verdict]
+                X[rows] = new[verdict]
+                sat[rows] = True
+                for r in rows:
+                    reason[r] = "saturated"
+                keep &= ~verdict
+        finite = np.isfinite(fx).reshape(active.size, -1).all(axis=1) if x[0].size else np.ones(active.size, bool)
+        bad = keep & ~finite
+        if bad.any():
+            rows = active[bad]
+            if raise_on_failure:
+                r = int(rows[0])
+                raise ConvergenceError(f"{where} (problem {r} became non-finite)", it, np.inf, X[r])
+            failed[rows] = True
+            resid[rows] = np.inf
+            keep &= ~bad
+        step = np.abs(new - x)
+        diff = step
+        if relative:
+            ref = new if relative_to == "new" else x
+            scale = np.maximum(floor, np.abs(ref))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                diff = step / scale
+        r_now = rowmax(diff)
+        w_now = rowargmax(diff)
+        c_now = rowmax(step)
+        if scale_tol and relative:
+            done = (step <= tol * scale).reshape(active.size, -1).all(axis=1)
+        elif scale_tol:
+            done = (step <= tol).reshape(active.size, -1).all(axis=1)
+        else:
+            done = r_now <= tol
+        idx = active[keep]
+        resid[idx] = r_now[keep]
+        worst[idx] = w_now[keep]
+        change[idx] = c_now[keep]
+        X[idx] = new[keep]
+        conv[active[keep & done]] = True
+        active = active[keep & ~done]
+    if active.size and raise_on_failure:
+        r = int(active[0])
+        w = int(worst[r])
+        label = names[w] if names is not None else f"component {w}"
+        raise ConvergenceError(f"{where} (problem {r}, variable {label})", max_iter, float(resid[r]), X[r])
+    return FixedPoints(X, iters, resid, conv, sat, tuple(reason), change)

@@ -1,0 +1,414 @@
+"""models.core.fixed_point: the saturated outcome, tolerance semantics, hooks, many problems at once.
+
+The loops the chapters wrote by hand are kept here as reference loops on
+synthetic maps with the same structure; the recipe that replaces each must
+give the same iterate to the last bit and the same iteration count.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from models.core.errors import ConvergenceError, ParameterError
+from models.core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points
+
+DOTTIE = 0.7390851332151607  # x = cos(x)
+
+
+# ---------------------------------------------------------------- known answers and the old behaviour
+@pytest.mark.parametrize("damping", [1.0, 0.5])
+def test_cos_fixed_point(damping):
+    res = fixed_point(np.cos, [1.0], damping=damping, tol=1e-14)
+    assert res.converged and not res.saturated and res.reason == ""
+    assert abs(res.x[0] - DOTTIE) < 1e-12
+    assert res.residual <= 1e-14 and res.change == pytest.approx(res.residual * max(1.0, abs(res.x[0])))
+
+
+def test_damping_one_is_plain_iteration_to_the_last_bit():
+    res = fixed_point(np.cos, [1.0], damping=1.0, tol=0.0, max_iter=7, raise_on_failure=False)
+    x = 1.0
+    for _ in range(7):
+        x = math.cos(x)
+    assert res.x[0] == x and res.iterations == 7 and not res.converged
+
+
+def test_old_positional_fields_still_work():
+    r = FixedPoint(np.zeros(1), 3, 0.0, True)
+    assert (r.saturated, r.reason) == (False, "") and math.isnan(r.change)
+
+
+def test_non_finite_still_raises_without_a_predicate():
+    with pytest.raises(ConvergenceError, match="non-finite"):
+        fixed_point(lambda x: np.array([np.inf]), [1.0], names=["b"])
+    with pytest.raises(ConvergenceError) as info:
+        fixed_point(lambda x: x + 1.0, [0.0, 0.0], max_iter=7, names=["W_0", "W_1"], where="torus")
+    assert info.value.iterations == 7 and "W_" in str(info.value)
+
+
+# ---------------------------------------------------------------- saturated outcome
+def test_saturated_exception_stops_quietly():
+    def f(x):
+        if x[0] > 4.5:
+            raise Saturated("rho >= 1")
+        return x + 1.0
+
+    res = fixed_point(f, [0.0], damping=1.0)
+    # iterates 1, 2, 3, 4, 5; f(5) raises at iteration 6
+    assert res.saturated and not res.converged and res.iterations == 6
+    assert res.reason == "rho >= 1" and res.x[0] == 5.0
+    assert res.residual == 1.0 / 5.0  # the last completed iteration's relative change
+
+
+def test_saturated_exception_without_message():
+    def f(x):
+        raise Saturated()
+
+    res = fixed_point(f, [0.0])
+    assert res.saturated and res.reason == "saturated" and res.iterations == 1 and res.residual == math.inf
+
+
+def test_saturated_predicate_on_each_iterate():
+    res = fixed_point(lambda x: x + 1.0, [0.0], damping=1.0, saturated=lambda x: x[0] > 10)
+    assert res.saturated and res.iterations == 11 and res.x[0] == 11.0 and res.reason == "saturated"
+
+
+def test_predicate_string_is_the_reason_and_empty_string_is_false():
+    res = fixed_point(lambda x: 2.0 * x + 1.0, [0.0], damping=1.0,
+                      saturated=lambda x: "without bound" if x[0] > 1e12 else "")
+    assert res.saturated and res.reason == "without bound" and res.x[0] > 1e12
+
+
+def test_predicate_claims_non_finite_values():
+    res = fixed_point(lambda x: np.array([np.inf]), [1.0], saturated=lambda x: not np.all(np.isfinite(x)))
+    assert res.saturated and res.iterations == 1
+
+
+def test_predicate_sees_the_damped_iterate():
+    seen = []
+    fixed_point(lambda x: x + 2.0, [0.0], damping=0.5, max_iter=2, raise_on_failure=False,
+                saturated=lambda x: seen.append(float(x[0])))
+    assert seen == [1.0, 2.0]
+
+
+def test_saturated_is_not_an_error_even_when_raising():
+    res = fixed_point(lambda x: x + 1.0, [0.0], max_iter=3, saturated=lambda x: x[0] > 0.2)
+    assert res.saturated and res.iterations == 1
+
+
+# ---------------------------------------------------------------- tolerance semantics
+def linear(x):
+    return 0.5 * x + 1.0  # fixed point 2
+
+
+def test_relative_to_new_old_and_absolute():
+    one = dict(damping=1.0, max_iter=1, tol=0.0, raise_on_failure=False)
+    assert fixed_point(linear, [1.0], **one).residual == 0.5 / 1.5
+    assert fixed_point(linear, [1.0], relative_to="old", **one).residual == 0.5 / 1.0
+    assert fixed_point(linear, [1.0], relative=False, **one).residual == 0.5
+    # the floor: below 1 the scale is 1 by default, |x| with floor 0
+    small = lambda x: 0.5 * x  # noqa: E731
+    assert fixed_point(small, [0.1], **one).residual == 0.05
+    assert fixed_point(small, [0.1], relative_to="old", floor=0.0, **one).residual == 0.05 / 0.1
+
+
+def test_scale_tol_is_the_same_test_written_the_other_way():
+    for tol in (1e-3, 1e-8, 1e-12):
+        a = fixed_point(np.cos, [1.0], damping=1.0, tol=tol)
+        b = fixed_point(np.cos, [1.0], damping=1.0, tol=tol, scale_tol=True)
+        assert a.iterations == b.iterations and a.x[0] == b.x[0]
+
+
+def test_invalid_options():
+    for kw in (dict(damping=0.0), dict(damping=1.5), dict(relative_to="mean"), dict(floor=-1.0), dict(floor=math.nan)):
+        with pytest.raises(ParameterError):
+            fixed_point(np.cos, [1.0], **kw)
+
+
+# ---------------------------------------------------------------- update hook (accelerated step)
+def newton_cos(x, fx):
+    # Newton on g(x) = cos(x) - x
+    return x + (fx - x) / (1.0 + np.sin(x))
+
+
+def test_update_hook_accelerates_and_returns_the_plain_step():
+    plain = fixed_point(np.cos, [1.0], damping=1.0, tol=1e-13)
+    fast = fixed_point(np.cos, [1.0], damping=1.0, tol=1e-13, update=newton_cos)
+    assert fast.converged and fast.iterations < plain.iterations // 5
+    assert abs(fast.x[0] - DOTTIE) < 1e-13
+
+
+def test_update_hook_may_saturate():
+    def upd(x, fx):
+        raise Saturated("slope >= 1")
+
+    res = fixed_point(lambda x: x + 1.0, [0.0], damping=1.0, update=upd)
+    assert res.saturated and res.reason == "slope >= 1" and res.iterations == 1 and res.residual == 1.0
+
+
+# ---------------------------------------------------------------- many problems at once
+def test_fixed_points_equal_one_by_one():
+    a = np.array([0.5, 1.0, 2.0, 3.0, 0.9, 5.0])
+
+    def f1(x, ai):
+        return ai * np.cos(x) + 0.1 * x * x
+
+    X0 = np.ones((6, 2))
+    X0[:, 1] = 0.5
+    X0[5] = 20.0  # grows past 50 at the second iterate: saturated
+
+    def fb(x, rows):
+        return f1(x, a[rows][:, None])
+
+    sat = lambda x, rows: np.any(~np.isfinite(x) | (x > 50), axis=1)  # noqa: E731
+    many = fixed_points(fb, X0, damping=0.7, tol=1e-12, max_iter=3000, saturated=sat, raise_on_failure=False)
+    for i in range(6):
+        one = fixed_point(lambda x, ai=a[i]: f1(x, ai), X0[i], damping=0.7, tol=1e-12, max_iter=3000,
+                          saturated=lambda x: np.any(~np.isfinite(x) | (x > 50)), raise_on_failure=False)
+        got = many[i]
+        assert (got.converged, got.saturated, got.iterations) == (one.converged, one.saturated, one.iterations)
+        assert np.array_equal(got.x, one.x) and got.residual == one.residual
+        assert np.array_equal([got.change], [one.change], equal_nan=True)
+    # all three outcomes occur: converged, saturated, neither (cap reached)
+    assert many.converged.sum() == 4 and list(many.saturated) == [False] * 5 + [True]
+    assert many.iterations[3] == 3000 and len(many) == 6
+
+
+def test_fixed_points_saturated_rows_are_masked():
+    loads = np.array([0.1, 0.5, 0.9, 1.2])
+
+    def f(x, rows):  # W = load (1 + W): fixed point load / (1 - load), none for load >= 1
+        return loads[rows] * (1.0 + x)
+
+    res = fixed_points(f, np.zeros(4), damping=1.0, tol=1e-13, max_iter=100_000,
+                       saturated=lambda x, rows: x > 1e9)
+    assert list(res.saturated) == [False, False, False, True]
+    assert list(res.converged) == [True, True, True, False]
+    np.testing.assert_allclose(res.x[:3], loads[:3] / (1 - loads[:3]), rtol=1e-10)
+    assert res.iterations[0] < res.iterations[1] < res.iterations[2]
+
+
+def test_fixed_points_failure_names_the_problem():
+    with pytest.raises(ConvergenceError, match="problem 1"):
+        fixed_points(lambda x, rows: np.where(rows == 1, x + 1.0, 0.5 * x), np.zeros(2), max_iter=50)
+    with pytest.raises(ParameterError):
+        fixed_points(lambda x, rows: x, np.zeros((0, 2)))
+
+
+# ---------------------------------------------------------------- the hand-written loops it replaces
+def test_recipe_torus_dor_loop():
+    """torus_dor/solve.py _solve: plain iteration, step may say 'saturated', W > 1e12 is saturated,
+    residual |Wn - W| / max(1, |Wn|)."""
+    A = np.array([[0.2, 0.1], [0.0, 0.3]])
+
+    def step(W, lam):
+        rho = lam * (1.0 + W)
+        if np.any(rho >= 1.0):
+            return None
+        return A @ W + rho / (1.0 - rho) * 10.0
+
+    def legacy(lam, tol=1e-10, max_iter=200_000):
+        W = np.zeros(2)
+        for it in range(1, max_iter + 1):
+            Wn = step(W, lam)
+            if Wn is None:
+                return ("sat", it, None)
+            if not np.all(np.isfinite(Wn)) or np.any(Wn > 1e12):
+                return ("sat", it, None)
+            diff = np.abs(Wn - W) / np.maximum(1.0, np.abs(Wn))
+            residual = float(diff.max())
+            W = Wn
+            if residual <= tol:
+                return ("ok", it, W, residual)
+        raise AssertionError
+
+    def recipe(lam):
+        def f(W):
+            out = step(W, lam)
+            if out is None:
+                raise Saturated("rho >= 1")
+            return out
+
+        fp = fixed_point(f, np.zeros(2), damping=1.0, tol=1e-10, max_iter=200_000,
+                         saturated=lambda W: not np.all(np.isfinite(W)) or np.any(W > 1e12))
+        return ("sat", fp.iterations, None) if fp.saturated else ("ok", fp.iterations, fp.x, fp.residual)
+
+    outcomes = set()
+    for lam in np.linspace(0.005, 0.2, 25):
+        a, b = legacy(lam), recipe(lam)
+        assert a[:2] == b[:2]
+        if a[0] == "ok":
+            assert np.array_equal(a[2], b[2]) and a[3] == b[3]
+        outcomes.add(a[0])
+    assert outcomes == {"ok", "sat"}
+
+
+def test_recipe_torus_nbc_and_2003_scalar_loops():
+    """torus_nbc/solve.py _solve (|new - S| / S, relative to the old value) and
+    torus_dor/model2003.py (|new - S| <= tol max(1, new), the product form)."""
+
+    def g(S, lam):
+        rho = lam * S
+        return None if rho >= 1.0 else 3.0 + 2.0 * rho / (1.0 - rho) * S
+
+    def legacy_nbc(lam, tol=1e-10):
+        S, residual = 3.0, math.inf
+        for it in range(1, 200_001):
+            new = g(S, lam)
+            if new is None or not math.isfinite(new):
+                return ("sat", it, residual)
+            residual = abs(new - S) / S
+            S = new
+            if residual <= tol:
+                return ("ok", it, S, residual)
+
+    def legacy_2003(lam, tol=1e-11):
+        S = 3.0
+        for it in range(1, 200_001):
+            new = g(S, lam)
+            if new is None:
+                return ("sat", it)
+            if not math.isfinite(new) or new > 1e12:
+                return ("sat", it)
+            done = abs(new - S) <= tol * max(1.0, new)
+            S = new
+            if done:
+                return ("ok", it, S)
+
+    def f(lam):
+        def h(x):
+            v = g(float(x[0]), lam)
+            if v is None:
+                raise Saturated("rho >= 1")
+            return np.array([v])
+        return h
+
+    outcomes = set()
+    for lam in np.linspace(0.01, 0.12, 23):
+        a = legacy_nbc(lam)
+        outcomes.add(a[0])
+        fp = fixed_point(f(lam), [3.0], damping=1.0, tol=1e-10, max_iter=200_000, relative_to="old", floor=0.0,
+                         saturated=lambda v: not np.all(np.isfinite(v)))
+        b = ("sat", fp.iterations, fp.residual) if fp.saturated else ("ok", fp.iterations, float(fp.x[0]), fp.residual)
+        assert a == b
+        a = legacy_2003(lam)
+        fp = fixed_point(f(lam), [3.0], damping=1.0, tol=1e-11, max_iter=200_000, scale_tol=True,
+                         saturated=lambda v: not np.all(np.isfinite(v)) or np.any(v > 1e12))
+        b = ("sat", fp.iterations) if fp.saturated else ("ok", fp.iterations, float(fp.x[0]))
+        assert a == b
+    assert outcomes == {"ok", "sat"}
+
+
+def test_recipe_torus_ipp_newton_loop():
+    """torus_ipp/solve.py _blocking_fixed_point: Newton steps with a finite-difference slope,
+    test |f(b) - b| <= tol max(1, b), returns f(b); evaluations and |step| reported."""
+
+    def make(lam):
+        def fmap(b):
+            rho = lam * (10.0 + b)
+            return math.inf if rho >= 1.0 else 40.0 * rho * rho / (1.0 - rho)
+        return fmap
+
+    def legacy(f, bmax, tol=1e-10, max_iter=500):
+        b = 0.0
+        fb = f(b)
+        evals = 1
+        if not math.isfinite(fb):
+            return None, evals, math.inf
+        for _ in range(max_iter):
+            step = fb - b
+            if abs(step) <= tol * max(1.0, b):
+                return fb, evals, abs(step)
+            h = max(1e-7 * max(1.0, b), 1e-3 * step)
+            fh = f(b + h)
+            evals += 1
+            if not math.isfinite(fh):
+                return None, evals, math.inf
+            slope = (fh - fb) / h
+            if slope >= 1.0:
+                if step > 0:
+                    return None, evals, math.inf
+                new = fb
+            else:
+                new = max(b + step / (1.0 - slope), fb)
+            if new >= bmax:
+                new = 0.5 * (b + bmax) if fb < bmax else bmax
+                if new >= bmax * (1 - 1e-12):
+                    return None, evals, math.inf
+            b = new
+            fb = f(b)
+            evals += 1
+            if not math.isfinite(fb):
+                return None, evals, math.inf
+        raise AssertionError
+
+    def recipe(f, bmax, tol=1e-10, max_iter=500):
+        evals = 0
+
+        def F(x):
+            nonlocal evals
+            evals += 1
+            v = f(float(x[0]))
+            if not math.isfinite(v):
+                raise Saturated("channel")
+            return np.array([v])
+
+        def newton(x, fx):
+            b, fb = float(x[0]), float(fx[0])
+            step = fb - b
+            h = max(1e-7 * max(1.0, b), 1e-3 * step)
+            fh = float(F(np.array([b + h]))[0])
+            slope = (fh - fb) / h
+            if slope >= 1.0:
+                if step > 0:
+                    raise Saturated("no fixed point")
+                new = fb
+            else:
+                new = max(b + step / (1.0 - slope), fb)
+            if new >= bmax:
+                new = 0.5 * (b + bmax) if fb < bmax else bmax
+                if new >= bmax * (1 - 1e-12):
+                    raise Saturated("channel")
+            return np.array([new])
+
+        fp = fixed_point(F, [0.0], damping=1.0, tol=tol, max_iter=max_iter, relative_to="old", scale_tol=True,
+                         update=newton)
+        return (None, evals, math.inf) if fp.saturated else (float(fp.x[0]), evals, fp.change)
+
+    outcomes = set()
+    for lam in np.linspace(0.002, 0.09, 45):
+        bmax = 1.0 / lam - 10.0
+        a, b = legacy(make(lam), bmax), recipe(make(lam), bmax)
+        assert a == b
+        outcomes.add(a[0] is None)
+    assert outcomes == {True, False}
+
+
+def test_recipe_xfolded_damped_loop_with_non_finite_saturation():
+    """xfolded_tm/solve.py: damped iteration whose map returns inf past rho >= 1 (was a
+    ConvergenceError with residual inf caught by the caller; now the predicate)."""
+
+    def make(lam):
+        def step(S):
+            prev = np.concatenate(([32.0], S[:-1]))
+            rho = lam * S
+            with np.errstate(divide="ignore", invalid="ignore"):
+                W = np.where(rho < 1, lam * S * S / (2 * (1 - rho)) + (S - prev) ** 2 * lam, np.inf)
+            return 32.0 + np.cumsum(2.0 * (1.0 + 0.5 * W))
+        return step
+
+    outcomes = set()
+    for lam in np.linspace(0.001, 0.03, 30):
+        S0 = np.array([34.0, 36.0])
+        try:
+            fp = fixed_point(make(lam), S0, damping=0.5, tol=1e-11, max_iter=20_000)
+            old = ("ok", fp.iterations, tuple(fp.x))
+        except ConvergenceError as err:
+            assert err.residual == math.inf
+            old = ("sat", err.iterations)
+        new = fixed_point(make(lam), S0, damping=0.5, tol=1e-11, max_iter=20_000,
+                          saturated=lambda S: not np.all(np.isfinite(S)))
+        got = ("sat", new.iterations) if new.saturated else ("ok", new.iterations, tuple(new.x))
+        assert got == old
+        outcomes.add(old[0])
+    assert outcomes == {"ok", "sat"}
