@@ -1,14 +1,22 @@
 """Willick & Eager (1990): approximate MVA of multistage interconnection networks.
 
-Public surface::
+The front door (the contract of :mod:`models`)::
 
-    from models.min_mva import equations, solve, solve_curve
-    res = solve(topology="omega", k=2, n=6, NC=4, S_pe=1, S_mm=2)
-    res.R, res.X, res.stage_residence["F1"]
+    from models.min_mva import solve, solve_curve, saturation_load
+    res = solve(4, topology="omega", k=2, n=6, S_pe=1, S_mm=2)   # NC = 4
+    res.R, res.X, res.stage_residence["F1"], res.latency          # latency == R
+    curve = solve_curve([1, 2, 4, 8], S_mm=2)                      # CurveResult
+    saturation_load(S_mm=2)                                        # N*, requests/processor
+
+The load is ``NC`` (outstanding requests per processor).  The system is
+closed, so it never saturates (``saturated`` is always False);
+:func:`saturation_load` is the saturation population ``N*`` of the
+asymptotic bounds, the knee of the throughput curve (:func:`asymptotic_bounds`).
 
 Submodules: ``equations`` (SymPy, paper numbering, derivations), ``solve``
-(numerics), ``visits`` (V_ij, p_ikj), ``topology``, ``patterns``,
-``paper_tables`` (the paper's Tables 1 and 2 and :func:`compare_table`).
+(numerics), ``visits`` (V_ij, p_ikj), ``experiments`` (the paper's figures),
+``plots`` (matplotlib), ``paper_tables`` (the paper's Tables 1 and 2 and
+:func:`~models.min_mva.paper_tables.compare_table`).
 """
 
 from .equations import (
@@ -18,9 +26,16 @@ from .equations import (
     one_by_one_reduction,
     single_packet_limit,
 )
-from .solve import CurveResult, MVAResult, solve, solve_curve
+from .solve import AsymptoticBounds, CurveResult, MinMvaResult, asymptotic_bounds, saturation_load, solve, solve_curve
+
+#: The load parameter: maximum outstanding requests per processor (customers per class).
+LOAD = "NC"
+#: Its unit.
+LOAD_UNIT = "requests/processor"
 
 __all__ = [
+    "LOAD", "LOAD_UNIT",
     "equations", "kruskal_snir_reduction", "no_queueing_reductions", "one_by_one_reduction", "single_packet_limit",
-    "solve", "solve_curve", "MVAResult", "CurveResult",
+    "solve", "solve_curve", "saturation_load", "asymptotic_bounds",
+    "MinMvaResult", "CurveResult", "AsymptoticBounds",
 ]

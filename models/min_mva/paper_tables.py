@@ -14,6 +14,11 @@ truncated (not rounded) to three decimals.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+
+from ..core.errors import ParameterError
+from ..sim.closed_min import simulate
+from .solve import solve_curve
 
 #: Row labels in the printed order.
 ROWS = ("F1", "F2", "F3", "F4", "F5", "F6", "R6", "R5", "R4", "R3", "R2", "R1", "MM", "R")
@@ -70,8 +75,6 @@ CAPTION = {
 
 def _check(which: int) -> int:
     if which not in (1, 2):
-        from ..core.errors import ParameterError
-
         raise ParameterError(f"`which` must be 1 or 2 (the paper's Table 1 or 2); got {which!r}")
     return which
 
@@ -82,8 +85,6 @@ def paper_table(which: int):
     Columns: ``row`` (F1..F6, R6..R1, MM, R), ``NC``, ``analytic``,
     ``simulation`` (cycles).  ``df.attrs["config"]`` holds the configuration.
     """
-    import pandas as pd
-
     raw = _RAW[_check(which)]
     rows = [
         {"row": lab, "NC": nc, "analytic": a, "simulation": s}
@@ -109,8 +110,8 @@ def _get(obj, NC):
         return None
     if isinstance(obj, dict):
         return obj.get(NC)
-    if hasattr(obj, "results") and hasattr(obj, "NC"):
-        idx = np.flatnonzero(np.asarray(obj.NC) == NC)
+    if hasattr(obj, "results") and hasattr(obj, "loads"):
+        idx = np.flatnonzero(np.asarray(obj.loads) == NC)
         return obj.results[int(idx[0])] if idx.size else None
     seq = list(obj)
     return seq[NC_VALUES.index(NC)] if len(seq) == len(NC_VALUES) else None
@@ -122,7 +123,7 @@ def compare_table(which: int, analytic_results, sim_results=None, sim_tolerance:
     Parameters
     ----------
     which : {1, 2}
-    analytic_results : dict {NC: MVAResult}, CurveResult, or sequence aligned with ``NC_VALUES``
+    analytic_results : dict {NC: MinMvaResult}, CurveResult, or sequence aligned with ``NC_VALUES``
         Objects with ``.stage_residence`` (labels F1.., R.., MM) and ``.R``.
     sim_results : same shapes, optional
         Simulation results with ``.stage_residence``, ``.stage_ci`` (95%
@@ -139,8 +140,6 @@ def compare_table(which: int, analytic_results, sim_results=None, sim_tolerance:
         the chapter's acceptance criterion).  NCs without a result are
         left out.  Times in cycles.
     """
-    import pandas as pd
-
     paper = paper_table(which)
     out = []
     for rec in paper.itertuples(index=False):
@@ -171,15 +170,17 @@ def compare_table(which: int, analytic_results, sim_results=None, sim_tolerance:
 # ----------------------------------------------------------------------------
 # The chapter's reading of the comparison (used by notebooks/min_mva/04-tables)
 # ----------------------------------------------------------------------------
-def run_table(which: int, *, return_wiring: str = "mirror", cycles: int = 1_000_000, warmup: int = 50_000,
+def run_table(which: int, *, return_wiring: str = "mirror", cycles: int = 1_000_000, warmup_cycles: int = 50_000,
               batches: int = 20, seed: int = 1, sim_tolerance: float = 0.01):
-    """Solve and simulate Table ``which``'s configuration at the paper's NC values; :func:`compare_table` of both."""
-    from ..sim.closed_min import simulate
-    from .solve import solve_curve
+    """Solve and simulate Table ``which``'s configuration at the paper's NC values; :func:`compare_table` of both.
 
+    The simulation of each ``NC`` runs ``cycles`` cycles and discards the
+    first ``warmup_cycles`` (:func:`models.sim.closed_min.simulate`).
+    """
     cfg = dict(CONFIG[_check(which)], return_wiring=return_wiring)
     model = solve_curve(list(NC_VALUES), **cfg)
-    sims = {nc: simulate(NC=nc, cycles=cycles, warmup=warmup, batches=batches, seed=seed, **cfg) for nc in NC_VALUES}
+    sims = {nc: simulate(NC=nc, cycles=cycles, warmup=warmup_cycles, batches=batches, seed=seed, **cfg)
+            for nc in NC_VALUES}
     return compare_table(which, model, sims, sim_tolerance=sim_tolerance)
 
 
@@ -189,8 +190,6 @@ def wide_table(cmp, kind: str = "analytic"):
     ``kind="analytic"``: paper, ours and their difference; ``"simulation"``:
     paper, ours, our 95% half width and the difference.
     """
-    import pandas as pd
-
     cols = {
         "analytic": {"paper_analytic": "paper", "ours": "ours", "diff_analytic": "diff"},
         "simulation": {"paper_sim": "paper", "sim": "ours", "sim_ci": "±CI", "diff_sim": "diff"},
@@ -204,8 +203,6 @@ def wide_table(cmp, kind: str = "analytic"):
 
 def analytic_summary(cmp, which: int):
     """Per NC: the largest |ours - paper| over stages and memory, where, and the difference in R."""
-    import pandas as pd
-
     rows = []
     for nc, g in cmp.groupby("NC", sort=True):
         stages = g[g["row"] != "R"]
@@ -217,8 +214,6 @@ def analytic_summary(cmp, which: int):
 
 def simulation_summary(cmp, which: int):
     """Per NC: entries within ``max(CI, tolerance)`` of the paper's simulation, and the largest difference."""
-    import pandas as pd
-
     rows = []
     for nc, g in cmp.groupby("NC", sort=True):
         worst = g.loc[g["diff_sim"].abs().idxmax()]
@@ -230,8 +225,6 @@ def simulation_summary(cmp, which: int):
 
 def disagreements(tables: dict, max_nc: int = 16):
     """Entries (of ``{which: compare_table(...)}``) with NC <= ``max_nc`` whose simulation misses the criterion."""
-    import pandas as pd
-
     frames = [cmp.assign(table=which) for which, cmp in tables.items()]
     allc = pd.concat(frames, ignore_index=True)
     miss = allc[(allc["NC"] <= max_nc) & ~allc["sim_agrees"]]

@@ -8,6 +8,15 @@ The per-visit residence times ``r_ij = R_ij / V_ij`` (and ``R_iPE_i``) are
 iterated by damped substitution (:func:`models.core.fixed_point.fixed_point`)
 until the largest relative change is below ``tol``.
 
+The front door (``models/__init__.py``): :func:`solve` (``NC`` positional,
+everything else keyword-only) returns a :class:`MinMvaResult`;
+:func:`solve_curve` a :class:`CurveResult`; :func:`saturation_load` the
+saturation population ``N*`` of the asymptotic bounds (:func:`asymptotic_bounds`,
+closed form, no bisection).  The system is *closed*: it is never saturated
+(``saturated`` is always False, ``latency = R`` is always finite), since its
+``N * NC`` customers bound every queue; past ``N*`` the throughput levels off
+at the bottleneck's bound and ``R`` grows linearly in ``NC``.
+
 Two equivalent paths:
 
 ``general``
@@ -24,7 +33,7 @@ Two equivalent paths:
 Readings (where the paper is ambiguous), see also the chapter text:
 
 * Tables 1 and 2 list the *per-visit* residence time ``R_ij / V_ij`` per stage.
-  :attr:`MVAResult.stage_residence` is the throughput-weighted mean over the
+  :attr:`MinMvaResult.stage_residence` is the throughput-weighted mean over the
   stage's centers, ``sum_ij X_ij r_ij / sum_ij X_ij`` = mean per-visit time of
   a request (reply) passing that stage (identical to the plain mean over ports
   under uniform traffic).  For ``m > 1`` it is the lead packet's time (eq. (4)).
@@ -126,7 +135,7 @@ def _arr(v, like):
 # Results
 # ----------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class MVAResult(Result):
+class MinMvaResult(Result):
     """Solution of the approximate MVA for one configuration.
 
     Attributes
@@ -135,6 +144,14 @@ class MVAResult(Result):
         Mean response time over all classes ``R = sum_i R_i X_i / X`` (cycles).
     X : float
         Total throughput ``sum_i X_i`` (requests per cycle).
+    latency : float
+        The contract's name of the response time: ``latency == R`` (cycles).
+    saturated : bool
+        Always False: the system is closed (``N * NC`` customers), so every
+        queue is bounded and the fixed point exists at every ``NC``; past the
+        saturation population ``N*`` (:func:`saturation_load`) the throughput
+        approaches the bottleneck's bound and ``R`` grows linearly, but never
+        becomes infinite.
     R_i, X_i : ndarray (N,)
         Per-class response time (cycles) and throughput (requests/cycle).
     R_pe : ndarray (N,)
@@ -158,6 +175,8 @@ class MVAResult(Result):
 
     R: float
     X: float
+    latency: float
+    saturated: bool
     R_i: np.ndarray
     X_i: np.ndarray
     R_pe: np.ndarray
@@ -174,7 +193,7 @@ class MVAResult(Result):
 
     def to_frame(self):
         """One row: NC, R, X, the stage residence times, iterations."""
-        import pandas as pd
+        import pandas as pd  # reason: only for this table view; solving needs no pandas
 
         row = {"NC": self.params.get("NC"), "R": self.R, "X": self.X}
         row.update(self.stage_residence)
@@ -184,14 +203,18 @@ class MVAResult(Result):
 
 @dataclass(frozen=True, repr=False)
 class CurveResult(Result):
-    """:func:`solve` over a sequence of ``NC`` values (arrays indexed like ``NC``).
+    """:func:`solve` over a sequence of ``NC`` values (arrays indexed like ``loads``).
 
-    ``R`` (cycles), ``X`` (requests/cycle), ``stage_residence`` (label ->
-    array, cycles), ``iterations``, ``converged``, ``params`` (without NC) and
-    the individual ``results``.
+    ``loads`` (the ``NC`` values, requests/processor), ``latency`` (``== R``,
+    cycles), ``saturated`` (all False: a closed system), ``R`` (cycles),
+    ``X`` (requests/cycle), ``stage_residence`` (label -> array, cycles),
+    ``iterations``, ``converged``, ``params`` (without NC) and the individual
+    ``results``.
     """
 
-    NC: np.ndarray
+    loads: np.ndarray
+    latency: np.ndarray
+    saturated: np.ndarray
     R: np.ndarray
     X: np.ndarray
     stage_residence: dict
@@ -200,11 +223,16 @@ class CurveResult(Result):
     params: dict
     results: tuple = ()
 
+    @property
+    def NC(self) -> np.ndarray:
+        """The ``NC`` values (the same array as ``loads``)."""
+        return self.loads
+
     def to_frame(self):
         """One row per NC: NC, R, X, F1..Fn, Rn..R1, MM, iterations, converged."""
-        import pandas as pd
+        import pandas as pd  # reason: only for this table view; solving needs no pandas
 
-        data = {"NC": self.NC, "R": self.R, "X": self.X}
+        data = {"NC": self.loads, "R": self.R, "X": self.X}
         data.update(self.stage_residence)
         data.update(iterations=self.iterations, converged=self.converged)
         return pd.DataFrame(data)
@@ -395,16 +423,32 @@ class _Names:
 # ----------------------------------------------------------------------------
 # Public API
 # ----------------------------------------------------------------------------
-def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method):
+def _population(NC):
+    """``NC`` checked: a real number >= 1, returned as ``int`` when integral.
+
+    The paper's ``NC`` (and the simulator's) is an integer; the approximate-MVA
+    equations are continuous in it, so the model also takes real values in
+    between (the contract's fractions of ``N*`` need them).
+    """
+    NC = require("NC", NC, 1, unit="maximum outstanding requests per processor (customers per class)")
+    return int(NC) if float(NC).is_integer() else float(NC)
+
+
+def _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring):
     require_choice("topology", topology, TOPOLOGIES, unit="multistage network")
     k = require("k", k, 2, unit="switch radix (k x k switches), ports", integer=True)
     n = require("n", n, 1, unit="number of stages; N = k**n processors", integer=True)
     require("N = k**n", k**n, 2, 4096, unit="processors and memory modules", integer=True)
-    NC = require("NC", NC, 1, unit="maximum outstanding requests per processor", integer=True)
     m = require("m", m, 1, unit="packets per request/reply", integer=True)
     S_pe = float(require("S_pe", S_pe, 1, unit="mean processor inter-request time, cycles"))
     S_mm = float(require("S_mm", S_mm, m, unit=f"memory service time, cycles (>= m = {m} packets)"))
     require_choice("return_wiring", return_wiring, RETURN_WIRINGS, unit="return network wiring")
+    return k, n, m, S_pe, S_mm
+
+
+def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method):
+    k, n, m, S_pe, S_mm = _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring)
+    NC = _population(NC)
     require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
     require("tol", tol, 0, lo_open=True, unit="relative change")
     max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
@@ -481,8 +525,9 @@ def _assemble(prep, K, fp, class_throughput, *, NC, S_mm, m, params):
     util = Xc.copy()
     util[: 2 * n * N] *= m
     util[2 * n * N :] *= S_mm
-    return MVAResult(
-        R=R, X=X, R_i=R_i, X_i=np.asarray(Xi, dtype=float).copy(), R_pe=np.asarray(r_pe, dtype=float).copy(),
+    return MinMvaResult(
+        R=R, X=X, latency=R, saturated=False,  # closed system: never saturated (class docstring)
+        R_i=R_i, X_i=np.asarray(Xi, dtype=float).copy(), R_pe=np.asarray(r_pe, dtype=float).copy(),
         stage_residence=ordered, residence=residence, center_throughput=Xc, center_utilization=util,
         iterations=fp.iterations, residual=fp.residual, converged=fp.converged, method=prep.method,
         params=params, state=x,
@@ -490,11 +535,12 @@ def _assemble(prep, K, fp, class_throughput, *, NC, S_mm, m, params):
 
 
 def solve(
+    NC: float,
+    /,
     *,
     topology: str = "omega",
     k: int = 2,
     n: int = 6,
-    NC: int = 1,
     S_pe: float = 1.0,
     S_mm: float = 1.0,
     m: int = 1,
@@ -506,17 +552,19 @@ def solve(
     max_iter: int = 20000,
     raise_on_failure: bool = True,
     method: str = "auto",
-) -> MVAResult:
+) -> MinMvaResult:
     """Solve Willick & Eager's approximate MVA of a multiprocessor with a multistage network.
 
     Parameters
     ----------
+    NC : float >= 1 (positional)
+        Maximum outstanding requests per processor (customers per class), the
+        load (:data:`models.min_mva.LOAD`).  The paper's values are integers;
+        real values >= 1 are accepted (the equations are continuous in ``NC``).
     topology : {"omega", "baseline", "cube"}
         Forward network topology (the return network is its mirror image or a copy).
     k, n : int
         ``k x k`` switches, ``n`` stages, ``N = k**n`` processors and memories.
-    NC : int >= 1
-        Maximum outstanding requests per processor (customers per class).
     S_pe : float >= 1
         Mean processor inter-request time when not blocked (cycles, geometric).
     S_mm : float >= m
@@ -540,8 +588,9 @@ def solve(
 
     Returns
     -------
-    MVAResult
-        Times in cycles, throughputs in requests per cycle.
+    MinMvaResult
+        Times in cycles, throughputs in requests per cycle; ``latency == R``,
+        ``saturated`` always False (a closed system).
 
     Raises
     ------
@@ -567,7 +616,7 @@ def solve(
     )
 
 
-def solve_curve(NC_values, **kwargs) -> CurveResult:
+def solve_curve(NC_values, /, **kwargs) -> CurveResult:
     """:func:`solve` for each ``NC`` in ``NC_values`` (same keyword arguments otherwise).
 
     Visits are computed once; each point starts from the previous solution
@@ -575,12 +624,12 @@ def solve_curve(NC_values, **kwargs) -> CurveResult:
     """
     if "NC" in kwargs:
         raise ParameterError("`NC` is given by `NC_values` in solve_curve")
-    NCs = [require("NC", v, 1, unit="maximum outstanding requests per processor", integer=True) for v in np.atleast_1d(NC_values)]
+    NCs = [_population(v) for v in np.atleast_1d(NC_values)]
     if not NCs:
-        raise ParameterError("`NC_values` must be a non-empty sequence of integers >= 1")
+        raise ParameterError("`NC_values` must be a non-empty sequence of numbers >= 1")
     results = []
     x0 = None
-    first = solve(NC=NCs[0], **kwargs)
+    first = solve(NCs[0], **kwargs)
     results.append(first)
     prm = first.params
     P = _pattern_matrix(kwargs.get("pattern", "uniform"), prm["N"], kwargs.get("pattern_options"))
@@ -595,9 +644,12 @@ def solve_curve(NC_values, **kwargs) -> CurveResult:
         x0 = res.state
     labels = list(first.stage_residence)
     params = {kk: v for kk, v in prm.items() if kk != "NC"}
+    R = np.array([r.R for r in results])
     return CurveResult(
-        NC=np.array(NCs),
-        R=np.array([r.R for r in results]),
+        loads=np.array(NCs),
+        latency=R,
+        saturated=np.zeros(len(results), dtype=bool),
+        R=R,
         X=np.array([r.X for r in results]),
         stage_residence={lab: np.array([r.stage_residence[lab] for r in results]) for lab in labels},
         iterations=np.array([r.iterations for r in results]),
@@ -605,3 +657,164 @@ def solve_curve(NC_values, **kwargs) -> CurveResult:
         params=params,
         results=tuple(results),
     )
+
+
+# ----------------------------------------------------------------------------
+# Asymptotic bounds: the saturation population N*
+# ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class AsymptoticBounds(Result):
+    """Asymptotic bounds of the closed network (Lazowska et al. 1984, ch. 5).
+
+    Attributes
+    ----------
+    NC_star : float
+        Saturation population ``N*`` in requests per processor: the ``NC`` at
+        which the light-load asymptotes ``X_i = NC / (D_i + Z_i)`` meet the
+        bottleneck's capacity (the knee of the throughput curve).
+    N_star : float
+        The same in customers in the whole system, ``N * NC_star``.
+    cycle : ndarray (N,)
+        ``D_i + Z_i`` per class: the cycle time of a request alone in the
+        system (the model's residence times with every queueing term zero), cycles.
+    demand : ndarray (n_centers + N,)
+        Service demand of every center summed over classes,
+        ``sum_i V_ij S_j`` (cycles per request of each class), the centers of
+        :class:`~models.networks.multistage.MultistageNetwork` followed by the
+        ``N`` processors.
+    D_max : float
+        Bottleneck demand of the aggregate customer (classes weighted by their
+        light-load throughputs), cycles; ``1 / D_max = X_max``.
+    X_max : float
+        Total throughput at the knee (requests/cycle); the throughput bound
+        when the classes are symmetric (e.g. uniform traffic).
+    bottleneck : str
+        Where the bottleneck is: a stage label (``"F1"``.., ``"R1"``..), ``"MM"``
+        (memory) or ``"PE"`` (processor), with the center number (the first
+        of several equally loaded centers, whose number is then given).
+    params : dict
+        The inputs, for provenance.
+    """
+
+    NC_star: float
+    N_star: float
+    cycle: np.ndarray
+    demand: np.ndarray
+    D_max: float
+    X_max: float
+    bottleneck: str
+    params: dict = field(default_factory=dict)
+
+
+def asymptotic_bounds(
+    *,
+    topology: str = "omega",
+    k: int = 2,
+    n: int = 6,
+    S_pe: float = 1.0,
+    S_mm: float = 1.0,
+    m: int = 1,
+    pattern="uniform",
+    return_wiring: str = "mirror",
+    pattern_options: dict | None = None,
+) -> AsymptoticBounds:
+    """The saturation population ``N*`` of the asymptotic bounds, from the model's own demands.
+
+    For a single-class closed network, Lazowska et al., *Quantitative System
+    Performance* (1984), ch. 5 ("Bounds on performance"): throughput
+    ``X(N) <= min(N / (D + Z), 1 / D_max)`` with total demand ``D = sum_k D_k``,
+    think time ``Z`` and bottleneck demand ``D_max = max_k D_k``; the two
+    asymptotes cross at ``N* = (D + Z) / D_max``.  Here, with one class per
+    processor (``NC`` customers each), the demands are the model's own
+    (visit ratios times the service times of its utilisation laws):
+    ``D_ij = m V_ij`` at a switch output port (``U_ij = m X_ij``, eq. (4)),
+    ``S_mm V_ij`` at a memory, ``S_pe + m - 1`` at the class's own processor
+    (``U_iPE``, eq. (6); ``S_pe`` for ``m = 1``); ``Z = 1`` is the
+    memory-to-network link (a pure delay, the "1" of ``X_i``).  ``D_i + Z_i``
+    is the cycle of a request alone in the system: the model's residence
+    times with every queueing term zero (the solver's starting point:
+    1 cycle per switch visit, ``m - 1 + S_mm`` at the memory,
+    ``m - 1 + S_pe`` at the processor, plus the link), for ``m = 1`` exactly
+    ``sum_j D_ij + Z``; for ``m > 1`` the packets of a request pipeline
+    through the switches, so a lone request takes ``2n`` switch cycles, not
+    ``2nm``.  Along the light-load asymptotes ``X_i = NC / (D_i + Z_i)`` the
+    first center to saturate sets
+
+        ``NC* = 1 / max_j sum_i D_ij / (D_i + Z_i)``,
+
+    which for symmetric classes (uniform traffic, every ``D_i + Z_i`` equal)
+    is ``(D + Z) / D_max`` of the aggregate customer expressed per processor:
+    ``NC* = (D_i + Z_i) / max_j sum_i D_ij``, e.g. ``(2n + S_mm + 1 + S_pe) /
+    max(1, S_mm, S_pe)`` for ``m = 1``.  Closed form; no iteration.
+
+    Returns
+    -------
+    AsymptoticBounds
+    """
+    k, n, m, S_pe, S_mm = _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring)
+    net = MultistageNetwork(topology, k, n, return_wiring)
+    N = net.N
+    P = _pattern_matrix(pattern, N, pattern_options)
+    vis = visit_ratios(net, P)
+    s = vis.n_switch
+    cls = vis.cls.astype(np.int64)
+    # the model's zero-contention residence per visit: 1 (lead packet) at a switch, m - 1 + S_mm at a memory
+    r0 = np.where(np.arange(cls.size) < s, 1.0, m - 1 + S_mm)
+    cycle = np.bincount(cls, vis.V * r0, N) + 1.0 + (m - 1 + S_pe)
+    service = np.where(np.arange(cls.size) < s, float(m), S_mm)
+    D = vis.V * service
+    demand = np.concatenate([np.bincount(vis.center, D, net.n_centers), np.full(N, S_pe + m - 1)])
+    weighted = np.concatenate([np.bincount(vis.center, D / cycle[cls], net.n_centers), (S_pe + m - 1) / cycle])
+    top = float(weighted.max())
+    tied = np.flatnonzero(weighted >= top * (1.0 - 1e-9))  # equal up to rounding (e.g. every center at S_mm = 1)
+    j = int(tied[0])
+    NC_star = 1.0 / top
+    X_max = float(NC_star * np.sum(1.0 / cycle))
+    where = f"PE {j - net.n_centers}" if j >= net.n_centers else f"{stage_labels(n)[j // N]} {j % N}"
+    if tied.size > 1:
+        where += f" (and {tied.size - 1} more centers as loaded)"
+    params = dict(topology=topology, k=k, n=n, N=N, S_pe=S_pe, S_mm=S_mm, m=m,
+                  pattern=pattern if isinstance(pattern, str) else "matrix",
+                  pattern_options=dict(pattern_options or {}), return_wiring=return_wiring)
+    return AsymptoticBounds(NC_star=NC_star, N_star=N * NC_star, cycle=cycle, demand=demand, D_max=1.0 / X_max,
+                            X_max=X_max, bottleneck=where, params=params)
+
+
+#: Keyword arguments of :func:`solve` that steer the iteration only (accepted and ignored by :func:`saturation_load`).
+SOLVER_OPTIONS = ("damping", "tol", "max_iter", "raise_on_failure", "method")
+
+
+def saturation_load(
+    *,
+    topology: str = "omega",
+    k: int = 2,
+    n: int = 6,
+    S_pe: float = 1.0,
+    S_mm: float = 1.0,
+    m: int = 1,
+    pattern="uniform",
+    return_wiring: str = "mirror",
+    pattern_options: dict | None = None,
+    rtol: float = 1e-4,
+    **solver_options,
+) -> float:
+    """The saturation population ``N*`` in requests per processor (``NC`` units).
+
+    ``N* = (D + Z) / D_max`` of the asymptotic bounds (Lazowska et al. 1984,
+    ch. 5), from the model's own service demands: :func:`asymptotic_bounds`
+    gives the formula and its multi-class form.  A closed system never
+    saturates (:attr:`MinMvaResult.saturated` is always False); ``N*`` is the
+    knee where the bottleneck center saturates, past which the throughput
+    levels off and ``R`` grows linearly in ``NC``.  It is a closed form, so
+    no bisection: ``rtol`` is accepted for the contract (and checked) but
+    the value is exact.  ``solver_options`` (``damping``, ``tol``,
+    ``max_iter``, ``raise_on_failure``, ``method``) are accepted so that
+    :func:`solve`'s keyword arguments can be passed unchanged; they do not
+    matter here.
+    """
+    unknown = sorted(set(solver_options) - set(SOLVER_OPTIONS))
+    if unknown:
+        raise TypeError(f"saturation_load() got unexpected keyword argument(s) {unknown}")
+    require("rtol", rtol, 0, 1, hi_open=True, unit="relative tolerance (unused: N* is a closed form)")
+    return asymptotic_bounds(topology=topology, k=k, n=n, S_pe=S_pe, S_mm=S_mm, m=m, pattern=pattern,
+                             return_wiring=return_wiring, pattern_options=pattern_options).NC_star

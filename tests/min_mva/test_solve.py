@@ -47,13 +47,13 @@ def test_table1_high_NC_residual_as_measured(tables):
 
 
 def test_table1_memory_is_exactly_one():
-    res = solve(NC=8, S_mm=1)
+    res = solve(8, S_mm=1)
     assert res.stage_residence["MM"] == pytest.approx(1.0, abs=1e-12)
     np.testing.assert_allclose(res.R_pe, 1.0, atol=1e-12)
 
 
 def test_m_packets_no_queueing_at_memory_and_processor():
-    res = solve(NC=6, m=3, S_mm=3, S_pe=1)
+    res = solve(6, m=3, S_mm=3, S_pe=1)
     assert res.stage_residence["MM"] == pytest.approx(2 * 3 - 1, abs=1e-10)
     np.testing.assert_allclose(res.R_pe, 3.0, atol=1e-10)
     assert res.stage_residence["F1"] > 1.0
@@ -76,7 +76,8 @@ def _check_laws(res, m=1, u_max=1 + 1e-9):
 
 @pytest.mark.parametrize("kw", [dict(NC=4, S_mm=2), dict(NC=16, S_mm=4, S_pe=2.0), dict(NC=8, m=2, S_mm=4)])
 def test_conservation_and_little(kw):
-    _check_laws(solve(**kw), kw.get("m", 1))
+    kw = dict(kw)
+    _check_laws(solve(kw.pop("NC"), **kw), kw.get("m", 1))
 
 
 @pytest.mark.parametrize("kw", [
@@ -87,8 +88,10 @@ def test_conservation_and_little(kw):
     dict(topology="omega", k=2, n=6, NC=32, S_mm=1),
 ])
 def test_reduced_equals_general(kw):
-    a = solve(**kw)
-    b = solve(method="general", **kw)
+    kw = dict(kw)
+    NC = kw.pop("NC")
+    a = solve(NC, **kw)
+    b = solve(NC, method="general", **kw)
     assert a.method == "reduced" and b.method == "general"
     assert a.R == pytest.approx(b.R, rel=1e-11)
     assert a.X == pytest.approx(b.X, rel=1e-11)
@@ -99,13 +102,13 @@ def test_reduced_equals_general(kw):
 
 
 def test_mirror_and_same_wiring_agree_under_uniform_traffic():
-    a = solve(NC=8, S_mm=2, n=4)
-    b = solve(NC=8, S_mm=2, n=4, return_wiring="same")
+    a = solve(8, S_mm=2, n=4)
+    b = solve(8, S_mm=2, n=4, return_wiring="same")
     assert a.R == pytest.approx(b.R, rel=1e-12)
 
 
 def test_hot_spot_general_path():
-    res = solve(NC=8, S_mm=2, pattern="hot_spot")
+    res = solve(8, S_mm=2, pattern="hot_spot")
     assert res.method == "general"
     # approximate-MVA artefact: the hot module's utilisation comes out at 1.0028 (> 1)
     _check_laws(res, u_max=1.01)
@@ -118,46 +121,70 @@ def test_hot_spot_general_path():
     # hot processors (0..31) are slowed more than the others
     assert res.R_i[:32].mean() > res.R_i[32:].mean()
     with pytest.raises(ParameterError, match="method"):
-        solve(NC=8, S_mm=2, pattern="hot_spot", method="reduced")
+        solve(8, S_mm=2, pattern="hot_spot", method="reduced")
     # uniform traffic solved on the general path, as a matrix, gives the reduced answer
     U = np.full((N, N), 1.0 / N)
-    assert solve(NC=8, S_mm=2, pattern=U, method="general").R == pytest.approx(solve(NC=8, S_mm=2).R, rel=1e-11)
+    assert solve(8, S_mm=2, pattern=U, method="general").R == pytest.approx(solve(8, S_mm=2).R, rel=1e-11)
 
 
 def test_monotone_in_NC():
     c = solve_curve([1, 2, 4, 8, 16], S_mm=2, n=4)
     assert np.all(np.diff(c.R) > 0) and np.all(np.diff(c.X) > 0)
+    # the contract's fields: loads, latency (= R), saturated (never, a closed system), results
+    assert c.loads.tolist() == [1, 2, 4, 8, 16] and c.NC is c.loads
+    assert np.array_equal(c.latency, c.R) and not c.saturated.any() and len(c.results) == 5
+    assert all(type(r).__name__ == "MinMvaResult" and r.latency == r.R and r.saturated is False for r in c.results)
     assert c.converged.all() and np.all(c.iterations < 1000)
     df = c.to_frame()
     assert list(df.columns[:3]) == ["NC", "R", "X"] and "MM" in df and "R4" in df
     # warm starts do not change the answer
-    assert solve(NC=8, S_mm=2, n=4).R == pytest.approx(c.R[3], rel=1e-10)
+    assert solve(8, S_mm=2, n=4).R == pytest.approx(c.R[3], rel=1e-10)
 
 
 def test_stage_labels_as_in_paper():
-    res = solve(NC=2, n=3)
+    res = solve(2, n=3)
     assert list(res.stage_residence) == ["F1", "F2", "F3", "R3", "R2", "R1", "MM"]
 
 
 @pytest.mark.parametrize("kw,name", [
-    (dict(k=1), "`k`"), (dict(NC=0), "`NC`"), (dict(NC=1.5), "`NC`"), (dict(S_pe=0.5), "`S_pe`"),
+    (dict(k=1), "`k`"), (dict(NC=0), "`NC`"), (dict(NC=0.5), "`NC`"), (dict(NC=float("nan")), "`NC`"),
+    (dict(NC=-1), "`NC`"), (dict(NC="4"), "`NC`"), (dict(S_pe=0.5), "`S_pe`"),
     (dict(m=2, S_mm=1), "`S_mm`"), (dict(m=0), "`m`"), (dict(topology="mesh"), "`topology`"),
     (dict(pattern=np.ones((64, 64))), "`pattern`"), (dict(pattern=np.eye(8)), "`pattern`"),
     (dict(pattern="zipf"), "`pattern`"), (dict(damping=0), "`damping`"), (dict(return_wiring="x"), "`return_wiring`"),
     (dict(n=13), "N = k"),
 ])
 def test_bad_parameters(kw, name):
+    kw = dict(kw)
     with pytest.raises(ParameterError) as exc:
-        solve(**kw)
+        solve(kw.pop("NC", 1), **kw)
     assert name in str(exc.value)
+
+
+def test_NC_is_the_only_positional_argument():
+    with pytest.raises(TypeError):
+        solve(NC=4)  # positional only: the load of the contract
+    with pytest.raises(TypeError):
+        solve(4, "omega")
+    with pytest.raises(ParameterError, match="`NC`"):
+        solve_curve([2, 4], NC=3)
 
 
 def test_nonconvergence_raises_and_says_where():
     with pytest.raises(ConvergenceError) as exc:
-        solve(NC=8, S_mm=2, max_iter=2)
+        solve(8, S_mm=2, max_iter=2)
     msg = str(exc.value)
     assert "eq:1" in msg and "residence" in msg and exc.value.iterations == 2
     with pytest.raises(ConvergenceError, match=r"class \d+ at (center|memory) "):
-        solve(NC=8, S_mm=2, max_iter=2, n=3, method="general")
-    res = solve(NC=8, S_mm=2, max_iter=2, raise_on_failure=False)
+        solve(8, S_mm=2, max_iter=2, n=3, method="general")
+    res = solve(8, S_mm=2, max_iter=2, raise_on_failure=False)
     assert not res.converged and res.iterations == 2
+
+
+def test_real_NC_interpolates_between_integers():
+    """The equations are continuous in NC: a real NC (the contract's fractions of N*) lies between its neighbours."""
+    lo, mid, hi = (solve(nc, n=3, S_mm=2) for nc in (2, 2.5, 3))
+    assert lo.R < mid.R < hi.R and lo.X < mid.X < hi.X
+    assert mid.params["NC"] == 2.5
+    four = solve(4.0, n=3).params["NC"]
+    assert four == 4 and isinstance(four, int)

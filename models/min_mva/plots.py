@@ -1,0 +1,50 @@
+"""Matplotlib for the min_mva chapter: the paper's two-panel figures (response time and throughput vs NC).
+
+Built on :func:`models.core.plotting.plot_curve_runs` (model lines, simulation
+markers with 95% error bars, one colour per curve); the notebooks save the
+figures with :func:`models.core.plotting.savefig`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import matplotlib.pyplot as plt
+from matplotlib.ticker import ScalarFormatter
+
+from ..core.experiment import CurveRun
+from ..core.plotting import plot_curve_runs, use_style
+
+__all__ = ["plot_figure"]
+
+_NC_LABEL = "NC (outstanding requests per processor)"
+
+
+def plot_figure(runs: Sequence[CurveRun], title: str = ""):
+    """Response time (a) and throughput (b) vs ``NC`` for the runs of one figure.
+
+    ``runs`` are :class:`~models.core.experiment.CurveRun` objects of
+    :func:`models.min_mva.experiments.run_figure`.  Model: lines; simulation
+    (when run): open markers with 95% confidence intervals.  ``NC`` on a
+    base-2 log axis, ticks at the ``NC`` values run.  A non-empty ``title``
+    goes above both panels (e.g. ``FIGURES[2].title``).  Returns the
+    matplotlib figure.
+    """
+    use_style()
+    fig, (ax_r, ax_x) = plt.subplots(1, 2, figsize=(10, 4))
+    plot_curve_runs(runs, ax=ax_r, quantity="R", saturation_lines=False)
+    plot_curve_runs(runs, ax=ax_x, quantity="X", saturation_lines=False)
+    ax_r.get_legend().remove()
+    ax_r.set(xlabel=_NC_LABEL, ylabel="mean response time R [cycles]", title="(a) response time")
+    ax_x.set(xlabel=_NC_LABEL, ylabel="throughput X [requests/cycle]", title="(b) throughput")
+    ticks = sorted({int(x) for run in runs for x in run.curve.loads})
+    for ax in (ax_r, ax_x):
+        ax.set_xscale("log", base=2)
+        ax.autoscale(enable=True, axis="x")  # plot_curve_runs fixed the left limit at 0, meaningless on a log axis
+        ax.set_xticks(ticks)
+        ax.get_xaxis().set_major_formatter(ScalarFormatter())
+    ax_x.legend(fontsize=8)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
