@@ -1,26 +1,29 @@
 """Najaf-abadi & Sarbazi-azad (ICCD 2004): combinatorial model of deterministic wormhole routing in n-D tori.
 
-Public surface::
+Front door (the chapter contract of :mod:`models`); the load is the paper's
+generation rate :math:`\\lambda_g` (``LOAD = "lam_g"``, messages/node/cycle)::
 
     from models.torus_dor import equations, solve, solve_curve, saturation_load, Readings
-    res = solve((16, 16), L=3, M=32, rate=0.001)
+    res = solve(0.001, radices=(16, 16), L=3, M=32)
     res.latency, res.multiplexing, res.W
-    saturation_load((16, 16), L=3, M=32)
+    saturation_load(radices=(16, 16), L=3, M=32)
+    solve_curve([0.001, 0.002], radices=(16, 16), L=3, M=32).latency
 
-    from models.torus_dor import solve_2003        # the comparison model (reconstruction)
+    from models.torus_dor import solve_2003        # the comparison model (reconstruction), same shape
 
 Submodules: ``equations`` (SymPy, order-of-appearance numbering, readings),
 ``solve`` (the 2004 model's fixed point and saturation), ``model2003`` (the
 reconstructed Sarbazi-Azad, Khonsari & Ould-Khaoua 2003 model),
-``experiments`` (the paper's figures, simulation runs, error tables, plots).
+``experiments`` (the paper's figures, simulation runs, error tables, the
+chapter's own tables), ``plots`` (matplotlib).
 The combinatorics are shared: :mod:`models.networks.dor_paths`.
 """
 
 from .equations import Readings, Readings2003, equations, equations_2003
-from .model2003 import saturation_load_2003, solve_2003
-from .solve import CurveResult, TorusDorResult, saturation_load, solve, solve_curve
+from .model2003 import Result2003, saturation_load_2003, solve_2003
+from .solve import LOAD, LOAD_UNIT, CurveResult, TorusDorResult, saturation_load, solve, solve_curve
 
 __all__ = [
-    "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve", "saturation_load",
-    "TorusDorResult", "CurveResult", "solve_2003", "saturation_load_2003",
+    "LOAD", "LOAD_UNIT", "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve",
+    "saturation_load", "TorusDorResult", "CurveResult", "solve_2003", "saturation_load_2003", "Result2003",
 ]

@@ -16,7 +16,8 @@ with :math:`P_{B_i}=P_{i,L}+P_{i,L-1}/L` from Dally's chain at
 :math:`S_i` and variance :math:`(S_i-M)^2`, :math:`\\bar V` the mean of the
 per-dimension multiplexing degrees and latency :math:`(\\bar S+W_s)\\bar V`.
 Each :math:`S_i` is implicit (it appears in :math:`P_{B_i}` and :math:`W_i`)
-and is found by monotone iteration from :math:`S_{i-1}+\\bar k_i`.
+and is found by monotone iteration from :math:`S_{i-1}+\\bar k_i`
+(:func:`models.core.fixed_point.fixed_point`, one per dimension).
 The switches are :class:`~models.torus_dor.equations.Readings2003`.
 Units: cycles, flits, messages/node/cycle.
 """
@@ -30,10 +31,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..networks.dor_paths import DorCombinatorics
-from ..core.errors import ConvergenceError, ParameterError
+from ..core.errors import ParameterError
+from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
+from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
+from ..networks.dor_paths import DorCombinatorics
 from .equations import SYMBOLS as s
 from .equations import Readings2003, equations_2003
 from .solve import check_params
@@ -55,7 +58,7 @@ class Result2003(Result):
     Vbar_dim: np.ndarray
     saturated: bool
     reason: str
-    rate: float
+    lam_g: float
     iterations: int
     params: dict
 
@@ -79,112 +82,125 @@ def _compiled(readings: Readings2003) -> dict:
     }
 
 
-def _params(radices, L, M, rate, bidirectional, readings):
-    return dict(radices=list(radices), L=L, M=M, rate=rate, bidirectional=bool(bidirectional),
+def _params(radices, L, M, lam_g, bidirectional, readings):
+    return dict(radices=list(radices), L=L, M=M, lam_g=lam_g, bidirectional=bool(bidirectional),
                 readings=dataclasses.asdict(readings), model="Sarbazi-Azad et al. 2003 (reconstruction)")
 
 
 def solve_2003(
+    lam_g: float,
+    /,
+    *,
     radices: Sequence[int],
     L: int,
     M: float,
-    rate: float,
-    *,
     bidirectional: bool = False,
     readings: Readings2003 = Readings2003(),
     tol: float = 1e-11,
     max_iter: int = 200_000,
 ) -> Result2003:
-    """Mean message latency (cycles) of the reconstructed 2003 average-case model at load ``rate``.
+    """Mean message latency (cycles) of the reconstructed 2003 average-case model at load ``lam_g``.
 
-    Same parameters and units as :func:`models.torus_dor.solve`; ``inf`` and
+    Same parameters and units as :func:`models.torus_dor.solve` (the load
+    :math:`\\lambda_g` first, messages/node/cycle); ``inf`` and
     ``saturated=True`` past saturation.
     """
-    radices, L, M, rate = check_params(radices, L, M, rate, bidirectional=bidirectional)
+    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional)
+    _check_readings(readings)
+    return _solve(radices, L, M, lam_g, bool(bidirectional), readings, tol, max_iter)
+
+
+def _check_readings(readings):
     if not isinstance(readings, Readings2003):
         raise ParameterError(f"`readings` must be a Readings2003 instance; got {readings!r}")
-    return _solve(radices, L, M, rate, bool(bidirectional), readings, tol, max_iter)
 
 
-def _solve(radices, L, M, rate, bidirectional, readings, tol, max_iter, raise_on_failure=True):
+def _unbounded(d):
+    """The per-dimension fixed point's ``saturated`` predicate."""
+    return lambda x: f"dimension {d} (S_i without bound)" if (not math.isfinite(x[0]) or x[0] > 1e12) else ""
+
+
+def _solve(radices, L, M, lam_g, bidirectional, readings, tol, max_iter, raise_on_failure=True):
     K = _compiled(readings)
     c = DorCombinatorics(radices, bidirectional=bidirectional)
     n = c.n
     # average-case hops per dimension over all k offsets: (k-1)/2 unidirectional, k/4 bidirectional (even k)
     kbar = np.array([sum(t * w for t, w in enumerate(c.w[d])) / c.radices[d] for d in range(n)], dtype=float)
     lamf = K["lam_c_bi"] if bidirectional else K["lam_c"]
-    params = _params(radices, L, M, rate, bidirectional, readings)
+    params = _params(radices, L, M, lam_g, bidirectional, readings)
 
     def sat(reason, it=0):
-        return Result2003(math.inf, math.inf, math.inf, float(L), np.full(n, np.inf), np.full(n, np.inf),
-                          np.ones(n), np.full(n, float(L)), True, reason, rate, it, params)
+        return Result2003(latency=math.inf, S_bar=math.inf, source_wait=math.inf, multiplexing=float(L),
+                          S=np.full(n, np.inf), W=np.full(n, np.inf), P_B=np.ones(n), Vbar_dim=np.full(n, float(L)),
+                          saturated=True, reason=reason, lam_g=lam_g, iterations=int(it), params=params)
 
-    if M * rate >= 1.0:
+    if M * lam_g >= 1.0:
         return sat("ejection channel (M lambda_g >= 1)")
-    W_ej = float(K["W_ej"](M, rate))
+    W_ej = float(K["W_ej"](M, lam_g))
     S_prev = M + (W_ej if readings.ejection == "in S0" else 0.0)
     S = np.zeros(n)
     W = np.zeros(n)
     PB = np.zeros(n)
     total_it = 0
     for d in reversed(range(n)):  # i = 1 is the last dimension crossed (d = n-1)
-        lam_c = float(lamf(rate, kbar[d]))
-        Si = S_prev + kbar[d]
-        for it in range(1, max_iter + 1):
+        lam_c = float(lamf(lam_g, kbar[d]))
+
+        def f(x, lam_c=lam_c, S_prev=S_prev, d=d):
+            Si = float(x[0])
             rho = float(K["rho"](lam_c, Si))
             if rho >= 1.0:
-                return sat(f"dimension {d} (rho >= 1)", total_it + it)
+                raise Saturated(f"dimension {d} (rho >= 1)")
             pb = float(K["P_B"](rho, L))
             wi = float(K["W_i"](lam_c, Si, M, S_prev))
-            new = float(K["S_i"](S_prev, kbar[d], pb, wi))
-            if not math.isfinite(new) or new > 1e12:
-                return sat(f"dimension {d} (S_i without bound)", total_it + it)
-            done = abs(new - Si) <= tol * max(1.0, new)
-            Si = new
-            if done:
-                break
-        else:
-            if raise_on_failure:
-                raise ConvergenceError(f"2003 model S_i of dimension {d}", max_iter, abs(new - Si))
-            return sat("no convergence", total_it + max_iter)
-        total_it += it
+            return np.array([float(K["S_i"](S_prev, kbar[d], pb, wi))])
+
+        fp = fixed_point(f, [S_prev + kbar[d]], damping=1.0, tol=tol, max_iter=max_iter, scale_tol=True,
+                         saturated=_unbounded(d), where=f"2003 model S_i of dimension {d}", names=[f"S_{n - d}"],
+                         raise_on_failure=raise_on_failure)
+        total_it += fp.iterations
+        if fp.saturated:
+            return sat(fp.reason, total_it)
+        if not fp.converged:
+            return sat("no convergence", total_it)
+        Si = float(fp.x[0])
         rho = float(K["rho"](lam_c, Si))
         S[d], W[d], PB[d] = Si, float(K["W_i"](lam_c, Si, M, S_prev)), float(K["P_B"](rho, L))
         S_prev = Si
     S_bar = S_prev
-    rhos = np.array([float(lamf(rate, kbar[d])) * S[d] for d in range(n)])
+    rhos = np.array([float(lamf(lam_g, kbar[d])) * S[d] for d in range(n)])
     lg = np.arange(L + 1, dtype=float)[:, None]
     num = np.broadcast_to(K["v_num"](lg, rhos[None, :], L), (L + 1, n)).sum(axis=0)
     den = np.broadcast_to(K["v_den"](lg, rhos[None, :], L), (L + 1, n)).sum(axis=0)
     vdim = num / den
     Vbar = float(np.sum(kbar * vdim) / kbar.sum()) if readings.mux == "weighted" else float(vdim.mean())
-    if rate * S_bar / L >= 1.0:
+    if lam_g * S_bar / L >= 1.0:
         return sat("source queue (lambda_g S / L >= 1)", total_it)
-    W_s = float(K["W_s"](rate, L, S_bar, M))
+    W_s = float(K["W_s"](lam_g, L, S_bar, M))
     T = float(K["T"](S_bar, W_s, Vbar, float(kbar.sum()), 1.0 if readings.ejection_cycle else 0.0))
-    return Result2003(T, S_bar, W_s, Vbar, S, W, PB, vdim, False, "", rate, total_it, params)
+    return Result2003(latency=T, S_bar=S_bar, source_wait=W_s, multiplexing=Vbar, S=S, W=W, P_B=PB, Vbar_dim=vdim,
+                      saturated=False, reason="", lam_g=lam_g, iterations=int(total_it), params=params)
 
 
 def saturation_load_2003(
+    *,
     radices: Sequence[int],
     L: int,
     M: float,
-    *,
     bidirectional: bool = False,
     readings: Readings2003 = Readings2003(),
     rtol: float = 1e-4,
 ) -> float:
-    """Load (messages/node/cycle) at which the reconstructed 2003 model saturates (bisection)."""
-    radices, L, M, _ = check_params(radices, L, M, None, bidirectional=bidirectional)
+    """Load (messages/node/cycle) at which the reconstructed 2003 model saturates.
+
+    :func:`~models.core.saturation.find_saturation` between 0 and the load at
+    which the busiest channel or the ejection channel is busy all the time;
+    a probe that has not settled in 20,000 iterations counts as saturated.
+    """
+    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
+    _check_readings(readings)
     c = DorCombinatorics(radices, bidirectional=bidirectional)
     kmax = max(sum(t * w for t, w in enumerate(c.w[d])) / c.radices[d] for d in range(c.n))
     hi = min(1.0 / M, 1.0 / (M * kmax * (0.5 if bidirectional else 1.0)))
-    lo = 0.0
-    while hi - lo > rtol * hi:
-        mid = 0.5 * (lo + hi)
-        r = _solve(radices, L, M, mid, bool(bidirectional), readings, 1e-9, 20_000, raise_on_failure=False)
-        if r.saturated:
-            hi = mid
-        else:
-            lo = mid
-    return 0.5 * (lo + hi)
+    return find_saturation(
+        lambda x: _solve(radices, L, M, x, bool(bidirectional), readings, 1e-9, 20_000, raise_on_failure=False).saturated,
+        0.0, hi, rtol=rtol).load

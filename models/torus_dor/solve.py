@@ -16,8 +16,19 @@ Iteration.  Unknowns: :math:`W_{d_0}..W_{d_{n-1}}` (cycles).  From
 The load is *saturated* (latency ``inf``) when the fixed point does not exist
 (the iterates pass :math:`\\rho\\ge1` or grow without bound), or when the
 ejection (:math:`M\\lambda_g\\ge1`) or the source queue
-(:math:`\\lambda_g\\bar S/L\\ge1`) saturates.  :func:`saturation_load` finds
-the boundary by bisection on :math:`\\lambda_g`.
+(:math:`\\lambda_g\\bar S/L\\ge1`) saturates.  The iteration is
+:func:`models.core.fixed_point.fixed_point` (plain steps, a ``saturated``
+outcome); :func:`saturation_load` finds the boundary with
+:func:`models.core.saturation.find_saturation` on :math:`\\lambda_g`.
+
+Front door (``models/__init__.py``): the load :math:`\\lambda_g` (``LOAD =
+"lam_g"``, the paper's symbol, messages/node/cycle) is the only positional
+argument of :func:`solve` and :func:`solve_curve`; the torus and the
+message are keywords::
+
+    solve(0.001, radices=(16, 16), L=3, M=32)
+    solve_curve([0.001, 0.002], radices=(16, 16), L=3, M=32)
+    saturation_load(radices=(16, 16), L=3, M=32)
 
 Timing (see the chapter): ``t_c = 1`` cycle per flit per channel; with
 ``readings.ejection_cycle`` (default) one cycle is added for the header's
@@ -35,35 +46,46 @@ from typing import Sequence
 import numpy as np
 import sympy as sp
 
-from ..networks.dor_paths import DorCombinatorics, check_radices
-from ..core.errors import ConvergenceError, ParameterError
+from ..core.errors import ParameterError
+from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
+from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require
+from ..networks.dor_paths import DorCombinatorics, check_radices
 from .equations import SYMBOLS as s
 from .equations import Readings, equations
 
-__all__ = ["solve", "solve_curve", "saturation_load", "TorusDorResult", "CurveResult", "Structure",
-           "structure", "check_params"]
+__all__ = ["LOAD", "LOAD_UNIT", "solve", "solve_curve", "saturation_load", "TorusDorResult", "CurveResult",
+           "Structure", "structure", "check_params"]
+
+#: The load parameter: the paper's generation rate :math:`\\lambda_g` (Sec. 2.1).
+LOAD = "lam_g"
+#: Its unit.
+LOAD_UNIT = "messages/node/cycle"
 
 
 # ----------------------------------------------------------------------------
 # Parameters
 # ----------------------------------------------------------------------------
-def check_params(radices, L, M, rate=None, *, bidirectional=False):
-    """Validate at the door; returns ``(radices, L, M, rate)``.
+def check_params(lam_g=None, *, radices, L, M, bidirectional=False):
+    """Validate at the door; returns ``(radices, L, M, lam_g)``.
 
     Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``) for
-    ``L < 2``, any ``k_i < 2``, ``M < 1`` or ``rate <= 0``.
+    ``L < 2``, any ``k_i < 2``, ``M < 1`` or ``lam_g <= 0`` (or not finite).
     """
     radices = check_radices(radices)
     L = require("L", L, 2, unit="virtual channels per physical channel", integer=True)
     M = require("M", M, 1, unit="message length, flits")
-    if rate is not None:
-        rate = require("rate", rate, 0, lo_open=True, unit="lambda_g, messages/node/cycle")
+    if lam_g is not None:
+        lam_g = _check_load(lam_g)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise ParameterError(f"`bidirectional` must be True or False; got {bidirectional!r}")
-    return radices, L, float(M), (None if rate is None else float(rate))
+    return radices, L, float(M), (None if lam_g is None else float(lam_g))
+
+
+def _check_load(lam_g) -> float:
+    return require(LOAD, lam_g, 0, lo_open=True, unit="generation rate lambda_g, " + LOAD_UNIT)
 
 
 # ----------------------------------------------------------------------------
@@ -201,7 +223,7 @@ class TorusDorResult(Result):
     residual: float
     saturated: bool
     reason: str
-    rate: float
+    lam_g: float
     lam_c: np.ndarray
     h: float
     params: dict
@@ -209,21 +231,29 @@ class TorusDorResult(Result):
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class CurveResult(Result):
-    """:func:`solve` at every load of a curve (arrays over loads) and the saturation load."""
+    """:func:`solve` at every load of a curve (arrays over loads) and the saturation load.
 
-    rates: np.ndarray
+    loads : :math:`\\lambda_g` of each point, messages/node/cycle
+    latency, source_wait, multiplexing, saturated, iterations : the fields of
+    each point's :class:`TorusDorResult`, as arrays over ``loads``
+    results : the :class:`TorusDorResult` of each point
+    saturation : :func:`saturation_load` (NaN when not asked for)
+    """
+
+    loads: np.ndarray
     latency: np.ndarray
     source_wait: np.ndarray
     multiplexing: np.ndarray
     saturated: np.ndarray
     iterations: np.ndarray
+    results: tuple
     saturation: float
     params: dict
 
     def to_frame(self):
-        import pandas as pd
+        import pandas as pd  # reason: optional here, the solver itself does not need pandas
 
-        return pd.DataFrame({"rate": self.rates, "latency": self.latency, "source_wait": self.source_wait,
+        return pd.DataFrame({LOAD: self.loads, "latency": self.latency, "source_wait": self.source_wait,
                              "multiplexing": self.multiplexing, "saturated": self.saturated,
                              "iterations": self.iterations})
 
@@ -244,14 +274,14 @@ class _Model:
         self.jmask = (self.jgrid >= L) & (self.jgrid <= self.J[None, :])
         self.lgrid = np.arange(L + 1, dtype=float)[:, None]
 
-    def lam_c(self, rate) -> np.ndarray:
+    def lam_c(self, lam_g) -> np.ndarray:
         """Per-dimension channel rates (eq. 4; all equal under the printed reading)."""
         n = len(self.st.radices)
         if self.readings.channel_rate == "mean":
             f = self.K["lam_c_bi"] if self.st.bidirectional else self.K["lam_c"]
-            return np.full(n, float(f(self.st.h, rate, n)))
+            return np.full(n, float(f(self.st.h, lam_g, n)))
         f = self.K["lam_c_dim_bi"] if self.st.bidirectional else self.K["lam_c_dim"]
-        return _bc(f(self.st.hops_dim, rate), self.st.hops_dim)
+        return _bc(f(self.st.hops_dim, lam_g), self.st.hops_dim)
 
     def step(self, W, lam_c, W_ej):
         """One application of eqs. 9, 5, 6, 7, 14, 15, 8; returns the pieces."""
@@ -270,17 +300,24 @@ class _Model:
         return dict(X=X, Y=Y, D=D, rho=rho, ratio=ratio, What=What, Ntil=Ntil, W=Wn)
 
 
-def _params(radices, L, M, rate, bidirectional, readings):
-    return dict(radices=list(radices), L=L, M=M, rate=rate, bidirectional=bool(bidirectional),
+def _params(radices, L, M, lam_g, bidirectional, readings):
+    return dict(radices=list(radices), L=L, M=M, lam_g=lam_g, bidirectional=bool(bidirectional),
                 readings=dataclasses.asdict(readings))
 
 
+def _model(radices, L, M, bidirectional, readings) -> "_Model":
+    if not isinstance(readings, Readings):
+        raise ParameterError(f"`readings` must be a Readings instance; got {readings!r}")
+    return _Model(radices, L, M, bool(bidirectional), readings)
+
+
 def solve(
+    lam_g: float,
+    /,
+    *,
     radices: Sequence[int],
     L: int,
     M: float,
-    rate: float,
-    *,
     bidirectional: bool = False,
     readings: Readings = Readings(),
     tol: float = 1e-10,
@@ -291,14 +328,14 @@ def solve(
 
     Parameters
     ----------
+    lam_g : float
+        :math:`\\lambda_g`, messages generated per node per cycle (> 0), the load.
     radices : sequence of int
         ``k_0..k_{n-1}``, nodes per dimension (each >= 2); dimension 0 is crossed first.
     L : int
         Virtual channels per physical channel (>= 2: ``v1``, ``v2`` escape, ``v3..vL`` free).
     M : float
         Message length, flits (>= 1).
-    rate : float
-        :math:`\\lambda_g`, messages generated per node per cycle (> 0).
     bidirectional : bool
         Bidirectional torus, shorter way per dimension (the "few simple modifications").
     readings : :class:`~models.torus_dor.equations.Readings`
@@ -317,78 +354,74 @@ def solve(
     ConvergenceError
         The iteration neither converged nor diverged within ``max_iter``.
     """
-    radices, L, M, rate = check_params(radices, L, M, rate, bidirectional=bidirectional)
-    if not isinstance(readings, Readings):
-        raise ParameterError(f"`readings` must be a Readings instance; got {readings!r}")
-    model = _Model(radices, L, M, bool(bidirectional), readings)
-    return _solve(model, rate, tol, max_iter, raise_on_failure)
+    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional)
+    return _solve(_model(radices, L, M, bidirectional, readings), lam_g, tol, max_iter, raise_on_failure)
 
 
-def _saturated(model, rate, lam_c, it, reason, residual=math.inf):
+def _saturated(model, lam_g, lam_c, it, reason, residual=math.inf):
     n = len(model.st.radices)
     nan = np.full(n, np.nan)
     return TorusDorResult(
         latency=math.inf, network_latency=math.inf, S_bar=math.inf, source_wait=math.inf, W_ej=math.inf,
         multiplexing=float(model.L), lbar_dim=np.full(n, float(model.L)), W=np.full(n, np.inf), W_hat=nan,
         D=np.full(n, np.inf), rho=np.ones(n), P_B=np.ones(n), P_none=nan, N_waiting=nan,
-        occupancy=np.tile(np.eye(model.L + 1)[-1], (n, 1)), iterations=it, residual=residual, saturated=True,
-        reason=reason, rate=rate, lam_c=lam_c, h=model.st.h,
-        params=_params(model.st.radices, model.L, model.M, rate, model.st.bidirectional, model.readings))
+        occupancy=np.tile(np.eye(model.L + 1)[-1], (n, 1)), iterations=int(it), residual=float(residual),
+        saturated=True, reason=reason, lam_g=lam_g, lam_c=lam_c, h=model.st.h,
+        params=_params(model.st.radices, model.L, model.M, lam_g, model.st.bidirectional, model.readings))
 
 
-def _solve(model: _Model, rate: float, tol: float, max_iter: int, raise_on_failure: bool) -> TorusDorResult:
+def _unbounded(W) -> str:
+    """The fixed point's ``saturated`` predicate: the blocking times grow without bound."""
+    return "blocking time without bound (eq. 8)" if (not np.all(np.isfinite(W)) or np.any(W > 1e12)) else ""
+
+
+def _solve(model: _Model, lam_g: float, tol: float, max_iter: int, raise_on_failure: bool) -> TorusDorResult:
     K, st, L, M = model.K, model.st, model.L, model.M
     n = len(st.radices)
-    lam_c = model.lam_c(rate)
-    if M * rate >= 1.0:
-        return _saturated(model, rate, lam_c, 0, "ejection channel (M lambda_g >= 1)")
-    W_ej = float(K["W_ej"](M, rate))
-    W = np.zeros(n)
-    residual = math.inf
-    it = 0
-    out = None
-    for it in range(1, max_iter + 1):
+    lam_c = model.lam_c(lam_g)
+    if M * lam_g >= 1.0:
+        return _saturated(model, lam_g, lam_c, 0, "ejection channel (M lambda_g >= 1)")
+    W_ej = float(K["W_ej"](M, lam_g))
+
+    def f(W):
         out = model.step(W, lam_c, W_ej)
         if out is None:
-            return _saturated(model, rate, lam_c, it, "channel (rho >= 1: no fixed point of eq. 8)")
-        Wn = out["W"]
-        if not np.all(np.isfinite(Wn)) or np.any(Wn > 1e12):
-            return _saturated(model, rate, lam_c, it, "blocking time without bound (eq. 8)")
-        diff = np.abs(Wn - W) / np.maximum(1.0, np.abs(Wn))
-        residual = float(diff.max()) if diff.size else 0.0
-        W = Wn
-        if residual <= tol:
-            break
-    else:
-        err = ConvergenceError("torus_dor eq. 8 (W_{d_i}, blocking time per dimension)", max_iter, residual, W)
-        if raise_on_failure:
-            raise err
-        res = _saturated(model, rate, lam_c, max_iter, "no convergence", residual)
-        return res
+            raise Saturated("channel (rho >= 1: no fixed point of eq. 8)")
+        return out["W"]
+
+    fp = fixed_point(f, np.zeros(n), damping=1.0, tol=tol, max_iter=max_iter, saturated=_unbounded,
+                     where="torus_dor eq. 8 (blocking time per dimension)",
+                     names=[f"W_{{d_{i}}}" for i in range(n)], raise_on_failure=raise_on_failure)
+    it, residual = fp.iterations, fp.residual
+    if fp.saturated:
+        return _saturated(model, lam_g, lam_c, it, fp.reason, residual)
+    if not fp.converged:
+        return _saturated(model, lam_g, lam_c, it, "no convergence", residual)
+    W = fp.x
     out = model.step(W, lam_c, W_ej)
     if out is None:
-        return _saturated(model, rate, lam_c, it, "channel (rho >= 1)")
+        return _saturated(model, lam_g, lam_c, it, "channel (rho >= 1)")
     D, rho = out["D"], out["rho"]
     S_bar = float(np.sum(_bc(K["S_term"](st.f, D, W), W)))
     num = _bc(K["l_num"](model.lgrid, rho[None, :], L), model.lgrid * rho).sum(axis=0)
     den = _bc(K["l_den"](model.lgrid, rho[None, :], L), model.lgrid * rho).sum(axis=0)
     lbar_dim = num / den
     lbar = float(np.sum(st.weights * lbar_dim) / np.sum(st.weights))
-    if rate * S_bar / L >= 1.0:
-        return _saturated(model, rate, lam_c, it, "source queue (lambda_g S / L >= 1)")
-    W_s = float(K["W_s"](rate, L, S_bar, M))
+    if lam_g * S_bar / L >= 1.0:
+        return _saturated(model, lam_g, lam_c, it, "source queue (lambda_g S / L >= 1)")
+    W_s = float(K["W_s"](lam_g, L, S_bar, M))
     e = 1.0 if model.readings.ejection_cycle else 0.0
     T = float(K["T"](S_bar, lbar, W_s, st.h, e))
     occ = _occupancy(rho, L)
     P_B = _bc(K["P_B"](rho, L), rho)
     P_none = _bc(K["P_d"](st.q, rho, L), rho)
     if not (math.isfinite(T) and T > 0):
-        return _saturated(model, rate, lam_c, it, "non-finite latency")
+        return _saturated(model, lam_g, lam_c, it, "non-finite latency")
     return TorusDorResult(
         latency=T, network_latency=T - W_s, S_bar=S_bar, source_wait=W_s, W_ej=W_ej, multiplexing=lbar,
         lbar_dim=lbar_dim, W=W, W_hat=out["What"], D=D, rho=rho, P_B=P_B, P_none=P_none, N_waiting=out["Ntil"],
-        occupancy=occ, iterations=it, residual=residual, saturated=False, reason="", rate=rate, lam_c=lam_c,
-        h=st.h, params=_params(st.radices, L, M, rate, st.bidirectional, model.readings))
+        occupancy=occ, iterations=int(it), residual=float(residual), saturated=False, reason="", lam_g=lam_g,
+        lam_c=lam_c, h=st.h, params=_params(st.radices, L, M, lam_g, st.bidirectional, model.readings))
 
 
 def _occupancy(rho, L):
@@ -398,29 +431,27 @@ def _occupancy(rho, L):
 
 
 def saturation_load(
+    *,
     radices: Sequence[int],
     L: int,
     M: float,
-    *,
     bidirectional: bool = False,
     readings: Readings = Readings(),
     rtol: float = 1e-4,
 ) -> float:
-    """Load :math:`\\lambda_g` (messages/node/cycle) at which the model's fixed point stops existing (bisection)."""
-    radices, L, M, _ = check_params(radices, L, M, None, bidirectional=bidirectional)
-    model = _Model(radices, L, M, bool(bidirectional), readings)
-    # upper bound: a channel is busy all the time (lambda_c M >= 1) or the ejection channel saturates
+    """Load :math:`\\lambda_g` (messages/node/cycle) at which the model's fixed point stops existing.
+
+    :func:`~models.core.saturation.find_saturation` between 0 and the load at
+    which a channel or the ejection channel is busy all the time
+    (:math:`\\min(1/M, \\lambda_cM=1)`), to the relative width ``rtol``; the
+    midpoint of the final bracket.  The iteration converges slowly near the
+    boundary, so a probe that has not settled in 20,000 iterations (to 1e-9)
+    counts as saturated.
+    """
+    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
+    model = _model(radices, L, M, bidirectional, readings)
     hi = min(1.0 / M, st_bound(model))
-    lo = 0.0
-    # the iteration converges slowly near the boundary: a capped run that has not settled counts as saturated
-    while hi - lo > rtol * hi:
-        mid = 0.5 * (lo + hi)
-        r = _solve(model, mid, 1e-9, 20_000, raise_on_failure=False)
-        if r.saturated:
-            hi = mid
-        else:
-            lo = mid
-    return 0.5 * (lo + hi)
+    return find_saturation(lambda x: _solve(model, x, 1e-9, 20_000, False).saturated, 0.0, hi, rtol=rtol).load
 
 
 def st_bound(model: _Model) -> float:
@@ -429,21 +460,28 @@ def st_bound(model: _Model) -> float:
 
 
 def solve_curve(
+    loads: Sequence[float],
+    /,
+    *,
     radices: Sequence[int],
     L: int,
     M: float,
-    rates: Sequence[float],
-    *,
     bidirectional: bool = False,
     readings: Readings = Readings(),
+    tol: float = 1e-10,
+    max_iter: int = 200_000,
     saturation: bool = True,
 ) -> CurveResult:
-    """:func:`solve` at every load of ``rates`` (messages/node/cycle) and, optionally, :func:`saturation_load`."""
-    rates = [require("rate", r, 0, lo_open=True, unit="lambda_g, messages/node/cycle") for r in rates]
-    res = [solve(radices, L, M, r, bidirectional=bidirectional, readings=readings) for r in rates]
-    sat = saturation_load(radices, L, M, bidirectional=bidirectional, readings=readings) if saturation else math.nan
+    """:func:`solve` at every load of ``loads`` (:math:`\\lambda_g`, messages/node/cycle) and,
+    with ``saturation`` (default), :func:`saturation_load`."""
+    loads = [_check_load(x) for x in loads]
+    kw = dict(radices=radices, L=L, M=M, bidirectional=bidirectional, readings=readings)
+    res = tuple(solve(x, tol=tol, max_iter=max_iter, **kw) for x in loads)
+    sat = saturation_load(**kw) if saturation else math.nan
     return CurveResult(
-        rates=np.array(rates, dtype=float), latency=np.array([r.latency for r in res]),
-        source_wait=np.array([r.source_wait for r in res]), multiplexing=np.array([r.multiplexing for r in res]),
-        saturated=np.array([r.saturated for r in res]), iterations=np.array([r.iterations for r in res]),
-        saturation=sat, params=_params(check_radices(radices), L, M, None, bidirectional, readings))
+        loads=np.array(loads, dtype=float), latency=np.array([r.latency for r in res], dtype=float),
+        source_wait=np.array([r.source_wait for r in res], dtype=float),
+        multiplexing=np.array([r.multiplexing for r in res], dtype=float),
+        saturated=np.array([r.saturated for r in res], dtype=bool),
+        iterations=np.array([r.iterations for r in res], dtype=int), results=res, saturation=sat,
+        params=_params(check_radices(radices), L, M, None, bidirectional, readings))

@@ -14,20 +14,39 @@ from models.torus_dor.equations import SYMBOLS as s
 from models.torus_dor.solve import structure, waiting_max
 
 
-@pytest.mark.parametrize("kw,name", [
-    (dict(radices=(16, 16), L=1, M=32, rate=1e-4), "L"),
-    (dict(radices=(16, 1), L=3, M=32, rate=1e-4), "radices"),
-    (dict(radices=(16, 16), L=3, M=0.5, rate=1e-4), "M"),
-    (dict(radices=(16, 16), L=3, M=32, rate=0.0), "rate"),
-    (dict(radices=(16, 16), L=3, M=32, rate=-1e-3), "rate"),
-    (dict(radices=(), L=3, M=32, rate=1e-3), "radices"),
+@pytest.mark.parametrize("load,kw,name", [
+    (1e-4, dict(radices=(16, 16), L=1, M=32), "L"),
+    (1e-4, dict(radices=(16, 1), L=3, M=32), "radices"),
+    (1e-4, dict(radices=(16, 16), L=3, M=0.5), "M"),
+    (0.0, dict(radices=(16, 16), L=3, M=32), "lam_g"),
+    (-1e-3, dict(radices=(16, 16), L=3, M=32), "lam_g"),
+    (math.nan, dict(radices=(16, 16), L=3, M=32), "lam_g"),
+    (1e-3, dict(radices=(), L=3, M=32), "radices"),
 ])
-def test_bad_parameters_raise_valueerror_naming_them(kw, name):
+def test_bad_parameters_raise_valueerror_naming_them(load, kw, name):
     for fn in (solve, solve_2003):
         with pytest.raises(ValueError, match=name):
-            fn(**kw)
+            fn(load, **kw)
     with pytest.raises(ParameterError):
-        solve(**kw)
+        solve(load, **kw)
+    if name != "lam_g":
+        for fn in (saturation_load, saturation_load_2003):
+            with pytest.raises(ValueError, match=name):
+                fn(**kw)
+
+
+def test_front_door():
+    import inspect
+
+    import models.torus_dor as td
+
+    assert (td.LOAD, td.LOAD_UNIT) == ("lam_g", "messages/node/cycle")
+    for fn in (solve, solve_curve, solve_2003):
+        params = list(inspect.signature(fn).parameters.values())
+        assert params[0].kind is inspect.Parameter.POSITIONAL_ONLY
+        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:])
+    for fn in (saturation_load, saturation_load_2003):
+        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in inspect.signature(fn).parameters.values())
 
 
 def test_bad_readings():
@@ -42,58 +61,58 @@ def test_bad_readings():
 @pytest.mark.parametrize("M", [1, 32, 100])
 def test_zero_load_latency_is_M_plus_h_plus_1(radices, bi, M):
     h = float(DorCombinatorics(radices, bidirectional=bi).mean_hops)
-    r = solve(radices, 3, M, 1e-9, bidirectional=bi)
+    r = solve(1e-9, radices=radices, L=3, M=M, bidirectional=bi)
     assert r.latency == pytest.approx(M + h + 1, rel=1e-5)
-    assert solve(radices, 3, M, 1e-9, bidirectional=bi, readings=Readings(ejection_cycle=False)).latency == pytest.approx(M + h, rel=1e-5)
-    r3 = solve_2003(radices, 3, M, 1e-9, bidirectional=bi)
+    assert solve(1e-9, radices=radices, L=3, M=M, bidirectional=bi, readings=Readings(ejection_cycle=False)).latency == pytest.approx(M + h, rel=1e-5)
+    r3 = solve_2003(1e-9, radices=radices, L=3, M=M, bidirectional=bi)
     assert r3.latency == pytest.approx(M + h * (np.prod(radices) - 1) / np.prod(radices) + 1, rel=1e-5)
 
 
 @pytest.mark.parametrize("radices,L,M", [((16, 16), 3, 32), ((8, 8, 8), 5, 64), ((8, 16), 3, 32), ((4, 4, 4, 4), 2, 16)])
 def test_monotone_below_saturation_and_inf_above(radices, L, M):
-    sat = saturation_load(radices, L, M)
+    sat = saturation_load(radices=radices, L=L, M=M)
     rates = np.linspace(0.02, 0.98, 12) * sat
-    lat = [solve(radices, L, M, r).latency for r in rates]
+    lat = [solve(r, radices=radices, L=L, M=M).latency for r in rates]
     assert all(math.isfinite(x) and x > 0 for x in lat)
     assert np.all(np.diff(lat) > 0)
-    past = solve(radices, L, M, 1.02 * sat)
+    past = solve(1.02 * sat, radices=radices, L=L, M=M)
     assert past.saturated and past.latency == math.inf
     assert not np.isnan(past.latency)
-    near = solve(radices, L, M, 0.995 * sat)
+    near = solve(0.995 * sat, radices=radices, L=L, M=M)
     assert not near.saturated
 
 
 def test_saturation_flag_matches_bisection_for_the_2003_model():
-    sat = saturation_load_2003((16, 16), 5, 32)
-    assert not solve_2003((16, 16), 5, 32, 0.99 * sat).saturated
-    r = solve_2003((16, 16), 5, 32, 1.01 * sat)
+    sat = saturation_load_2003(radices=(16, 16), L=5, M=32)
+    assert not solve_2003(0.99 * sat, radices=(16, 16), L=5, M=32).saturated
+    r = solve_2003(1.01 * sat, radices=(16, 16), L=5, M=32)
     assert r.saturated and r.latency == math.inf
 
 
 def test_multiplexing_between_one_and_L():
     for f in (0.1, 0.5, 0.9):
-        sat = saturation_load((16, 16), 5, 32)
-        r = solve((16, 16), 5, 32, f * sat)
+        sat = saturation_load(radices=(16, 16), L=5, M=32)
+        r = solve(f * sat, radices=(16, 16), L=5, M=32)
         assert 1 < r.multiplexing < 5
         assert np.allclose(r.occupancy.sum(axis=1), 1)
 
 
 def test_iterations_are_few_away_from_saturation():
-    r = solve((16, 16), 3, 32, 1e-4)
+    r = solve(1e-4, radices=(16, 16), L=3, M=32)
     assert r.iterations < 20
 
 
 def test_convergence_error_names_the_quantity():
-    sat = saturation_load((16, 16), 3, 32)
+    sat = saturation_load(radices=(16, 16), L=3, M=32)
     with pytest.raises(ConvergenceError, match="W_"):
-        solve((16, 16), 3, 32, 0.9 * sat, max_iter=2)
+        solve(0.9 * sat, radices=(16, 16), L=3, M=32, max_iter=2)
 
 
 def test_solver_equals_the_symbolic_equations_at_a_point():
     # recompute one iteration's W from the SymPy expressions by substitution
     rd = Readings()
     radices, L, M, rate = (16, 16), 3, 32.0, 0.0005
-    r = solve(radices, L, M, rate, readings=rd)
+    r = solve(rate, radices=radices, L=L, M=M, readings=rd)
     e = equations(rd)
     st = structure(radices, False, rd)
     lam_c = float(e["eq:4"].rhs.subs({s.h: st.h, s.lam_g: rate, s.n: 2}))
@@ -129,13 +148,13 @@ def test_every_reading_runs():
     from models.torus_dor.experiments import switch_variants
 
     for name, rd in switch_variants().items():
-        r = solve((8, 8), 3, 16, 0.001, readings=rd)
+        r = solve(0.001, radices=(8, 8), L=3, M=16, readings=rd)
         assert r.latency > 0, name
-        assert saturation_load((8, 8), 3, 16, readings=rd) > 0
+        assert saturation_load(radices=(8, 8), L=3, M=16, readings=rd) > 0
 
 
 def test_bidirectional_saturates_later_than_unidirectional():
-    assert saturation_load((8, 8), 3, 32, bidirectional=True) > saturation_load((8, 8), 3, 32)
+    assert saturation_load(radices=(8, 8), L=3, M=32, bidirectional=True) > saturation_load(radices=(8, 8), L=3, M=32)
 
 
 def test_waiting_max_counts():
@@ -147,11 +166,21 @@ def test_waiting_max_counts():
 
 
 def test_solve_curve():
-    c = solve_curve((8, 8), 3, 16, [0.001, 0.002, 1.0])
+    c = solve_curve([0.001, 0.002, 1.0], radices=(8, 8), L=3, M=16)
     assert c.saturated.tolist() == [False, False, True]
     assert c.latency[0] < c.latency[1] and c.latency[2] == math.inf
     assert 0.002 < c.saturation < 1.0
     assert len(c.to_frame()) == 3
+    assert c.loads.tolist() == [0.001, 0.002, 1.0] and len(c.results) == 3
+    for x, r in zip(c.loads, c.results):
+        assert r.latency == solve(x, radices=(8, 8), L=3, M=16).latency or r.saturated
+
+
+def test_2003_convergence_error_names_the_dimension():
+    sat = saturation_load_2003(radices=(16, 16), L=5, M=32)
+    with pytest.raises(ConvergenceError, match="dimension") as e:
+        solve_2003(0.9 * sat, radices=(16, 16), L=5, M=32, max_iter=2)
+    assert e.value.residual > 0  # the real residual (the hand-written loop reported 0)
 
 
 def test_2003_equations_and_switches():
@@ -159,25 +188,25 @@ def test_2003_equations_and_switches():
     assert {"S_i", "P_B", "W_i", "T"} <= set(e)
     for rd in (Readings2003(variance="S-S_prev"), Readings2003(ejection="none"), Readings2003(mux="mean"),
                Readings2003(composition="SV+Ws+hV")):
-        assert solve_2003((8, 16), 3, 32, 0.0005, readings=rd).latency > 0
+        assert solve_2003(0.0005, radices=(8, 16), L=3, M=32, readings=rd).latency > 0
 
 
 def test_2004_model_saturates_later_than_2003_on_fig2():
     # the paper's claim for Fig. 2 (16x16, L=5, M=32) holds under the default readings
-    assert saturation_load((16, 16), 5, 32) > saturation_load_2003((16, 16), 5, 32)
+    assert saturation_load(radices=(16, 16), L=5, M=32) > saturation_load_2003(radices=(16, 16), L=5, M=32)
 
 
 def test_channel_rate_readings():
     # identical for equal radices; per-dimension loads the larger-radix dimension more
-    a = solve((8, 8), 3, 16, 0.002)
-    b = solve((8, 8), 3, 16, 0.002, readings=Readings(channel_rate="per-dimension"))
+    a = solve(0.002, radices=(8, 8), L=3, M=16)
+    b = solve(0.002, radices=(8, 8), L=3, M=16, readings=Readings(channel_rate="per-dimension"))
     assert a.latency == pytest.approx(b.latency, rel=1e-12)
-    r = solve((4, 8), 3, 16, 0.002, readings=Readings(channel_rate="per-dimension"))
+    r = solve(0.002, radices=(4, 8), L=3, M=16, readings=Readings(channel_rate="per-dimension"))
     assert r.lam_c[1] > r.lam_c[0]
     assert r.lam_c[0] == pytest.approx(0.002 * 1.5 * 32 / 31) and r.lam_c[1] == pytest.approx(0.002 * 3.5 * 32 / 31)
 
 
 def test_default_reading_leaves_the_lowest_dimension_unblocked():
     # J_0 = L and weight j - L give N_waiting = 0 in dimension 0 (stated in the chapter)
-    r = solve((8, 8, 8), 3, 32, 0.002)
+    r = solve(0.002, radices=(8, 8, 8), L=3, M=32)
     assert r.N_waiting[0] == 0 and r.W[0] == 0 and r.W[1] > 0
