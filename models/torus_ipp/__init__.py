@@ -1,22 +1,42 @@
 """Min, Ferguson & Ould-Khaoua (2001): adaptive wormhole routing in 2-D tori under IPP traffic.
 
-Public surface::
+The front door (the contract of :mod:`models`)::
 
     from models.torus_ipp import equations, solve, solve_curve, saturation_load
-    r = solve(k=16, V=3, M=48, mu1=0.004, sigma1=0.2, sigma2=0.8)
+    r = solve(0.004, k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)   # mu1 = 0.004
     r.latency, r.network_latency, r.source_wait, r.channel    # cycles; fitted channel MMPP
+    c = solve_curve([0.001, 0.002, 0.003], k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)
+    saturation_load(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)   # mu1, messages/node/cycle
+
+The load (:data:`LOAD`) is ``mu1``, the on-state rate of each node's IPP
+source in messages/node/cycle (:data:`LOAD_UNIT`), the x-axis of the
+paper's figures.  The mean generation rate follows from it (eq. 9):
+``lambda_s = (mu1 sigma2 + mu2 sigma1) / (sigma1 + sigma2)``, i.e.
+``mu1 sigma2 / (sigma1 + sigma2)`` for an IPP (``mu2 = 0``); it is
+``CurveResult.mean_rate`` and ``TorusIppResult.rate_source``.
 
 Submodules: ``equations`` (SymPy, eqs. 1-29), ``solve`` (numerics, the
 blocking fixed point, saturation), ``experiments`` (the paper's figures,
-simulation runs, error tables, plots).  The MMPP pieces are shared:
-:mod:`models.traffic` (the process, its moments, the Heffes-Lucantoni fit) and
-:mod:`models.queueing.mmpp_g1` (MMPP/G/1).
+simulation runs, error tables), ``plots`` (matplotlib).  The MMPP pieces are
+shared: :mod:`models.traffic` (the process, its moments, the
+Heffes-Lucantoni fit) and :mod:`models.queueing.mmpp_g1` (MMPP/G/1).
 """
 
 from .equations import equations
-from .solve import Params, TorusIPPCurve, TorusIPPResult, channel_process, saturation_bound, saturation_load, solve, solve_curve
+from .solve import (
+    LOAD,
+    LOAD_UNIT,
+    CurveResult,
+    Params,
+    TorusIppResult,
+    channel_process,
+    saturation_bound,
+    saturation_load,
+    solve,
+    solve_curve,
+)
 
 __all__ = [
-    "equations", "solve", "solve_curve", "saturation_load", "saturation_bound", "channel_process", "Params",
-    "TorusIPPResult", "TorusIPPCurve",
+    "LOAD", "LOAD_UNIT", "equations", "solve", "solve_curve", "saturation_load", "saturation_bound",
+    "channel_process", "Params", "TorusIppResult", "CurveResult",
 ]

@@ -17,8 +17,9 @@ Fixed point (notes/papers.md sec. 2).  The unknown is the mean blocking time
    in closed form for constant plus exponential service);
 5. the new ``bbar = sum_i P_b_i w_b`` (eq. 5).
 
-The map ``bbar -> bbar'`` is increasing; the iteration starts at
-``bbar = 0`` and takes Newton steps on ``bbar' - bbar`` (slope by a
+The map ``bbar -> bbar'`` is increasing; the iteration
+(:func:`models.core.fixed_point.fixed_point`) starts at ``bbar = 0`` and
+takes Newton steps on ``bbar' - bbar`` (its ``update`` hook; slope by a
 finite difference; each step is at least the plain iteration's step and,
 the map being convex, never passes the smallest fixed point).  When the map
 has no fixed point below the channel's saturation (``lambda_c tbar >= 1``)
@@ -29,6 +30,14 @@ from eq. (29), and the latency is eq. (1).
 
 Saturation is a state: ``latency = inf`` and ``saturated = True`` when
 ``lambda_c tbar >= 1`` (channel) or ``lambda_s tbar >= 1`` (source queue).
+
+The load is ``mu1`` (:data:`LOAD`), the sources' on-state rate in
+messages/node/cycle; the mean generation rate follows from it as
+``lambda_s = (mu1 sigma2 + mu2 sigma1) / (sigma1 + sigma2)`` (eq. 9), i.e.
+``mu1 sigma2 / (sigma1 + sigma2)`` for the paper's IPP (``mu2 = 0``).
+:func:`saturation_load` bisects ``mu1`` with
+:func:`models.core.saturation.find_saturation` between 0 and
+:func:`saturation_bound`.
 
 Units: cycles, flits, messages/node/cycle (``mu1``, ``lambda_s``),
 messages/channel/cycle (``lambda_c``).
@@ -46,13 +55,19 @@ from ..queueing import mmpp_g1 as _q
 from ..traffic import fit as _fit
 from ..traffic.process import MMPP2, poisson
 from ..networks.adaptive_paths import psi as _psi
-from ..core.errors import ConvergenceError, ParameterError
+from ..core.errors import ParameterError
+from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
+from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require, require_choice
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .equations import SYMBOLS as _S
 from .equations import equations as _equations
+
+#: The load of the front door: the sources' on-state rate (the paper's x-axis), and its unit.
+LOAD = "mu1"
+LOAD_UNIT = "messages/node/cycle"
 
 PAB_READINGS = ("printed", "specific")
 FITS = ("hl", "closed")
@@ -183,7 +198,7 @@ def p_theta(d: int, kbar: int) -> np.ndarray:
 # Result objects
 # ----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True, repr=False)
-class TorusIPPResult(Result):
+class TorusIppResult(Result):
     """One operating point of the model (cycles; rates per cycle)."""
 
     latency: float  # eq. 1; inf if saturated
@@ -250,59 +265,69 @@ class _BlockingMap:
 def _blocking_fixed_point(f: _BlockingMap, bmax: float, tol: float, max_iter: int):
     """Smallest fixed point of the increasing map ``f`` on ``[0, bmax)``; ``None`` if there is none.
 
-    Returns ``(bbar, evaluations, residual)`` or ``(None, evaluations, inf)``.
+    :func:`~models.core.fixed_point.fixed_point` from ``bbar = 0``, converged
+    when ``|f(b) - b| <= tol max(1, b)`` (the result is ``f(b)``), with a
+    Newton step on ``f(b) - b`` as its ``update`` hook.  Saturated (no fixed
+    point) when ``f`` is not finite (``lambda_c tbar >= 1``), when the map
+    rises at least as fast as the diagonal while still above it, or when the
+    steps reach ``bmax``.
+
+    Returns ``(bbar, evaluations of f, |last step|)`` or ``(None, evaluations, inf)``.
     """
-    b = 0.0
-    fb = f(b)
-    evals = 1
-    if not math.isfinite(fb):
-        return None, evals, math.inf
-    for _ in range(max_iter):
-        step = fb - b  # >= 0 left of the fixed point
-        if abs(step) <= tol * max(1.0, b):
-            return fb, evals, abs(step)
-        h = max(1e-7 * max(1.0, b), 1e-3 * step)
-        fh = f(b + h)
+    evals = 0
+
+    def F(x: np.ndarray) -> np.ndarray:
+        nonlocal evals
         evals += 1
-        if not math.isfinite(fh):
-            return None, evals, math.inf
+        v = f(float(x[0]))
+        if not math.isfinite(v):
+            raise Saturated("channel (lambda_c tbar >= 1)")
+        return np.array([v])
+
+    def newton(x: np.ndarray, fx: np.ndarray) -> np.ndarray:
+        b, fb = float(x[0]), float(fx[0])
+        step = fb - b  # >= 0 left of the fixed point
+        h = max(1e-7 * max(1.0, b), 1e-3 * step)
+        fh = float(F(np.array([b + h]))[0])
         slope = (fh - fb) / h
         if slope >= 1.0:
             # the map rises faster than the diagonal right of b: the gap fb - b only
             # grows (convex map), so there is no fixed point before saturation
             if step > 0:
-                return None, evals, math.inf
+                raise Saturated("no fixed point of eq. 5 below the channel's saturation")
             new = fb
         else:
-            new = b + step / (1.0 - slope)
-            new = max(new, fb)  # never less than the plain step
+            new = max(b + step / (1.0 - slope), fb)  # never less than the plain step
         if new >= bmax:
             new = 0.5 * (b + bmax) if fb < bmax else bmax
             if new >= bmax * (1 - 1e-12):
-                return None, evals, math.inf
-        b = new
-        fb = f(b)
-        evals += 1
-        if not math.isfinite(fb):
-            return None, evals, math.inf
-    raise ConvergenceError("torus_ipp blocking time bbar (eq. 5)", evals, abs(fb - b), b)
+                raise Saturated("channel (lambda_c tbar >= 1)")
+        return np.array([new])
+
+    fp = fixed_point(F, [0.0], damping=1.0, tol=tol, max_iter=max_iter, where="torus_ipp blocking time bbar (eq. 5)",
+                     names=("bbar",), relative_to="old", scale_tol=True, update=newton)
+    if fp.saturated:
+        return None, evals, math.inf
+    return float(fp.x[0]), evals, fp.change
 
 
-def solve(k: int = 16, V: int = 3, M: float = 48, mu1: float = 0.005, sigma1: float = 0.2, sigma2: float = 0.8,
-          mu2: float = 0.0, *, traffic: str = "ipp", pab: str = "printed", fit: str = "closed", tol: float = 1e-10,
-          max_iter: int = 500) -> TorusIPPResult:
+def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: float = 0.2, sigma2: float = 0.8,
+          mu2: float = 0.0, traffic: str = "ipp", pab: str = "printed", fit: str = "closed", tol: float = 1e-10,
+          max_iter: int = 500) -> TorusIppResult:
     """Mean message latency of the model at one load (eqs. 1-29).
 
     Parameters
     ----------
+    mu1 : float
+        The load: the sources' on-state rate, messages/node/cycle (the paper's
+        x-axis).  The mean rate is ``lambda_s = (mu1 sigma2 + mu2 sigma1) /
+        (sigma1 + sigma2)`` (eq. 9).
     k : int
         Nodes per dimension of the ``k x k`` bidirectional torus (a multiple of 4).
     V : int
         Virtual channels per physical channel, ``>= 3``.
     M : float
         Message length, flits.
-    mu1 : float
-        IPP on-state rate, messages/node/cycle (the paper's x-axis).
     sigma1, sigma2 : float
         Switching rates on->off and off->on, per cycle.
     mu2 : float
@@ -317,10 +342,12 @@ def solve(k: int = 16, V: int = 3, M: float = 48, mu1: float = 0.005, sigma1: fl
         up to rounding (tested), the closed form is exact at any load.
     tol : float
         Relative tolerance on ``bbar``.
+    max_iter : int
+        Most Newton steps of the blocking fixed point.
 
     Returns
     -------
-    TorusIPPResult
+    TorusIppResult
         ``latency = inf``, ``saturated = True`` past saturation.
 
     Raises
@@ -331,11 +358,11 @@ def solve(k: int = 16, V: int = 3, M: float = 48, mu1: float = 0.005, sigma1: fl
     ConvergenceError
         If the blocking fixed point does not settle in ``max_iter`` Newton steps.
     """
-    p = Params(k, V, M, mu1, sigma1, sigma2, mu2, traffic, pab, fit)
+    p = Params(k=k, V=V, M=M, mu1=mu1, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab, fit=fit)
     return _solve(p, tol=tol, max_iter=max_iter)
 
 
-def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIPPResult:
+def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIppResult:
     fitres = channel_process(p)
     chan = fitres.mmpp
     src = p.source
@@ -345,11 +372,13 @@ def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIPPRes
     f = _BlockingMap(p, chan, theta)
     bmax = 1.0 / lam_c - (p.M + p.d)  # lambda_c tbar = 1
     params = dataclasses.asdict(p)
-    nan = math.nan
+    nan, inf = math.nan, math.inf
 
     def saturated(by, evals=0):
-        return TorusIPPResult(math.inf, math.inf, math.inf, math.inf, math.inf, float(p.V), 1.0, nan, nan, nan,
-                              np.full(p.d, nan), lam_s, lam_c, chan, evals, math.inf, True, by, params)
+        return TorusIppResult(latency=inf, network_latency=inf, source_wait=inf, blocking=inf, channel_wait=inf,
+                              multiplexing=float(p.V), rho_channel=1.0, rho_source=nan, P_a=nan, P_ab=nan,
+                              P_block=np.full(p.d, nan), rate_source=lam_s, rate_channel=lam_c, channel=chan,
+                              iterations=evals, residual=inf, saturated=True, saturated_by=by, params=params)
 
     if bmax <= 0:
         return saturated("channel")
@@ -366,19 +395,29 @@ def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIPPRes
         return saturated("source", evals)
     vb = float(multiplexing_degree(p.V, parts["rho"]))
     lat = float(_fns()["latency"](tb, rs.wait, vb))
-    return TorusIPPResult(lat, tb, rs.wait, b, parts["w_b"], vb, parts["rho"], rs.rho, parts["P_a"], parts["P_ab"],
-                          parts["P_block"], lam_s, lam_c, chan, evals, res, False, "", params)
+    return TorusIppResult(latency=lat, network_latency=tb, source_wait=rs.wait, blocking=b, channel_wait=parts["w_b"],
+                          multiplexing=vb, rho_channel=parts["rho"], rho_source=rs.rho, P_a=parts["P_a"],
+                          P_ab=parts["P_ab"], P_block=parts["P_block"], rate_source=lam_s, rate_channel=lam_c,
+                          channel=chan, iterations=evals, residual=res, saturated=False, saturated_by="",
+                          params=params)
 
 
 # ----------------------------------------------------------------------------
 # Curves and the saturation point
 # ----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True, repr=False)
-class TorusIPPCurve(Result):
-    """The model along a sweep of ``mu1`` (arrays aligned with ``mu1``)."""
+class CurveResult(Result):
+    """The model along a sweep of ``mu1`` (arrays aligned with ``loads``; cycles).
 
-    mu1: np.ndarray
-    mean_rate: np.ndarray  # lambda_s, messages/node/cycle
+    loads : the ``mu1`` values, messages/node/cycle
+    mean_rate : ``lambda_s`` at each load (eq. 9), messages/node/cycle
+    latency, network_latency, source_wait, blocking, multiplexing : as in :class:`TorusIppResult`
+    saturated, iterations : per load
+    results : the :class:`TorusIppResult` of every load
+    """
+
+    loads: np.ndarray
+    mean_rate: np.ndarray
     latency: np.ndarray
     network_latency: np.ndarray
     source_wait: np.ndarray
@@ -389,49 +428,51 @@ class TorusIPPCurve(Result):
     results: tuple
 
     def to_frame(self):
-        import pandas as pd
+        import pandas as pd  # optional here: the solver itself does not need pandas
 
-        return pd.DataFrame({f: getattr(self, f) for f in ("mu1", "mean_rate", "latency", "network_latency",
+        return pd.DataFrame({f: getattr(self, f) for f in ("loads", "mean_rate", "latency", "network_latency",
                                                               "source_wait", "blocking", "multiplexing",
                                                               "saturated", "iterations")})
 
 
-def solve_curve(mu1_values, **config) -> TorusIPPCurve:
-    """:func:`solve` at every ``mu1`` (messages/node/cycle); ``config`` as for :func:`solve`."""
+def solve_curve(mu1_values, /, **params) -> CurveResult:
+    """:func:`solve` at every ``mu1`` of ``mu1_values`` (messages/node/cycle); ``params`` as for :func:`solve`."""
     mu = np.asarray(mu1_values, dtype=float)
     if mu.ndim != 1 or mu.size == 0:
         raise ParameterError(f"`mu1_values` must be a non-empty 1-D sequence (messages/node/cycle); got {mu1_values!r}")
-    res = tuple(solve(mu1=float(m), **config) for m in mu)
+    res = tuple(solve(float(m), **params) for m in mu)
     col = lambda name: np.array([getattr(r, name) for r in res], dtype=float)  # noqa: E731
-    return TorusIPPCurve(mu, np.array([r.rate_source for r in res]), col("latency"), col("network_latency"),
-                         col("source_wait"), col("blocking"), col("multiplexing"),
-                         np.array([r.saturated for r in res]), np.array([r.iterations for r in res]), res)
+    return CurveResult(loads=mu, mean_rate=col("rate_source"), latency=col("latency"),
+                       network_latency=col("network_latency"), source_wait=col("source_wait"),
+                       blocking=col("blocking"), multiplexing=col("multiplexing"),
+                       saturated=np.array([r.saturated for r in res]),
+                       iterations=np.array([r.iterations for r in res]), results=res)
 
 
-def saturation_bound(**config) -> float:
-    """``mu1`` at which ``lambda_c (M + d) = 1`` (no blocking): an upper bound of the saturation load."""
-    cfg = dict(config)
+def saturation_bound(**params) -> float:
+    """``mu1`` at which ``lambda_c (M + d) = 1`` (no blocking): an upper bound of the saturation load.
+
+    ``params`` as for :func:`solve` (those that are not :class:`Params` fields,
+    and ``mu1``, are ignored); needs an IPP source (``mu2 = 0``).
+    """
+    cfg = {k: v for k, v in params.items() if k in Params.__dataclass_fields__}
     cfg.setdefault("mu1", 1.0)
-    p = Params(**{k: v for k, v in cfg.items() if k in Params.__dataclass_fields__})
+    p = Params(**cfg)
     per_mu = p.mean_rate / p.mu1 if p.mu2 == 0 else None
     if per_mu is None:
         raise ParameterError("saturation_bound needs an IPP source (mu2 = 0)")
     return 1.0 / (p.n_s * (p.M + p.d) * per_mu)
 
 
-def saturation_load(*, rtol: float = 1e-6, **config) -> float:
+def saturation_load(*, rtol: float = 1e-6, **params) -> float:
     """The model's saturation point: the largest ``mu1`` (messages/node/cycle) with a finite latency.
 
-    Bisection between 0 and :func:`saturation_bound` (the model's latency is
-    finite below a single threshold).
+    :func:`models.core.saturation.find_saturation` between 0 and
+    :func:`saturation_bound` (the model's latency is finite below a single
+    threshold), to the relative bracket width ``rtol``; returns the bracket's
+    lower end (not saturated).  ``params`` are the keyword arguments of
+    :func:`solve`.
     """
-    cfg = {k: v for k, v in config.items() if k != "mu1"}
-    hi = saturation_bound(**cfg)
-    lo = 0.0
-    while hi - lo > rtol * hi:
-        mid = 0.5 * (lo + hi)
-        if solve(mu1=mid, **cfg).saturated:
-            hi = mid
-        else:
-            lo = mid
-    return lo
+    if "mu1" in params:
+        raise ParameterError("saturation_load finds `mu1`; do not pass it")
+    return find_saturation(lambda m: solve(m, **params).saturated, 0.0, saturation_bound(**params), rtol=rtol).lo
