@@ -1,174 +1,321 @@
-"""The paper's Fig. 1 and the routing comparison: configurations, runners, error tables, plots.
+"""The paper's Fig. 1 and the routing comparison: figures, simulator translation, runs, error tables.
 
 Fig. 1 of Safaei et al. (2007) plots the mean message latency (cycles) against
 the generation rate :math:`\\lambda_g` (messages/node/cycle) on ``8 x 8`` and
 ``16 x 16`` bidirectional tori with ``V = 10`` VCs, for ``M = 32`` and ``64``
-flits, model and simulation.  Here every curve is a :class:`Curve`;
-:func:`run_curve` finds the **simulated saturation rate** by bisection on the
-simulator's ``saturated`` flag, then simulates at fixed fractions of it
-(25%, 50%, 75%, 90% and any others asked for) and solves the model at the
-same rates and on a fine grid, returning one tidy table.  :func:`error_table`
-turns that into the chapter's error table; :func:`run_comparison` runs the
-same tori and rates with Duato's routing and dimension-order routing.
+flits, model and simulation.  Every curve is a
+:class:`models.core.experiment.Curve` (model keywords ``k``, ``M``, ``V``,
+``escape_levels``; simulator keywords ``routing``, ``ejection_vcs``) whose
+loads are fractions of the **simulated saturation rate**;
+:func:`run_figure` runs them through :func:`models.core.experiment.run_figure`:
+the simulated saturation rate by :func:`sim_saturation` (the one bisection,
+:func:`models.core.saturation.find_saturation`, on the simulator's
+``saturated`` flag, bracketed from 80% of the model's rate), the simulation
+at the fractions (25%, 50%, 75%, 90% and any others asked for), and the
+model at the same rates and on a line of ``model_points`` rates.
+:func:`error_table` is :func:`models.core.experiment.error_table` with this
+chapter's columns; :func:`run_comparison` runs the same tori and rates with
+Duato's routing and dimension-order routing.
 
-Simulation: :func:`models.sim.wormhole.simulate` on ``Torus((k, k),
-bidirectional=True)``, Poisson sources, uniform destinations, fixed length
-``M``, ``buffer_depth = 2``, one ejection VC (the paper: messages leave "one at
-a time through the ejection channel"), ``injection_vcs = V`` (the model's
+Simulation (:func:`sim_kwargs` translates a curve to the keywords of
+:func:`models.sim.wormhole.simulate`): ``Torus((k, k), bidirectional=True)``,
+Poisson sources, uniform destinations, fixed length ``M``, ``buffer_depth =
+2``, one ejection VC (the set-up :data:`SETUP`; the paper: messages leave "one
+at a time through the ejection channel"), ``injection_vcs = V`` (the model's
 source queue with rate :math:`\\lambda_g/V`), results cached on disk (sweeps
 through :func:`models.sim.sweep.run_sweep`).  Routings: ``duato_nbc`` with
 ``escape_levels = V2``; ``duato`` (Duato's routing of the torus_ipp chapter:
 ``V - 2`` adaptive VCs and the two dateline escape VCs of dimension order);
 ``dor`` (dimension-order routing, shorter direction on the bidirectional
 torus, two dateline escape VCs and ``V - 2`` more VCs on the same path).
+
+Plots are in :mod:`models.torus_nbc.plots`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import pandas as pd
 
 from ..core.errors import ParameterError
+from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
+from ..core.experiment import error_table as core_error_table
+from ..core.experiment import run_figure as core_run_figure
+from ..core.saturation import Saturation, find_saturation
 from ..core.validate import require
-from .params import check_params
+from ..networks.graph import Torus
+from ..sim.sweep import run_sweep
+from .params import check_params, min_escape_levels
+from .solve import saturation_load, solve
 
-#: Fractions of the simulated saturation rate at which the error table is reported.
-ERROR_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
+__all__ = [
+    "ERROR_FRACTIONS", "FRACTIONS", "ROUTINGS", "SETUP", "FIGURES", "fig1", "routing_figure", "SimSettings",
+    "sim_kwargs", "simulate_curve", "sim_saturation", "run_figure", "points_table", "saturation_table", "error_table",
+    "format_errors", "ejection_table", "split_table", "run_comparison",
+]
+
+#: Simulated rates of every curve, as fractions of the simulated saturation rate.
+FRACTIONS = (0.1,) + ERROR_FRACTIONS
 
 #: Routings compared in the chapter (simulator names) and their labels.
 ROUTINGS = {"duato_nbc": "Duato-Nbc", "duato": "Duato (dateline escape)", "dor": "dimension order"}
+
+#: The simulator set-up of Fig. 1: the paper's single ejection channel.
+SETUP = "one ejection VC"
 
 #: Full-profile simulation lengths (the paper ran 300,000 cycles after 10,000 of warm-up).
 SIM_MESSAGES = 100_000
 SIM_WARMUP = 10_000
 
 
-@dataclass(frozen=True)
-class Curve:
-    """One latency curve: a label and the model/simulator parameters ``k``, ``M``, ``V``, ``escape_levels``."""
-
-    label: str
-    config: dict = field(default_factory=dict)
-
-    @property
-    def k(self) -> int:
-        return int(self.config["k"])
-
-    @property
-    def M(self) -> int:
-        return int(self.config["M"])
-
-
-def fig1_curves(tori: Sequence[int] = (8, 16), message_lengths: Sequence[int] = (32, 64), V: int = 10,
-                extra_levels: int = 0) -> list[Curve]:
-    """The curves of Fig. 1 (``V = 10``) with ``V2 = k/2 + 1 + extra_levels`` escape levels (default the minimum)."""
-    from .params import min_escape_levels
-
+# ----------------------------------------------------------------------------
+# Figures
+# ----------------------------------------------------------------------------
+def _curves(k_values, M_values, V, extra_levels, fractions) -> tuple:
     extra_levels = require("extra_levels", extra_levels, 0, unit="escape levels beyond the minimum k/2+1",
                            integer=True)
     out = []
-    for k in tori:
-        for M in message_lengths:
+    for k in k_values:
+        for M in M_values:
             p = check_params(k, M, V, min_escape_levels(int(k)) + extra_levels if extra_levels else None)
-            out.append(Curve(f"{k}x{k}, M={M}", dict(k=p.k, M=p.M, V=p.V, escape_levels=p.V2)))
-    return out
+            out.append(Curve(f"{k}x{k}, M={M}", model=dict(k=p.k, M=p.M, V=p.V, escape_levels=p.V2),
+                             sim=dict(routing="duato_nbc", ejection_vcs=1), setup=SETUP, loads=tuple(fractions),
+                             fractions_of="sim"))
+    return tuple(out)
 
 
+def fig1(k_values: Sequence[int] = (8, 16), M_values: Sequence[int] = (32, 64), V: int = 10,
+         extra_levels: int = 0, fractions: Sequence[float] = FRACTIONS) -> Figure:
+    """Fig. 1: one curve per ``(k, M)``, ``V2 = k/2 + 1 + extra_levels`` escape levels (default the minimum).
+
+    The curves' loads are ``fractions`` of the simulated saturation rate.
+    """
+    return Figure("fig-torus_nbc-fig1", f"Duato-Nbc on k x k tori, V = {V}",
+                  _curves(k_values, M_values, V, extra_levels, fractions), x_label="traffic generation rate")
+
+
+def routing_figure(k_values: Sequence[int] = (8, 16), M_values: Sequence[int] = (32, 64), V: int = 10,
+                   extra_levels: int = 0, fractions: Sequence[float] = FRACTIONS) -> Figure:
+    """The routing comparison: Fig. 1's curves, simulated with every routing of :data:`ROUTINGS`."""
+    return Figure("fig-torus_nbc-routing-comparison", f"Duato-Nbc, Duato's routing and dimension order, V = {V}",
+                  _curves(k_values, M_values, V, extra_levels, fractions), x_label="traffic generation rate")
+
+
+#: The chapter's figures at the paper's scale.
+FIGURES = {"fig1": fig1(), "routing-comparison": routing_figure()}
+
+
+# ----------------------------------------------------------------------------
+# Simulator
+# ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SimSettings:
-    """Run lengths and seed of the simulations (messages counted after the warm-up)."""
+    """Run lengths, seed and saturation bracket of the simulations (messages counted after the warm-up)."""
 
     messages: int = SIM_MESSAGES
-    warmup: int = SIM_WARMUP
+    warmup_messages: int = SIM_WARMUP
     batches: int = 20
     seed: int = 1
-    ejection_vcs: int = 1
-    sat_rel_tol: float = 0.02      # relative width of the final saturation bracket
+    sat_rtol: float = 0.02      # relative width of the final saturation bracket
     jobs: int = 1
 
     def __post_init__(self):
         require("messages", self.messages, 100, unit="measured messages per point", integer=True)
-        require("warmup", self.warmup, 0, unit="discarded messages per point", integer=True)
-        require("sat_rel_tol", self.sat_rel_tol, 0, 0.5, lo_open=True, unit="relative bracket width")
+        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
+        require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
 
 
-def sim_kwargs(curve: Curve, rate: float, routing: str = "duato_nbc", settings: SimSettings = SimSettings()) -> dict:
-    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point."""
-    from ..sim.wormhole import Torus
-
-    c = curve.config
-    kw = dict(topology=Torus((c["k"], c["k"]), bidirectional=True), routing=routing, vcs=c["V"],
-              message_length=c["M"], rate=float(rate), messages=settings.messages,
-              warmup_messages=settings.warmup, batches=settings.batches, seed=settings.seed,
-              ejection_vcs=settings.ejection_vcs)
+def sim_kwargs(curve: Curve, rate: float, settings: SimSettings = SimSettings()) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point of ``curve`` (the translation)."""
+    m, s = curve.model, curve.sim
+    routing = s.get("routing", "duato_nbc")
+    kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing=routing, vcs=m["V"],
+              message_length=m["M"], rate=float(rate), messages=settings.messages,
+              warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed,
+              ejection_vcs=s.get("ejection_vcs", 1))
     if routing == "duato_nbc":
-        kw["escape_levels"] = c.get("escape_levels")
+        kw["escape_levels"] = m.get("escape_levels")
     return kw
 
 
-def _simulate(points: list[dict], settings: SimSettings) -> list:
-    from ..sim.sweep import run_sweep
+def simulate_curve(curve: Curve, rates: Sequence[float], settings: SimSettings = SimSettings()) -> list:
+    """The simulator's results (:class:`~models.sim.wormhole.WormholeResult`) at ``rates``, one cached sweep."""
+    return run_sweep([sim_kwargs(curve, r, settings) for r in rates], jobs=settings.jobs, cache=True,
+                     progress=False)
 
-    return run_sweep(points, jobs=settings.jobs, cache=True, progress=False)
 
+def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SimSettings()) -> Saturation:
+    """Simulated saturation rate (messages/node/cycle) of ``curve``'s routing, by bracketing and bisection.
 
-def sim_saturation(curve: Curve, guess: float, routing: str = "duato_nbc", settings: SimSettings = SimSettings()) -> dict:
-    """Simulated saturation rate (messages/node/cycle) by bracketing and bisection on ``saturated``.
-
-    Starting from ``guess``, the rate is scaled by 1.25 until one rate is
-    unsaturated and a higher one saturated; the bracket is then halved until
-    its relative width is below ``settings.sat_rel_tol``.  Returns
-    ``{"saturation": midpoint, "lo": ..., "hi": ..., "runs": n}``.
+    :func:`~models.core.saturation.find_saturation` from ``guess`` (both ends
+    checked): the rate is scaled by 1.25 until one rate is unsaturated and a
+    higher one saturated (at most 40 runs), then the bracket is halved until
+    its relative width is below ``settings.sat_rtol``.  The result's
+    ``load`` is the final bracket's midpoint, ``evaluations`` the runs.
     """
     guess = require("guess", guess, 0, lo_open=True, unit="messages/node/cycle")
-    runs = 0
 
     def saturated(rate):
-        nonlocal runs
-        runs += 1
-        return bool(_simulate([sim_kwargs(curve, rate, routing, settings)], settings)[0].saturated)
+        return bool(simulate_curve(curve, [rate], settings)[0].saturated)
 
-    lo = hi = None
-    rate = guess
-    for _ in range(40):
-        if saturated(rate):
-            hi = rate
-            if lo is not None:
-                break
-            rate /= 1.25
-        else:
-            lo = rate
-            if hi is not None:
-                break
-            rate *= 1.25
-    if lo is None or hi is None:
-        raise ParameterError(f"could not bracket the simulated saturation of {curve.label} ({routing}) from {guess}")
-    while (hi - lo) > settings.sat_rel_tol * hi:
-        mid = 0.5 * (lo + hi)
-        if saturated(mid):
-            hi = mid
-        else:
-            lo = mid
-    return {"saturation": 0.5 * (lo + hi), "lo": lo, "hi": hi, "runs": runs}
+    s = find_saturation(saturated, guess, guess, check_lo=True, check_hi=True, expand=1.25, max_expansions=39,
+                        rtol=settings.sat_rtol)
+    if not s.bracketed:
+        raise ParameterError(f"could not bracket the simulated saturation of {curve.label} "
+                             f"({curve.sim.get('routing', 'duato_nbc')}) from {guess}")
+    return s
 
 
-def _round_rate(x: float) -> float:
-    return float(f"{x:.6g}")
+# ----------------------------------------------------------------------------
+# Runs
+# ----------------------------------------------------------------------------
+def run_figure(figure: Figure, settings: SimSettings = SimSettings(), *, simulate: bool = True,
+               model_points: int = 60) -> tuple:
+    """Model and simulation of every curve of ``figure``: a tuple of :class:`~models.core.experiment.CurveRun`.
+
+    Model columns: ``latency``, ``network latency``, ``multiplexing``,
+    ``saturated``; simulator columns: the same and ``latency CI`` (95% half
+    width).  Simulated rates are rounded to 6 significant digits; the model
+    line is ``model_points - 1`` rates evenly spaced strictly between 0 and
+    the model's saturation rate.  With ``simulate=False`` the fractions are
+    of the model's saturation rate.
+    """
+    model_points = require("model_points", model_points, 1, unit="points per model curve", integer=True)
+    sim = (lambda curve, rates: _simulated(curve, rates, settings)) if simulate else None
+    return core_run_figure(
+        figure, _model, sim,
+        model_saturation=lambda curve: saturation_load(**curve.model),
+        sim_saturation=lambda curve, model_sat: sim_saturation(curve, 0.8 * model_sat, settings),
+        line=lambda curve, model_sat, rates: np.linspace(0.0, model_sat, model_points + 1)[1:-1],
+        round_to=6,
+    )
 
 
-def split_table(tori: Sequence[int] = (8, 16), message_lengths: Sequence[int] = (32, 64), V: int = 10):
-    """Model only: saturation rate and latency at half of it for every split ``V = V1 + V2`` allowed."""
-    import pandas as pd
+def _model(curve: Curve, rate: float) -> dict:
+    r = solve(rate, **curve.model)
+    return {"latency": r.latency, "network latency": r.network_latency, "multiplexing": r.multiplexing,
+            "saturated": r.saturated}
 
-    from .params import min_escape_levels
-    from .solve import saturation_load, solve
 
+def _simulated(curve: Curve, rates: Sequence[float], settings: SimSettings) -> list:
+    return [{"latency": s.latency, "latency CI": s.latency_ci, "saturated": s.saturated,
+             "network latency": s.network_latency, "multiplexing": s.multiplexing}
+            for s in simulate_curve(curve, rates, settings)]
+
+
+_MODEL_COLUMNS = ("latency", "network latency", "multiplexing")
+_SIM_COLUMNS = {"latency": "sim latency", "latency CI": "sim CI", "saturated": "sim saturated",
+                "network latency": "sim network latency", "multiplexing": "sim multiplexing"}
+
+
+def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """Fig. 1's points: one row per rate of every curve, sorted by rate within a curve.
+
+    Columns ``curve``, ``k``, ``M``, ``rate`` (messages/node/cycle),
+    ``fraction`` (of the simulated saturation rate; NaN on the model line),
+    ``model latency`` (cycles, inf past the model's saturation), ``model
+    network latency``, ``model multiplexing`` and, at the simulated rates,
+    ``sim latency``, ``sim CI`` (95% half width), ``sim saturated``, ``sim
+    network latency``, ``sim multiplexing``.
+    """
+    parts = []
+    for run in runs:
+        m = run.model
+        frame = pd.DataFrame({"curve": m["curve"], "k": int(run.curve.model["k"]), "M": int(run.curve.model["M"]),
+                              "rate": m["load"], "fraction": m["fraction"],
+                              **{f"model {c}": m[c] for c in _MODEL_COLUMNS}})
+        if run.sim is not None:
+            sim = run.sim[["load", "fraction", *_SIM_COLUMNS]].rename(columns={"load": "rate", **_SIM_COLUMNS})
+            frame = frame.merge(sim, on=["rate", "fraction"], how="left", sort=False, validate="many_to_one")
+        parts.append(frame)
+    return pd.concat(parts, ignore_index=True)
+
+
+def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """One row per curve: ``k``, ``M``, the model's and the simulated saturation rate (bracket and runs)."""
     rows = []
-    for k in tori:
-        for M in message_lengths:
+    for run in runs:
+        row = {"curve": run.label, "k": run.curve.model["k"], "M": run.curve.model["M"],
+               "model saturation": run.model_saturation}
+        s = run.brackets.get("sim")
+        if s is not None:
+            row.update({"sim saturation": s.load, "sim saturation lo": s.lo, "sim saturation hi": s.hi,
+                        "saturation runs": s.evaluations})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------
+# Tables
+# ----------------------------------------------------------------------------
+def _err_column(f: float) -> str:
+    return f"err @{f:.0%}"
+
+
+def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
+    """One row per curve: :func:`models.core.experiment.error_table` in this chapter's columns (numbers).
+
+    ``curve``; ``err @<p>%`` for each fraction ``p`` of ``at``: the signed
+    relative error of the mean message latency, **in percent**,
+    ``100 (model - sim) / sim`` (``inf`` where only the model is saturated,
+    NaN where the simulation is or the point was not run); ``model
+    saturation``, ``sim saturation`` (messages/node/cycle); ``saturation
+    err`` (percent).
+    """
+    core = core_error_table(runs, at)
+    table = pd.DataFrame({"curve": core["curve"]})
+    for f, col in zip(at, [c for c in core if c.startswith("err @")]):
+        table[_err_column(f)] = core[col]
+    for col in ("model saturation", "sim saturation"):
+        table[col] = core[col]
+    table["saturation err"] = core["saturation err [%]"]
+    return table
+
+
+def format_errors(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`error_table` for reading: errors as ``+12.3%`` (``saturated``, ``n/a``), rates to 5 decimals."""
+
+    def pct(x):
+        return f"{x:+.1f}%" if math.isfinite(x) else ("saturated" if x == math.inf else "n/a")
+
+    shown = table.copy()
+    for col in [c for c in shown if c.startswith("err") or c == "saturation err"]:
+        shown[col] = shown[col].map(pct)
+    for col in ("model saturation", "sim saturation"):
+        shown[col] = shown[col].map(lambda x: f"{x:.5f}")
+    return shown
+
+
+def ejection_table(runs: Sequence[CurveRun], ejection_vcs: int, settings: SimSettings = SimSettings()) -> pd.DataFrame:
+    """The simulated points of ``runs`` again with ``ejection_vcs`` ejection VCs (the model's latency beside).
+
+    Columns ``curve``, ``fraction``, ``rate``, ``model`` (latency, cycles),
+    ``sim, <n> ejection VC(s)`` for the runs' own set-up and for ``ejection_vcs``.
+    """
+    ejection_vcs = require("ejection_vcs", ejection_vcs, 1, unit="ejection VCs per node", integer=True)
+    rows = []
+    for run in runs:
+        base = run.curve.sim.get("ejection_vcs", 1)
+        wide = run.curve.replace(sim={**run.curve.sim, "ejection_vcs": ejection_vcs},
+                                 setup=f"{ejection_vcs} ejection VCs")
+        pts = run.points().sort_values("load", kind="mergesort")
+        res = simulate_curve(wide, list(pts["load"]), settings)
+        for (_, p), s in zip(pts.iterrows(), res):
+            rows.append({"curve": run.label, "fraction": p["fraction"], "rate": p["load"],
+                         "model": p["model latency"], f"sim, {base} ejection VC{'s' if base != 1 else ''}":
+                             p["sim latency"], f"sim, {ejection_vcs} ejection VCs": s.latency})
+    return pd.DataFrame(rows)
+
+
+def split_table(k_values: Sequence[int] = (8, 16), M_values: Sequence[int] = (32, 64), V: int = 10) -> pd.DataFrame:
+    """Model only: saturation rate and latency at half of it for every split ``V = V1 + V2`` allowed."""
+    rows = []
+    for k in k_values:
+        for M in M_values:
             ref = saturation_load(k=k, M=M, V=V)
             for V2 in range(min_escape_levels(k), V):
                 sat = saturation_load(k=k, M=M, V=V, escape_levels=V2)
@@ -178,196 +325,37 @@ def split_table(tori: Sequence[int] = (8, 16), message_lengths: Sequence[int] = 
     return pd.DataFrame(rows)
 
 
-def run_curve(curve: Curve, fractions: Sequence[float] = (0.1,) + ERROR_FRACTIONS, *, simulate: bool = True,
-              settings: SimSettings = SimSettings(), model_points: int = 60, sim_saturation_rate: float | None = None):
-    """Model and simulation of one curve.
+def run_comparison(runs: Sequence[CurveRun], routings: Sequence[str] = tuple(ROUTINGS),
+                   settings: SimSettings = SimSettings()):
+    """Simulate every routing on every curve's torus at the rates of ``runs`` (fractions of Duato-Nbc's saturation).
 
-    Returns ``(points, info)``.  ``points`` is a :class:`pandas.DataFrame` with
-    one row per rate: ``curve``, ``k``, ``M``, ``rate`` (messages/node/cycle),
-    ``fraction`` (of the simulated saturation rate; NaN on the model-only grid),
-    ``model latency`` (cycles, inf past the model's saturation), ``model network
-    latency``, ``model multiplexing`` and, at the simulated rates, ``sim latency``,
-    ``sim CI`` (95% half width), ``sim saturated``, ``sim multiplexing``.
-    ``info`` holds the model and simulated saturation rates.
+    ``runs`` are Duato-Nbc's simulated runs (:func:`run_figure`).  Returns
+    ``(points, saturation)``: latency per (curve, routing, rate) and each
+    routing's own simulated saturation rate (:func:`sim_saturation` from
+    Duato-Nbc's), with its ratio to Duato-Nbc's.
     """
-    import pandas as pd
-
-    from .solve import saturation_load, solve
-
-    c = curve.config
-    model_sat = saturation_load(k=c["k"], M=c["M"], V=c["V"], escape_levels=c.get("escape_levels"))
-    info = {"curve": curve.label, "k": c["k"], "M": c["M"], "model saturation": model_sat}
-    if simulate and sim_saturation_rate is None:
-        s = sim_saturation(curve, 0.8 * model_sat, "duato_nbc", settings)
-        info.update({"sim saturation": s["saturation"], "sim saturation lo": s["lo"],
-                     "sim saturation hi": s["hi"], "saturation runs": s["runs"]})
-    elif sim_saturation_rate is not None:
-        info["sim saturation"] = float(sim_saturation_rate)
-    rows = []
-    ref = info.get("sim saturation", model_sat)
-    sim_rates = [_round_rate(f * ref) for f in fractions]
-    results = _simulate([sim_kwargs(curve, r, "duato_nbc", settings) for r in sim_rates], settings) if simulate else []
-    for i, (f, r) in enumerate(zip(fractions, sim_rates)):
-        m = solve(r, k=c["k"], M=c["M"], V=c["V"], escape_levels=c.get("escape_levels"))
-        row = {"curve": curve.label, "k": c["k"], "M": c["M"], "rate": r, "fraction": f,
-               "model latency": m.latency, "model network latency": m.network_latency,
-               "model multiplexing": m.multiplexing}
-        if simulate:
-            s = results[i]
-            row.update({"sim latency": s.latency, "sim CI": s.latency_ci, "sim saturated": s.saturated,
-                        "sim network latency": s.network_latency, "sim multiplexing": s.multiplexing})
-        rows.append(row)
-    for r in np.linspace(0.0, model_sat, model_points + 1)[1:-1]:
-        m = solve(float(r), k=c["k"], M=c["M"], V=c["V"], escape_levels=c.get("escape_levels"))
-        rows.append({"curve": curve.label, "k": c["k"], "M": c["M"], "rate": float(r), "fraction": math.nan,
-                     "model latency": m.latency, "model network latency": m.network_latency,
-                     "model multiplexing": m.multiplexing})
-    frame = pd.DataFrame(rows).sort_values(["rate"]).reset_index(drop=True)
-    return frame, info
-
-
-def run_figure(curves: Sequence[Curve], fractions: Sequence[float] = (0.1,) + ERROR_FRACTIONS, **kwargs):
-    """:func:`run_curve` for every curve; returns ``(points, saturation)`` DataFrames."""
-    import pandas as pd
-
-    parts, infos = [], []
-    for c in curves:
-        f, i = run_curve(c, fractions, **kwargs)
-        parts.append(f)
-        infos.append(i)
-    return pd.concat(parts, ignore_index=True), pd.DataFrame(infos)
-
-
-def error_table(points, saturation, fractions: Sequence[float] = ERROR_FRACTIONS):
-    """One row per curve: relative error of the model at each fraction of the simulated saturation rate,
-    and the saturation rates of model and simulation.
-
-    Relative error ``(model - sim) / sim`` of the mean message latency; ``inf``
-    where the model is already saturated at that rate, NaN where the
-    simulation is (neither happens below 90% unless the model saturates first).
-    """
-    import pandas as pd
-
-    from ..core.validation import relative_error
-
-    rows = []
-    for _, info in saturation.iterrows():
-        g = points[(points["curve"] == info["curve"]) & points["fraction"].notna()]
-        row = {"curve": info["curve"]}
-        for f in fractions:
-            p = g[np.isclose(g["fraction"], f)]
-            if p.empty or "sim latency" not in p:
-                row[f"err @{f:.0%}"] = math.nan
-                continue
-            model, sim = float(p["model latency"].iloc[0]), float(p["sim latency"].iloc[0])
-            row[f"err @{f:.0%}"] = math.inf if not math.isfinite(model) and math.isfinite(sim) else \
-                float(relative_error([model], [sim])[0])
-        row["model saturation"] = info["model saturation"]
-        row["sim saturation"] = info.get("sim saturation", math.nan)
-        row["saturation err"] = (row["model saturation"] - row["sim saturation"]) / row["sim saturation"]
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def plot_fig1(points, saturation=None, tori: Sequence[int] | None = None):
-    """Fig. 1: latency vs rate, one panel per torus; model lines, simulation markers with 95% CIs."""
-    import matplotlib.pyplot as plt
-
-    from ..core.plotting import plot_model_sim, use_style
-
-    use_style()
-    tori = sorted(set(points["k"])) if tori is None else list(tori)
-    fig, axes = plt.subplots(1, len(tori), figsize=(5.2 * len(tori), 4.2), squeeze=False)
-    for ax, k in zip(axes[0], tori):
-        sub = points[points["k"] == k]
-        top = 0.0
-        for label, g in sub.groupby("curve", sort=False):
-            model = g["model latency"].where(np.isfinite(g["model latency"]))
-            line = ax.plot(g["rate"], model, "-", label=f"M={int(g['M'].iloc[0])} model")[0]
-            if "sim latency" in g:
-                s = g[g["fraction"].notna()]
-                ok = np.isfinite(s["sim latency"])
-                ax.errorbar(s["rate"][ok], s["sim latency"][ok], yerr=s["sim CI"][ok], fmt="o", mfc="none",
-                            color=line.get_color(), capsize=2, ms=5, label=f"M={int(g['M'].iloc[0])} simulation")
-                top = max(top, float(np.nanmax(s["sim latency"][ok])) if ok.any() else 0.0)
-            if saturation is not None:
-                info = saturation[saturation["curve"] == label]
-                if not info.empty and "sim saturation" in info and math.isfinite(info["sim saturation"].iloc[0]):
-                    ax.axvline(info["sim saturation"].iloc[0], color=line.get_color(), ls=":", lw=1)
-            top = max(top, float(np.nanmax(model)) if model.notna().any() else 0.0)
-        ax.set(xlabel="traffic generation rate [messages/node/cycle]", ylabel="mean message latency [cycles]",
-               title=f"{k}x{k} torus")
-        ax.set_ylim(0, min(top * 1.05, 1200) if top > 0 else None)
-        ax.set_xlim(left=0)
-        ax.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
-    return fig
-
-
-def run_comparison(curves: Sequence[Curve], saturation, fractions: Sequence[float] = (0.1,) + ERROR_FRACTIONS,
-                   routings: Sequence[str] = tuple(ROUTINGS), settings: SimSettings = SimSettings()):
-    """Simulate every routing on every curve's torus at the same rates (fractions of Duato-Nbc's saturation).
-
-    ``saturation`` is the table of :func:`run_figure` (its ``sim saturation``
-    column gives the Duato-Nbc reference rate per curve).  Returns
-    ``(points, saturation_by_routing)``: latency per (curve, routing, rate)
-    and each routing's own simulated saturation rate.
-    """
-    import pandas as pd
-
     rows, sats = [], []
-    for curve in curves:
-        info = saturation[saturation["curve"] == curve.label].iloc[0]
-        ref = float(info["sim saturation"])
-        rates = [_round_rate(f * ref) for f in fractions]
+    for run in runs:
+        if run.sim is None:
+            raise ParameterError(f"curve {run.label!r} was not simulated: the comparison needs Duato-Nbc's runs")
+        curve = run.curve
+        k, M = curve.model["k"], curve.model["M"]
+        ref = run.sim_saturation
+        fractions, rates = list(run.sim["fraction"]), list(run.sim["load"])
         for routing in routings:
-            res = _simulate([sim_kwargs(curve, r, routing, settings) for r in rates], settings)
-            for f, r, s in zip(fractions, rates, res):
-                rows.append({"curve": curve.label, "k": curve.k, "M": curve.M, "routing": routing,
-                             "rate": r, "fraction": f, "latency": s.latency, "CI": s.latency_ci,
-                             "saturated": s.saturated, "multiplexing": s.multiplexing})
+            c = curve.replace(sim={**curve.sim, "routing": routing})
+            for f, r, s in zip(fractions, rates, simulate_curve(c, rates, settings)):
+                rows.append({"curve": curve.label, "k": k, "M": M, "routing": routing, "rate": r, "fraction": f,
+                             "latency": s.latency, "CI": s.latency_ci, "saturated": s.saturated,
+                             "multiplexing": s.multiplexing})
             if routing == "duato_nbc":
-                sat = {"saturation": ref, "lo": info.get("sim saturation lo", math.nan),
-                       "hi": info.get("sim saturation hi", math.nan)}
+                b = run.brackets.get("sim")
+                sat = {"saturation": ref, "lo": b.lo if b else math.nan, "hi": b.hi if b else math.nan}
             else:
-                sat = sim_saturation(curve, ref, routing, settings)
-            sats.append({"curve": curve.label, "k": curve.k, "M": curve.M, "routing": routing,
-                         "saturation": sat["saturation"], "lo": sat["lo"], "hi": sat["hi"]})
+                s = sim_saturation(c, ref, settings)
+                sat = {"saturation": s.load, "lo": s.lo, "hi": s.hi}
+            sats.append({"curve": curve.label, "k": k, "M": M, "routing": routing, **sat})
     sat = pd.DataFrame(sats)
     base = sat[sat["routing"] == "duato_nbc"].set_index("curve")["saturation"]
     sat["vs Duato-Nbc"] = sat["saturation"] / sat["curve"].map(base)
     return pd.DataFrame(rows), sat
-
-
-def plot_comparison(points, saturation=None):
-    """Latency vs rate per routing, one panel per curve (simulation only, 95% CIs)."""
-    import matplotlib.pyplot as plt
-
-    from ..core.plotting import use_style
-
-    use_style()
-    curves = list(dict.fromkeys(points["curve"]))
-    n = len(curves)
-    cols = min(n, 2)
-    rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.9 * rows), squeeze=False)
-    markers = {"duato_nbc": "o", "duato": "s", "dor": "^"}
-    for ax, curve in zip(axes.ravel(), curves):
-        sub = points[points["curve"] == curve]
-        for routing, g in sub.groupby("routing", sort=False):
-            ok = np.isfinite(g["latency"])
-            line = ax.errorbar(g["rate"][ok], g["latency"][ok], yerr=g["CI"][ok], fmt="-" + markers.get(routing, "o"),
-                               mfc="none", capsize=2, ms=5, label=ROUTINGS.get(routing, routing))
-            if saturation is not None:
-                s = saturation[(saturation["curve"] == curve) & (saturation["routing"] == routing)]
-                if not s.empty:
-                    ax.axvline(float(s["saturation"].iloc[0]), color=line[0].get_color(), ls=":", lw=1)
-        ax.set(title=curve, xlabel="traffic generation rate [messages/node/cycle]",
-               ylabel="mean message latency [cycles]")
-        ax.set_xlim(left=0)
-        ax.set_ylim(bottom=0)
-        ax.legend(fontsize=8)
-    for ax in axes.ravel()[n:]:
-        ax.set_visible(False)
-    fig.tight_layout()
-    return fig

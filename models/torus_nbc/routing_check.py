@@ -25,6 +25,7 @@ import numpy as np
 
 from ..core.results import Result
 from ..core.validate import require
+from ..networks.graph import Torus
 from .params import min_escape_levels
 
 
@@ -42,15 +43,19 @@ class EscapeCDG(Result):
     acyclic: bool
 
 
-def _tables(k: int, vcs: int | None, escape_levels: int | None):
-    from ..sim.wormhole import Torus
-    from ..sim.wormhole.routing import build
+def _routing():
+    """The simulator's routing module (:mod:`models.sim.wormhole.routing`)."""
+    from ..sim.wormhole import routing  # heavy: the package loads the numba kernels
 
+    return routing
+
+
+def _tables(k: int, vcs: int | None, escape_levels: int | None):
     k = require("k", k, 4, unit="radix of the k x k torus", integer=True)
     topo = Torus((k, k), bidirectional=True)
     levels = min_escape_levels(k) if escape_levels is None else escape_levels
     vcs = levels + 1 if vcs is None else vcs
-    return topo, build(topo, "duato_nbc", vcs, escape_levels)   # validates k (even), vcs, levels
+    return topo, _routing().build(topo, "duato_nbc", vcs, escape_levels)   # validates k (even), vcs, levels
 
 
 def escape_cdg(k: int, vcs: int | None = None, escape_levels: int | None = None):
@@ -60,10 +65,8 @@ def escape_cdg(k: int, vcs: int | None = None, escape_levels: int | None = None)
     The graph (scipy CSR) has the escape VCs as nodes ``0..n_escape_vcs-1``
     followed by auxiliary header states.
     """
-    from ..sim.wormhole.routing import extended_escape_cdg
-
     topo, rt = _tables(k, vcs, escape_levels)
-    n_esc, G = extended_escape_cdg(topo, rt)
+    n_esc, G = _routing().extended_escape_cdg(topo, rt)
     return topo, rt, n_esc, G
 
 
@@ -90,10 +93,8 @@ def escape_dependencies(n_esc: int, G) -> int:
 
 def check(k: int, vcs: int | None = None, escape_levels: int | None = None, count: bool = True) -> EscapeCDG:
     """Build the extended escape CDG of Duato-Nbc on ``k x k`` and test it for cycles."""
-    from ..sim.wormhole.routing import is_acyclic
-
     topo, rt, n_esc, G = escape_cdg(k, vcs, escape_levels)
     deps = escape_dependencies(n_esc, G) if count else -1
     return EscapeCDG(k=int(k), vcs=int(rt.vcs), escape_levels=int(rt.escape_levels), escape_vcs=int(n_esc),
                      graph_nodes=int(G.shape[0]), graph_edges=int(G.nnz), dependencies=deps,
-                     acyclic=bool(is_acyclic(G)))
+                     acyclic=bool(_routing().is_acyclic(G)))

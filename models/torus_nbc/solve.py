@@ -31,9 +31,16 @@ eqs. (8)-(10) exactly.
 
 Fixed point: the channel service time :math:`\\bar S_c` is iterated,
 :math:`\\bar S_c \\to W_c, P_v \\to P_{block}(\\Delta) \\to S_H \\to \\bar S_c`, starting
-from the zero-load value.  The map is increasing in :math:`\\bar S_c`, so the
-plain iteration rises monotonically to the smallest fixed point, or past the
-pole :math:`\\lambda_c\\bar S_c\\ge1` (saturation).
+from the zero-load value, by :func:`models.core.fixed_point.fixed_point`
+(plain iteration, change relative to the previous iterate).  The map is
+increasing in :math:`\\bar S_c`, so the plain iteration rises monotonically
+to the smallest fixed point, or past the pole :math:`\\lambda_c\\bar S_c\\ge1`
+(saturation: the map raises :class:`~models.core.fixed_point.Saturated`).
+The saturation rate is found by :func:`models.core.saturation.find_saturation`.
+
+Front door (the contract of :mod:`models`): ``solve(rate, /, *, k, M, ...)``
+-> :class:`TorusNbcResult`, ``solve_curve(rates, /, *, k, M, ...)`` ->
+:class:`CurveResult`, ``saturation_load(*, k, M, ..., rtol)``.
 
 Units: cycles, flits, messages/node/cycle (``rate``), messages/channel/cycle
 (``channel_rate``).
@@ -43,25 +50,26 @@ from __future__ import annotations
 
 import functools
 import math
+import sys as _sys
 from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
 
-from ..networks.adaptive_paths import phi as _phi_ok
-from ..core.errors import ConvergenceError
+from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
+from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require
+from ..networks.adaptive_paths import phi as _phi_ok
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
-import sys as _sys
-
 from .equations import SYMBOLS as _SYMBOLS  # noqa: F401  (loads the submodule)
 from .params import NbcParams, check_params, check_rate
 
 E = _sys.modules[__package__ + ".equations"]  # the submodule (the package re-exports the function)
 
-__all__ = ["NbcResult", "NbcCurve", "solve", "solve_curve", "saturation_load", "destinations", "hop_tables"]
+__all__ = ["TorusNbcResult", "CurveResult", "solve", "solve_curve", "saturation_load", "destinations",
+           "hop_tables"]
 
 
 # ----------------------------------------------------------------------------
@@ -174,7 +182,7 @@ def hop_tables(k: int, V: int = 10, escape_levels: int | None = None) -> dict:
 # Results
 # ----------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class NbcResult(Result):
+class TorusNbcResult(Result):
     """Model solution at one generation rate (cycles unless stated).
 
     Attributes
@@ -232,10 +240,17 @@ class NbcResult(Result):
 
 
 @dataclass(frozen=True, repr=False)
-class NbcCurve(Result):
-    """:func:`solve` over a sequence of rates (arrays indexed like ``rates``; cycles)."""
+class CurveResult(Result):
+    """:func:`solve` over a sequence of rates (arrays indexed like ``loads``; cycles).
 
-    rates: np.ndarray
+    loads : rates :math:`\\lambda_g`, messages/node/cycle; ``latency``,
+    ``network_latency``, ``source_wait``, ``channel_wait``, ``multiplexing``,
+    ``saturated``, ``iterations``: the fields of :class:`TorusNbcResult` at
+    each rate; ``saturation_load``: :func:`saturation_load` (NaN when not
+    asked for); ``results``: the :class:`TorusNbcResult` objects.
+    """
+
+    loads: np.ndarray
     latency: np.ndarray
     network_latency: np.ndarray
     source_wait: np.ndarray
@@ -248,10 +263,10 @@ class NbcCurve(Result):
     results: tuple = ()
 
     def to_frame(self):
-        import pandas as pd
+        import pandas as pd  # optional here: only this method needs it
 
         return pd.DataFrame({
-            "rate": self.rates, "latency": self.latency, "network latency": self.network_latency,
+            "rate": self.loads, "latency": self.latency, "network latency": self.network_latency,
             "source wait": self.source_wait, "channel wait": self.channel_wait,
             "multiplexing": self.multiplexing, "saturated": self.saturated, "iterations": self.iterations,
         })
@@ -302,6 +317,7 @@ def _step(prep: _Prepared, lam_c: float, Sc: float):
 
 def solve(
     rate: float,
+    /,
     *,
     k: int,
     M: int,
@@ -311,7 +327,7 @@ def solve(
     tol: float = 1e-10,
     max_iter: int = 200_000,
     raise_on_failure: bool = True,
-) -> NbcResult:
+) -> TorusNbcResult:
     """Mean message latency of Duato-Nbc routing on a ``k x k`` torus (eqs. 1-21).
 
     Parameters
@@ -339,7 +355,7 @@ def solve(
 
     Returns
     -------
-    NbcResult
+    TorusNbcResult
         ``saturated=True`` and ``latency=inf`` when :math:`\\lambda_c\\bar S_c\\ge1`
         at the fixed point (or no fixed point exists), or :math:`\\lambda_g\\bar S/V\\ge1`.
     """
@@ -350,36 +366,47 @@ def solve(
     return _solve(_prepare(p), rate, tol, max_iter, raise_on_failure)
 
 
-def _saturated(prep: _Prepared, rate: float, lam_c: float, it: int, residual: float, converged=True) -> NbcResult:
+def _zero_load_service(prep: _Prepared) -> float:
+    """:math:`\\bar S_c` at zero load (``W_c = 0``, so ``S_H = M + |H|``)."""
+    return float(_f()["S_c"](float(np.dot(prep.H, prep.p.M + prep.H)), float(prep.H.sum())))
+
+
+def _saturated(prep: _Prepared, rate: float, lam_c: float, it: int, residual: float,
+               converged=True) -> TorusNbcResult:
     inf = math.inf
-    params = dict(rate=rate, **prep.p.as_dict())
     counts = np.bincount(prep.H, minlength=prep.D + 1)[1:]
-    return NbcResult(inf, inf, inf, inf, inf, float(prep.p.V), lam_c, 1.0, np.ones(prep.D), prep.phi.copy(),
-                     np.full(prep.D, inf), counts, np.eye(prep.p.V + 1)[-1], it, residual, converged, True, params)
+    return TorusNbcResult(
+        latency=inf, network_latency=inf, source_wait=inf, channel_service=inf, channel_wait=inf,
+        multiplexing=float(prep.p.V), channel_rate=lam_c, utilisation=1.0, blocking=np.ones(prep.D),
+        phi=prep.phi.copy(), latency_by_hops=np.full(prep.D, inf), destinations_by_hops=counts,
+        busy_vcs=np.eye(prep.p.V + 1)[-1], iterations=it, residual=residual, converged=converged, saturated=True,
+        params=dict(rate=rate, **prep.p.as_dict()),
+    )
 
 
-def _solve(prep: _Prepared, rate: float, tol: float, max_iter: int, raise_on_failure: bool) -> NbcResult:
+def _solve(prep: _Prepared, rate: float, tol: float, max_iter: int, raise_on_failure: bool) -> TorusNbcResult:
     f = _f()
     p = prep.p
     lam_c = prep.lam_per_rate * rate
-    Sc = float(f["S_c"](float(np.dot(prep.H, p.M + prep.H)), float(prep.H.sum())))  # zero load: W_c = 0
-    residual = math.inf
-    state = None
-    it = 0
-    for it in range(1, max_iter + 1):
-        state = _step(prep, lam_c, Sc)
-        if state is None or not math.isfinite(state[0]):
-            return _saturated(prep, rate, lam_c, it, residual)
-        residual = abs(state[0] - Sc) / Sc
-        Sc = state[0]
-        if residual <= tol:
-            break
-    else:
-        err = ConvergenceError("torus_nbc fixed point (mean channel service time S_c, eqs. 5-18)",
-                               it, residual, Sc)
-        if raise_on_failure:
-            raise err
+
+    def channel_service(x):
+        state = _step(prep, lam_c, float(x[0]))
+        if state is None:
+            raise Saturated("lambda_c S_c >= 1")
+        return [state[0]]
+
+    fp = fixed_point(
+        channel_service, [_zero_load_service(prep)], damping=1.0, tol=tol, max_iter=max_iter,
+        relative_to="old", floor=0.0, saturated=lambda x: not math.isfinite(x[0]),
+        where="torus_nbc fixed point (eqs. 5-18)", names=("mean channel service time S_c",),
+        raise_on_failure=raise_on_failure,
+    )
+    it, residual = fp.iterations, fp.residual
+    if fp.saturated:
+        return _saturated(prep, rate, lam_c, it, residual)
+    if not fp.converged:
         return _saturated(prep, rate, lam_c, it, residual, converged=False)
+    Sc = float(fp.x[0])
     state = _step(prep, lam_c, Sc)  # quantities consistent with the final S_c
     if state is None:
         return _saturated(prep, rate, lam_c, it, residual)
@@ -393,7 +420,7 @@ def _solve(prep: _Prepared, rate: float, tol: float, max_iter: int, raise_on_fai
     T = float(f["latency"](S, Ws, Vbar))
     counts = np.bincount(prep.H, minlength=prep.D + 1)[1:]
     by_hops = np.bincount(prep.H, weights=S_H, minlength=prep.D + 1)[1:] / np.maximum(counts, 1)
-    return NbcResult(
+    return TorusNbcResult(
         latency=T, network_latency=S, source_wait=Ws, channel_service=Sc, channel_wait=Wc, multiplexing=Vbar,
         channel_rate=lam_c, utilisation=rho, blocking=np.asarray(pblock, float), phi=prep.phi.copy(),
         latency_by_hops=by_hops, destinations_by_hops=counts, busy_vcs=np.asarray(Pv, float),
@@ -406,40 +433,44 @@ def saturation_load(
     *, k: int, M: int, V: int = 10, escape_levels: int | None = None, mean_distance: str = "agarwal",
     rtol: float = 1e-5, max_iter: int = 200_000,
 ) -> float:
-    """The model's saturation rate :math:`\\lambda_g^*` (messages/node/cycle), by bisection.
+    """The model's saturation rate :math:`\\lambda_g^*` (messages/node/cycle).
 
     The largest rate at which :func:`solve` is not saturated, to relative
-    precision ``rtol``.  The bracket starts at ``[0, 1/(lambda_c/lambda_g * S_c0)]``
-    (the rate that saturates a channel even without blocking).  A rate at
-    which the iteration has not settled after ``max_iter`` passes lies within
-    a hair of the fold and is counted as saturated.
+    precision ``rtol``, by :func:`models.core.saturation.find_saturation` on
+    the bracket ``[0, 1/(lambda_c/lambda_g * S_c0)]`` (the rate that
+    saturates a channel even without blocking; both ends trusted).  A rate
+    at which the iteration (tolerance 1e-9) has not settled after
+    ``max_iter`` passes lies within a hair of the fold and is counted as
+    saturated.
     """
     p = check_params(k, M, V, escape_levels, mean_distance)
     rtol = require("rtol", rtol, 0, 0.1, lo_open=True, unit="relative precision")
     prep = _prepare(p)
-    f = _f()
-    Sc0 = float(f["S_c"](float(np.dot(prep.H, p.M + prep.H)), float(prep.H.sum())))
-    lo, hi = 0.0, 1.0 / (prep.lam_per_rate * Sc0)
-    while hi - lo > rtol * hi:
-        mid = 0.5 * (lo + hi)
-        res = _solve(prep, mid, 1e-9, max_iter, raise_on_failure=False)
-        if res.saturated:
-            hi = mid
-        else:
-            lo = mid
-    return lo
+    hi = 1.0 / (prep.lam_per_rate * _zero_load_service(prep))
+    return find_saturation(lambda r: _solve(prep, r, 1e-9, max_iter, False).saturated, 0.0, hi, rtol=rtol).lo
 
 
-def solve_curve(rates, *, k: int, M: int, V: int = 10, escape_levels: int | None = None,
-                mean_distance: str = "agarwal", saturation: bool = True, **kwargs) -> NbcCurve:
-    """:func:`solve` at every rate in ``rates`` (messages/node/cycle), plus the saturation rate."""
+def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | None = None,
+                mean_distance: str = "agarwal", saturation: bool = True, tol: float = 1e-10,
+                max_iter: int = 200_000, raise_on_failure: bool = True) -> CurveResult:
+    """:func:`solve` at every rate in ``rates`` (messages/node/cycle), plus the saturation rate.
+
+    With ``saturation=False`` the (bisected) saturation rate is not computed
+    and ``saturation_load`` is NaN.
+    """
     rates = np.asarray([check_rate(r) for r in np.atleast_1d(rates)], dtype=float)
-    res = tuple(solve(r, k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance, **kwargs)
-                for r in rates)
+    res = tuple(solve(r, k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance, tol=tol,
+                      max_iter=max_iter, raise_on_failure=raise_on_failure) for r in rates)
     sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance) \
         if saturation else math.nan
-    arr = lambda name: np.array([getattr(r, name) for r in res])  # noqa: E731
-    params = dict(res[0].params) if res else dict(k=k, M=M, V=V)
-    params.pop("rate", None)
-    return NbcCurve(rates, arr("latency"), arr("network_latency"), arr("source_wait"), arr("channel_wait"),
-                    arr("multiplexing"), arr("saturated"), arr("iterations"), sat, params, res)
+    params = dict(check_params(k, M, V, escape_levels, mean_distance).as_dict())
+
+    def arr(name):
+        return np.array([getattr(r, name) for r in res])
+
+    return CurveResult(
+        loads=rates, latency=arr("latency"), network_latency=arr("network_latency"),
+        source_wait=arr("source_wait"), channel_wait=arr("channel_wait"), multiplexing=arr("multiplexing"),
+        saturated=arr("saturated").astype(bool), iterations=arr("iterations").astype(int),
+        saturation_load=sat, params=params, results=res,
+    )

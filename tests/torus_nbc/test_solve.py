@@ -5,11 +5,13 @@ import math
 import numpy as np
 import pytest
 
+import models.torus_nbc as nbc
 from models.core.errors import ConvergenceError, ParameterError
 from models.sim.wormhole import Torus
 from models.sim.wormhole.routing import min_vcs as sim_min_vcs
 from models.sim.wormhole.routing import nbc_min_levels
-from models.torus_nbc import destinations, min_escape_levels, min_vcs, saturation_load, solve, solve_curve
+from models.torus_nbc import (CurveResult, TorusNbcResult, destinations, min_escape_levels, min_vcs, saturation_load,
+                              solve, solve_curve)
 
 
 @pytest.mark.parametrize("k", [4, 8, 16])
@@ -124,3 +126,33 @@ def test_result_serialises():
     d = r.to_dict()
     assert d["params"]["escape_levels"] == 5 and len(d["blocking"]) == 8
     assert "latency" in repr(r)
+
+
+def test_front_door():
+    assert nbc.LOAD == "rate" and nbc.LOAD_UNIT == "messages/node/cycle"
+    with pytest.raises(TypeError):
+        solve(0.005, 8, 32)            # only the rate is positional
+    r = solve(0.005, k=8, M=32)
+    assert isinstance(r, TorusNbcResult) and isinstance(r.iterations, int)
+
+
+def test_curve_equals_points_and_carries_the_saturation_rate():
+    sat = saturation_load(k=8, M=32)
+    rates = [0.2 * sat, 0.9 * sat, 1.2 * sat]
+    curve = solve_curve(rates, k=8, M=32)
+    assert isinstance(curve, CurveResult) and curve.saturation_load == sat
+    assert list(curve.loads) == rates and list(curve.saturated) == [False, False, True]
+    for i, r in enumerate(rates):
+        p = solve(r, k=8, M=32)
+        assert curve.results[i].latency == p.latency and curve.latency[i] == p.latency
+        assert curve.iterations[i] == p.iterations
+    assert list(curve.to_frame()["rate"]) == rates
+
+
+def test_saturation_load_is_the_lower_end_of_the_bracket():
+    rtol = 1e-3
+    sat = saturation_load(k=8, M=32, rtol=rtol)
+    assert not solve(sat, k=8, M=32).saturated
+    assert solve(sat * (1 + 2 * rtol), k=8, M=32).saturated
+    with pytest.raises(ParameterError, match="`rtol`"):
+        saturation_load(k=8, M=32, rtol=0.5)
