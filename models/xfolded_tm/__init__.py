@@ -1,19 +1,25 @@
 """Moudi, Othman, Lun & Abdul Rahiman: average delay of wormhole-routed x-Folded TM, TM and torus.
 
-Public surface::
+Public surface (the chapter contract of :mod:`models`)::
 
-    from models.xfolded_tm import equations, solve, solve_curve, saturation_rate, theorem1
+    from models.xfolded_tm import equations, saturation_load, solve, solve_curve, theorem1
     from models.networks.grid2d import build
     net = build("xfolded", 8, "completed")
-    res = solve(0.005, ad=net.average_distance_per_dimension(), M=32, V=2)
+    kw = dict(ad=net.average_distance_per_dimension(), M=32, V=2)
+    res = solve(0.005, **kw)                 # lam, messages/node/cycle
     res.latency, res.saturated
+    curve = solve_curve([0.001, 0.005], **kw)  # same unit; curve.injection = lam * M, flits/node/cycle
+    lam_sat = saturation_load(**kw)
 
 Submodules: ``equations`` (SymPy, the paper's numbering), ``solve`` (numerics,
-readings as switches), ``experiments`` (the delay figure: curves, simulation,
-error and claims tables, plots).  The topologies are in :mod:`models.networks.grid2d`.
+readings as switches), ``experiments`` (the figures as
+:class:`models.core.experiment.Figure` objects, the simulator translation,
+error and claims tables), ``plots`` (matplotlib).  The topologies are in
+:mod:`models.networks.grid2d`.
 """
 
 from .equations import equations
-from .solve import CurveResult, DelayResult, saturation_rate, solve, solve_curve, theorem1
+from .solve import LOAD, LOAD_UNIT, CurveResult, XfoldedTmResult, saturation_load, solve, solve_curve, theorem1
 
-__all__ = ["equations", "solve", "solve_curve", "saturation_rate", "theorem1", "DelayResult", "CurveResult"]
+__all__ = ["LOAD", "LOAD_UNIT", "equations", "solve", "solve_curve", "saturation_load", "theorem1",
+           "XfoldedTmResult", "CurveResult"]

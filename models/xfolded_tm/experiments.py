@@ -1,13 +1,20 @@
-"""The paper's experiments: topologies, average-delay curves (model and simulation), errors, claims.
+"""The paper's experiments: the figures as data, the simulator translation, the runs and the tables.
 
 The paper's delay figure compares an 8x8 torus, TM and x-Folded TM under
-uniform traffic with 2 and 8 virtual channels per physical channel,
-average delay (cycles) against injection rate (flits/node/cycle).  A
-:class:`Curve` is one topology (and reading of Definition 1) with the routing
-the simulator uses on it; :func:`run_curve` solves the model (with the
-topology's exact BFS average distance, and optionally with the paper's
-printed Theorem 1) and simulates the same network; :func:`error_table` and
-:func:`claims_table` condense the result; :func:`plot_delay` draws it.
+uniform traffic with 2 and 8 virtual channels per physical channel, average
+delay (cycles) against injection rate (flits/node/cycle).  Here it is one
+:class:`~models.core.experiment.Figure` per VC count (:func:`delay_figure`,
+:data:`FIGURES`), one :class:`~models.core.experiment.Curve` per network
+(:data:`TOPOLOGIES`), with absolute loads in the figure's unit,
+flits/node/cycle (the model's ``lam`` is ``injection / M``).
+:func:`run_delay` solves the model (with the network's exact BFS average
+distance, and with the paper's printed Theorem 1) and simulates the same
+network through :func:`models.sim.sweep.run_sweep`; :func:`delay_frame`,
+:func:`error_tables`, :func:`claims_table` and :func:`reading_sensitivity`
+condense the runs.  The model-only curves of the model page are
+:func:`model_curves_figure` / :func:`run_model_curves` /
+:func:`saturation_table`.  The topology tables are :func:`distance_table`
+and :func:`topology_claims`.  Matplotlib is in :mod:`models.xfolded_tm.plots`.
 
 Routing in the simulator (the paper used BookSim 2.0 and does not say which):
 
@@ -20,18 +27,27 @@ Routing in the simulator (the paper used BookSim 2.0 and does not say which):
   that fall back to the escape VC; the non-minimal excess is reported as
   ``mean hops / BFS average distance - 1``.  These irregular graphs have no
   dimension order, so no dateline scheme is available.
+
+The routing is each curve's simulator set-up (``Curve.setup``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+import math
 from typing import Sequence
 
 import numpy as np
+import pandas as pd
 
-from ..core.validate import require
-from ..networks.grid2d import GridNetwork, build
-from .solve import solve, theorem1
+from ..core.experiment import Curve, CurveRun, Figure, run_curve, run_figure
+from ..core.experiment import error_table as core_error_table
+from ..core.validate import require, require_choice
+from ..core.validation import compare
+from ..networks.grid2d import (READINGS, GridNetwork, build, definition1_node_count, mesh, properties_table,
+                               proposition1_nodes, tm, torus, xfolded_tm)
+from ..sim.sweep import run_sweep
+from .solve import saturation_load, solve, theorem1
 
 #: Full-profile simulation lengths (messages per load point).
 SIM_MESSAGES = 60_000
@@ -40,29 +56,29 @@ SIM_WARMUP = 10_000
 #: Injection rates of the full profile, flits/node/cycle.
 INJECTION = (0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 
-
-@dataclass(frozen=True)
-class Curve:
-    """One topology of the delay figure: what to build and how the simulator routes on it."""
-
-    label: str
-    kind: str
-    reading: str = "printed"
-    routing: str = "updown"
-
-    def network(self, k: int) -> GridNetwork:
-        return build(self.kind, k, self.reading)
-
-
-CURVES: dict[str, Curve] = {
-    "torus": Curve("torus", "torus", routing="dor"),
-    "tm": Curve("TM", "tm"),
-    "xf_printed": Curve("x-Folded TM (Def. 1 as printed)", "xfolded", "printed"),
-    "xf_completed": Curve("x-Folded TM (completed reading)", "xfolded", "completed"),
+#: The networks of the delay figure, by key: legend label, topology (:func:`models.networks.grid2d.build`),
+#: reading of Definition 1 and the simulator's routing.
+TOPOLOGIES: dict[str, dict] = {
+    "torus": dict(label="torus", kind="torus", reading="printed", routing="dor"),
+    "tm": dict(label="TM", kind="tm", reading="printed", routing="updown"),
+    "xfolded_printed": dict(label="x-Folded TM (Def. 1 as printed)", kind="xfolded", reading="printed",
+                            routing="updown"),
+    "xfolded_completed": dict(label="x-Folded TM (completed reading)", kind="xfolded", reading="completed",
+                              routing="updown"),
 }
 
 #: The paper's figure: VC = 2 and VC = 8.
 FIGURE_VCS = (2, 8)
+
+#: Label of the model curve with the average distance of Theorem 1 as printed (on the printed x-Folded TM).
+THEOREM_LABEL = "x-Folded TM, AD of Thm 1 as printed"
+
+
+@functools.lru_cache(maxsize=None)
+def network(key: str, k: int = 8) -> GridNetwork:
+    """The ``k x k`` network of :data:`TOPOLOGIES` ``[key]`` (built once per process)."""
+    t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
+    return build(t["kind"], k, t["reading"])
 
 
 def ad_value(net: GridNetwork, source: str = "bfs") -> float:
@@ -78,126 +94,184 @@ def model_kwargs(net: GridNetwork, *, V: int, M: float, ad: str = "bfs", **readi
                 **readings)
 
 
-def run_curve(
-    curve: Curve | str,
-    V: int,
-    injection: Sequence[float] = INJECTION,
-    *,
-    k: int = 8,
-    M: int = 32,
-    simulate: bool = True,
-    messages: int = SIM_MESSAGES,
-    warmup: int = SIM_WARMUP,
-    batches: int = 20,
-    seed: int = 1,
-    routing: str | None = None,
-    stop_after_saturation: bool = True,
-    jobs: int = 1,
-    cache: bool = True,
-    **readings,
-):
-    """Model and simulation of one curve at every injection rate (flits/node/cycle).
+# ----------------------------------------------------------------------------
+# The delay figure (model against simulation)
+# ----------------------------------------------------------------------------
+def delay_curve(key: str, V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, M: int = 32,
+                **readings) -> Curve:
+    """One network of the delay figure with ``V`` virtual channels, at the injection rates (flits/node/cycle).
 
-    Returns a :class:`pandas.DataFrame` with one row per rate: ``curve``, ``V``,
-    ``injection``, ``lam`` (messages/node/cycle), ``model`` (delay with the BFS
-    average distance, cycles), ``model (Thm 1 printed)``, ``model saturated``,
-    and with ``simulate``: ``sim``, ``sim CI`` (95% half width), ``sim saturated``,
-    ``mean hops``, ``BFS distance``, ``non-minimal excess``.  Rates past the
-    simulator's saturation are not simulated when ``stop_after_saturation``
-    (``sim = inf``).  ``readings`` go to the model (``vbar=...`` etc.).
+    ``Curve.model`` holds the keyword arguments of :func:`~models.xfolded_tm.solve`
+    (the network's BFS average distance; ``readings`` such as ``vbar="sum"``);
+    ``Curve.sim`` the network (``topology`` key, ``k``) and the ``routing``,
+    which is also the set-up's name.
     """
-    import pandas as pd
-
-    if isinstance(curve, str):
-        curve = CURVES[curve]
     V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
     k = require("k", k, 3, unit="radix", integer=True)
     M = require("M", M, 1, unit="message length, flits", integer=True)
-    inj = [require("injection", x, 0, 1, lo_open=True, unit="flits/node/cycle") for x in injection]
-    routing = routing or curve.routing
-    net = curve.network(k)
-    kw = model_kwargs(net, V=V, M=M, **readings)
-    kw_thm = dict(kw, ad=theorem1(k, "theorem"))
-    rows = []
-    for x in inj:
-        lam = x / M
-        r = solve(lam, **kw)
-        rows.append({"curve": curve.label, "key": curve.kind + ("" if curve.kind != "xfolded" else f"_{curve.reading}"),
-                     "V": V, "injection": x, "lam": lam, "model": r.latency,
-                     "model (Thm 1 printed)": solve(lam, **kw_thm).latency, "model saturated": r.saturated})
-    frame = pd.DataFrame(rows)
-    if not simulate:
-        return frame
-    from ..sim.sweep import run_sweep
-
-    topo = net.sim_topology(routing)
-    base = dict(topology=topo, routing=routing, vcs=V, message_length=M, messages=messages,
-                warmup_messages=warmup, batches=batches, seed=seed)
-    sims = []
-    stopped = False
-    for x in inj:
-        if stopped:
-            sims.append(None)
-            continue
-        res = run_sweep([dict(base, rate=x / M)], jobs=jobs, cache=cache, progress=False)[0]
-        sims.append(res)
-        if res.saturated and stop_after_saturation:
-            stopped = True
-    ad_full = net.average_distance()
-    frame["sim"] = [np.inf if s is None or s.saturated else s.latency for s in sims]
-    frame["sim CI"] = [np.nan if s is None or s.saturated else s.latency_ci for s in sims]
-    frame["sim saturated"] = [True if s is None else bool(s.saturated) for s in sims]
-    frame["mean hops"] = [np.nan if s is None or s.saturated else s.mean_hops for s in sims]
-    frame["BFS distance"] = ad_full
-    frame["non-minimal excess"] = frame["mean hops"] / ad_full - 1
-    frame["routing"] = routing
-    return frame
+    inj = tuple(require("injection", x, 0, 1, lo_open=True, unit="flits/node/cycle") for x in injection)
+    t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
+    return Curve(label=t["label"], model=model_kwargs(network(key, k), V=V, M=M, **readings),
+                 sim=dict(topology=key, k=k, routing=t["routing"]), setup=t["routing"], loads=inj)
 
 
-def run_figure(V: int, injection: Sequence[float] = INJECTION, curves: Sequence[str] = tuple(CURVES), **kwargs):
-    """:func:`run_curve` for every curve of the figure with ``V`` virtual channels, concatenated."""
-    import pandas as pd
+def delay_figure(V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, M: int = 32,
+                 keys: Sequence[str] = tuple(TOPOLOGIES), **readings) -> Figure:
+    """The delay figure for ``V`` virtual channels: one curve per network (``keys`` of :data:`TOPOLOGIES`)."""
+    curves = tuple(delay_curve(key, V, injection, k=k, M=M, **readings) for key in keys)
+    return Figure(label=f"fig-xfolded_tm-delay-vc{V}", title=f"{k}x{k} networks, uniform traffic, VC = {V}",
+                  curves=curves, x_label="injection rate", x_unit="flits/node/cycle", y_label="average delay",
+                  y_unit="cycles")
 
-    return pd.concat([run_curve(c, V, injection, **kwargs) for c in curves], ignore_index=True)
+
+#: The paper's delay figure at the paper's scale, by label.
+FIGURES: dict[str, Figure] = {f.label: f for f in (delay_figure(V) for V in FIGURE_VCS)}
 
 
-def error_table(frame, model_column: str = "model"):
-    """Model-vs-simulation errors at the points where both are finite.
+def model_point(curve: Curve, injection: float) -> dict:
+    """The model of ``curve`` at one injection rate (flits/node/cycle): delay with the BFS and Thm-1 distances."""
+    kw = curve.model
+    lam = injection / kw["M"]
+    r = solve(lam, **kw)
+    thm = solve(lam, **dict(kw, ad=theorem1(kw["k"], "theorem")))
+    return {"latency": r.latency, "saturated": r.saturated, "lam": lam, "latency (Thm 1 printed)": thm.latency}
 
-    Returns ``(points, summary)``; ``summary`` has one row per (V, curve): points
-    compared, max and mean |relative error|, model inside the simulation's 95%
-    CI, and how many points are within the paper's 5%.
+
+def sim_config(curve: Curve, *, messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP,
+               batches: int = 20, seed: int = 1) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` (without the ``rate``).
+
+    The model's ``V`` and ``M`` become ``vcs`` and ``message_length``; the
+    network is :meth:`~models.networks.grid2d.GridNetwork.sim_topology` of the
+    curve's routing.  The rate of an injection ``x`` is ``x / M`` messages/node/cycle.
     """
-    import pandas as pd
+    routing = curve.sim["routing"]
+    net = network(curve.sim["topology"], curve.sim["k"])
+    return dict(topology=net.sim_topology(routing), routing=routing, vcs=curve.model["V"],
+                message_length=curve.model["M"], messages=messages, warmup_messages=warmup_messages,
+                batches=batches, seed=seed)
 
-    from ..core.validation import compare, error_summary
 
+def simulator(*, messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP, batches: int = 20, seed: int = 1,
+              stop_after_saturation: bool = True, jobs: int = 1, cache: bool = True):
+    """The ``sim(curve, loads)`` function of :func:`models.core.experiment.run_curve` (cached simulations).
+
+    Runs the loads in order; with ``stop_after_saturation`` the loads after the
+    first saturated one are not simulated (reported saturated, delay ``inf``).
+    Each row: ``latency`` and its ``latency CI`` (95% half width, cycles),
+    ``saturated``, ``mean hops``.
+    """
+    def sim(curve: Curve, loads: list) -> list:
+        base = sim_config(curve, messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed)
+        M = curve.model["M"]
+        rows, stopped = [], False
+        for x in loads:
+            if stopped:
+                rows.append({"latency": math.inf, "latency CI": math.nan, "saturated": True, "mean hops": math.nan})
+                continue
+            res = run_sweep([dict(base, rate=x / M)], jobs=jobs, cache=cache, progress=False)[0]
+            sat = bool(res.saturated)
+            rows.append({"latency": math.inf if sat else res.latency, "latency CI": math.nan if sat else res.latency_ci,
+                         "saturated": sat, "mean hops": math.nan if sat else res.mean_hops})
+            stopped = sat and stop_after_saturation
+        return rows
+
+    return sim
+
+
+def run_delay(figure: Figure, *, simulate: bool = True, messages: int = SIM_MESSAGES,
+              warmup_messages: int = SIM_WARMUP, batches: int = 20, seed: int = 1,
+              stop_after_saturation: bool = True, jobs: int = 1, cache: bool = True) -> tuple:
+    """Model (and, with ``simulate``, simulation) of every curve of a delay figure: one CurveRun per curve."""
+    sim = simulator(messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed,
+                    stop_after_saturation=stop_after_saturation, jobs=jobs, cache=cache) if simulate else None
+    return run_figure(figure, model_point, sim)
+
+
+def curve_key(curve: Curve) -> str:
+    """The network's key in :data:`TOPOLOGIES` (``"torus"``, ``"tm"``, ``"xfolded_<reading>"``)."""
+    return curve.sim["topology"]
+
+
+def delay_frame(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """One row per (curve, injection rate), in the curves' order, with the chapter's columns.
+
+    ``curve``, ``key``, ``V``, ``injection`` (flits/node/cycle), ``lam``
+    (messages/node/cycle), ``model`` (delay with the BFS average distance,
+    cycles), ``model (Thm 1 printed)``, ``model saturated``, and for simulated
+    runs: ``sim``, ``sim CI`` (95% half width), ``sim saturated``, ``mean hops``,
+    ``BFS distance``, ``non-minimal excess``, ``routing``.  Loads past the
+    simulator's saturation that were not simulated have ``sim = inf``.
+    """
     parts = []
-    for (V, label), g in frame.groupby(["V", "curve"], sort=False):
-        ok = np.isfinite(g["sim"]) & np.isfinite(g[model_column])
-        g = g[ok]
-        if g.empty:
+    for run in runs:
+        c = run.curve
+        loads = list(c.loads)
+        m = run.model.drop_duplicates("load").set_index("load").loc[loads].reset_index()
+        f = pd.DataFrame({"curve": c.label, "key": curve_key(c), "V": c.model["V"], "injection": m["load"],
+                          "lam": m["lam"], "model": m["latency"], "model (Thm 1 printed)": m["latency (Thm 1 printed)"],
+                          "model saturated": m["saturated"].astype(bool)})
+        if run.sim is not None:
+            s = run.sim
+            ad_full = network(c.sim["topology"], c.sim["k"]).average_distance()
+            f["sim"] = s["latency"].to_numpy()
+            f["sim CI"] = s["latency CI"].to_numpy()
+            f["sim saturated"] = s["saturated"].astype(bool).to_numpy()
+            f["mean hops"] = s["mean hops"].to_numpy()
+            f["BFS distance"] = ad_full
+            f["non-minimal excess"] = f["mean hops"] / ad_full - 1
+            f["routing"] = c.sim["routing"]
+        parts.append(f)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _curve_name(run: CurveRun) -> str:
+    return f"VC={run.curve.model['V']}, {run.label}"
+
+
+def error_tables(runs: Sequence[CurveRun]):
+    """Model-vs-simulation errors at the points where both are finite: ``(points, summary)``.
+
+    ``points``: one row per point (``curve`` = ``"VC=<V>, <network>"``,
+    ``injection``, model and simulated delay, CI, relative error, model inside
+    the CI).  ``summary``: :func:`models.core.experiment.error_table` (within
+    the paper's 5%) in the chapter's columns -- ``curve``, ``points``,
+    ``max |rel. error|`` and ``mean |rel. error|`` (fractions), ``in CI`` and
+    ``within 5%`` (``"hits/points"``); curves without a comparable point are left out.
+    """
+    parts = []
+    for run in runs:
+        pts = run.points()
+        if pts.empty:
             continue
-        cmp = compare(g["injection"], g[model_column], g["sim"], g["sim CI"], curve=f"VC={V}, {label}",
-                      x_name="injection", quantity="delay")
-        parts.append(cmp)
+        ok = np.isfinite(pts["sim latency"]) & np.isfinite(pts["model latency"])
+        if ok.any():
+            pts = pts[ok]
+            parts.append(compare(pts["load"], pts["model latency"], pts["sim latency"], pts["sim latency CI"],
+                                 curve=_curve_name(run), x_name="injection", quantity="delay"))
     points = pd.concat(parts, ignore_index=True)
-    summary = error_summary(points)
-    within = points.assign(w=points["rel. error"].abs() <= 0.05).groupby("curve", sort=False)["w"].agg(["sum", "size"])
-    summary["within 5%"] = [f"{int(within.loc[c, 'sum'])}/{int(within.loc[c, 'size'])}" for c in summary["curve"]]
+    table = core_error_table(runs, at=None, within=0.05)
+    table.insert(0, "name", [_curve_name(r) for r in runs])
+    table = table[table["points"] > 0]
+    summary = pd.DataFrame({
+        "curve": table["name"], "points": table["points"].astype(int),
+        "max |rel. error|": table["max |err| [%]"] / 100.0, "mean |rel. error|": table["mean |err| [%]"] / 100.0,
+        "in CI": [f"{int(a)}/{int(n)}" for a, n in zip(table["in CI"], table["points"])],
+        "within 5%": [f"{int(a)}/{int(n)}" for a, n in zip(table["within 5%"], table["points"])],
+    }).reset_index(drop=True)
     return points, summary
 
 
 def claims_table(frame, column: str = "sim"):
     """For each V and injection rate: does each x-Folded TM reading have a lower delay than TM and torus?
 
-    Uses ``column`` (``"sim"`` or a model column); a saturated value counts as ``inf``.
-    Returns one row per (V, reading): rates compared, rates where it is lower than
-    both, whether the claim holds at every rate where any of the three is finite, and
-    (simulation) at how many rates the difference exceeds both confidence intervals.
+    ``frame`` is :func:`delay_frame`; uses ``column`` (``"sim"`` or a model
+    column); a saturated value counts as ``inf``.  Returns one row per (V,
+    reading): rates compared, rates where it is lower than both, whether the
+    claim holds at every rate where any of the three is finite, and
+    (simulation) at how many rates the difference exceeds both confidence
+    intervals.
     """
-    import pandas as pd
-
     rows = []
     for V, g in frame.groupby("V", sort=False):
         piv = g.pivot_table(index="injection", columns="key", values=column, aggfunc="first")
@@ -222,57 +296,85 @@ def claims_table(frame, column: str = "sim"):
     return pd.DataFrame(rows)
 
 
-def plot_delay(frame, V: int, *, show_theorem: bool = True, ymax: float | None = None):
-    """Average delay vs injection rate for one VC count: model lines, simulation markers with CIs."""
-    import matplotlib.pyplot as plt
-
-    from ..core.plotting import plot_model_sim, use_style
-
-    use_style()
-    fig, ax = plt.subplots(figsize=(9.5, 4.6))
-    g_all = frame[frame["V"] == V]
-    markers = dict(torus="o", tm="s", xfolded_printed="^", xfolded_completed="D")
-    finite_vals = []
-    for key, g in g_all.groupby("key", sort=False):
-        label = g["curve"].iloc[0]
-        model = g["model"].where(np.isfinite(g["model"]))
-        has_sim = "sim" in g
-        sim = g["sim"].where(np.isfinite(g["sim"])) if has_sim else None
-        line = plot_model_sim(ax, g["injection"], model, sim, g["sim CI"] if has_sim else None, label=label,
-                              marker=markers.get(key, "o"))
-        finite_vals += list(model.dropna()) + (list(sim.dropna()) if has_sim else [])
-        if show_theorem and key.startswith("xfolded_printed"):
-            thm = g["model (Thm 1 printed)"].where(np.isfinite(g["model (Thm 1 printed)"]))
-            ax.plot(g["injection"], thm, ":", color="0.3", label="x-Folded TM model, AD of Thm 1 as printed")
-            finite_vals += list(thm.dropna())
-    top = ymax if ymax is not None else (min(max(finite_vals) * 1.05, 6 * min(finite_vals)) if finite_vals else None)
-    ax.set_ylim(0, top)
-    ax.set(xlabel="injection rate [flits/node/cycle]", ylabel="average delay [cycles]",
-           title=f"8x8 networks, uniform traffic, VC = {V}")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    return fig
+#: Model variants (readings) compared against the same simulations in :func:`reading_sensitivity`.
+VARIANTS = {
+    "default (mean Vbar, lambda/Vbar, eq. 6)": {},
+    "eq. 11 summed as printed": {"vbar": "sum"},
+    "source rate lambda/V": {"source_rate": "vcs"},
+    "channel rate from channel count": {"channel_rate": "links"},
+    "AD of Thm 1 as printed": {"ad": "theorem"},
+    "AD = k/3": {"ad": "k/3"},
+}
 
 
-def draw_topologies(ks=(8, 7), kinds=(("mesh", ""), ("torus", ""), ("tm", ""), ("xfolded", "printed"),
-                                      ("xfolded", "completed"), ("xfolded", "completed_tm"))):
-    """A grid of drawings (rows: ``ks``; columns: topologies), as the paper's Fig. 1 for even and odd k."""
-    import matplotlib.pyplot as plt
+def reading_sensitivity(frame, *, k: int = 8, M: int = 32, variants: dict | None = None):
+    """Max and mean |relative error| of each model variant against the simulations in ``frame``.
 
-    from ..core.plotting import use_style
-    from ..networks.grid2d import draw
+    ``frame`` is :func:`delay_frame`.  Re-solves the model (cheap) at every
+    simulated, unsaturated point; one row per (variant, V, curve).
+    """
+    variants = VARIANTS if variants is None else variants
+    rows = []
+    for name, opts in variants.items():
+        opts = dict(opts)
+        ad = opts.pop("ad", "bfs")
+        for (V, key), g in frame.groupby(["V", "key"], sort=False):
+            g = g[np.isfinite(g["sim"])]
+            if g.empty:
+                continue
+            kw = model_kwargs(network(key, k), V=int(V), M=M, ad=ad, **opts)
+            model = np.array([solve(x / M, **kw).latency for x in g["injection"]])
+            err = np.abs(model - g["sim"].to_numpy()) / g["sim"].to_numpy()
+            rows.append({"variant": name, "V": int(V), "curve": g["curve"].iloc[0],
+                         "points": int(len(g)), "max |rel. error|": float(np.max(err)),
+                         "mean |rel. error|": float(np.mean(err)),
+                         "within 5%": f"{int(np.sum(err <= 0.05))}/{len(g)}"})
+    return pd.DataFrame(rows)
 
-    use_style()
-    fig, axes = plt.subplots(len(ks), len(kinds), figsize=(2.6 * len(kinds), 2.95 * len(ks)))
-    axes = np.atleast_2d(axes)
-    for r, kk in enumerate(ks):
-        for c, (kind, reading) in enumerate(kinds):
-            draw(build(kind, kk, reading or "printed"), axes[r, c])
-    fig.tight_layout()
-    return fig
+
+# ----------------------------------------------------------------------------
+# The model curves (model only, up to each curve's saturation)
+# ----------------------------------------------------------------------------
+def model_curves_figure(V: int, *, k: int = 8, M: int = 32) -> Figure:
+    """One panel of the model-curves figure: each network with its BFS distance, and Theorem 1 as printed.
+
+    Loads are injection rates (flits/node/cycle); the curves have no loads of
+    their own: :func:`run_model_curves` draws each up to its saturation.
+    """
+    V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
+    curves = [Curve(label=t["label"], model=model_kwargs(network(key, k), V=V, M=M)) for key, t in TOPOLOGIES.items()]
+    curves.append(Curve(label=THEOREM_LABEL, model=model_kwargs(network("xfolded_printed", k), V=V, M=M,
+                                                               ad="theorem")))
+    return Figure(label="fig-xfolded_tm-model-curves", title=f"VC = {V}", curves=tuple(curves),
+                  x_label="injection rate", x_unit="flits/node/cycle", y_label="average delay", y_unit="cycles")
 
 
-# ---------------------------------------------------------------- topology claims and reading sensitivity
+def _model_delay(curve: Curve, injection: float) -> dict:
+    r = solve(injection / curve.model["M"], **curve.model)
+    return {"latency": r.latency, "saturated": r.saturated}
+
+
+def _model_saturation(curve: Curve) -> float:
+    """The model's saturation as an injection rate, flits/node/cycle."""
+    return saturation_load(**curve.model) * curve.model["M"]
+
+
+def run_model_curves(figure: Figure, *, model_points: int = 60) -> tuple:
+    """Every curve of a model-curves panel on ``model_points`` injection rates from 0 to 0.999 of its saturation."""
+    model_points = require("model_points", model_points, 2, unit="points per model curve", integer=True)
+    line = lambda curve, sat, loads: np.linspace(0, 0.999 * sat, model_points)  # noqa: E731
+    return run_figure(figure, _model_delay, None, model_saturation=_model_saturation, line=line)
+
+
+def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """``V``, ``network`` and the model's ``saturation [flits/node/cycle]`` of model-curve runs."""
+    return pd.DataFrame([{"V": r.curve.model["V"], "network": r.label,
+                          "saturation [flits/node/cycle]": r.model_saturation} for r in runs])
+
+
+# ----------------------------------------------------------------------------
+# Topology claims
+# ----------------------------------------------------------------------------
 def distance_table(ks: Sequence[int]):
     """Per ``k``: node counts (Definition 1, Proposition 1 fit) and whole-network average distances (hops).
 
@@ -280,8 +382,6 @@ def distance_table(ks: Sequence[int]):
     readings; ``Thm 1 printed`` and ``k/3 reading`` are ``n * AD_k`` (eq. 3) from
     Theorem 1 as printed and from its ``k/3`` reading; diameters of each topology.
     """
-    from ..networks.grid2d import properties_table
-
     t = properties_table(ks)
     t.insert(3, "node fit error", t["nodes (Prop. 1 fit)"] - t["nodes (Def. 1)"])
     t["AD Thm 1 printed"] = [2 * theorem1(int(k), "theorem") for k in t["k"]]
@@ -295,10 +395,6 @@ def topology_claims(ks: Sequence[int]):
     One row per (claim, reading): ``holds`` (for every ``k``), ``holds at k = 8``
     (the simulated case, when 8 is in ``ks``) and a short ``evidence``.
     """
-    import pandas as pd
-
-    from ..networks.grid2d import READINGS, definition1_node_count, mesh, proposition1_nodes, tm, torus, xfolded_tm
-
     ks = [require("k", k, 3, unit="radix", integer=True) for k in ks]
 
     def ev(ok):
@@ -328,44 +424,4 @@ def topology_claims(ks: Sequence[int]):
         ad = [nets[k].average_distance() < min(mesh(k).average_distance(), torus(k).average_distance(),
                                                tm(k).average_distance()) for k in ks]
         rows.append(row("average distance below mesh, torus and TM", reading, ad))
-    return pd.DataFrame(rows)
-
-
-#: Model variants (readings) compared against the same simulations in :func:`reading_sensitivity`.
-VARIANTS = {
-    "default (mean Vbar, lambda/Vbar, eq. 6)": {},
-    "eq. 11 summed as printed": {"vbar": "sum"},
-    "source rate lambda/V": {"source_rate": "vcs"},
-    "channel rate from channel count": {"channel_rate": "links"},
-    "AD of Thm 1 as printed": {"ad": "theorem"},
-    "AD = k/3": {"ad": "k/3"},
-}
-
-
-def reading_sensitivity(frame, *, k: int = 8, M: int = 32, variants: dict | None = None):
-    """Max and mean |relative error| of each model variant against the simulations in ``frame``.
-
-    Re-solves the model (cheap) at every simulated, unsaturated point; one row per
-    (variant, V, curve).
-    """
-    import pandas as pd
-
-    variants = VARIANTS if variants is None else variants
-    key_to_curve = {("xfolded_" + c.reading) if c.kind == "xfolded" else c.kind: c for c in CURVES.values()}
-    rows = []
-    for name, opts in variants.items():
-        opts = dict(opts)
-        ad = opts.pop("ad", "bfs")
-        for (V, key), g in frame.groupby(["V", "key"], sort=False):
-            g = g[np.isfinite(g["sim"])]
-            if g.empty:
-                continue
-            net = key_to_curve[key].network(k)
-            kw = model_kwargs(net, V=int(V), M=M, ad=ad, **opts)
-            model = np.array([solve(x / M, **kw).latency for x in g["injection"]])
-            err = np.abs(model - g["sim"].to_numpy()) / g["sim"].to_numpy()
-            rows.append({"variant": name, "V": int(V), "curve": g["curve"].iloc[0],
-                         "points": int(len(g)), "max |rel. error|": float(np.max(err)),
-                         "mean |rel. error|": float(np.mean(err)),
-                         "within 5%": f"{int(np.sum(err <= 0.05))}/{len(g)}"})
     return pd.DataFrame(rows)

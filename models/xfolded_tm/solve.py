@@ -51,6 +51,7 @@ import numpy as np
 from ..core.errors import ConvergenceError, ParameterError
 from ..core.fixed_point import fixed_point
 from ..core.results import Result
+from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require, require_choice
 from .equations import SYMBOLS as s
@@ -61,8 +62,12 @@ SOURCE_RATES = ("vbar", "vcs")
 CHANNEL_RATES = ("printed", "links")
 AD_SOURCES = ("theorem", "k/3")
 
+#: The load parameter of :func:`solve` (the paper's lambda) and its unit.
+LOAD = "lam"
+LOAD_UNIT = "messages/node/cycle"
+
 __all__ = [
-    "DelayResult", "CurveResult", "solve", "solve_curve", "saturation_rate", "theorem1",
+    "LOAD", "LOAD_UNIT", "XfoldedTmResult", "CurveResult", "solve", "solve_curve", "saturation_load", "theorem1",
     "VBAR_READINGS", "SOURCE_RATES", "CHANNEL_RATES",
 ]
 
@@ -126,7 +131,7 @@ def theorem1(k: int, which: str = "theorem") -> float:
 # Results
 # ----------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class DelayResult(Result):
+class XfoldedTmResult(Result):
     """Mean message delay of eq. (2) and its parts (cycles)."""
 
     latency: float          # eq. (2): (S + Wbar) Vbar, cycles (inf if saturated)
@@ -149,23 +154,24 @@ class DelayResult(Result):
 
 @dataclass(frozen=True, repr=False)
 class CurveResult(Result):
-    """:func:`solve` at several rates (arrays, one entry per rate)."""
+    """:func:`solve` at several generation rates (arrays, one entry per rate)."""
 
-    lam: np.ndarray           # messages/node/cycle
-    injection: np.ndarray     # flits/node/cycle
+    loads: np.ndarray         # lam, messages/node/cycle
+    injection: np.ndarray     # lam * M, flits/node/cycle (the paper's x axis)
     latency: np.ndarray       # cycles (inf past saturation)
     network_latency: np.ndarray
     source_wait: np.ndarray
     multiplexing: np.ndarray
     saturated: np.ndarray
     iterations: np.ndarray
+    results: tuple = ()       # the XfoldedTmResult of every rate
     params: dict = field(default_factory=dict)
 
     def to_frame(self):
-        import pandas as pd
+        import pandas as pd  # reason: pandas only for this optional view
 
         return pd.DataFrame({
-            "lam": self.lam, "injection": self.injection, "latency": self.latency,
+            "lam": self.loads, "injection": self.injection, "latency": self.latency,
             "network_latency": self.network_latency, "source_wait": self.source_wait,
             "multiplexing": self.multiplexing, "saturated": self.saturated, "iterations": self.iterations,
         })
@@ -194,6 +200,7 @@ def _validate(lam, ad, M, V, k, n, vbar, source_rate, channel_rate, nodes, chann
 
 def solve(
     lam: float,
+    /,
     *,
     ad: float,
     M: float = 32,
@@ -208,7 +215,7 @@ def solve(
     damping: float = 0.5,
     tol: float = 1e-11,
     max_iter: int = 20_000,
-) -> DelayResult:
+) -> XfoldedTmResult:
     """Mean message delay (cycles) of the model at generation rate ``lam``.
 
     Parameters
@@ -241,8 +248,9 @@ def solve(
 
     def saturated(it=0):
         inf = math.inf
-        return DelayResult(inf, inf, inf, float(V), tuple([inf] * n), tuple([inf] * n), tuple([1.0] * n),
-                           lam_u, it, True, params)
+        return XfoldedTmResult(latency=inf, network_latency=inf, source_wait=inf, multiplexing=float(V),
+                               S=tuple([inf] * n), channel_wait=tuple([inf] * n), blocking=tuple([1.0] * n),
+                               channel_rate=lam_u, iterations=it, saturated=True, params=params)
 
     def channel(Svec):
         prev = np.concatenate(([M], Svec[:-1]))
@@ -269,15 +277,19 @@ def solve(
         if np.any(lam_u * S0 >= 1.0):
             return saturated()
         try:
+            # divergence to infinity past saturation is a state, not an error
             fp = fixed_point(step, S0, damping=damping, tol=tol, max_iter=max_iter,
                              where="eq. (9) (network latency S_i)",
-                             names=[f"S_{i + 1}" for i in range(n)])
+                             names=[f"S_{i + 1}" for i in range(n)],
+                             saturated=lambda S: not np.all(np.isfinite(S)))
         except ConvergenceError as err:
-            # divergence to infinity past saturation is a state, not an error
+            # the iteration cap reached on the way past saturation (an iterate beyond 1/lambda_u)
             last = np.asarray(err.result, dtype=float) if err.result is not None else S0
-            if err.residual == math.inf or np.any(lam_u * last >= 1.0):
+            if np.any(lam_u * last >= 1.0):
                 return saturated(err.iterations)
             raise
+        if fp.saturated:
+            return saturated(fp.iterations)
         Svec, iters = fp.x, fp.iterations
         if np.any(lam_u * Svec >= 1.0):
             return saturated(iters)
@@ -295,38 +307,39 @@ def solve(
     latency = float(f2(Sn, Wb, Vb))
     if not (math.isfinite(latency) and latency > 0):
         return saturated(iters)
-    return DelayResult(latency, Sn, Wb, Vb, tuple(map(float, Svec)), tuple(map(float, W)),
-                       tuple(map(float, Pb)), lam_u, iters, False, params)
+    return XfoldedTmResult(latency=latency, network_latency=Sn, source_wait=Wb, multiplexing=Vb,
+                           S=tuple(map(float, Svec)), channel_wait=tuple(map(float, W)),
+                           blocking=tuple(map(float, Pb)), channel_rate=lam_u, iterations=iters, saturated=False,
+                           params=params)
 
 
-def solve_curve(injection, **kwargs) -> CurveResult:
-    """:func:`solve` at every injection rate (flits/node/cycle; ``lam = injection / M``)."""
-    M = kwargs.get("M", 32)
-    inj = np.asarray(injection, dtype=float).ravel()
-    if inj.size == 0 or np.any(~np.isfinite(inj)) or np.any(inj < 0):
-        raise ParameterError(f"`injection` must be finite rates >= 0 (flits/node/cycle); got {injection!r}")
-    res = [solve(x / M, **kwargs) for x in inj]
+def solve_curve(lams, /, **kwargs) -> CurveResult:
+    """:func:`solve` at every generation rate of ``lams`` (messages/node/cycle), point by point.
+
+    ``kwargs`` are those of :func:`solve`.  The result also carries
+    ``injection = lam * M`` (flits/node/cycle), the x axis of the paper's figure.
+    """
+    loads = np.asarray(lams, dtype=float).ravel()
+    if loads.size == 0 or np.any(~np.isfinite(loads)) or np.any(loads < 0):
+        raise ParameterError(f"`lams` must be finite generation rates >= 0 (messages/node/cycle); got {lams!r}")
+    res = tuple(solve(x, **kwargs) for x in loads)
+    M = res[0].params["M"]
     return CurveResult(
-        lam=inj / M, injection=inj,
+        loads=loads, injection=loads * M,
         latency=np.array([r.latency for r in res]), network_latency=np.array([r.network_latency for r in res]),
         source_wait=np.array([r.source_wait for r in res]), multiplexing=np.array([r.multiplexing for r in res]),
         saturated=np.array([r.saturated for r in res]), iterations=np.array([r.iterations for r in res]),
-        params=dict(kwargs),
+        results=res, params=dict(kwargs),
     )
 
 
-def saturation_rate(*, rel_tol: float = 1e-4, **kwargs) -> float:
-    """Largest generation rate (messages/node/cycle) with a finite delay, by bisection.
+def saturation_load(*, rtol: float = 1e-4, **kwargs) -> float:
+    """Largest generation rate (messages/node/cycle) with a finite delay, to the relative tolerance ``rtol``.
 
+    :func:`models.core.saturation.find_saturation` on ``solve(lam).saturated``
+    over ``[0, 1/M]`` (a node cannot inject more than one flit per cycle); if
+    the model is not saturated even at ``1/M``, that bound is returned.
     ``kwargs`` are those of :func:`solve` (``lam`` excluded).
     """
-    lo, hi = 0.0, 1.0 / kwargs.get("M", 32)  # a node cannot inject more than one flit per cycle
-    if not solve(hi, **kwargs).saturated:
-        return hi
-    while hi - lo > rel_tol * hi:
-        mid = 0.5 * (lo + hi)
-        if solve(mid, **kwargs).saturated:
-            hi = mid
-        else:
-            lo = mid
-    return lo
+    M = require("M", kwargs.get("M", 32), 1, unit="message length, flits")
+    return find_saturation(lambda lam: solve(lam, **kwargs).saturated, 0.0, 1.0 / M, rtol=rtol, check_hi=True).lo

@@ -3,13 +3,14 @@
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from models.core.errors import ParameterError
-from models.networks.grid2d import build, torus
-from models.xfolded_tm import saturation_rate, solve, solve_curve
-from models.xfolded_tm.experiments import claims_table, error_table, run_curve
+from models.core.experiment import Figure, run_curve
+from models.networks.grid2d import torus
+from models.xfolded_tm import LOAD, XfoldedTmResult, saturation_load, solve, solve_curve
+from models.xfolded_tm.experiments import (FIGURES, TOPOLOGIES, claims_table, delay_curve, delay_figure, delay_frame,
+                                           error_tables, model_curves_figure, run_delay, run_model_curves,
+                                           saturation_table)
 
 AD8 = torus(8).average_distance_per_dimension()
 
@@ -29,7 +30,7 @@ def test_printed_sum_of_eq11_multiplies_the_zero_load_delay():
 
 @pytest.mark.parametrize("V", [2, 8])
 def test_monotone_finite_then_saturated(V):
-    sat = saturation_rate(ad=AD8, M=32, V=V)
+    sat = saturation_load(ad=AD8, M=32, V=V)
     assert 0.001 < sat < 1 / 32
     lams = np.linspace(0, sat * 0.999, 25)
     lat = [solve(x, ad=AD8, M=32, V=V) for x in lams]
@@ -57,14 +58,30 @@ def test_channel_rate_links_equals_printed_on_the_torus():
 
 
 def test_more_vcs_delay_saturation():
-    assert saturation_rate(ad=AD8, M=32, V=8) > saturation_rate(ad=AD8, M=32, V=2)
+    assert saturation_load(ad=AD8, M=32, V=8) > saturation_load(ad=AD8, M=32, V=2)
+
+
+def test_saturation_load_is_the_bisection_of_the_tables():
+    # the quick-profile saturation table (flits/node/cycle) of the torus: the same probes as before the core bisection
+    assert saturation_load(ad=AD8, M=32, V=2) * 32 == 0.3029022216796875
+    assert saturation_load(ad=AD8, M=32, V=8) * 32 == 0.5263671875
+    # not saturated at the bound 1/M: the bound itself
+    assert saturation_load(ad=0.2, M=32, V=8) == 1 / 32
+    coarse = saturation_load(ad=AD8, M=32, V=2, rtol=1e-2)
+    assert coarse == pytest.approx(saturation_load(ad=AD8, M=32, V=2), rel=1e-2) and not solve(coarse, ad=AD8).saturated
 
 
 def test_solve_curve():
-    c = solve_curve([0.0, 0.1, 0.9], ad=AD8, M=32, V=2)
+    c = solve_curve([0.0, 0.1 / 32, 0.9 / 32], ad=AD8, M=32, V=2)
+    assert LOAD == "lam"
     assert c.latency[0] == pytest.approx(32 + 2 * AD8)
     assert c.saturated.tolist() == [False, False, True]
+    assert np.allclose(c.injection, [0.0, 0.1, 0.9]) and np.allclose(c.loads, [0.0, 0.1 / 32, 0.9 / 32])
     assert list(c.to_frame().columns)[:3] == ["lam", "injection", "latency"]
+    for x, r, lat in zip(c.loads, c.results, c.latency):
+        assert isinstance(r, XfoldedTmResult) and r == solve(x, ad=AD8, M=32, V=2) and (r.latency == lat)
+    with pytest.raises(ValueError, match="`lams`"):
+        solve_curve([], ad=AD8)
 
 
 @pytest.mark.parametrize("kw, name", [
@@ -80,26 +97,54 @@ def test_bad_parameters_raise_value_error(kw, name):
         solve(lam, **args)
 
 
-def test_run_curve_model_only_and_tables():
-    f = run_curve("xf_completed", 2, [0.02, 0.1], simulate=False)
+def test_figures_are_core_figures():
+    assert sorted(FIGURES) == ["fig-xfolded_tm-delay-vc2", "fig-xfolded_tm-delay-vc8"]
+    for fig in FIGURES.values():
+        assert isinstance(fig, Figure) and fig.x_unit == "flits/node/cycle"
+        assert [c.label for c in fig.curves] == [t["label"] for t in TOPOLOGIES.values()]
+        assert [c.setup for c in fig.curves] == ["dor", "updown", "updown", "updown"]
+
+
+def test_run_delay_model_only_and_tables():
+    fig = delay_figure(2, [0.02, 0.1], keys=["xfolded_completed"])
+    f = delay_frame(run_delay(fig, simulate=False))
     assert list(f["injection"]) == [0.02, 0.1] and np.all(np.isfinite(f["model"]))
+    assert list(f["lam"]) == [0.02 / 32, 0.1 / 32]
+    assert f["model"].tolist() == [solve(x / 32, **fig.curves[0].model).latency for x in (0.02, 0.1)]
     # the printed Theorem 1 gives AD_8 < 1: a far smaller delay than the BFS distance
     assert np.all(f["model (Thm 1 printed)"] < f["model"])
     with pytest.raises(ValueError, match="`V`"):
-        run_curve("tm", 0, [0.1], simulate=False)
-    rows = []
-    for key, lab, lat in [("torus", "torus", 50.0), ("tm", "TM", 52.0), ("xfolded_completed", "xc", 45.0),
-                          ("xfolded_printed", "xp", 60.0)]:
-        rows.append(dict(curve=lab, key=key, V=2, injection=0.1, model=lat * 1.03, sim=lat, **{"sim CI": 1.0}))
-    frame = pd.DataFrame(rows)
-    pts, summ = error_table(frame)
+        delay_figure(0, [0.1])
+    with pytest.raises(ValueError, match="`key`"):
+        delay_curve("mesh", 2, [0.1])
+    # error and claims tables on made-up simulations: the model 3% above
+    lat = {"torus": 50.0, "tm": 52.0, "xfolded_completed": 45.0, "xfolded_printed": 60.0}
+    runs = [run_curve(c, lambda c, x: {"latency": lat[c.sim["topology"]] * 1.03, "saturated": False, "lam": x / 32,
+                                       "latency (Thm 1 printed)": 30.0},
+                      lambda c, loads: [{"latency": lat[c.sim["topology"]], "latency CI": 1.0, "saturated": False,
+                                         "mean hops": 4.0}])
+            for c in delay_figure(2, [0.1]).curves]
+    pts, summ = error_tables(runs)
     assert np.allclose(pts["rel. error"], 0.03) and (summ["within 5%"] == "1/1").all()
-    claims = claims_table(frame).set_index("reading")
+    assert list(summ.columns) == ["curve", "points", "max |rel. error|", "mean |rel. error|", "in CI", "within 5%"]
+    assert summ["curve"].iloc[0] == "VC=2, torus" and (summ["in CI"] == "0/1").all()
+    claims = claims_table(delay_frame(runs)).set_index("reading")
     assert claims.loc["completed", "claim holds"] and not claims.loc["printed", "claim holds"]
 
 
+def test_model_curves_saturation_table():
+    runs = run_model_curves(model_curves_figure(2), model_points=4)
+    t = saturation_table(runs)
+    assert t["saturation [flits/node/cycle]"].iloc[0] == saturation_load(ad=AD8, M=32, V=2) * 32
+    assert len(t) == 5 and (t["V"] == 2).all()
+    for r in runs:
+        assert len(r.model) == 4 and r.model["load"].max() == pytest.approx(0.999 * r.model_saturation)
+        assert np.isfinite(r.model["latency"]).all()
+
+
 def test_short_simulation_agrees_at_low_load():
-    f = run_curve("xf_completed", 2, [0.02], messages=3000, warmup=500, batches=10, cache=False)
+    fig = delay_figure(2, [0.02], keys=["xfolded_completed"])
+    f = delay_frame(run_delay(fig, messages=3000, warmup_messages=500, batches=10, cache=False))
     assert f["routing"].iloc[0] == "updown"
     assert f["sim"].iloc[0] == pytest.approx(f["model"].iloc[0], rel=0.06)
     assert abs(f["non-minimal excess"].iloc[0]) < 0.02
