@@ -3,13 +3,65 @@
 The package is deliberately light to import: SymPy, numba and matplotlib are
 loaded by the chapter and simulator modules that need them, never here.
 
-Chapters (one slug everywhere: ``models/<slug>``, ``notebooks/<slug>``,
-``book/<slug>``, ``tests/<slug>``):
+Floors (DESIGN.md), top down; an import only goes down a floor, no chapter
+imports another (``tests/test_architecture.py`` checks it):
 
-``min_mva``
-    Willick & Eager (1990), multistage networks by approximate MVA.
-``sim``
-    The simulators the chapters validate against.
+1. chapters: ``min_mva``, ``torus_dor``, ``torus_ipp``, ``xfolded_tm``,
+   ``torus_nbc`` (one slug everywhere: ``models/<slug>``,
+   ``notebooks/<slug>``, ``book/<slug>``, ``tests/<slug>``);
+2. ``sim``: the simulators the chapters validate against;
+3. ``networks`` (topologies, distances, path counts), ``queueing``
+   (M/G/1, MMPP/G/1, VC occupancy), ``traffic`` (the MMPP(2)/IPP/Poisson
+   process object, its moments, the Heffes-Lucantoni fit), ``pipeline``;
+4. ``core``: errors, validation, results, fixed point, saturation search,
+   experiment skeleton, cache keys, atomic cache, plotting, paths.
+
+The chapter contract
+--------------------
+Every chapter package ``models.<slug>`` has the same front door, so a reader
+who knows one chapter can call any other, and a sixth paper has a shape to
+copy (the way SciPy's ``OdeSolver`` lists what a new solver must provide).
+``tests/test_contract.py`` checks every rule below for every chapter.
+
+``LOAD``, ``LOAD_UNIT``
+    Module constants: the name of the load parameter, the paper's symbol
+    (``"NC"``, ``"rate"``, ``"mu1"``, ``"lam"``), and its unit
+    (``"messages/node/cycle"``; for the closed system of ``min_mva``,
+    ``"requests/processor"``).
+``solve(load, /, **params) -> <Chapter>Result``
+    The load is the only positional argument; every other parameter is
+    keyword-only, named as in the paper, with the paper's configuration as
+    default where the paper has one.  The result is a frozen dataclass
+    (:class:`models.core.results.Result`) built by keyword, named
+    ``<Chapter>Result`` (``MinMvaResult``, ``TorusDorResult``,
+    ``TorusIppResult``, ``XfoldedTmResult``, ``TorusNbcResult``), with at
+    least ``latency`` (mean message latency or response time, cycles;
+    ``inf`` when saturated), ``saturated`` (bool) and ``iterations`` (int).
+    Past saturation it returns ``latency=inf, saturated=True``; it never
+    returns a NaN or a negative latency.
+``solve_curve(loads, /, **params) -> CurveResult``
+    The same model at every load of ``loads`` (same unit as ``solve``),
+    equal point by point to ``solve(load, **params)``.  ``CurveResult`` has
+    ``loads``, ``latency`` and ``saturated`` arrays and the ``results``.
+``saturation_load(**params, rtol=...) -> float``
+    The largest load at which ``solve`` is not saturated, to the relative
+    tolerance ``rtol``, by :func:`models.core.saturation.find_saturation`
+    (the one bisection of the package).  For the closed system of
+    ``min_mva`` it is the saturation population ``N*`` of the asymptotic
+    bounds (the knee where the bottleneck centre saturates).
+``equations(...)``
+    The SymPy equations keyed by the paper's numbering (``"eq:7"``).
+
+Invalid parameters raise ``ValueError`` (:class:`models.core.errors.ParameterError`)
+naming the parameter and its allowed range; a fixed point that does not
+converge raises :class:`models.core.errors.ConvergenceError` saying where.
+Fixed points go through :func:`models.core.fixed_point.fixed_point`;
+figures through :mod:`models.core.experiment` (``FIGURES`` of
+:class:`~models.core.experiment.Figure` objects in ``<slug>/experiments.py``,
+matplotlib in ``<slug>/plots.py``).
 """
 
 __version__ = "0.1.0"
+
+#: The chapter packages, in book order.
+CHAPTERS = ("min_mva", "torus_dor", "torus_ipp", "xfolded_tm", "torus_nbc")
