@@ -27,7 +27,7 @@ def _fmt(t):
 def bench(n, method="auto", NCs=range(1, 33), S_mm=2.0):
     _PREP_CACHE.clear()
     t0 = time.perf_counter()
-    solve(n=n, NC=1, S_mm=S_mm, method=method)  # set-up (routes, visits) + first point
+    solve(1, n=n, S_mm=S_mm, method=method)  # set-up (routes, visits) + first point
     t1 = time.perf_counter()
     c = solve_curve(list(NCs), n=n, S_mm=S_mm, method=method)  # set-up cached
     t2 = time.perf_counter()
@@ -54,7 +54,7 @@ def main(argv=None):
         print(f"  general vs reduced, N=64: max |dR| = {np.max(np.abs(g.R - a.R)):.2e}")
         _PREP_CACHE.clear()
         t = time.perf_counter()
-        r = solve(n=10, NC=4, S_mm=2.0, method="general")
+        r = solve(4, n=10, S_mm=2.0, method="general")
         print(f"N= 1024 general  one point NC=4 (incl. set-up) {_fmt(time.perf_counter() - t)}  iterations {r.iterations}")
 
 

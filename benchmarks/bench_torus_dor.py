@@ -26,7 +26,7 @@ from models.torus_dor import saturation_load, solve
 def main(quick: bool = False) -> dict:
     radices, L, M = (16, 16), 5, 32
     t0 = time.perf_counter()
-    solve(radices, L, M, 1e-4)
+    solve(1e-4, radices=radices, L=L, M=M)
     warm_model = time.perf_counter() - t0
     t0 = time.perf_counter()
     simulate(Torus((4, 4), bidirectional=False), routing="dor", vcs=L, message_length=M, rate=0.001,
@@ -34,9 +34,9 @@ def main(quick: bool = False) -> dict:
     warm_sim = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    sat = saturation_load(radices, L, M)
+    sat = saturation_load(radices=radices, L=L, M=M)
     rates = np.linspace(0.1, 0.8, 8) * sat
-    model = [solve(radices, L, M, r).latency for r in rates]
+    model = [solve(r, radices=radices, L=L, M=M).latency for r in rates]
     t_model = time.perf_counter() - t0
 
     n, w = (20_000, 2_000) if quick else (120_000, 10_000)

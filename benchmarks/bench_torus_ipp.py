@@ -27,18 +27,18 @@ def main(argv=None):
     ap.add_argument("--messages", type=int, default=20_000, help="measured messages per simulated point")
     ap.add_argument("--points", type=int, default=8, help="loads per curve")
     args = ap.parse_args(argv)
-    cfg = FIGURES[1].curves[0].config
-    solve(mu1=1e-3, **cfg)  # lambdify, symbolic cache
-    simulate(**sim_kwargs(cfg, 1e-3, messages=200, warmup=50))  # load the numba kernel
+    cfg = dict(FIGURES[1].curves[0].model)
+    solve(1e-3, **cfg)  # lambdify, symbolic cache
+    simulate(**sim_kwargs(cfg, 1e-3, messages=200, warmup_messages=50))  # load the numba kernel
     t = time.perf_counter()
     sat = saturation_load(**cfg)
     t_sat = time.perf_counter() - t
     loads = sat * np.linspace(0.1, 0.9, args.points)
     t = time.perf_counter()
-    model = [solve(mu1=float(m), **cfg) for m in loads]
+    model = [solve(float(m), **cfg) for m in loads]
     t_model = time.perf_counter() - t
     t = time.perf_counter()
-    sims = [simulate(**sim_kwargs(cfg, float(m), messages=args.messages, warmup=args.messages // 5)) for m in loads]
+    sims = [simulate(**sim_kwargs(cfg, float(m), messages=args.messages, warmup_messages=args.messages // 5)) for m in loads]
     t_sim = time.perf_counter() - t
     print(f"Fig. 1(a): model saturation mu1 = {sat:.6f} (bisection {t_sat * 1e3:.1f} ms)")
     print(f"model curve, {args.points} points:      {t_model * 1e3:10.1f} ms  "
