@@ -34,7 +34,7 @@ import math as _math
 import numpy as np
 import sympy as sp
 
-from ..core.errors import ConvergenceError as _ConvergenceError
+from ..core.fixed_point import fixed_point
 from ..core.errors import ParameterError as _ParameterError
 from ..core.results import Result as _Result
 from ..core.symbolic import lambdify_cached
@@ -387,31 +387,27 @@ def mmpp_g_matrix(arrival, service: ServiceTime, *, method: str = "auto", tol: f
     if G0 is None:
         lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
         G0 = np.eye(2) if lam_ * service.mean < 1.0 else np.zeros((2, 2))
-    G = np.array(G0, dtype=float)
     base = Q - L
     if method == "closed":
-        for it in range(1, max_iter + 1):
-            new = service.matrix_lst(base + L @ G)
-            diff = np.max(np.abs(new - G))
-            G = new
-            if diff < tol:
-                return G, it
+        def step(G):
+            return service.matrix_lst(base + L @ G)
     else:
         theta = float(np.max(-np.diag(base)))
         gam = service.weights(theta)
         I2 = np.eye(2)
-        for it in range(1, max_iter + 1):
+
+        def step(G):
             P = I2 + (base + L @ G) / theta
             H = I2.copy()
             new = gam[0] * H
             for gn in gam[1:]:
                 H = P @ H
                 new = new + gn * H
-            diff = np.max(np.abs(new - G))
-            G = new
-            if diff < tol:
-                return G, it
-    raise _ConvergenceError(f"MMPP/G/1 matrix G ({method})", max_iter, float(diff), G)
+            return new
+    # plain iteration, absolute max-norm change (G is a probability matrix)
+    fp = fixed_point(step, np.array(G0, dtype=float), damping=1.0, tol=tol, max_iter=max_iter, relative=False,
+                     where=f"MMPP/G/1 matrix G ({method})", names=["G11", "G12", "G21", "G22"])
+    return fp.x, fp.iterations
 
 
 def stationary_vector(G: np.ndarray) -> np.ndarray:
