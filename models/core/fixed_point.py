@@ -101,6 +101,52 @@ def _reason(verdict) -> str:
     return verdict if isinstance(verdict, str) else "saturated"
 
 
+def _fixed_point_1(f, x, *, damping, tol, max_iter, where, names, relative, raise_on_failure, saturated,
+                   relative_to, floor, scale_tol) -> FixedPoint:
+    """:func:`fixed_point` for one unknown, on Python floats: the same checks in the same
+    order and the same numbers, without the cost of numpy calls on 1-element arrays
+    (the solvers of torus_nbc and torus_ipp iterate one scalar thousands of times)."""
+    residual = math.inf
+    change = math.nan
+    label = names[0] if names is not None else "component 0"
+    for it in range(1, max_iter + 1):
+        try:
+            fx = np.asarray(f(np.array([x])), dtype=float)
+        except Saturated as sat:
+            return FixedPoint(np.array([x]), it, float(residual), False, True, str(sat) or "saturated", change)
+        if fx.shape != (1,):
+            raise ValueError(f"{where}: f changed the shape from (1,) to {fx.shape}")
+        v = float(fx[0])
+        new = (1.0 - damping) * x + damping * v  # IEEE arithmetic, as numpy's (inf and nan propagate)
+        if saturated is not None:
+            verdict = saturated(np.array([new]))
+            if verdict:
+                return FixedPoint(np.array([new]), it, float(residual), False, True, _reason(verdict), change)
+        if not math.isfinite(v):
+            err = ConvergenceError(f"{where} ({label} became non-finite)", it, np.inf, np.array([x]))
+            if raise_on_failure:
+                raise err
+            return FixedPoint(np.array([x]), it, np.inf, False)
+        step = abs(new - x)
+        scale = max(floor, abs(new if relative_to == "new" else x)) if relative else 1.0
+        if relative:
+            diff = step / scale if scale > 0 else (math.inf if step > 0 else math.nan)
+        else:
+            diff = step
+        residual = diff
+        change = step
+        if scale_tol:
+            done = step <= tol * scale
+        else:
+            done = residual <= tol
+        if done:
+            return FixedPoint(np.array([new]), it, residual, True, change=change)
+        x = new
+    if raise_on_failure:
+        raise ConvergenceError(f"{where} (variable {label})", max_iter, residual, np.array([x]))
+    return FixedPoint(np.array([x]), max_iter, residual, False, change=change)
+
+
 def fixed_point(
     f: Callable[[np.ndarray], np.ndarray],
     x0,
@@ -159,58 +205,62 @@ def fixed_point(
     """
     _check_options(damping, relative_to, floor)
     x = np.array(x0, dtype=float, copy=True)
+    if x.shape == (1,) and update is None:
+        return _fixed_point_1(f, float(x[0]), damping=damping, tol=tol, max_iter=max_iter, where=where,
+                              names=names, relative=relative, raise_on_failure=raise_on_failure,
+                              saturated=saturated, relative_to=relative_to, floor=floor, scale_tol=scale_tol)
     residual = np.inf
     change = math.nan
     worst = 0
-    for it in range(1, max_iter + 1):
-        try:
-            fx = np.asarray(f(x), dtype=float)
-        except Saturated as sat:
-            return FixedPoint(x, it, float(residual), False, True, str(sat) or "saturated", change)
-        if fx.shape != x.shape:
-            raise ValueError(f"{where}: f changed the shape from {x.shape} to {fx.shape}")
-        with np.errstate(invalid="ignore", over="ignore"):
-            new = (1.0 - damping) * x + damping * fx
-        if saturated is not None:
-            verdict = saturated(new)
-            if verdict:
-                return FixedPoint(new, it, float(residual), False, True, _reason(verdict), change)
-        if not np.all(np.isfinite(fx)):
-            bad = int(np.flatnonzero(~np.isfinite(fx).ravel())[0])
-            label = names[bad] if names is not None else f"component {bad}"
-            err = ConvergenceError(f"{where} ({label} became non-finite)", it, np.inf, x)
-            if raise_on_failure:
-                raise err
-            return FixedPoint(x, it, np.inf, False)
-        step = np.abs(new - x)
-        diff = step
-        if relative:
-            ref = new if relative_to == "new" else x
-            scale = np.maximum(floor, np.abs(ref))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                diff = step / scale
-        flat = diff.ravel()
-        worst = int(np.argmax(flat)) if flat.size else 0
-        residual = float(flat[worst]) if flat.size else 0.0
-        change = float(step.max()) if step.size else 0.0
-        if scale_tol and relative:
-            done = bool(np.all(step <= tol * scale))
-        elif scale_tol:
-            done = bool(np.all(step <= tol))
-        else:
-            done = residual <= tol
-        if done:
-            return FixedPoint(new, it, residual, True, change=change)
-        if update is None:
-            x = new
-        else:
+    # one errstate for the whole loop: entering np.errstate costs more than an iteration of a small map
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        for it in range(1, max_iter + 1):
             try:
-                nxt = np.asarray(update(x, fx), dtype=float)
+                fx = np.asarray(f(x), dtype=float)
             except Saturated as sat:
-                return FixedPoint(x, it, residual, False, True, str(sat) or "saturated", change)
-            if nxt.shape != x.shape:
-                raise ValueError(f"{where}: update changed the shape from {x.shape} to {nxt.shape}")
-            x = np.array(nxt, dtype=float, copy=True)
+                return FixedPoint(x, it, float(residual), False, True, str(sat) or "saturated", change)
+            if fx.shape != x.shape:
+                raise ValueError(f"{where}: f changed the shape from {x.shape} to {fx.shape}")
+            new = (1.0 - damping) * x + damping * fx
+            if saturated is not None:
+                verdict = saturated(new)
+                if verdict:
+                    return FixedPoint(new, it, float(residual), False, True, _reason(verdict), change)
+            if not np.all(np.isfinite(fx)):
+                bad = int(np.flatnonzero(~np.isfinite(fx).ravel())[0])
+                label = names[bad] if names is not None else f"component {bad}"
+                err = ConvergenceError(f"{where} ({label} became non-finite)", it, np.inf, x)
+                if raise_on_failure:
+                    raise err
+                return FixedPoint(x, it, np.inf, False)
+            step = np.abs(new - x)
+            diff = step
+            if relative:
+                ref = new if relative_to == "new" else x
+                scale = np.maximum(floor, np.abs(ref))
+                diff = step / scale
+            flat = diff.ravel()
+            worst = int(np.argmax(flat)) if flat.size else 0
+            residual = float(flat[worst]) if flat.size else 0.0
+            change = float(step.max()) if step.size else 0.0
+            if scale_tol and relative:
+                done = bool(np.all(step <= tol * scale))
+            elif scale_tol:
+                done = bool(np.all(step <= tol))
+            else:
+                done = residual <= tol
+            if done:
+                return FixedPoint(new, it, residual, True, change=change)
+            if update is None:
+                x = new
+            else:
+                try:
+                    nxt = np.asarray(update(x, fx), dtype=float)
+                except Saturated as sat:
+                    return FixedPoint(x, it, residual, False, True, str(sat) or "saturated", change)
+                if nxt.shape != x.shape:
+                    raise ValueError(f"{where}: update changed the shape from {x.shape} to {nxt.shape}")
+                x = np.array(nxt, dtype=float, copy=True)
     label = names[worst] if names is not None else f"component {worst}"
     if raise_on_failure:
         raise ConvergenceError(f"{where} (variable {label})", max_iter, residual, x)

@@ -412,3 +412,27 @@ def test_recipe_xfolded_damped_loop_with_non_finite_saturation():
         assert got == old
         outcomes.add(old[0])
     assert outcomes == {"ok", "sat"}
+
+
+@pytest.mark.parametrize("opts", [
+    dict(damping=0.5), dict(damping=1.0), dict(damping=1.0, relative_to="old", floor=0.0),
+    dict(damping=0.7, scale_tol=True), dict(damping=1.0, relative=False), dict(damping=1.0, scale_tol=True, relative=False),
+])
+@pytest.mark.parametrize("g, x0", [(math.cos, 1.0), (lambda v: 0.5 * v + 3.0, 0.0), (lambda v: 2.0 + 1.0 / (1.0 + v), 10.0)])
+def test_one_unknown_takes_the_same_path_as_the_array_iteration(opts, g, x0):
+    """The scalar fast path (shape (1,)) gives the numbers of the general path (two identical rows)."""
+    one = fixed_point(lambda x: [g(x[0])], [x0], tol=1e-13, **opts)
+    two = fixed_point(lambda x: [g(x[0]), g(x[1])], [x0, x0], tol=1e-13, **opts)
+    assert one.iterations == two.iterations and one.converged == two.converged
+    assert one.x[0] == two.x[0] and one.residual == two.residual and one.change == two.change
+
+
+def test_one_unknown_saturated_and_non_finite_like_the_array_iteration():
+    grow = lambda v: 2.0 * v + 1.0  # noqa: E731
+    for sat in (lambda x: bool(x[0] > 100) and "too large", None):
+        kw = dict(damping=1.0, max_iter=50, saturated=sat, raise_on_failure=False)
+        one = fixed_point(lambda x: [grow(x[0])], [1.0], **kw)
+        two = fixed_point(lambda x: [grow(x[0]), grow(x[1])], [1.0, 1.0], **kw)
+        assert (one.iterations, one.saturated, one.reason, one.converged) == (two.iterations, two.saturated, two.reason, two.converged)
+    with pytest.raises(ConvergenceError, match="became non-finite"):
+        fixed_point(lambda x: [math.inf], [1.0], damping=1.0)
