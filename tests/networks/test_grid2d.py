@@ -1,4 +1,4 @@
-"""Topology builders of models/topology.py: hand-checkable counts, Definition 1's rules, errors."""
+"""Topology builders of models/networks/grid2d.py: hand-checkable counts, Definition 1's rules, errors."""
 
 import numpy as np
 import pytest
