@@ -19,7 +19,9 @@ the in-place update equals a synchronous one):
 
 1. generation: new messages join their node's source queue (FIFO);
 2. injection: the head of a non-empty source queue takes a free injection
-   VC of its node (source queueing ends here);
+   VC of its node (source queueing ends here) if fewer than ``streams``
+   messages of the node are still being written into the injection channel
+   (tail not yet in its injection VC);
 3. routing / VC allocation: every header at the head of a buffer that has
    spent ``router_delay`` cycles in this router requests a VC allowed by
    the routing function; oldest requests first; granted at once if free;
@@ -48,7 +50,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_uniform
+from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 
 # status codes
 RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
@@ -58,8 +60,9 @@ CT_NET, CT_INJ, CT_EJ = 0, 1, 2
 
 # cfg (int64) indices
 (C_N, C_P, C_V, C_B, C_R, C_KIND, C_A0, C_HASESC, C_V2, C_TRAFFIC, C_LENKIND, C_M,
- C_WARMUP, C_TARGET, C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN) = range(19)
-N_CFG = 19
+ C_WARMUP, C_TARGET, C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF,
+ C_STREAMS) = range(22)
+N_CFG = 22
 # cfgf (float64) indices
 (CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
 N_CFGF = 6
@@ -76,7 +79,8 @@ N_F = 4
 @njit(cache=True)
 def _route(m, u, t, kind, a0, has_esc, V, N, P, V2,
            minp, nminp, escp, escv, udp, nbc_U,
-           pchan, c_base, v_owner, m_dest, m_state, n_ej, c_nvc):
+           pchan, c_base, v_owner, m_dest, m_state, n_ej, c_nvc,
+           m_tie, tie_dim, tie_port, tie_escv):
     """The VC granted to the header of message ``m`` at node ``u``, or -1."""
     d = m_dest[m]
     if u == d:
@@ -105,18 +109,27 @@ def _route(m, u, t, kind, a0, has_esc, V, N, P, V2,
         if v_owner[vc] < 0:
             return vc
         return -1
+    # a DOR tie (offset k/2) broken towards '-' for this message and dimension
+    td = tie_dim[idx]
+    minus = td >= 0 and ((m_tie[m] >> td) & 1) == 1
     # adaptive class (dor: the single DOR port)
     for jj in range(npt):
         j = start + jj
         if j >= npt:
             j -= npt
-        base = c_base[pchan[u * P + minp[idx * P + j]]]
+        p = minp[idx * P + j]
+        if minus and npt == 1:  # dor: the adaptive class follows the DOR path
+            p = tie_port[idx]
+        base = c_base[pchan[u * P + p]]
         for v in range(a0, V):
             if v_owner[base + v] < 0:
                 return base + v
     if kind == 0:
         if has_esc:
-            vc = c_base[pchan[u * P + escp[idx]]] + escv[idx]
+            if minus:
+                vc = c_base[pchan[u * P + tie_port[idx]]] + tie_escv[idx]
+            else:
+                vc = c_base[pchan[u * P + escp[idx]]] + escv[idx]
             if v_owner[vc] < 0:
                 return vc
         return -1
@@ -136,15 +149,18 @@ def _route(m, u, t, kind, a0, has_esc, V, N, P, V2,
 
 @njit(cache=True)
 def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_state, m_next,
-         qhead, qtail, qlen, q_inlist, qlist, tagcap):
+         qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
     m = S[S_FREE]
     if m < 0:
         return False
     S[S_FREE] = m_next[m]
     N = cfg[C_N]
-    d = rng_int(st, N - 1)
-    if d >= u:
-        d += 1
+    if cfg[C_SELF]:
+        d = rng_int(st, N)  # uniform over all N nodes, the source included
+    else:
+        d = rng_int(st, N - 1)
+        if d >= u:
+            d += 1
     if cfg[C_LENKIND] == 0:
         L = cfg[C_M]
     else:
@@ -162,6 +178,10 @@ def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_
     m_hops[m] = 0
     m_state[m] = 0
     m_next[m] = -1
+    if cfg[C_TIE]:
+        m_tie[m] = np.int64(rng_next(st) >> np.uint64(33))  # one bit per dimension
+    else:
+        m_tie[m] = 0
     if S[S_PHASE] == 1 and S[S_NTAG] < tagcap:
         m_tag[m] = S[S_NTAG]
         S[S_NTAG] += 1
@@ -194,7 +214,8 @@ def run(cfg, cfgf, st, S, F,
         m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next,
         tg_lat, tg_net, tg_wait, tg_hops, tg_done,
         nch, hist_acc, qhist_unused,
-        mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
+        mm_state, mm_tsw, mm_tar, mm_rates, mm_sig,
+        m_tie, tie_dim, tie_port, tie_escv, n_writing, c_flits):
     """Advance the simulation until a stop condition; returns a status code."""
     N = cfg[C_N]
     P = cfg[C_P]
@@ -215,6 +236,7 @@ def run(cfg, cfgf, st, S, F,
     tagcap = tg_lat.size
     rate = cfgf[CF_RATE]
     lamN = rate * N
+    streams = cfg[C_STREAMS]
     while True:
         t = S[S_T]
         if t >= chunk_end:
@@ -226,7 +248,7 @@ def run(cfg, cfgf, st, S, F,
             while F[F_NEXTARR] < t + 1.0:
                 u = rng_int(st, N)
                 if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
-                            m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap):
+                            m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
                     return SATURATED
                 F[F_NEXTARR] += rng_exp(st) / lamN
         else:
@@ -234,7 +256,7 @@ def run(cfg, cfgf, st, S, F,
             for u in range(N):
                 while mmpp_next_arrival(st, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
                     if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
-                                m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap):
+                                m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
                         return SATURATED
         # ---------------------------------------------------------- 2. injection VCs
         nq = S[S_NQ]
@@ -244,7 +266,7 @@ def run(cfg, cfgf, st, S, F,
             ch = n_inj[u]
             base = c_base[ch]
             nv = c_nvc[ch]
-            while qlen[u] > 0:
+            while qlen[u] > 0 and n_writing[u] < streams:
                 vc = -1
                 for v in range(nv):
                     if v_owner[base + v] < 0:
@@ -267,6 +289,7 @@ def run(cfg, cfgf, st, S, F,
                 c_busy[ch] += 1
                 m_tinj[m] = t
                 S[S_INNET] += 1
+                n_writing[u] += 1
             if qlen[u] > 0:
                 qlist[w] = u
                 w += 1
@@ -296,7 +319,8 @@ def run(cfg, cfgf, st, S, F,
             m = v_owner[b]
             S[S_ALLOC_TRIES] += 1
             nb = _route(m, u, t, kind, a0, has_esc, V, N, P, V2, minp, nminp, escp, escv, udp,
-                        nbc_U, pchan, c_base, v_owner, m_dest, m_state, n_ej, c_nvc)
+                        nbc_U, pchan, c_base, v_owner, m_dest, m_state, n_ej, c_nvc,
+                        m_tie, tie_dim, tie_port, tie_escv)
             if nb < 0:
                 v_seen[b] = n_rel[u]
                 pend[w] = b
@@ -358,6 +382,8 @@ def run(cfg, cfgf, st, S, F,
                         cnt += 1
                     if cnt >= B:
                         continue
+                    if v_nin[b] + 1 == m_len[m]:
+                        n_writing[m_src[m]] -= 1  # the tail enters: the source may start the next message
                 else:
                     a = v_prv[b]
                     avail = v_nin[a] - v_nout[a]
@@ -416,6 +442,7 @@ def run(cfg, cfgf, st, S, F,
                         S[S_FLITHOPS] += 1
                         if phase == 1:
                             S[S_NETFLITS_W] += 1
+                            c_flits[ch] += 1
                     if v_nin[b] == 1:
                         v_hdrt[b] = t + R
                         v_seen[b] = -1

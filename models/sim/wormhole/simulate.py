@@ -111,6 +111,7 @@ class WormholeResult(Result):
     window_cycles: int = 0  # cycles of the measured window
     stop_reason: str = ""
     work: dict = dataclasses.field(default_factory=dict)  # kernel counters (routing attempts, channel visits)
+    channel_load: np.ndarray = None  # flits / cycle on each network channel (topology.channels order), window
     version: str = SIM_VERSION
 
 
@@ -170,6 +171,8 @@ def simulate(
     saturation_backlog: int | None = None,
     seed: int = 1,
     cache: bool = False,
+    tie: str = "random",
+    self_traffic: bool = False,
 ) -> WormholeResult:
     """Simulate wormhole switching on ``topology`` and measure latency and the models' quantities.
 
@@ -199,9 +202,18 @@ def simulate(
         Hard cap on simulated cycles (default 2e8).
     router_delay : int
         Cycles a header spends in each router (default 1).
-    injection_vcs, ejection_vcs : int
-        VCs of the injection channel (default ``vcs``, as the models' source
-        queue with rate ``lambda/V``) and of the ejection channel (default 1).
+    injection_vcs : int, optional
+        Messages a node may be writing into its injection channel at once
+        (default ``vcs``, as the models' source queue with rate ``lambda/V``).
+        A message is being written from the cycle it takes an injection VC to
+        the cycle its tail flit enters that VC's buffer; the injection channel
+        has ``max(vcs, injection_vcs)`` VCs.  ``injection_vcs=1`` is BookSim's
+        source: one message at a time per node, the next one starting (its
+        header entering a free injection VC) in the cycle after the previous
+        tail has entered the injection buffer, while that tail may still wait
+        there for the network.
+    ejection_vcs : int
+        VCs of the ejection channel (default 1).
     escape_levels : int, optional
         Nbc escape levels ``V2`` (default the minimum ``floor(D/2)+1``).
     saturation_backlog : int, optional
@@ -209,13 +221,27 @@ def simulate(
     seed : int
     cache : bool
         Read / write the on-disk result cache (``cache_dir()/'wormhole'``).
+    tie : {'random', 'plus'}
+        Direction of a dimension-order hop (``dor``, and the escape VCs of
+        ``duato``) when the offset is exactly ``k/2`` on a bidirectional
+        torus of even radix.  ``'random'`` (default): ``+`` or ``-`` with
+        probability 1/2, drawn once per message and dimension from the run's
+        seeded stream; every channel then carries the same mean load, as the
+        models and BookSim assume.  ``'plus'``: always ``+`` (the simulator
+        before issue #12), which puts ``(k/2+1)/(k/2)`` times the mean load on
+        the ``+`` channels (1.25 on an 8x8 torus, 1.125 on 16x16).
+    self_traffic : bool
+        Uniform destinations over all ``N`` nodes, the source included
+        (BookSim's ``uniform`` pattern; a message to its own node crosses only
+        the local router: injection, then ejection channel), instead of over
+        the ``N - 1`` others (default).
     """
     kwargs = dict(
         routing=routing, vcs=vcs, message_length=message_length, rate=rate, buffer_depth=buffer_depth,
         traffic=traffic, length_dist=length_dist, messages=messages, warmup_messages=warmup_messages,
         batches=batches, target_ci=target_ci, max_cycles=max_cycles, router_delay=router_delay,
         injection_vcs=injection_vcs, ejection_vcs=ejection_vcs, escape_levels=escape_levels,
-        saturation_backlog=saturation_backlog, seed=seed,
+        saturation_backlog=saturation_backlog, seed=seed, tie=tie, self_traffic=self_traffic,
     )
     if cache:
         dc = DiskCache(cache_dir() / "wormhole")
@@ -235,7 +261,7 @@ simulate.sim_version = SIM_VERSION
 
 def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
               messages, warmup_messages, batches, target_ci, max_cycles, router_delay,
-              injection_vcs, ejection_vcs, escape_levels, saturation_backlog, seed):
+              injection_vcs, ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic):
     # ------------------------------------------------------------ validation
     if not isinstance(topology, Topology):
         raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
@@ -257,7 +283,11 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     tk, rates, sigs, offered, tspec = _traffic(traffic, rate)
     rt = _tables(topology, routing, vcs, escape_levels)
     V = rt.vcs
-    inj_v = V if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    streams = V if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    inj_v = max(V, streams)
+    tie = require_choice("tie", tie, ["random", "plus"])
+    if not isinstance(self_traffic, (bool, np.bool_)):
+        raise ParameterError(f"`self_traffic` must be True or False; got {self_traffic!r}")
 
     N, P = topology.nbr.shape
     chan_of, csrc, cdst, cport = topology.channels
@@ -297,6 +327,9 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     cfg[K.C_SATLIM] = satlim
     cfg[K.C_DLTHRESH] = dlthresh
     cfg[K.C_NCHAN] = C
+    cfg[K.C_TIE] = 1 if (tie == "random" and rt.has_ties) else 0
+    cfg[K.C_SELF] = 1 if self_traffic else 0
+    cfg[K.C_STREAMS] = streams
     cfgf = np.zeros(K.N_CFGF)
     cfgf[K.CF_RATE] = offered
     cfgf[K.CF_R1], cfgf[K.CF_R2], cfgf[K.CF_S1], cfgf[K.CF_S2] = rates[0], rates[1], sigs[0], sigs[1]
@@ -349,6 +382,9 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     nch[0] = C
     hist_acc = np.zeros(V + 1, np.float64)
     dummy = np.zeros(1, np.int64)
+    m_tie = np.zeros(mcap, np.int64)
+    n_writing = np.zeros(N, np.int32)
+    c_flits = np.zeros(max(C, 1), np.int64)
 
     def call(chunk_end):
         cfg[K.C_CHUNKEND] = chunk_end
@@ -361,7 +397,8 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
                      m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next,
                      tags[0], tags[1], tags[2], tags[3], tags[4],
                      nch, hist_acc, dummy,
-                     mm_state, mm_tsw, mm_tar, rates.astype(np.float64), sigs.astype(np.float64))
+                     mm_state, mm_tsw, mm_tar, rates.astype(np.float64), sigs.astype(np.float64),
+                     m_tie, rt.tie_dim, rt.tie_port, rt.tie_escv, n_writing, c_flits)
 
     chunk = 1 << 21
     t0 = time.perf_counter()
@@ -387,9 +424,9 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
         topology=topology.spec(), routing=routing, vcs=V, message_length=M, rate=rate,
         buffer_depth=B, traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
         length_dist=length_dist, messages=messages, warmup_messages=warmup, batches=batches,
-        target_ci=target_ci, max_cycles=maxcyc, router_delay=R, injection_vcs=inj_v,
+        target_ci=target_ci, max_cycles=maxcyc, router_delay=R, injection_vcs=streams,
         ejection_vcs=ej_v, escape_levels=rt.escape_levels if routing in ("duato_nbc", "nbc") else None,
-        saturation_backlog=satlim,
+        saturation_backlog=satlim, tie=tie, self_traffic=bool(self_traffic),
     )
 
     if status == K.DEADLOCK:
@@ -447,6 +484,7 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
         window_cycles=Tw, stop_reason=reason,
         work=dict(routing_attempts=int(S[K.S_ALLOC_TRIES]), channel_visits=int(S[K.S_CHAN_VISITS]),
                   generated=int(S[K.S_GEN]), delivered=int(S[K.S_DELIV])),
+        channel_load=c_flits[:C] / Tw if Tw > 0 else np.full(C, math.nan),
     )
 
 
