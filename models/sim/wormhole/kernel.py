@@ -126,9 +126,20 @@ Config = namedtuple("Config", [
     "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "traffic", "length", "m",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams",
 ])
-#: the routing tables (read-only, see :class:`.routing.RoutingTables`) and ``pchan`` (N*P): channel of (node, port)
-Net = namedtuple("Net", ["minp", "nminp", "escp", "escv", "udp", "chan_up", "nbc_U", "tie_dim", "tie_port",
-                         "tie_escv", "pchan"])
+#: the routing tables of :class:`.routing.RoutingTables` for the kernel (read-only): ``route``, one
+#: record per (node, destination) pair ``u * N + d`` (:func:`route_dtype`), ``minp`` (N*N*P) its
+#: minimal ports, ``chan_up`` (C), ``pchan`` (N*P) the channel of (node, port)
+Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan"])
+
+
+def route_dtype(small):
+    """One (node, destination) entry of the routing tables, in the integer type ``small``: number of
+    minimal ports, escape port and VC (``KIND_FIXED_ESCAPE``), the dimension of a DOR tie (-1: none)
+    with its '-' port and escape VC, the highest Nbc escape level, the up*/down* ports (up, down)."""
+    return np.dtype([(f, small) for f in ("nmin", "esc_port", "esc_vc", "tie_dim", "tie_port", "tie_vc",
+                                          "nbc_top", "up_port", "down_port")])
+
+
 Lists = namedtuple("Lists", ["act", "pend", "qlist"])
 Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
 Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
@@ -182,6 +193,41 @@ def _activate(chan, ch, act, nact):
     return nact
 
 
+@njit(cache=True, inline="always")
+def _pick(vc, c, t, B, from_vc, to_buffer):
+    """The VC of channel ``c`` that moves a flit in cycle ``t`` (round-robin from ``c.rr``, which
+    advances past it), or -1.  A held VC is ready if its tail has not entered yet, a flit has been
+    upstream since the start of the cycle (``from_vc``: upstream is a VC, not the PE) and its buffer
+    held fewer than ``B`` flits at the start of the cycle (``to_buffer``: not the PE)."""
+    nv = c.nvc
+    base = c.base
+    r = c.rr
+    for j in range(nv):
+        k = r + j
+        if k >= nv:
+            k -= nv
+        x = vc[base + k]
+        if x.owner < 0 or x.nin >= x.len:
+            continue  # free, or tail already in (the upstream VC may belong to another message now)
+        if from_vc:
+            y = vc[x.prv]
+            avail = y.nin - y.nout
+            if y.lastin == t:
+                avail -= 1
+            if avail <= 0:
+                continue
+        if to_buffer:
+            cnt = x.nin - x.nout
+            if x.lastout == t:
+                cnt += 1
+            if cnt >= B:
+                continue
+        k += 1
+        c.rr = k if k < nv else 0
+        return base + k - 1
+    return -1
+
+
 # ----------------------------------------------------------------- routing function
 @njit(cache=True, inline="always")
 def _route(m, u, t, cfg, net, vc, chan, msg, node):
@@ -196,7 +242,8 @@ def _route(m, u, t, cfg, net, vc, chan, msg, node):
     pchan = net.pchan
     minp = net.minp
     idx = u * cfg.n + d
-    npt = net.nminp[idx]
+    rt = net.route[idx]
+    npt = np.int64(rt.nmin)
     start = (t + m) % npt if npt > 1 else 0
     kind = cfg.routing
     if kind == KIND_UPDOWN:
@@ -206,28 +253,28 @@ def _route(m, u, t, cfg, net, vc, chan, msg, node):
                 b = _port_vc(vc, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], a0, V)
                 if b >= 0:
                     return b
-        return _port_vc(vc, chan, pchan, u, P, net.udp[idx * 2 + (1 if ph == 2 else 0)], 0, 1)
+        return _port_vc(vc, chan, pchan, u, P, rt.down_port if ph == 2 else rt.up_port, 0, 1)
     # a DOR tie (offset k/2) broken towards '-' for this message and dimension
-    td = net.tie_dim[idx]
+    td = np.int64(rt.tie_dim)
     minus = td >= 0 and ((msg[m].tie >> td) & 1) == 1
     # adaptive class (dor: the single DOR port)
     for jj in range(npt):
         p = minp[idx * P + _rotate(jj, start, npt)]
         if minus and npt == 1:  # dor: the adaptive class follows the DOR path
-            p = net.tie_port[idx]
+            p = rt.tie_port
         b = _port_vc(vc, chan, pchan, u, P, p, a0, V)
         if b >= 0:
             return b
     if kind == KIND_FIXED_ESCAPE:
         if cfg.has_esc:
             if minus:
-                lv = net.tie_escv[idx]
-                return _port_vc(vc, chan, pchan, u, P, net.tie_port[idx], lv, lv + 1)
-            lv = net.escv[idx]
-            return _port_vc(vc, chan, pchan, u, P, net.escp[idx], lv, lv + 1)
+                lv = np.int64(rt.tie_vc)
+                return _port_vc(vc, chan, pchan, u, P, rt.tie_port, lv, lv + 1)
+            lv = np.int64(rt.esc_vc)
+            return _port_vc(vc, chan, pchan, u, P, rt.esc_port, lv, lv + 1)
         return -1
     # KIND_NBC: escape levels f..U on any minimal port
-    for lv in range(msg[m].state, net.nbc_U[idx] + 1):
+    for lv in range(msg[m].state, np.int64(rt.nbc_top) + 1):
         for jj in range(npt):
             b = _port_vc(vc, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], lv, lv + 1)
             if b >= 0:
@@ -429,99 +476,74 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             if c.busy == 0:
                 continue
             visits += 1
-            nv = c.nvc
-            base = c.base
-            r = c.rr
             typ = c.typ
-            for j in range(nv):
-                k = r + j
-                if k >= nv:
-                    k -= nv
-                b = base + k
-                x = vc[b]
-                if x.owner < 0:
-                    continue
-                L = x.len
-                nin = x.nin
-                if nin >= L:
-                    continue  # tail already in; the upstream VC may belong to another message now
-                if typ == CT_INJ:
-                    cnt = nin - x.nout
-                    if x.lastout == t:
-                        cnt += 1
-                    if cnt >= B:
-                        continue
-                    if nin + 1 == L:
-                        node[msg[x.owner].src].writing -= 1  # the tail enters: the source may start the next message
-                else:
-                    a = x.prv
-                    y = vc[a]
-                    avail = y.nin - y.nout
-                    if y.lastin == t:
-                        avail -= 1
-                    if avail <= 0:
-                        continue
-                    if typ == CT_NET:
-                        cnt = nin - x.nout
-                        if x.lastout == t:
-                            cnt += 1
-                        if cnt >= B:
-                            continue
-                    # the flit leaves a
-                    y.nout += 1
-                    y.lastout = t
-                    if y.nout == L:
-                        ca = chan[y.chan]
-                        y.owner = -1
-                        y.nxt = -1
-                        if ca.typ == CT_NET:
-                            kk = ca.busy
-                            nch[kk] -= 1
-                            nch[kk - 1] += 1
-                            node[ca.src].rel += 1
-                        ca.busy -= 1
-                # the flit enters b
-                nin += 1
-                x.nin = nin
-                x.lastin = t
-                moved = True
-                kn = k + 1
-                c.rr = kn if kn < nv else 0
-                if typ == CT_EJ:
+            if typ == CT_NET:
+                b = _pick(vc, c, t, B, True, True)
+            elif typ == CT_EJ:
+                b = _pick(vc, c, t, B, True, False)
+            else:
+                b = _pick(vc, c, t, B, False, True)
+            if b < 0:
+                continue
+            moved = True
+            x = vc[b]
+            L = x.len
+            if typ == CT_INJ:
+                if x.nin + 1 == L:
+                    node[msg[x.owner].src].writing -= 1  # the tail enters: the source may start the next message
+            else:
+                # the flit leaves the upstream VC
+                y = vc[x.prv]
+                y.nout += 1
+                y.lastout = t
+                if y.nout == L:
+                    ca = chan[y.chan]
+                    y.owner = -1
+                    y.nxt = -1
+                    if ca.typ == CT_NET:
+                        kk = ca.busy
+                        nch[kk] -= 1
+                        nch[kk - 1] += 1
+                        node[ca.src].rel += 1
+                    ca.busy -= 1
+            # the flit enters b
+            nin = x.nin + 1
+            x.nin = nin
+            x.lastin = t
+            if typ == CT_EJ:
+                hops += 1
+                if nin == L:
+                    # tail delivered: release the ejection VC, complete the message
+                    m = x.owner
+                    x.owner = -1
+                    c.busy -= 1
+                    node[c.dst].rel += 1
+                    sc.insys -= 1
+                    sc.innet -= 1
+                    sc.deliv += 1
+                    if measuring:
+                        sc.deliv_w += 1
+                    mr = msg[m]
+                    tg = mr.tag
+                    if tg >= 0:
+                        tg_lat[tg] = t + 1 - mr.tgen
+                        tg_net[tg] = t + 1 - mr.tinj
+                        tg_wait[tg] = mr.tinj - mr.tgen
+                        tg_hops[tg] = mr.hops
+                        tg_done[tg] = 1
+                    mr.next = sc.free
+                    sc.free = m
+            else:
+                if typ == CT_NET:
                     hops += 1
-                    if nin == L:
-                        # tail delivered: release the ejection VC, complete the message
-                        m = x.owner
-                        x.owner = -1
-                        c.busy -= 1
-                        node[c.dst].rel += 1
-                        sc.insys -= 1
-                        sc.innet -= 1
-                        sc.deliv += 1
-                        if measuring:
-                            sc.deliv_w += 1
-                        mm_ = msg[m]
-                        tg = mm_.tag
-                        if tg >= 0:
-                            tg_lat[tg] = t + 1 - mm_.tgen
-                            tg_net[tg] = t + 1 - mm_.tinj
-                            tg_wait[tg] = mm_.tinj - mm_.tgen
-                            tg_hops[tg] = mm_.hops
-                            tg_done[tg] = 1
-                        mm_.next = sc.free
-                        sc.free = m
-                else:
-                    if typ == CT_NET:
-                        hops += 1
-                        if measuring:
-                            netflits += 1
-                            c_flits[ch] += 1
-                    if nin == 1:
-                        x.hdrt = t + R
-                        x.seen = -1
-                        pend[npend] = b
-                        npend += 1
-                break
+                    if measuring:
+                        netflits += 1
+                        c_flits[ch] += 1
+                if nin == 1:
+                    x.hdrt = t + R
+                    x.seen = -1
+                    pend[npend] = b
+                    npend += 1
         sc.npend = npend
         sc.chan_visits += visits
         sc.flithops += hops
