@@ -14,10 +14,9 @@ node) sits in one cache line and is read by name (``vc[b].nin``):
     granted the VC until the message's tail flit leaves the VC's buffer, so a
     buffer holds flits of one message only and is described by counters:
     ``nin`` / ``nout`` flits in / out so far (``nin - nout`` buffered),
-    ``prv`` the upstream VC of the same message, ``nxt`` the downstream VC
-    once the header has been routed, ``router`` the node whose router the
-    buffer feeds, ``lastin`` / ``lastout`` the last cycle a flit entered /
-    left, ``hdrt`` the cycle the buffered header may be routed, ``seen`` the
+    ``prv`` the upstream VC of the same message, ``router`` the node whose
+    router the buffer feeds, ``lastin`` / ``lastout`` the last cycle a flit
+    entered / left, ``hdrt`` the cycle the buffered header may be routed, ``seen`` the
     router's release count when its last routing attempt failed.  The
     ejection "buffer" is the PE (a sink).
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
@@ -100,7 +99,7 @@ WARMUP, MEASURE = 0, 1
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
 #: one virtual channel (64 bytes: one cache line)
-VC = np.dtype([("owner", _i4), ("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4), ("nxt", _i4),
+VC = np.dtype([("owner", _i4), ("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4),
                ("chan", _i4), ("router", _i4), ("lastin", _i8), ("lastout", _i8), ("hdrt", _i8),
                ("seen", _i8)], align=True)
 #: one physical channel
@@ -179,7 +178,6 @@ def _take(vc, b, m, L, prv):
     x.nin = 0
     x.nout = 0
     x.prv = prv
-    x.nxt = -1
 
 
 @njit(cache=True, inline="always")
@@ -443,7 +441,6 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 w += 1
                 continue
             _take(vc, nb, m, x.len, b)
-            x.nxt = nb
             ch = vc[nb].chan
             nact = _activate(chan, ch, act, nact)
             c = chan[ch]
@@ -499,7 +496,6 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 if y.nout == L:
                     ca = chan[y.chan]
                     y.owner = -1
-                    y.nxt = -1
                     if ca.typ == CT_NET:
                         kk = ca.busy
                         nch[kk] -= 1

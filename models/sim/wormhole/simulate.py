@@ -347,7 +347,7 @@ def _allocate(topology, p):
     chan["dst"] = np.concatenate([cdst, nodes, nodes])
     NV = int(chan["nvc"].sum())
 
-    vc = _records(NV, K.VC, owner=-1, prv=-1, nxt=-1, lastin=-1, lastout=-1, seen=-1)
+    vc = _records(NV, K.VC, owner=-1, prv=-1, lastin=-1, lastout=-1, seen=-1)
     vc["chan"] = np.repeat(np.arange(NCH), chan["nvc"])
     vc["router"] = chan["dst"][vc["chan"]]
 
