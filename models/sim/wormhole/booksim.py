@@ -227,7 +227,7 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
         bq_m=i32(NV * B), bq_k=i32(NV * B), bq_head=i32(NV), bq_cnt=i32(NV), vst=np.zeros(NV, np.int8),
         va_from=np.zeros(NV, np.int64), sw_from=np.zeros(NV, np.int64), outv=i32(NV, -1), occ=i32(NV),
-        inuse=np.zeros(NV, np.int8), v_busy=np.zeros(NV, np.int8),
+        inuse=np.zeros(NV, np.int8), v_busy=i32(NV),
         va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
         vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
         src_list=i32(N), in_src=np.zeros(N, np.int8), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1),
@@ -240,6 +240,8 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         p_key=np.full(NCH * (P + 1), -1, np.int64), p_b=i32(NCH * (P + 1)), p_touch=i32(NCH * (P + 1)),
         og_key=np.full(NCH, -1, np.int64), og_pair=i32(NCH), og_touch=i32(NCH),
         ia_key=np.full(NCH, -1, np.int64), ia_pair=i32(NCH), ia_touch=i32(NCH),
+        cand=i32(NV), gl=i32(NV), in_st=np.full(NCH, -1, np.int64), in_cnt=i32(NCH),
+        out_st=np.full(NCH, -1, np.int64), out_cnt=i32(NCH),
         m_dest=i32(mcap), m_src=i32(mcap), m_len=i32(mcap), m_tgen=np.zeros(mcap, np.int64),
         m_tinj=np.zeros(mcap, np.int64), m_hops=i32(mcap), m_tag=np.full(mcap, -1, np.int64),
         m_state=i32(mcap), m_next=np.arange(1, mcap + 1, dtype=np.int32), m_tie=np.zeros(mcap, np.int64),
@@ -256,7 +258,7 @@ _ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan 
           "qhead qtail qlen q_inlist qlist bq_m bq_k bq_head bq_cnt vst va_from sw_from outv occ inuse v_busy "
           "va_g va_a sw_g sw_a sw_rr vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
           "ev_fb ev_fm ev_fk ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
-          "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch "
+          "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand gl in_st in_cnt out_st out_cnt "
           "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
 _ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".split()
 

@@ -115,20 +115,19 @@ def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_
 
 
 @njit(cache=True, inline="always")
-def _set_busy(b, inuse, occ, v_busy, v_chan, c_type, c_nbusy, nch):
-    nb = 1 if (inuse[b] != 0 or occ[b] > 0) else 0
-    if nb != v_busy[b]:
-        v_busy[b] = nb
+def _hold(b, d, nmsg, v_chan, c_type, c_nbusy, nch):
+    """``d = +1``: a message takes VC ``b`` (header granted); ``-1``: its tail left ``b``'s buffer.
+    A VC is busy while it holds a message (the ideal router's definition)."""
+    n = nmsg[b]
+    nmsg[b] = n + d
+    if (n == 0) != (n + d == 0):
         ch = v_chan[b]
         if c_type[ch] == CT_NET:
             k = c_nbusy[ch]
             nch[k] -= 1
-            if nb:
-                c_nbusy[ch] = k + 1
-                nch[k + 1] += 1
-            else:
-                c_nbusy[ch] = k - 1
-                nch[k - 1] += 1
+            k += d
+            c_nbusy[ch] = k
+            nch[k] += 1
 
 
 @njit(cache=True)
@@ -204,6 +203,7 @@ def run(cfg, cfgf, st, S, F,
         ev_fb, ev_fm, ev_fk, ev_fn, ev_cb, ev_cn,
         req_b, req_o, rq_tmp, g_key, g_in, g_touch, a_key, a_o, a_touch,
         p_key, p_b, p_touch, og_key, og_pair, og_touch, ia_key, ia_pair, ia_touch,
+        cand, gl, in_st, in_cnt, out_st, out_cnt,
         m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next, m_tie,
         tie_dim, tie_port, tie_escv,
         tg_lat, tg_net, tg_wait, tg_hops, tg_done,
@@ -251,7 +251,6 @@ def run(cfg, cfgf, st, S, F,
         for i in range(nc):
             b = ev_cb[slot * NCH + i]
             occ[b] -= 1
-            _set_busy(b, inuse, occ, v_busy, v_chan, c_type, c_nbusy, nch)
         ev_cn[slot] = 0
         nf = ev_fn[slot]
         for i in range(nf):
@@ -267,6 +266,7 @@ def run(cfg, cfgf, st, S, F,
                         if bi < nbatch:
                             bt_flits[bi] += 1
                 if k == m_len[m] - 1:  # the tail reaches the terminal: delivered
+                    _hold(b, -1, v_busy, v_chan, c_type, c_nbusy, nch)
                     S[S_INSYS] -= 1
                     S[S_INNET] -= 1
                     S[S_DELIV] += 1
@@ -369,6 +369,7 @@ def run(cfg, cfgf, st, S, F,
                         cur_vc[u] = vc
                         m_tinj[m] = t
                         S[S_INNET] += 1
+                        _hold(vc, 1, v_busy, v_chan, c_type, c_nbusy, nch)
                     occ[vc] += 1
                     sl = (t + 2) & (NSLOT - 1)
                     j = ev_fn[sl]
@@ -381,7 +382,6 @@ def run(cfg, cfgf, st, S, F,
                         cur_m[u] = -1
                     else:
                         cur_k[u] = k + 1
-                    _set_busy(vc, inuse, occ, v_busy, v_chan, c_type, c_nbusy, nch)
             if cur_m[u] >= 0 or qlen[u] > 0:
                 src_list[w] = u
                 w += 1
@@ -448,7 +448,7 @@ def run(cfg, cfgf, st, S, F,
             va_g[o] = (v_li[b] + 1) % NI
             va_a[b] = (v_lo[o] + 1) % NI
             inuse[o] = 1
-            _set_busy(o, inuse, occ, v_busy, v_chan, c_type, c_nbusy, nch)
+            _hold(o, 1, v_busy, v_chan, c_type, c_nbusy, nch)
             outv[b] = o
             vst[b] = 2
             sw_from[b] = t + 1
@@ -480,8 +480,11 @@ def run(cfg, cfgf, st, S, F,
                     w += 1
             S[S_NVCA] = w
         # ------------------------------------------------------------ E. switch allocation (iSLIP, 1 iteration)
+        # candidates: active VCs with a front flit due and a credit; a request alone at its
+        # input port and at its output port wins outright (what iSLIP gives it), the others
+        # go through the per-input-port VC choice and the grant / accept phases.
         nsw = S[S_NSW]
-        npr = 0
+        ncand = 0
         for i in range(nsw):
             b = sw_list[i]
             if sw_from[b] > t:
@@ -489,8 +492,31 @@ def run(cfg, cfgf, st, S, F,
             o = outv[b]
             if occ[o] >= B:
                 continue
-            S[S_SWREQ] += 1
+            cand[ncand] = b
+            ncand += 1
             ich = v_chan[b]
+            och = v_chan[o]
+            if in_st[ich] != t:
+                in_st[ich] = t
+                in_cnt[ich] = 1
+            else:
+                in_cnt[ich] += 1
+            if out_st[och] != t:
+                out_st[och] = t
+                out_cnt[och] = 1
+            else:
+                out_cnt[och] += 1
+        S[S_SWREQ] += ncand
+        ngr = 0
+        npr = 0
+        for i in range(ncand):
+            b = cand[i]
+            ich = v_chan[b]
+            o = outv[b]
+            if in_cnt[ich] == 1 and out_cnt[v_chan[o]] == 1:
+                gl[ngr] = b
+                ngr += 1
+                continue
             pr = ich * NPORT + c_outport[v_chan[o]]
             key = v_idx[b] - sw_rr[ich]
             if key < 0:
@@ -503,46 +529,50 @@ def run(cfg, cfgf, st, S, F,
             elif key < p_key[pr]:
                 p_key[pr] = key
                 p_b[pr] = b
-        nog = 0
-        for j in range(npr):
-            pr = p_touch[j]
-            ich = pr // NPORT
-            och = v_chan[outv[p_b[pr]]]
-            key = c_inport[ich] - sw_g[och]
-            if key < 0:
-                key += NPORT
-            if og_key[och] < 0:
-                og_key[och] = key
-                og_pair[och] = pr
-                og_touch[nog] = och
-                nog += 1
-            elif key < og_key[och]:
-                og_key[och] = key
-                og_pair[och] = pr
-        nia = 0
-        for j in range(nog):
-            och = og_touch[j]
-            og_key[och] = -1
-            pr = og_pair[och]
-            ich = pr // NPORT
-            key = c_outport[och] - sw_a[ich]
-            if key < 0:
-                key += NPORT
-            if ia_key[ich] < 0:
-                ia_key[ich] = key
-                ia_pair[ich] = pr
-                ia_touch[nia] = ich
-                nia += 1
-            elif key < ia_key[ich]:
-                ia_key[ich] = key
-                ia_pair[ich] = pr
-        for j in range(npr):
-            p_key[p_touch[j]] = -1
-        for j in range(nia):
-            ich = ia_touch[j]
-            ia_key[ich] = -1
-            pr = ia_pair[ich]
-            b = p_b[pr]
+        if npr > 0:
+            nog = 0
+            for j in range(npr):
+                pr = p_touch[j]
+                ich = pr // NPORT
+                och = v_chan[outv[p_b[pr]]]
+                key = c_inport[ich] - sw_g[och]
+                if key < 0:
+                    key += NPORT
+                if og_key[och] < 0:
+                    og_key[och] = key
+                    og_pair[och] = pr
+                    og_touch[nog] = och
+                    nog += 1
+                elif key < og_key[och]:
+                    og_key[och] = key
+                    og_pair[och] = pr
+            nia = 0
+            for j in range(nog):
+                och = og_touch[j]
+                og_key[och] = -1
+                pr = og_pair[och]
+                ich = pr // NPORT
+                key = c_outport[och] - sw_a[ich]
+                if key < 0:
+                    key += NPORT
+                if ia_key[ich] < 0:
+                    ia_key[ich] = key
+                    ia_pair[ich] = pr
+                    ia_touch[nia] = ich
+                    nia += 1
+                elif key < ia_key[ich]:
+                    ia_key[ich] = key
+                    ia_pair[ich] = pr
+            for j in range(npr):
+                p_key[p_touch[j]] = -1
+            for j in range(nia):
+                ich = ia_touch[j]
+                ia_key[ich] = -1
+                gl[ngr] = p_b[ia_pair[ich]]
+                ngr += 1
+        for j in range(ngr):
+            b = gl[j]
+            ich = v_chan[b]
             o = outv[b]
             och = v_chan[o]
             sw_g[och] = (c_inport[ich] + 1) % NPORT
@@ -557,12 +587,11 @@ def run(cfg, cfgf, st, S, F,
             bq_head[b] = h if h < B else 0
             c = bq_cnt[b] - 1
             bq_cnt[b] = c
-            moved = True
             tail = k == m_len[m] - 1
             occ[o] += 1
             if tail:
                 inuse[o] = 0  # wait_for_tail_credit = 0: the output VC is free once the tail is sent
-            _set_busy(o, inuse, occ, v_busy, v_chan, c_type, c_nbusy, nch)
+                _hold(b, -1, v_busy, v_chan, c_type, c_nbusy, nch)
             # credit for b upstream at t + 2
             sl = (t + 2) & (NSLOT - 1)
             jj = ev_cn[sl]
@@ -575,7 +604,6 @@ def run(cfg, cfgf, st, S, F,
             ev_fm[sl * NCH + jj] = m
             ev_fk[sl * NCH + jj] = k
             ev_fn[sl] = jj + 1
-            S[S_FLITHOPS] += 1
             if c_type[och] == CT_EJ:
                 sl = (t + 5) & (NSLOT - 1)  # the terminal returns the credit when it reads the flit
                 jj = ev_cn[sl]
@@ -598,7 +626,9 @@ def run(cfg, cfgf, st, S, F,
                     S[S_NVCA] += 1
             else:
                 sw_from[b] = t + 1
-        if nia > 0:
+        if ngr > 0:
+            moved = True
+            S[S_FLITHOPS] += ngr
             nsw = S[S_NSW]
             w = 0
             for i in range(nsw):
