@@ -103,17 +103,29 @@ so the body follows one flit per cycle when credits allow, and
 
     ``latency = M + 5 (h + 1) + 1``     (``h`` network hops).
 
-Credits allow it when the header's 2-cycle stop in each buffer is covered:
-a network or ejection buffer needs ``buffer_depth >= 7`` (flit ``k``'s slot
-is held from its switch allocation upstream at ``s`` to the credit at
-``s + 7``) and the injection buffer ``>= 6``; the exact zero-load latency for
-any ``buffer_depth`` follows from the max-plus recursion of
-:func:`zero_load_latency`.
+This holds for ``buffer_depth >= 5``: a slot's round trip is 5 cycles (7),
+so one VC streams a flit per cycle; the header's 2-cycle stop in each buffer
+makes the flits from the ``B``-th on wait 2 cycles for credits upstream, but
+the downstream buffer is 2 cycles behind by the same stop, so the tail is not
+delayed.  For any ``buffer_depth`` the exact zero-load latency is the max-plus
+recursion of :func:`zero_load_latency` (``+ 5`` per hop, larger for
+``B <= 4`` and long messages).
 
-Supported routings: ``dor``, ``duato``, ``duato_nbc``, ``nbc`` and ``updown``
-(the project's tables; every allowed free VC is requested, the allocator
-chooses).  ``router_delay`` must be 1 (the stages are fixed) and
-``injection_vcs`` 1 (BookSim's source).
+Routing: ``dor`` only (other routings raise :class:`ParameterError`).  On a
+mesh every VC is usable on the dimension-order port (BookSim's
+``dim_order_mesh``).  On a torus the VCs are split into two dateline halves as
+in BookSim's ``dim_order_torus`` (``src/routefunc.cpp``, ``vcEnd -=
+available_vcs`` / ``vcBegin += available_vcs``): a message uses the upper half
+while the wrap-around link of the current dimension is still ahead
+(the project's dateline class ``v2``, :func:`.routing.dor`), the lower half
+otherwise; ``vcs`` must be even.  (The project's ``dor`` with ``vcs > 2`` adds
+an adaptive class on the same path, and that deadlocks here: with
+``wait_for_tail_credit = 0`` a header can wait behind another message's tail in
+an adaptive VC, a dependency outside the escape order.  The project's adaptive
+routings are not supported for the same reason.)  Ties at offset ``k/2``
+follow ``tie`` as with the ideal router (BookSim draws them at random).  Every
+allowed free VC is requested; the allocator chooses.  ``router_delay`` must be
+1 (the stages are fixed) and ``injection_vcs`` 1 (BookSim's source).
 """
 
 from __future__ import annotations
@@ -133,7 +145,7 @@ from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
 
-BOOKSIM_ROUTINGS = ("dor", "duato", "duato_nbc", "nbc", "updown")
+BOOKSIM_ROUTINGS = ("dor",)
 
 
 def zero_load_latency(hops: int, message_length: int, buffer_depth: int) -> int:
@@ -148,7 +160,7 @@ def zero_load_latency(hops: int, message_length: int, buffer_depth: int) -> int:
         D_r(k) = max(A_r(k), D_r(k-1) + 1, D_{r+1}(k-B) + 2)   (r < h)
         D_h(k) = max(A_h(k), D_h(k-1) + 1, D_h(k-B) + 5)       (ejection credits)
 
-    and the latency is ``D_h(M-1) + 3``.  For ``B >= 7`` it equals
+    and the latency is ``D_h(M-1) + 3``.  For ``B >= 5`` it equals
     ``M + 5 (h + 1) + 1``.
     """
     h, M, B = int(hops), int(message_length), int(buffer_depth)
@@ -272,7 +284,13 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
 
     if not isinstance(topology, Topology):
         raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
-    require_choice("routing", routing, list(BOOKSIM_ROUTINGS))
+    if routing not in BOOKSIM_ROUTINGS:
+        raise ParameterError(
+            f"`routing` {routing!r} is not supported with router='booksim' (supported: 'dor'): the "
+            "project's adaptive routings share VCs between an adaptive class and escape VCs, and under "
+            "BookSim's non-atomic VC reallocation (wait_for_tail_credit = 0) a header queued behind "
+            "another message's tail adds dependencies outside the escape order (a deadlock is observed "
+            "with an adaptive class on an 8x8 torus)")
     M = require("message_length", message_length, 1, unit="flits", integer=True)
     B = require("buffer_depth", buffer_depth, 1, unit="flits per VC", integer=True)
     length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
@@ -330,6 +348,12 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     cfg[K.C_WARMCYC] = warmup_cycles
     cfg[K.C_RUNCYC] = run_cycles
     cfg[K.C_NBATCH] = batches if mode == 1 else 0
+    if routing == "dor" and rt.has_escape:  # torus: BookSim's two dateline halves over all VCs
+        if V % 2:
+            raise ParameterError(f"`vcs` must be even for routing 'dor' on a torus with router='booksim' "
+                                 f"(two dateline halves, as BookSim's dim_order_torus); got {V}")
+        cfg[K.C_A0] = V
+        cfg[K.C_HALF] = V // 2
     cfgf = np.zeros(K.N_CFGF)
     cfgf[K.CF_RATE] = offered
     cfgf[K.CF_R1], cfgf[K.CF_R2], cfgf[K.CF_S1], cfgf[K.CF_S2] = rates[0], rates[1], sigs[0], sigs[1]

@@ -43,8 +43,8 @@ NSLOT = 8  # event ring (largest delay is 5 cycles)
 # cfg (int64)
 (C_N, C_P, C_V, C_B, C_KIND, C_A0, C_HASESC, C_V2, C_TRAFFIC, C_LENKIND, C_M, C_WARMUP, C_TARGET,
  C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF, C_W, C_VEJ, C_MODE, C_WARMCYC,
- C_RUNCYC, C_NBATCH) = range(26)
-N_CFG = 26
+ C_RUNCYC, C_NBATCH, C_HALF) = range(27)
+N_CFG = 27
 (CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
 N_CFGF = 6
 # S (int64 state scalars)
@@ -132,7 +132,7 @@ def _hold(b, d, nmsg, v_chan, c_type, c_nbusy, nch):
 
 @njit(cache=True)
 def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv, udp, nbc_U,
-              pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, tie_dim, tie_port, tie_escv):
+              pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, tie_dim, tie_port, tie_escv, half):
     """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count)."""
     n = 0
     d = m_dest[m]
@@ -173,11 +173,18 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
     if kind == 0:
         if has_esc:
             if minus:
-                vc = c_base[pchan[u * P + tie_port[idx]]] + tie_escv[idx]
+                base = c_base[pchan[u * P + tie_port[idx]]]
+                cls = tie_escv[idx]
             else:
-                vc = c_base[pchan[u * P + escp[idx]]] + escv[idx]
-            if inuse[vc] == 0:
-                out[n] = vc
+                base = c_base[pchan[u * P + escp[idx]]]
+                cls = escv[idx]
+            if half > 0:  # BookSim's dim_order_torus: dateline class = half of the VCs
+                for v in range(cls * half, cls * half + half):
+                    if inuse[base + v] == 0:
+                        out[n] = base + v
+                        n += 1
+            elif inuse[base + cls] == 0:
+                out[n] = base + cls
                 n += 1
         return n
     f = m_state[m]
@@ -231,6 +238,7 @@ def run(cfg, cfgf, st, S, F,
     warmcyc = cfg[C_WARMCYC]
     runcyc = cfg[C_RUNCYC]
     nbatch = cfg[C_NBATCH]
+    half = cfg[C_HALF]
     blen = runcyc // nbatch if nbatch > 0 else 1
     NPORT = P + 1
     NI = NPORT * W
@@ -403,7 +411,7 @@ def run(cfg, cfgf, st, S, F,
             u = c_dst[v_chan[b]]
             cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv,
                             udp, nbc_U, pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie,
-                            tie_dim, tie_port, tie_escv)
+                            tie_dim, tie_port, tie_escv, half)
             S[S_VAREQ] += 1
             li = v_li[b]
             for j in range(cnt):

@@ -244,7 +244,7 @@ def simulate(
         allocation, switch traversal, 1-cycle links and credits, iSLIP
         allocators with one iteration, one flit per input and output port per
         cycle), zero-load latency ``M + 5 (h + 1) + 1`` for
-        ``buffer_depth >= 7``; see :mod:`models.sim.wormhole.booksim` for each
+        ``buffer_depth >= 5``; see :mod:`models.sim.wormhole.booksim` for each
         semantic and the BookSim source it follows (needs ``router_delay=1``,
         ``injection_vcs`` 1 or None).
     """
