@@ -91,6 +91,10 @@ def main(quick: bool = False, compare: str | None = None, repeat: int = 3, route
             continue
         for router in routers:
             extra = {} if router == "ideal" else {"router": router}
+            if router == "booksim" and CONFIGS[name]["kw"]["vcs"] % 2:
+                # BookSim's torus DOR splits the VCs into two dateline halves: an even count is needed
+                extra["vcs"] = CONFIGS[name]["kw"]["vcs"] + 1
+                print(f"{name:10s} router=booksim uses vcs={extra['vcs']} (even VC count needed)")
             r = _subprocess(here, name, quick, extra)
             per = ", ".join(f"{k} {v:.1f}" for k, v in r["work"].items())
             print(f"{name:10s} router={router:8s} {r['mhops_per_cpu_s']:.2f} M flit-hops per CPU-second "
