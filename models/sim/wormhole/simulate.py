@@ -167,13 +167,14 @@ def simulate(
     max_cycles: int | None = None,
     router_delay: int = 1,
     injection_vcs: int | None = None,
-    ejection_vcs: int = 1,
+    ejection_vcs: int | None = None,
     escape_levels: int | None = None,
     saturation_backlog: int | None = None,
     seed: int = 1,
     cache: bool = False,
     tie: str = "random",
     self_traffic: bool = False,
+    router: str = "ideal",
 ) -> WormholeResult:
     """Simulate wormhole switching on ``topology`` and measure latency and the models' quantities.
 
@@ -213,8 +214,8 @@ def simulate(
         header entering a free injection VC) in the cycle after the previous
         tail has entered the injection buffer, while that tail may still wait
         there for the network.
-    ejection_vcs : int
-        VCs of the ejection channel (default 1).
+    ejection_vcs : int, optional
+        VCs of the ejection channel (default 1; ``vcs`` with ``router='booksim'``).
     escape_levels : int, optional
         Nbc escape levels ``V2`` (default the minimum ``floor(D/2)+1``).
     saturation_backlog : int, optional
@@ -236,7 +237,19 @@ def simulate(
         (BookSim's ``uniform`` pattern; a message to its own node crosses only
         the local router: injection, then ejection channel), instead of over
         the ``N - 1`` others (default).
+    router : {'ideal', 'booksim'}
+        Router timing model.  ``'ideal'`` (default, the one the models
+        assume): a header spends ``router_delay`` cycles per router, body flits
+        one cycle per hop, zero-load latency ``M + (h + 1) R``.  ``'booksim'``:
+        BookSim 2's input-queued router (routing, VC allocation, switch
+        allocation, switch traversal, 1-cycle links and credits, iSLIP
+        allocators with one iteration, one flit per input and output port per
+        cycle), zero-load latency ``M + 5 (h + 1) + 1`` for
+        ``buffer_depth >= 5``; see :mod:`models.sim.wormhole.booksim` for each
+        semantic and the BookSim source it follows (needs ``router_delay=1``,
+        ``injection_vcs`` 1 or None).
     """
+    router = require_choice("router", router, ["ideal", "booksim"])
     kwargs = dict(
         routing=routing, vcs=vcs, message_length=message_length, rate=rate, buffer_depth=buffer_depth,
         traffic=traffic, length_dist=length_dist, messages=messages, warmup_messages=warmup_messages,
@@ -244,16 +257,21 @@ def simulate(
         injection_vcs=injection_vcs, ejection_vcs=ejection_vcs, escape_levels=escape_levels,
         saturation_backlog=saturation_backlog, seed=seed, tie=tie, self_traffic=self_traffic,
     )
+    run = _simulate
+    if router == "booksim":
+        from .booksim import simulate_booksim as run
+    key = point_key(simulate, dict(topology=topology, router=router, **kwargs)) if cache else None
+    if kwargs["ejection_vcs"] is None and router == "ideal":
+        kwargs["ejection_vcs"] = 1
     if cache:
         dc = DiskCache(cache_dir() / "wormhole")
-        key = point_key(simulate, dict(topology=topology, **kwargs))
         hit = dc.get(key)
         if hit is not None:
             return hit
-        res = _simulate(topology, **kwargs)
+        res = run(topology, **kwargs)
         dc.put(key, res)
         return res
-    return _simulate(topology, **kwargs)
+    return run(topology, **kwargs)
 
 
 simulate.cache_name = "wormhole"
