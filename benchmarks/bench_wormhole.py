@@ -1,63 +1,118 @@
-"""Speed of the wormhole simulator: flit-hops per second on one core.
+"""Speed of the wormhole simulator: flit-hops per CPU-second (process time, one core).
 
-Configuration (issue #3): 16x16 unidirectional torus, dimension-order routing
-with L = 3 virtual channels, M = 32 flits, buffers of 2 flits, at about half
-the saturation load (accepted throughput saturates near 0.0016
-messages/node/cycle; the benchmark runs 0.0008), paper scale: 120,000
-measured messages after 10,000 discarded.
+Configurations (issue #12):
+
+* ``bidir``: bidirectional 16x16 torus, dimension-order routing, 4 VCs of 8
+  flits, M = 32 flits, at about half the saturation load (0.0036 of about
+  0.0073 messages/node/cycle);
+* ``torus_dor``: the unidirectional 16x16 configuration of the torus_dor
+  paper (3 VCs, buffers of 2 flits, M = 32) at 0.0008 (saturation near
+  0.0016).
 
 Flit-hops = flits moved across network channels plus ejection channels.
-Compile time is excluded (a small run first loads / compiles the kernel).
+Compile / load time is excluded (a small run first), and the time is the
+process (CPU) time of the ``simulate`` call, not wall time, so a loaded
+machine does not change the number much.
 
-It also prints where the time goes, from the kernel's own counters and from
-two extra runs: the cost of an idle cycle (near-zero load) and the cost per
-header routing attempt / per channel visit at the benchmark load.
+``--compare PATH`` runs the same configurations with the simulator found on
+``PATH`` (e.g. a worktree of an older commit; ``tie='plus'`` is used so both
+simulate the same network), alternating old and new ``--repeat`` times each,
+every run in a fresh subprocess, and prints the ratio of the medians.
 
-Run: ``python benchmarks/bench_wormhole.py [--quick]``.
+``--router ideal --router booksim`` measures both router models on each
+configuration (the booksim preset has a different, longer pipeline, so the
+same rate is a lower relative load for it; the cost is per flit-hop) and prints
+the ratio of CPU time per flit-hop, booksim / ideal (issue #12 asks <= 1.5).
+
+Run: ``python benchmarks/bench_wormhole.py [--quick] [--compare PATH] [--repeat 3]
+[--router ideal --router booksim]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from models.sim.wormhole import Torus, simulate
+CONFIGS = {
+    "bidir": dict(radices=(16, 16), bidirectional=True, kw=dict(routing="dor", vcs=4, message_length=32,
+                                                                 buffer_depth=8, rate=0.0036)),
+    "torus_dor": dict(radices=(16, 16), bidirectional=False, kw=dict(routing="dor", vcs=3, message_length=32,
+                                                                      buffer_depth=2, rate=0.0008)),
+}
 
 
-def main(quick: bool = False) -> dict:
-    topo = Torus((16, 16), bidirectional=False)
-    base = dict(routing="dor", vcs=3, message_length=32, buffer_depth=2)
-    t0 = time.perf_counter()
-    simulate(Torus((4, 4), bidirectional=False), **base, rate=0.001, messages=200, warmup_messages=20)
-    compile_s = time.perf_counter() - t0
+def one(name: str, quick: bool, extra: dict) -> dict:
+    """Run one configuration in this process; CPU seconds of the measured call."""
+    from models.sim.wormhole import Torus, simulate
 
+    cfg = CONFIGS[name]
+    topo = Torus(cfg["radices"], bidirectional=cfg["bidirectional"])
+    kw = dict(cfg["kw"], **extra)
+    small = dict(kw, rate=0.001)
+    simulate(Torus((4, 4), bidirectional=cfg["bidirectional"]), **small, messages=200, warmup_messages=20)
     n, w = (20_000, 2_000) if quick else (120_000, 10_000)
-    t0 = time.perf_counter()
-    r = simulate(topo, **base, rate=0.0008, messages=n, warmup_messages=w, seed=1)
-    total = time.perf_counter() - t0
-    rate = r.flit_hops / r.wall_time
-    print(f"load 0.0008 msg/node/cycle ({n} measured after {w}): latency {r.latency:.2f} "
-          f"+- {r.latency_ci:.2f}, accepted {r.throughput:.6f}, utilisation {r.channel_utilisation:.3f}, "
-          f"V-bar {r.multiplexing:.3f}")
-    print(f"cycles {r.cycles:,}  flit-hops {r.flit_hops:,}  kernel {r.wall_time:.2f} s  "
-          f"(whole call {total:.2f} s; first-call load/compile {compile_s:.1f} s)")
-    print(f"==> {rate / 1e6:.1f} million flit-hops per second (one core)")
-    per_cycle_us = r.wall_time / r.cycles * 1e6
-    print(f"    {per_cycle_us:.2f} us per cycle, {r.flit_hops / r.cycles:.1f} flit-hops per cycle, "
-          f"{r.wall_time / r.flit_hops * 1e9:.1f} ns per flit-hop")
+    c0 = time.process_time()
+    r = simulate(topo, **kw, messages=n, warmup_messages=w, seed=1)
+    cpu = time.process_time() - c0
+    return dict(config=name, cpu=cpu, flit_hops=r.flit_hops, cycles=r.cycles, latency=r.latency,
+                mhops_per_cpu_s=r.flit_hops / cpu / 1e6, work={k: v / r.cycles for k, v in r.work.items()
+                                                                 if k not in ("generated", "delivered")})
 
-    wk = r.work
-    print(f"    per cycle: {wk['channel_visits'] / r.cycles:.0f} busy-channel visits (of {topo.n_channels + 2 * topo.n_nodes} channels), "
-          f"{wk['routing_attempts'] / r.cycles:.1f} header routing attempts")
-    # idle cost: near-zero load, same network
-    z = simulate(topo, **base, rate=1e-5, messages=2000, warmup_messages=0)
-    idle_ns = z.wall_time / z.cycles * 1e9
-    print(f"near-zero load: {z.wall_time / z.cycles * 1e9:.0f} ns per cycle "
-          f"(fixed per-cycle overhead: generation, list scans, histogram)")
-    return dict(flit_hops_per_s=rate, wall=r.wall_time, cycles=r.cycles, idle_ns=idle_ns)
+
+def _subprocess(path: str, name: str, quick: bool, extra: dict) -> dict:
+    env = dict(os.environ, PYTHONPATH=path)
+    code = (f"import json,sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_wormhole as b; "
+            f"print(json.dumps(b.one({name!r}, {quick!r}, {extra!r})))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=path, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(quick: bool = False, compare: str | None = None, repeat: int = 3, routers=("ideal",)) -> dict:
+    here = str(Path(__file__).resolve().parents[1])
+    res = {}
+    for name in CONFIGS:
+        if compare:
+            old, new = [], []
+            for _ in range(repeat):
+                old.append(_subprocess(compare, name, quick, {}))
+                new.append(_subprocess(here, name, quick, {"tie": "plus"}))
+            mo = statistics.median(x["mhops_per_cpu_s"] for x in old)
+            mn = statistics.median(x["mhops_per_cpu_s"] for x in new)
+            print(f"{name:10s} old {[round(x['mhops_per_cpu_s'], 2) for x in old]}  "
+                  f"new {[round(x['mhops_per_cpu_s'], 2) for x in new]}  M flit-hops/CPU-s; "
+                  f"ratio new/old {mn / mo:.2f}  (same run: latency {old[0]['latency']:.3f} vs {new[0]['latency']:.3f})")
+            res[name] = dict(old=mo, new=mn, ratio=mn / mo)
+            continue
+        for router in routers:
+            extra = {} if router == "ideal" else {"router": router}
+            if router == "booksim" and CONFIGS[name]["kw"]["vcs"] % 2:
+                # BookSim's torus DOR splits the VCs into two dateline halves: an even count is needed
+                extra["vcs"] = CONFIGS[name]["kw"]["vcs"] + 1
+                print(f"{name:10s} router=booksim uses vcs={extra['vcs']} (even VC count needed)")
+            r = _subprocess(here, name, quick, extra)
+            per = ", ".join(f"{k} {v:.1f}" for k, v in r["work"].items())
+            print(f"{name:10s} router={router:8s} {r['mhops_per_cpu_s']:.2f} M flit-hops per CPU-second "
+                  f"({r['flit_hops']:,} flit-hops, {r['cycles']:,} cycles, {r['cpu']:.2f} s; latency {r['latency']:.2f}; "
+                  f"per cycle: {per})")
+            res[(name, router)] = r
+        if "ideal" in routers and "booksim" in routers:
+            ratio = res[(name, "ideal")]["mhops_per_cpu_s"] / res[(name, "booksim")]["mhops_per_cpu_s"]
+            print(f"{name:10s} booksim / ideal CPU time per flit-hop: {ratio:.2f} (issue #12 bound: 1.5)")
+            res[(name, "ratio")] = ratio
+    return res
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    main(ap.parse_args().quick)
+    ap.add_argument("--compare", default=None, help="PYTHONPATH of the simulator to compare against")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--router", action="append", default=None)
+    a = ap.parse_args()
+    main(a.quick, a.compare, a.repeat, tuple(a.router or ["ideal"]))

@@ -8,11 +8,14 @@
 Modules: :mod:`.topology` (port tables), :mod:`.routing` (routing functions,
 VC classes, deadlock-freedom arguments), :mod:`.traffic` (Poisson, IPP,
 MMPP(2) sources; RNG), :mod:`.kernel` (the numba engine and its timing
-model), :mod:`.simulate` (:func:`simulate`, :class:`WormholeResult`).
+model), :mod:`.simulate` (:func:`simulate`, :class:`WormholeResult`),
+:mod:`.booksim` and :mod:`.booksim_kernel` (``router='booksim'``: BookSim 2's
+input-queued router), :mod:`.throughput` (:func:`saturation_throughput`).
 """
 
 from .routing import ROUTINGS, min_vcs
 from .simulate import SIM_VERSION, WormholeResult, simulate
+from .throughput import ThroughputResult, saturation_throughput
 from ...networks.graph import (Graph, Mesh, Topology, Torus, mesh_average_distance, topology,
                        torus_average_distance)
 from .traffic import IPP, MMPP2, mmpp_counts
@@ -20,5 +23,5 @@ from .traffic import IPP, MMPP2, mmpp_counts
 __all__ = [
     "simulate", "WormholeResult", "SIM_VERSION", "Torus", "Mesh", "Graph", "Topology", "topology",
     "torus_average_distance", "mesh_average_distance", "IPP", "MMPP2", "mmpp_counts", "ROUTINGS",
-    "min_vcs",
+    "min_vcs", "saturation_throughput", "ThroughputResult",
 ]

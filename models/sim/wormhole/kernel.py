@@ -1,25 +1,56 @@
-"""The numba engine: one synchronous cycle loop over struct-of-arrays state.
+"""The numba engine: one synchronous cycle loop over named state.
 
-State (all flat numpy arrays, see :mod:`.simulate` for allocation)
---------------------------------------------------------------------
+State (allocated by :func:`.simulate._allocate`)
+------------------------------------------------
 Channels ``0..C-1`` are the network channels, ``C..C+N-1`` the injection
 channels (PE -> router of node ``u``), ``C+N..C+2N-1`` the ejection channels
-(router -> PE).  Channel ``ch`` owns VCs ``c_base[ch] .. c_base[ch]+c_nvc[ch]-1``.
-A VC is held by one message from the moment its header is granted the VC
-until the message's tail flit leaves the VC's buffer, so a buffer holds flits
-of one message only and is described by counters: ``v_nin`` / ``v_nout``
-flits in / out so far (``v_nin - v_nout`` flits buffered), ``v_prv`` the
-upstream VC of the same message, ``v_nxt`` the downstream VC once the header
-has been routed.  The ejection "buffer" is the PE (a sink).
+(router -> PE).  The state is a handful of record arrays, one record per
+object, so that everything the cycle needs about one VC (or channel, message,
+node) sits in one cache line and is read by name (``vc[b].nin``):
+
+``vc``    (:data:`VC`, 64 bytes) per virtual channel.  Channel ``ch`` owns VCs
+    ``chan[ch].base .. chan[ch].base + chan[ch].nvc - 1``.  A VC is held by one
+    message (``owner``, of ``len`` flits) from the moment its header is
+    granted the VC until the message's tail flit leaves the VC's buffer, so a
+    buffer holds flits of one message only and is described by counters:
+    ``nin`` / ``nout`` flits in / out so far (``nin - nout`` buffered),
+    ``prv`` the upstream VC of the same message, ``router`` the node whose
+    router the buffer feeds, ``lastin`` / ``lastout`` the last cycle a flit
+    entered / left, ``hdrt`` the cycle the buffered header may be routed, ``seen`` the
+    router's release count when its last routing attempt failed.  The
+    ejection "buffer" is the PE (a sink).
+``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
+    :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr``,
+    number of held VCs ``busy`` and whether it is on the active list.
+``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
+    the source queues).
+``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
+    into the injection channel, VC releases at its router, its injection and
+    ejection channels.
+``lists`` (:data:`Lists`) work lists: active channels, pending headers, nodes
+    with a non-empty source queue.
+``mm``    (:data:`Mmpp`) the MMPP(2) modulating chains of the nodes.
+``tags``  (:data:`Tags`) per measured message: latency, network latency,
+    source wait, hops, done flag.
+``hist``  (:data:`Hist`) network channels by number of busy VCs, and its
+    time integral; ``flits`` per network channel in the window.
+``sc``    one record (:data:`SCALARS`): the clock, counters and accumulators.
+``cfg``   (:data:`Config`) the run's parameters; ``net`` (:data:`Net`) the
+    routing tables.
+
+The kernel unpacks these groups into local names once per call: arrays taken
+out of a named tuple inside the cycle loop cost a reference count each time.
 
 One cycle ``t`` (every phase reads the state left by the previous one; a
 VC receives and sends at most one flit per cycle, and "start of cycle"
-counts are reconstructed from the ``last_in`` / ``last_out`` stamps, so
+counts are reconstructed from the ``lastin`` / ``lastout`` stamps, so
 the in-place update equals a synchronous one):
 
 1. generation: new messages join their node's source queue (FIFO);
 2. injection: the head of a non-empty source queue takes a free injection
-   VC of its node (source queueing ends here);
+   VC of its node (source queueing ends here) if fewer than ``streams``
+   messages of the node are still being written into the injection channel
+   (tail not yet in its injection VC);
 3. routing / VC allocation: every header at the head of a buffer that has
    spent ``router_delay`` cycles in this router requests a VC allowed by
    the routing function; oldest requests first; granted at once if free;
@@ -44,11 +75,13 @@ the streaming rate: ``latency = 2M - 1 + (h + 1) R``.  Both are tested.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_uniform
+from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
+from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 
 # status codes
 RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
@@ -56,407 +89,494 @@ RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
 # channel types
 CT_NET, CT_INJ, CT_EJ = 0, 1, 2
 
-# cfg (int64) indices
-(C_N, C_P, C_V, C_B, C_R, C_KIND, C_A0, C_HASESC, C_V2, C_TRAFFIC, C_LENKIND, C_M,
- C_WARMUP, C_TARGET, C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN) = range(19)
-N_CFG = 19
-# cfgf (float64) indices
-(CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
-N_CFGF = 6
-# S (int64 scalars of the state)
-(S_T, S_PHASE, S_TW, S_DELIV, S_NTAG, S_PREFIX, S_INSYS, S_INNET, S_IDLE, S_FLITHOPS,
- S_NETFLITS_W, S_DELIV_W, S_GEN_W, S_CYC_W, S_FREE, S_NPEND, S_NACT, S_NQ, S_MAXLEN,
- S_GEN, S_INSYS_W0, S_ALLOC_TRIES, S_CHAN_VISITS) = range(23)
-N_S = 23
-# F (float64 scalars)
-(F_NEXTARR, F_INNET_ACC, F_INSYS_ACC, F_QUEUED_ACC) = range(4)
-N_F = 4
+# traffic and message-length kinds
+TRAFFIC_POISSON, TRAFFIC_MMPP = 0, 1
+LENGTH_FIXED, LENGTH_GEOMETRIC = 0, 1
+
+# phases of the run
+WARMUP, MEASURE = 0, 1
+
+_i4, _i8, _f8 = np.int32, np.int64, np.float64
+
+#: one virtual channel (64 bytes: one cache line)
+VC = np.dtype([("owner", _i4), ("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4),
+               ("chan", _i4), ("router", _i4), ("lastin", _i8), ("lastout", _i8), ("hdrt", _i8),
+               ("seen", _i8)], align=True)
+#: one physical channel
+CHAN = np.dtype([("base", _i4), ("nvc", _i4), ("typ", _i4), ("rr", _i4), ("busy", _i4), ("inact", _i4),
+                 ("src", _i4), ("dst", _i4)], align=True)
+#: one message slot
+MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("state", _i4), ("next", _i4),
+                ("tgen", _i8), ("tinj", _i8), ("tag", _i8), ("tie", _i8)], align=True)
+#: one node
+NODE = np.dtype([("qhead", _i4), ("qtail", _i4), ("qlen", _i4), ("inlist", _i4), ("writing", _i4),
+                 ("inj", _i4), ("ej", _i4), ("label", _i4), ("rel", _i8)], align=True)
+#: the run's mutable scalars
+SCALARS = np.dtype([
+    ("t", _i8), ("phase", _i8), ("tw", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8),
+    ("insys", _i8), ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8),
+    ("deliv_w", _i8), ("gen_w", _i8), ("cyc_w", _i8), ("free", _i8), ("npend", _i8), ("nact", _i8),
+    ("nq", _i8), ("maxlen", _i8), ("gen", _i8), ("insys_w0", _i8), ("alloc_tries", _i8),
+    ("chan_visits", _i8), ("target", _i8), ("chunk_end", _i8), ("nextarr", _f8), ("innet_acc", _f8),
+], align=True)
+
+#: the run's parameters (read-only scalars)
+Config = namedtuple("Config", [
+    "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "traffic", "length", "m",
+    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams",
+])
+#: the routing tables of :class:`.routing.RoutingTables` for the kernel (read-only): ``route``, one
+#: record per (node, destination) pair ``u * N + d`` (:func:`route_dtype`), ``minp`` (N*N*P) its
+#: minimal ports, ``chan_up`` (C), ``pchan`` (N*P) the channel of (node, port)
+Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan"])
 
 
-@njit(cache=True)
-def _route(m, u, t, kind, a0, has_esc, V, N, P, V2,
-           minp, nminp, escp, escv, udp, nbc_U,
-           pchan, c_base, v_owner, m_dest, m_state, n_ej, c_nvc):
-    """The VC granted to the header of message ``m`` at node ``u``, or -1."""
-    d = m_dest[m]
-    if u == d:
-        ej = n_ej[u]
-        base = c_base[ej]
-        for v in range(c_nvc[ej]):
-            if v_owner[base + v] < 0:
-                return base + v
-        return -1
-    idx = u * N + d
-    npt = nminp[idx]
-    start = (t + m) % npt if npt > 1 else 0
-    if kind == 1:  # up*/down*
-        ph = m_state[m]
-        if ph == 0:
-            for jj in range(npt):
-                j = start + jj
-                if j >= npt:
-                    j -= npt
-                base = c_base[pchan[u * P + minp[idx * P + j]]]
-                for v in range(a0, V):
-                    if v_owner[base + v] < 0:
-                        return base + v
-        p = udp[idx * 2 + (1 if ph == 2 else 0)]
-        vc = c_base[pchan[u * P + p]]
-        if v_owner[vc] < 0:
-            return vc
-        return -1
-    # adaptive class (dor: the single DOR port)
-    for jj in range(npt):
-        j = start + jj
-        if j >= npt:
-            j -= npt
-        base = c_base[pchan[u * P + minp[idx * P + j]]]
-        for v in range(a0, V):
-            if v_owner[base + v] < 0:
-                return base + v
-    if kind == 0:
-        if has_esc:
-            vc = c_base[pchan[u * P + escp[idx]]] + escv[idx]
-            if v_owner[vc] < 0:
-                return vc
-        return -1
-    # Nbc escape levels f..U on any minimal port
-    f = m_state[m]
-    U = nbc_U[idx]
-    for lv in range(f, U + 1):
-        for jj in range(npt):
-            j = start + jj
-            if j >= npt:
-                j -= npt
-            vc = c_base[pchan[u * P + minp[idx * P + j]]] + lv
-            if v_owner[vc] < 0:
-                return vc
+def route_dtype(small):
+    """One (node, destination) entry of the routing tables, in the integer type ``small``: number of
+    minimal ports, escape port and VC (``KIND_FIXED_ESCAPE``), the dimension of a DOR tie (-1: none)
+    with its '-' port and escape VC, the highest Nbc escape level, the up*/down* ports (up, down)."""
+    return np.dtype([(f, small) for f in ("nmin", "esc_port", "esc_vc", "tie_dim", "tie_port", "tie_vc",
+                                          "nbc_top", "up_port", "down_port")])
+
+
+Lists = namedtuple("Lists", ["act", "pend", "qlist"])
+Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
+Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
+Hist = namedtuple("Hist", ["nch", "acc", "flits"])
+
+
+# ----------------------------------------------------------------- small helpers
+@njit(cache=True, inline="always")
+def _first_free(vc, lo, hi):
+    """The first VC in ``lo..hi-1`` not held by a message, or -1."""
+    for b in range(lo, hi):
+        if vc[b].owner < 0:
+            return b
     return -1
 
 
-@njit(cache=True)
-def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_state, m_next,
-         qhead, qtail, qlen, q_inlist, qlist, tagcap):
-    m = S[S_FREE]
+@njit(cache=True, inline="always")
+def _rotate(jj, start, n):
+    """Index ``jj`` of the rotation of ``0..n-1`` that starts at ``start``."""
+    j = start + jj
+    return j - n if j >= n else j
+
+
+@njit(cache=True, inline="always")
+def _port_vc(vc, chan, pchan, u, P, port, lo, hi):
+    """The first free VC of index ``lo..hi-1`` on output ``port`` of node ``u``, or -1."""
+    base = chan[pchan[u * P + port]].base
+    return _first_free(vc, base + lo, base + hi)
+
+
+@njit(cache=True, inline="always")
+def _take(vc, b, m, L, prv):
+    """Message ``m`` (``L`` flits) takes VC ``b``; its flits come from VC ``prv`` (-1: the PE)."""
+    x = vc[b]
+    x.owner = m
+    x.len = L
+    x.nin = 0
+    x.nout = 0
+    x.prv = prv
+
+
+@njit(cache=True, inline="always")
+def _activate(chan, ch, act, nact):
+    """Put channel ``ch`` on the active list (if it is not there); the new list length."""
+    c = chan[ch]
+    if c.busy == 0 and c.inact == 0:
+        c.inact = 1
+        act[nact] = ch
+        return nact + 1
+    return nact
+
+
+@njit(cache=True, inline="always")
+def _pick(vc, c, t, B, from_vc, to_buffer):
+    """The VC of channel ``c`` that moves a flit in cycle ``t`` (round-robin from ``c.rr``, which
+    advances past it), or -1.  A held VC is ready if its tail has not entered yet, a flit has been
+    upstream since the start of the cycle (``from_vc``: upstream is a VC, not the PE) and its buffer
+    held fewer than ``B`` flits at the start of the cycle (``to_buffer``: not the PE)."""
+    nv = c.nvc
+    base = c.base
+    r = c.rr
+    for j in range(nv):
+        k = r + j
+        if k >= nv:
+            k -= nv
+        x = vc[base + k]
+        if x.owner < 0 or x.nin >= x.len:
+            continue  # free, or tail already in (the upstream VC may belong to another message now)
+        if from_vc:
+            y = vc[x.prv]
+            avail = y.nin - y.nout
+            if y.lastin == t:
+                avail -= 1
+            if avail <= 0:
+                continue
+        if to_buffer:
+            cnt = x.nin - x.nout
+            if x.lastout == t:
+                cnt += 1
+            if cnt >= B:
+                continue
+        k += 1
+        c.rr = k if k < nv else 0
+        return base + k - 1
+    return -1
+
+
+# ----------------------------------------------------------------- routing function
+@njit(cache=True, inline="always")
+def _route(m, u, t, cfg, net, vc, chan, msg, node):
+    """The VC granted to the header of message ``m`` at node ``u``, or -1."""
+    d = msg[m].dest
+    if u == d:
+        ej = chan[node[u].ej]
+        return _first_free(vc, ej.base, ej.base + ej.nvc)
+    P = cfg.p
+    V = cfg.v
+    a0 = cfg.a0
+    pchan = net.pchan
+    minp = net.minp
+    idx = u * cfg.n + d
+    rt = net.route[idx]
+    npt = np.int64(rt.nmin)
+    start = (t + m) % npt if npt > 1 else 0
+    kind = cfg.routing
+    if kind == KIND_UPDOWN:
+        ph = msg[m].state
+        if ph == 0:  # adaptive VCs while the escape VC has never been taken
+            for jj in range(npt):
+                b = _port_vc(vc, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], a0, V)
+                if b >= 0:
+                    return b
+        return _port_vc(vc, chan, pchan, u, P, rt.down_port if ph == 2 else rt.up_port, 0, 1)
+    # a DOR tie (offset k/2) broken towards '-' for this message and dimension
+    td = np.int64(rt.tie_dim)
+    minus = td >= 0 and ((msg[m].tie >> td) & 1) == 1
+    # adaptive class (dor: the single DOR port)
+    for jj in range(npt):
+        p = minp[idx * P + _rotate(jj, start, npt)]
+        if minus and npt == 1:  # dor: the adaptive class follows the DOR path
+            p = rt.tie_port
+        b = _port_vc(vc, chan, pchan, u, P, p, a0, V)
+        if b >= 0:
+            return b
+    if kind == KIND_FIXED_ESCAPE:
+        if cfg.has_esc:
+            if minus:
+                lv = np.int64(rt.tie_vc)
+                return _port_vc(vc, chan, pchan, u, P, rt.tie_port, lv, lv + 1)
+            lv = np.int64(rt.esc_vc)
+            return _port_vc(vc, chan, pchan, u, P, rt.esc_port, lv, lv + 1)
+        return -1
+    # KIND_NBC: escape levels f..U on any minimal port
+    for lv in range(msg[m].state, np.int64(rt.nbc_top) + 1):
+        for jj in range(npt):
+            b = _port_vc(vc, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], lv, lv + 1)
+            if b >= 0:
+                return b
+    return -1
+
+
+# ----------------------------------------------------------------- traffic
+@njit(cache=True, inline="always")
+def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
+    """A new message at node ``u`` joins its source queue; False if no message slot is left."""
+    m = sc.free
     if m < 0:
         return False
-    S[S_FREE] = m_next[m]
-    N = cfg[C_N]
-    d = rng_int(st, N - 1)
-    if d >= u:
-        d += 1
-    if cfg[C_LENKIND] == 0:
-        L = cfg[C_M]
+    x = msg[m]
+    sc.free = x.next
+    N = cfg.n
+    if cfg.self_traffic:
+        d = rng_int(rng, N)  # uniform over all N nodes, the source included
     else:
-        p = cfgf[CF_GEOP]
+        d = rng_int(rng, N - 1)
+        if d >= u:
+            d += 1
+    if cfg.length == LENGTH_FIXED:
+        L = cfg.m
+    else:
+        p = cfg.geop
         if p >= 1.0:
             L = 1
         else:
-            L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(st)) / math.log(1.0 - p)))
-    if L > S[S_MAXLEN]:
-        S[S_MAXLEN] = L
-    m_dest[m] = d
-    m_src[m] = u
-    m_len[m] = L
-    m_tgen[m] = t
-    m_hops[m] = 0
-    m_state[m] = 0
-    m_next[m] = -1
-    if S[S_PHASE] == 1 and S[S_NTAG] < tagcap:
-        m_tag[m] = S[S_NTAG]
-        S[S_NTAG] += 1
+            L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
+    if L > sc.maxlen:
+        sc.maxlen = L
+    x.dest = d
+    x.src = u
+    x.len = L
+    x.tgen = t
+    x.hops = 0
+    x.state = 0
+    x.next = -1
+    x.tie = np.int64(rng_next(rng) >> np.uint64(33)) if cfg.tie else 0  # one bit per dimension
+    if sc.phase == MEASURE and sc.ntag < tagcap:
+        x.tag = sc.ntag
+        sc.ntag += 1
     else:
-        m_tag[m] = -1
-    if qlen[u] == 0:
-        qhead[u] = m
-        if q_inlist[u] == 0:
-            q_inlist[u] = 1
-            qlist[S[S_NQ]] = u
-            S[S_NQ] += 1
+        x.tag = -1
+    q = node[u]
+    if q.qlen == 0:
+        q.qhead = m
+        if q.inlist == 0:
+            q.inlist = 1
+            qlist[sc.nq] = u
+            sc.nq += 1
     else:
-        m_next[qtail[u]] = m
-    qtail[u] = m
-    qlen[u] += 1
-    S[S_INSYS] += 1
-    S[S_GEN] += 1
-    if S[S_PHASE] == 1:
-        S[S_GEN_W] += 1
+        msg[q.qtail].next = m
+    q.qtail = m
+    q.qlen += 1
+    sc.insys += 1
+    sc.gen += 1
+    if sc.phase == MEASURE:
+        sc.gen_w += 1
     return True
 
 
+# ----------------------------------------------------------------- the cycle loop
 @njit(cache=True)
-def run(cfg, cfgf, st, S, F,
-        minp, nminp, escp, escv, udp, chan_up, nbc_U, label, pchan,
-        c_base, c_nvc, c_type, c_dst, c_rr, c_busy, c_inact,
-        n_inj, n_ej, qhead, qtail, qlen, q_inlist, qlist,
-        v_owner, v_nin, v_nout, v_prv, v_nxt, v_lastin, v_lastout, v_hdrt, v_chan,
-        act, pend, v_seen, n_rel, c_src,
-        m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next,
-        tg_lat, tg_net, tg_wait, tg_hops, tg_done,
-        nch, hist_acc, qhist_unused,
-        mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
+def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     """Advance the simulation until a stop condition; returns a status code."""
-    N = cfg[C_N]
-    P = cfg[C_P]
-    V = cfg[C_V]
-    B = cfg[C_B]
-    R = cfg[C_R]
-    kind = cfg[C_KIND]
-    a0 = cfg[C_A0]
-    has_esc = cfg[C_HASESC]
-    V2 = cfg[C_V2]
-    traffic = cfg[C_TRAFFIC]
-    warmup = cfg[C_WARMUP]
-    target = cfg[C_TARGET]
-    maxcyc = cfg[C_MAXCYC]
-    satlim = cfg[C_SATLIM]
-    dlthresh = cfg[C_DLTHRESH]
-    chunk_end = cfg[C_CHUNKEND]
+    sc = sc_arr[0]
+    # named state into local names, once per call
+    act = lists.act
+    pend = lists.pend
+    qlist = lists.qlist
+    nch = hist.nch
+    hist_acc = hist.acc
+    c_flits = hist.flits
+    tg_lat = tags.lat
+    tg_net = tags.net
+    tg_wait = tags.wait
+    tg_hops = tags.hops
+    tg_done = tags.done
+    chan_up = net.chan_up
+    mm_state = mm.state
+    mm_tsw = mm.tsw
+    mm_tar = mm.tar
+    mm_rates = mm.rates
+    mm_sig = mm.sig
+    N = cfg.n
+    V = cfg.v
+    B = cfg.b
+    R = cfg.r
+    kind = cfg.routing
+    V2 = cfg.escape_levels
     tagcap = tg_lat.size
-    rate = cfgf[CF_RATE]
-    lamN = rate * N
+    lamN = cfg.rate * N
+    streams = cfg.streams
     while True:
-        t = S[S_T]
-        if t >= chunk_end:
+        t = sc.t
+        if t >= sc.chunk_end:
             return RUNNING
-        if t >= maxcyc:
+        if t >= cfg.maxcyc:
             return MAXCYCLES
         # ---------------------------------------------------------- 1. generation
-        if traffic == 0:
-            while F[F_NEXTARR] < t + 1.0:
-                u = rng_int(st, N)
-                if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
-                            m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap):
+        if cfg.traffic == TRAFFIC_POISSON:
+            while sc.nextarr < t + 1.0:
+                if not _generate(rng_int(rng, N), t, rng, cfg, sc, msg, node, qlist, tagcap):
                     return SATURATED
-                F[F_NEXTARR] += rng_exp(st) / lamN
+                sc.nextarr += rng_exp(rng) / lamN
         else:
             tend = t + 1.0
             for u in range(N):
-                while mmpp_next_arrival(st, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
-                    if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
-                                m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap):
+                while mmpp_next_arrival(rng, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
+                    if not _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
                         return SATURATED
         # ---------------------------------------------------------- 2. injection VCs
-        nq = S[S_NQ]
+        nact = sc.nact
         w = 0
-        for i in range(nq):
+        for i in range(sc.nq):
             u = qlist[i]
-            ch = n_inj[u]
-            base = c_base[ch]
-            nv = c_nvc[ch]
-            while qlen[u] > 0:
-                vc = -1
-                for v in range(nv):
-                    if v_owner[base + v] < 0:
-                        vc = base + v
-                        break
-                if vc < 0:
+            q = node[u]
+            ch = q.inj
+            lo = chan[ch].base
+            hi = lo + chan[ch].nvc
+            while q.qlen > 0 and q.writing < streams:
+                b = _first_free(vc, lo, hi)
+                if b < 0:
                     break
-                m = qhead[u]
-                qhead[u] = m_next[m]
-                qlen[u] -= 1
-                v_owner[vc] = m
-                v_nin[vc] = 0
-                v_nout[vc] = 0
-                v_prv[vc] = -1
-                v_nxt[vc] = -1
-                if c_busy[ch] == 0 and c_inact[ch] == 0:
-                    c_inact[ch] = 1
-                    act[S[S_NACT]] = ch
-                    S[S_NACT] += 1
-                c_busy[ch] += 1
-                m_tinj[m] = t
-                S[S_INNET] += 1
-            if qlen[u] > 0:
+                m = q.qhead
+                q.qhead = msg[m].next
+                q.qlen -= 1
+                _take(vc, b, m, msg[m].len, -1)
+                nact = _activate(chan, ch, act, nact)
+                chan[ch].busy += 1
+                msg[m].tinj = t
+                sc.innet += 1
+                q.writing += 1
+            if q.qlen > 0:
                 qlist[w] = u
                 w += 1
             else:
-                q_inlist[u] = 0
-        S[S_NQ] = w
-        if S[S_PHASE] == 1:
+                q.inlist = 0
+        sc.nq = w
+        if sc.phase == MEASURE:
             # messages present during this cycle (a message counts from the cycle it takes
             # its injection VC to the cycle its tail is ejected: Little's law with network latency)
-            F[F_INNET_ACC] += S[S_INNET]
-            F[F_INSYS_ACC] += S[S_INSYS]
+            sc.innet_acc += sc.innet
         # ---------------------------------------------------------- 3. routing / VC allocation
-        npd = S[S_NPEND]
+        tries = 0
         w = 0
-        for i in range(npd):
+        for i in range(sc.npend):
             b = pend[i]
-            if v_hdrt[b] > t:
+            x = vc[b]
+            u = x.router
+            if x.hdrt > t or x.seen == node[u].rel:
+                # not yet routed in this router, or failed before and no VC has been
+                # released at this router since
                 pend[w] = b
                 w += 1
                 continue
-            u = c_dst[v_chan[b]]
-            if v_seen[b] == n_rel[u]:
-                # failed before and no VC has been released at this router since
-                pend[w] = b
-                w += 1
-                continue
-            m = v_owner[b]
-            S[S_ALLOC_TRIES] += 1
-            nb = _route(m, u, t, kind, a0, has_esc, V, N, P, V2, minp, nminp, escp, escv, udp,
-                        nbc_U, pchan, c_base, v_owner, m_dest, m_state, n_ej, c_nvc)
+            m = x.owner
+            tries += 1
+            nb = _route(m, u, t, cfg, net, vc, chan, msg, node)
             if nb < 0:
-                v_seen[b] = n_rel[u]
+                x.seen = node[u].rel
                 pend[w] = b
                 w += 1
                 continue
-            v_owner[nb] = m
-            v_nin[nb] = 0
-            v_nout[nb] = 0
-            v_prv[nb] = b
-            v_nxt[nb] = -1
-            v_nxt[b] = nb
-            ch = v_chan[nb]
-            if c_busy[ch] == 0 and c_inact[ch] == 0:
-                c_inact[ch] = 1
-                act[S[S_NACT]] = ch
-                S[S_NACT] += 1
-            if c_type[ch] == CT_NET:
-                k = c_busy[ch]
+            _take(vc, nb, m, x.len, b)
+            ch = vc[nb].chan
+            nact = _activate(chan, ch, act, nact)
+            c = chan[ch]
+            if c.typ == CT_NET:
+                k = c.busy
                 nch[k] -= 1
                 nch[k + 1] += 1
-                m_hops[m] += 1
-                vi = nb - c_base[ch]
-                if kind == 2:
+                msg[m].hops += 1
+                vi = nb - c.base
+                if kind == KIND_NBC:
                     if vi < V2:
-                        m_state[m] = vi + label[u]
+                        msg[m].state = vi + node[u].label
                     else:
-                        m_state[m] += label[u]
-                elif kind == 1:
+                        msg[m].state += node[u].label
+                elif kind == KIND_UPDOWN:
                     if vi == 0:
-                        m_state[m] = 1 if chan_up[ch] else 2
-            c_busy[ch] += 1
-        S[S_NPEND] = w
+                        msg[m].state = 1 if chan_up[ch] else 2
+            c.busy += 1
+        npend = w
+        sc.alloc_tries += tries
         # ---------------------------------------------------------- 4. traversal
         moved = False
-        phase = S[S_PHASE]
-        na = S[S_NACT]
-        for i in range(na):
+        measuring = sc.phase == MEASURE
+        visits = 0
+        hops = 0
+        netflits = 0
+        for i in range(nact):
             ch = act[i]
-            if c_busy[ch] == 0:
+            c = chan[ch]
+            if c.busy == 0:
                 continue
-            S[S_CHAN_VISITS] += 1
-            nv = c_nvc[ch]
-            base = c_base[ch]
-            r = c_rr[ch]
-            typ = c_type[ch]
-            for j in range(nv):
-                k = r + j
-                if k >= nv:
-                    k -= nv
-                b = base + k
-                m = v_owner[b]
-                if m < 0:
-                    continue
-                if v_nin[b] >= m_len[m]:
-                    continue  # tail already in; the upstream VC may belong to another message now
-                if typ == CT_INJ:
-                    cnt = v_nin[b] - v_nout[b]
-                    if v_lastout[b] == t:
-                        cnt += 1
-                    if cnt >= B:
-                        continue
-                else:
-                    a = v_prv[b]
-                    avail = v_nin[a] - v_nout[a]
-                    if v_lastin[a] == t:
-                        avail -= 1
-                    if avail <= 0:
-                        continue
-                    if typ == CT_NET:
-                        cnt = v_nin[b] - v_nout[b]
-                        if v_lastout[b] == t:
-                            cnt += 1
-                        if cnt >= B:
-                            continue
-                    # the flit leaves a
-                    v_nout[a] += 1
-                    v_lastout[a] = t
-                    if v_nout[a] == m_len[m]:
-                        ca = v_chan[a]
-                        v_owner[a] = -1
-                        v_nxt[a] = -1
-                        if c_type[ca] == CT_NET:
-                            kk = c_busy[ca]
-                            nch[kk] -= 1
-                            nch[kk - 1] += 1
-                            n_rel[c_src[ca]] += 1
-                        c_busy[ca] -= 1
-                # the flit enters b
-                v_nin[b] += 1
-                v_lastin[b] = t
-                moved = True
-                kn = k + 1
-                c_rr[ch] = kn if kn < nv else 0
-                if typ == CT_EJ:
-                    S[S_FLITHOPS] += 1
-                    if v_nin[b] == m_len[m]:
-                        # tail delivered: release the ejection VC, complete the message
-                        v_owner[b] = -1
-                        c_busy[ch] -= 1
-                        n_rel[c_dst[ch]] += 1
-                        S[S_INSYS] -= 1
-                        S[S_INNET] -= 1
-                        S[S_DELIV] += 1
-                        if phase == 1:
-                            S[S_DELIV_W] += 1
-                        tg = m_tag[m]
-                        if tg >= 0:
-                            tg_lat[tg] = t + 1 - m_tgen[m]
-                            tg_net[tg] = t + 1 - m_tinj[m]
-                            tg_wait[tg] = m_tinj[m] - m_tgen[m]
-                            tg_hops[tg] = m_hops[m]
-                            tg_done[tg] = 1
-                        m_next[m] = S[S_FREE]
-                        S[S_FREE] = m
-                else:
-                    if typ == CT_NET:
-                        S[S_FLITHOPS] += 1
-                        if phase == 1:
-                            S[S_NETFLITS_W] += 1
-                    if v_nin[b] == 1:
-                        v_hdrt[b] = t + R
-                        v_seen[b] = -1
-                        pend[S[S_NPEND]] = b
-                        S[S_NPEND] += 1
-                break
+            visits += 1
+            typ = c.typ
+            if typ == CT_NET:
+                b = _pick(vc, c, t, B, True, True)
+            elif typ == CT_EJ:
+                b = _pick(vc, c, t, B, True, False)
+            else:
+                b = _pick(vc, c, t, B, False, True)
+            if b < 0:
+                continue
+            moved = True
+            x = vc[b]
+            L = x.len
+            if typ == CT_INJ:
+                if x.nin + 1 == L:
+                    node[msg[x.owner].src].writing -= 1  # the tail enters: the source may start the next message
+            else:
+                # the flit leaves the upstream VC
+                y = vc[x.prv]
+                y.nout += 1
+                y.lastout = t
+                if y.nout == L:
+                    ca = chan[y.chan]
+                    y.owner = -1
+                    if ca.typ == CT_NET:
+                        kk = ca.busy
+                        nch[kk] -= 1
+                        nch[kk - 1] += 1
+                        node[ca.src].rel += 1
+                    ca.busy -= 1
+            # the flit enters b
+            nin = x.nin + 1
+            x.nin = nin
+            x.lastin = t
+            if typ == CT_EJ:
+                hops += 1
+                if nin == L:
+                    # tail delivered: release the ejection VC, complete the message
+                    m = x.owner
+                    x.owner = -1
+                    c.busy -= 1
+                    node[c.dst].rel += 1
+                    sc.insys -= 1
+                    sc.innet -= 1
+                    sc.deliv += 1
+                    if measuring:
+                        sc.deliv_w += 1
+                    mr = msg[m]
+                    tg = mr.tag
+                    if tg >= 0:
+                        tg_lat[tg] = t + 1 - mr.tgen
+                        tg_net[tg] = t + 1 - mr.tinj
+                        tg_wait[tg] = mr.tinj - mr.tgen
+                        tg_hops[tg] = mr.hops
+                        tg_done[tg] = 1
+                    mr.next = sc.free
+                    sc.free = m
+            else:
+                if typ == CT_NET:
+                    hops += 1
+                    if measuring:
+                        netflits += 1
+                        c_flits[ch] += 1
+                if nin == 1:
+                    x.hdrt = t + R
+                    x.seen = -1
+                    pend[npend] = b
+                    npend += 1
+        sc.npend = npend
+        sc.chan_visits += visits
+        sc.flithops += hops
+        sc.netflits_w += netflits
         # compact the active-channel list
-        na = S[S_NACT]
         w = 0
-        for i in range(na):
+        for i in range(nact):
             ch = act[i]
-            if c_busy[ch] > 0:
+            if chan[ch].busy > 0:
                 act[w] = ch
                 w += 1
             else:
-                c_inact[ch] = 0
-        S[S_NACT] = w
+                chan[ch].inact = 0
+        sc.nact = w
         # ---------------------------------------------------------- 5. bookkeeping
-        if phase == 1:
+        if measuring:
             for v in range(V + 1):
                 hist_acc[v] += nch[v]
-            S[S_CYC_W] += 1
-        elif S[S_DELIV] >= warmup:
-            S[S_PHASE] = 1
-            S[S_TW] = t + 1
-            S[S_INSYS_W0] = S[S_INSYS]
-        if moved or S[S_INNET] == 0:
-            S[S_IDLE] = 0
+            sc.cyc_w += 1
+        elif sc.deliv >= cfg.warmup:
+            sc.phase = MEASURE
+            sc.tw = t + 1
+            sc.insys_w0 = sc.insys
+        if moved or sc.innet == 0:
+            sc.idle = 0
         else:
-            S[S_IDLE] += 1
-            if S[S_IDLE] > dlthresh:
-                S[S_T] = t
+            sc.idle += 1
+            if sc.idle > cfg.dlthresh:
                 return DEADLOCK
-        S[S_T] = t + 1
-        if S[S_INSYS] > satlim:
+        sc.t = t + 1
+        if sc.insys > cfg.satlim:
             return SATURATED
-        if S[S_PHASE] == 1:
-            p = S[S_PREFIX]
-            nt = S[S_NTAG]
+        if sc.phase == MEASURE:
+            p = sc.prefix
+            nt = sc.ntag
             while p < nt and tg_done[p] != 0:
                 p += 1
-            S[S_PREFIX] = p
-            if p >= target:
+            sc.prefix = p
+            if p >= sc.target:
                 return DONE

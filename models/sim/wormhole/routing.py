@@ -65,6 +65,22 @@ class RoutingTables:
     nbc_U: np.ndarray  # (N*N) highest allowed escape level (KIND_NBC)
     label: np.ndarray  # (N) node colour (KIND_NBC); a hop from label 1 is negative
     escape_levels: int  # V2 for KIND_NBC, else number of escape VCs
+    # DOR tie at offset k/2 (bidirectional torus, even radix); dor and duato only
+    tie_dim: np.ndarray = None  # (N*N) dimension whose DOR hop is a tie, else -1
+    tie_port: np.ndarray = None  # (N*N) the '-' port of that tie (``minp``/``escp`` hold '+')
+    tie_escv: np.ndarray = None  # (N*N) the dateline VC on the '-' port
+
+    def __post_init__(self):
+        n2 = self.nminp.size
+        for f in ("tie_dim", "tie_port"):
+            if getattr(self, f) is None:
+                object.__setattr__(self, f, np.full(n2, -1, np.int32))
+        if self.tie_escv is None:
+            object.__setattr__(self, "tie_escv", np.zeros(n2, np.int32))
+
+    @property
+    def has_ties(self) -> bool:
+        return bool((self.tie_dim >= 0).any())
 
 
 def min_vcs(topo: Topology, routing: str, escape_levels: int | None = None) -> int:
@@ -122,19 +138,29 @@ def _minimal_ports(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
     return minp, nminp
 
 
-def _dor_tables(topo: Torus) -> tuple[np.ndarray, np.ndarray]:
-    """Dimension-order port and dateline VC (0 = v1, 1 = v2) per (node, dest).
+def _dor_tables(topo: Torus):
+    """Dimension-order port and dateline VC (0 = v1, 1 = v2) per (node, dest), and the ties.
 
     Lowest dimension with a non-zero offset first; on a bidirectional torus the
-    shorter direction, ``+`` on a tie (offset exactly k/2).  Dateline rule (torus_dor
-    paper): moving ``+`` use v1 if ``c_i < d_i`` (the wrap link is not ahead), else v2;
-    moving ``-`` use v1 if ``c_i > d_i``, else v2.  On a mesh the VC is always 0.
+    shorter direction.  Dateline rule (torus_dor paper): moving ``+`` use v1 if
+    ``c_i < d_i`` (the wrap link is not ahead), else v2; moving ``-`` use v1 if
+    ``c_i > d_i``, else v2.  On a mesh the VC is always 0.
+
+    Returns ``(port, vc, tie_dim, tie_port, tie_vc)``: where the offset of the
+    routed dimension is exactly ``k/2`` (bidirectional torus, even ``k``) both
+    directions are shortest; ``port``/``vc`` then hold the ``+`` choice,
+    ``tie_port``/``tie_vc`` the ``-`` choice and ``tie_dim`` the dimension
+    (``-1`` elsewhere).  The kernel picks one per message and dimension
+    (``tie="random"``) or always ``+`` (``tie="plus"``).
     """
     C = topo.coords()
     N = topo.n_nodes
     wrap = not isinstance(topo, Mesh)
     port = np.full((N, N), -1, dtype=np.int32)
     vc = np.zeros((N, N), dtype=np.int32)
+    tie_dim = np.full((N, N), -1, dtype=np.int32)
+    tie_port = np.full((N, N), -1, dtype=np.int32)
+    tie_vc = np.zeros((N, N), dtype=np.int32)
     cu = C[:, None, :]
     cd = C[None, :, :]
     done = np.zeros((N, N), dtype=bool)
@@ -145,7 +171,11 @@ def _dor_tables(topo: Torus) -> tuple[np.ndarray, np.ndarray]:
         if topo.bidirectional:
             if wrap:
                 fwd = (b - a) % k
-                plus = fwd <= k - fwd  # tie -> '+'
+                plus = fwd <= k - fwd  # tie -> '+' here; the '-' alternative is recorded below
+                tie = here & (2 * fwd == k)
+                tie_dim[tie] = i
+                tie_port[tie] = 2 * i + 1
+                tie_vc[tie] = (a <= b).astype(np.int32)[tie]
             else:
                 plus = b > a
             p = np.where(plus, 2 * i, 2 * i + 1)
@@ -156,7 +186,12 @@ def _dor_tables(topo: Torus) -> tuple[np.ndarray, np.ndarray]:
         port[here] = p[here]
         vc[here] = v[here]
         done |= here
-    return port, vc
+    return port, vc, tie_dim, tie_port, tie_vc
+
+
+def _tie_fields(tie_dim, tie_port, tie_vc) -> dict:
+    return dict(tie_dim=tie_dim.ravel().astype(np.int32), tie_port=tie_port.ravel().astype(np.int32),
+                tie_escv=tie_vc.ravel().astype(np.int32))
 
 
 def _empty(N: int, P: int, C: int) -> dict:
@@ -191,13 +226,16 @@ def dor(topo: Torus, vcs: int) -> RoutingTables:
     link is not ahead of the message in the current dimension (``c_i < d_i``
     moving ``+``; ``c_i > d_i`` moving ``-``), otherwise ``v2``.  The path is the
     dimension-order path (lowest dimension first; on a bidirectional torus the
-    shorter direction, ``+`` on a tie).  Mesh: every VC usable (``L >= 1``).
+    shorter direction; at offset exactly ``k/2`` either direction, chosen per
+    message and dimension by ``simulate(tie=...)``: at random, or always ``+``).
+    Mesh: every VC usable (``L >= 1``).
 
     Deadlock freedom.  The escape sub-function is Dally & Seitz's dateline
     routing: along one ring (dimension ``i``, one direction) ``v2`` is used only
     before the message crosses the wrap link and never on the link that leaves
     node 0 (resp. ``k-1``), ``v1`` only after it and never on the wrap link, so
-    the escape channels of a ring are totally ordered (``v2`` by position from
+    the escape channels of a ring are totally ordered (this holds for each
+    direction of a ring, whichever way a tie is broken) (``v2`` by position from
     the dateline, then ``v1``); dimensions are visited in increasing order, so
     ordering escape channels by (dimension, direction, class, position) makes
     every escape dependency increasing: the escape channel dependency graph is
@@ -212,8 +250,9 @@ def dor(topo: Torus, vcs: int) -> RoutingTables:
         _check_pair(topo, "dor")
     vcs = _require_vcs(topo, "dor", vcs)
     N, P, C = topo.n_nodes, topo.n_ports, topo.n_channels
-    port, vc = _dor_tables(topo)
+    port, vc, *ties = _dor_tables(topo)
     t = _empty(N, P, C)
+    t.update(_tie_fields(*ties))
     minp = np.full((N, N, P), -1, np.int32)
     minp[:, :, 0] = port
     nminp = (port >= 0).astype(np.int32)
@@ -259,9 +298,10 @@ def duato(topo: Torus, vcs: int) -> RoutingTables:
         _check_pair(topo, "duato")
     vcs = _require_vcs(topo, "duato", vcs)
     N, P, C = topo.n_nodes, topo.n_ports, topo.n_channels
-    port, vc = _dor_tables(topo)
+    port, vc, *ties = _dor_tables(topo)
     minp, nminp = _minimal_ports(topo)
     t = _empty(N, P, C)
+    t.update(_tie_fields(*ties))
     t["escp"] = port.ravel().astype(np.int32)
     t["escv"] = vc.ravel().astype(np.int32)
     mesh = isinstance(topo, Mesh)
@@ -496,8 +536,9 @@ def extended_escape_cdg(topo: Topology, rt: RoutingTables):
                             if w != d and f2 < F:
                                 rows.append(s); cols.append(S(d, w, f2))
                 else:
-                    c = chan_of[v, rt.escp[idx]]
-                    rows.append(s); cols.append(c * E + int(rt.escv[idx]))
+                    for ep, ev in _escape_choices(rt, idx):
+                        c = chan_of[v, ep]
+                        rows.append(s); cols.append(c * E + ev)
                     if rt.vcs > rt.a0:
                         for j in range(nminp[v, d]):
                             w = topo.nbr[v, minp[v, d, j]]
@@ -522,16 +563,26 @@ def extended_escape_cdg(topo: Topology, rt: RoutingTables):
                             raise AssertionError(f"Nbc floor {f2} out of range at {v}->{w}, dest {d}")
                         rows.append(c * E + l); cols.append(S(d, w, f2))
             else:
-                c = chan_of[v, rt.escp[idx]]
-                w = cdst[c]
-                if w != d:
-                    rows.append(c * E + int(rt.escv[idx])); cols.append(S(d, w, 0))
+                for ep, ev in _escape_choices(rt, idx):
+                    c = chan_of[v, ep]
+                    w = cdst[c]
+                    if w != d:
+                        rows.append(c * E + ev); cols.append(S(d, w, 0))
     n_tot = n_esc + N * N * F
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     # collapse auxiliary states: reachability from each escape VC to escape VCs
     G = csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n_tot, n_tot))
     return n_esc, G
+
+
+def _escape_choices(rt: RoutingTables, idx: int):
+    """The (port, escape VC) pairs the escape sub-function may use at table entry ``idx``
+    (two at a DOR tie, whichever way the tie is broken)."""
+    out = [(int(rt.escp[idx]), int(rt.escv[idx]))]
+    if rt.tie_dim[idx] >= 0:
+        out.append((int(rt.tie_port[idx]), int(rt.tie_escv[idx])))
+    return out
 
 
 def is_acyclic(G) -> bool:

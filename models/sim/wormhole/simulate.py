@@ -57,6 +57,7 @@ import dataclasses
 import functools
 import math
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -111,6 +112,7 @@ class WormholeResult(Result):
     window_cycles: int = 0  # cycles of the measured window
     stop_reason: str = ""
     work: dict = dataclasses.field(default_factory=dict)  # kernel counters (routing attempts, channel visits)
+    channel_load: np.ndarray = None  # flits / cycle on each network channel (topology.channels order), window
     version: str = SIM_VERSION
 
 
@@ -165,11 +167,14 @@ def simulate(
     max_cycles: int | None = None,
     router_delay: int = 1,
     injection_vcs: int | None = None,
-    ejection_vcs: int = 1,
+    ejection_vcs: int | None = None,
     escape_levels: int | None = None,
     saturation_backlog: int | None = None,
     seed: int = 1,
     cache: bool = False,
+    tie: str = "random",
+    self_traffic: bool = False,
+    router: str = "ideal",
 ) -> WormholeResult:
     """Simulate wormhole switching on ``topology`` and measure latency and the models' quantities.
 
@@ -199,9 +204,18 @@ def simulate(
         Hard cap on simulated cycles (default 2e8).
     router_delay : int
         Cycles a header spends in each router (default 1).
-    injection_vcs, ejection_vcs : int
-        VCs of the injection channel (default ``vcs``, as the models' source
-        queue with rate ``lambda/V``) and of the ejection channel (default 1).
+    injection_vcs : int, optional
+        Messages a node may be writing into its injection channel at once
+        (default ``vcs``, as the models' source queue with rate ``lambda/V``).
+        A message is being written from the cycle it takes an injection VC to
+        the cycle its tail flit enters that VC's buffer; the injection channel
+        has ``max(vcs, injection_vcs)`` VCs.  ``injection_vcs=1`` is BookSim's
+        source: one message at a time per node, the next one starting (its
+        header entering a free injection VC) in the cycle after the previous
+        tail has entered the injection buffer, while that tail may still wait
+        there for the network.
+    ejection_vcs : int, optional
+        VCs of the ejection channel (default 1; ``vcs`` with ``router='booksim'``).
     escape_levels : int, optional
         Nbc escape levels ``V2`` (default the minimum ``floor(D/2)+1``).
     saturation_backlog : int, optional
@@ -209,34 +223,73 @@ def simulate(
     seed : int
     cache : bool
         Read / write the on-disk result cache (``cache_dir()/'wormhole'``).
+    tie : {'random', 'plus'}
+        Direction of a dimension-order hop (``dor``, and the escape VCs of
+        ``duato``) when the offset is exactly ``k/2`` on a bidirectional
+        torus of even radix.  ``'random'`` (default): ``+`` or ``-`` with
+        probability 1/2, drawn once per message and dimension from the run's
+        seeded stream; every channel then carries the same mean load, as the
+        models and BookSim assume.  ``'plus'``: always ``+`` (the simulator
+        before issue #12), which puts ``(k/2+1)/(k/2)`` times the mean load on
+        the ``+`` channels (1.25 on an 8x8 torus, 1.125 on 16x16).
+    self_traffic : bool
+        Uniform destinations over all ``N`` nodes, the source included
+        (BookSim's ``uniform`` pattern; a message to its own node crosses only
+        the local router: injection, then ejection channel), instead of over
+        the ``N - 1`` others (default).
+    router : {'ideal', 'booksim'}
+        Router timing model.  ``'ideal'`` (default, the one the models
+        assume): a header spends ``router_delay`` cycles per router, body flits
+        one cycle per hop, zero-load latency ``M + (h + 1) R``.  ``'booksim'``:
+        BookSim 2's input-queued router (routing, VC allocation, switch
+        allocation, switch traversal, 1-cycle links and credits, iSLIP
+        allocators with one iteration, one flit per input and output port per
+        cycle), zero-load latency ``M + 5 (h + 1) + 1`` for
+        ``buffer_depth >= 5``; see :mod:`models.sim.wormhole.booksim` for each
+        semantic and the BookSim source it follows (needs ``router_delay=1``,
+        ``injection_vcs`` 1 or None).
     """
+    router = require_choice("router", router, ["ideal", "booksim"])
     kwargs = dict(
         routing=routing, vcs=vcs, message_length=message_length, rate=rate, buffer_depth=buffer_depth,
         traffic=traffic, length_dist=length_dist, messages=messages, warmup_messages=warmup_messages,
         batches=batches, target_ci=target_ci, max_cycles=max_cycles, router_delay=router_delay,
         injection_vcs=injection_vcs, ejection_vcs=ejection_vcs, escape_levels=escape_levels,
-        saturation_backlog=saturation_backlog, seed=seed,
+        saturation_backlog=saturation_backlog, seed=seed, tie=tie, self_traffic=self_traffic,
     )
+    run = _simulate
+    if router == "booksim":
+        from .booksim import simulate_booksim as run
+    key = point_key(simulate, dict(topology=topology, router=router, **kwargs)) if cache else None
+    if kwargs["ejection_vcs"] is None and router == "ideal":
+        kwargs["ejection_vcs"] = 1
     if cache:
         dc = DiskCache(cache_dir() / "wormhole")
-        key = point_key(simulate, dict(topology=topology, **kwargs))
         hit = dc.get(key)
         if hit is not None:
             return hit
-        res = _simulate(topology, **kwargs)
+        res = run(topology, **kwargs)
         dc.put(key, res)
         return res
-    return _simulate(topology, **kwargs)
+    return run(topology, **kwargs)
 
 
 simulate.cache_name = "wormhole"
 simulate.sim_version = SIM_VERSION
 
 
-def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
+def _simulate(topology, **kw):
+    p = _validate(topology, **kw)
+    s = _allocate(topology, p)
+    status, wall = _run(s, p)
+    return _summary(topology, p, s, status, wall)
+
+
+# ----------------------------------------------------------------- validation
+def _validate(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
               messages, warmup_messages, batches, target_ci, max_cycles, router_delay,
-              injection_vcs, ejection_vcs, escape_levels, saturation_backlog, seed):
-    # ------------------------------------------------------------ validation
+              injection_vcs, ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic):
+    """The checked parameters of one run (a namespace), with the routing tables and the traffic source."""
     if not isinstance(topology, Topology):
         raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
     require_choice("routing", routing, ["dor", "duato", "duato_nbc", "nbc", "updown"])
@@ -257,161 +310,161 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     tk, rates, sigs, offered, tspec = _traffic(traffic, rate)
     rt = _tables(topology, routing, vcs, escape_levels)
     V = rt.vcs
-    inj_v = V if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    streams = V if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    tie = require_choice("tie", tie, ["random", "plus"])
+    if not isinstance(self_traffic, (bool, np.bool_)):
+        raise ParameterError(f"`self_traffic` must be True or False; got {self_traffic!r}")
+    N = topology.nbr.shape[0]
+    satlim = 20 * N + 500 if saturation_backlog is None else require("saturation_backlog", saturation_backlog, 1, integer=True)
+    return types.SimpleNamespace(
+        routing=routing, rt=rt, V=V, M=M, B=B, R=R, length_dist=length_dist, messages=messages, warmup=warmup,
+        batches=batches, target_ci=target_ci, maxcyc=maxcyc, ej_v=ej_v, inj_v=max(V, streams), streams=streams,
+        seed=seed, traffic_kind=tk, rates=rates.astype(np.float64), sigs=sigs.astype(np.float64),
+        offered=offered, tspec=tspec, rate=rate, tie=tie, self_traffic=bool(self_traffic), satlim=satlim)
 
+
+# ----------------------------------------------------------------- allocation
+def _records(n, dtype, **fill):
+    """``n`` zeroed records of ``dtype`` on a 64-byte boundary (one VC record = one cache line)."""
+    raw = np.zeros(n * dtype.itemsize + 64, np.uint8)
+    off = (-raw.ctypes.data) % 64
+    a = raw[off: off + n * dtype.itemsize].view(dtype)
+    for k, v in fill.items():
+        a[k] = v
+    return a
+
+
+def _net(rt, chan_of):
+    """The kernel's routing tables: the per-(node, destination) entries in one record each, in the
+    smallest integer type that holds them (a routing decision then reads one cache line, not six)."""
+    cols = dict(nmin=rt.nminp, esc_port=rt.escp, esc_vc=rt.escv, tie_dim=rt.tie_dim, tie_port=rt.tie_port,
+                tie_vc=rt.tie_escv, nbc_top=rt.nbc_U, up_port=rt.udp[0::2], down_port=rt.udp[1::2])
+    lo = min(int(a.min()) for a in cols.values())
+    hi = max(max(int(a.max()) for a in cols.values()), int(rt.minp.max()))
+    small = np.int8 if -128 <= lo and hi < 128 else np.int32
+    route = np.zeros(rt.nminp.size, K.route_dtype(small))
+    for f, a in cols.items():
+        route[f] = a
+    return K.Net(route, rt.minp.astype(small), rt.chan_up, chan_of.ravel().astype(np.int32))
+
+
+def _allocate(topology, p):
+    """The kernel's state for a run of parameters ``p`` (see :mod:`.kernel`), before the first cycle."""
+    rt, V = p.rt, p.V
     N, P = topology.nbr.shape
     chan_of, csrc, cdst, cport = topology.channels
     C = csrc.size
     NCH = C + 2 * N
-    c_nvc = np.concatenate([np.full(C, V), np.full(N, inj_v), np.full(N, ej_v)]).astype(np.int32)
-    c_base = np.zeros(NCH, np.int32)
-    c_base[1:] = np.cumsum(c_nvc)[:-1]
-    NV = int(c_nvc.sum())
-    c_type = np.concatenate([np.full(C, K.CT_NET), np.full(N, K.CT_INJ), np.full(N, K.CT_EJ)]).astype(np.int32)
     nodes = np.arange(N)
-    c_dst = np.concatenate([cdst, nodes, nodes]).astype(np.int32)
-    c_rr = np.zeros(NCH, np.int32)
-    c_busy = np.zeros(NCH, np.int32)
-    c_inact = np.zeros(NCH, np.int8)
-    n_inj = (C + nodes).astype(np.int32)
-    n_ej = (C + N + nodes).astype(np.int32)
-    pchan = chan_of.ravel().astype(np.int32)
 
-    satlim = 20 * N + 500 if saturation_backlog is None else require("saturation_backlog", saturation_backlog, 1, integer=True)
-    mcap = satlim + 2
-    K_target = messages
-    tagcap = 2 * messages + satlim
-    geop = 1.0 / M
-    mmax = M if length_dist == "fixed" else 20 * M
-    dlthresh = 20 * mmax + 10 * B * R + 1000
+    chan = _records(NCH, K.CHAN)
+    chan["nvc"] = np.concatenate([np.full(C, V), np.full(N, p.inj_v), np.full(N, p.ej_v)])
+    chan["base"][1:] = np.cumsum(chan["nvc"])[:-1]
+    chan["typ"] = np.concatenate([np.full(C, K.CT_NET), np.full(N, K.CT_INJ), np.full(N, K.CT_EJ)])
+    chan["src"] = np.concatenate([csrc, nodes, nodes])
+    chan["dst"] = np.concatenate([cdst, nodes, nodes])
+    NV = int(chan["nvc"].sum())
 
-    cfg = np.zeros(K.N_CFG, np.int64)
-    cfg[K.C_N], cfg[K.C_P], cfg[K.C_V], cfg[K.C_B], cfg[K.C_R] = N, P, V, B, R
-    cfg[K.C_KIND], cfg[K.C_A0], cfg[K.C_HASESC], cfg[K.C_V2] = rt.kind, rt.a0, rt.has_escape, rt.escape_levels
-    cfg[K.C_TRAFFIC] = tk
-    cfg[K.C_LENKIND] = 0 if length_dist == "fixed" else 1
-    cfg[K.C_M] = M
-    cfg[K.C_WARMUP] = warmup
-    cfg[K.C_TARGET] = K_target
-    cfg[K.C_MAXCYC] = maxcyc
-    cfg[K.C_SATLIM] = satlim
-    cfg[K.C_DLTHRESH] = dlthresh
-    cfg[K.C_NCHAN] = C
-    cfgf = np.zeros(K.N_CFGF)
-    cfgf[K.CF_RATE] = offered
-    cfgf[K.CF_R1], cfgf[K.CF_R2], cfgf[K.CF_S1], cfgf[K.CF_S2] = rates[0], rates[1], sigs[0], sigs[1]
-    cfgf[K.CF_GEOP] = geop
+    vc = _records(NV, K.VC, owner=-1, prv=-1, lastin=-1, lastout=-1, seen=-1)
+    vc["chan"] = np.repeat(np.arange(NCH), chan["nvc"])
+    vc["router"] = chan["dst"][vc["chan"]]
 
-    st = seed_state(seed)
-    S = np.zeros(K.N_S, np.int64)
-    F = np.zeros(K.N_F)
-    S[K.S_PHASE] = 1 if warmup == 0 else 0
-    S[K.S_FREE] = 0
-    mm_state = np.zeros(N, np.int64)
-    mm_tsw = np.zeros(N)
-    mm_tar = np.zeros(N)
-    if tk == 0:
-        F[K.F_NEXTARR] = _first_arrival(st, offered * N)
+    node = _records(N, K.NODE, qhead=-1, qtail=-1)
+    node["inj"] = C + nodes
+    node["ej"] = C + N + nodes
+    node["label"] = rt.label
+
+    mcap = p.satlim + 2
+    msg = _records(mcap, K.MSG, tag=-1)
+    msg["next"] = np.arange(1, mcap + 1)
+    msg["next"][-1] = -1
+
+    mmax = p.M if p.length_dist == "fixed" else 20 * p.M
+    cfg = K.Config(
+        n=int(N), p=int(P), v=int(V), b=int(p.B), r=int(p.R), routing=int(rt.kind), a0=int(rt.a0),
+        has_esc=int(rt.has_escape), escape_levels=int(rt.escape_levels), traffic=int(p.traffic_kind),
+        length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(p.M),
+        geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
+        satlim=int(p.satlim), dlthresh=int(20 * mmax + 10 * p.B * p.R + 1000),
+        tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams))
+    net = _net(rt, chan_of)
+
+    rng = seed_state(p.seed)
+    sc = np.zeros(1, K.SCALARS)
+    sc["phase"] = K.MEASURE if p.warmup == 0 else K.WARMUP
+    sc["target"] = p.messages
+    mm = K.Mmpp(np.zeros(N, np.int64), np.zeros(N), np.zeros(N), p.rates, p.sigs)
+    if p.traffic_kind == K.TRAFFIC_POISSON:
+        sc["nextarr"] = _first_arrival(rng, p.offered * N)
     else:
-        mmpp_init(st, rates.astype(np.float64), sigs.astype(np.float64), mm_state, mm_tsw, mm_tar, 0.0)
+        mmpp_init(rng, p.rates, p.sigs, mm.state, mm.tsw, mm.tar, 0.0)
 
-    qhead = np.full(N, -1, np.int32)
-    qtail = np.full(N, -1, np.int32)
-    qlen = np.zeros(N, np.int32)
-    q_inlist = np.zeros(N, np.int8)
-    qlist = np.zeros(N, np.int32)
-    v_owner = np.full(NV, -1, np.int32)
-    v_nin = np.zeros(NV, np.int32)
-    v_nout = np.zeros(NV, np.int32)
-    v_prv = np.full(NV, -1, np.int32)
-    v_nxt = np.full(NV, -1, np.int32)
-    v_lastin = np.full(NV, -1, np.int64)
-    v_lastout = np.full(NV, -1, np.int64)
-    v_hdrt = np.zeros(NV, np.int64)
-    v_chan = np.repeat(np.arange(NCH, dtype=np.int32), c_nvc)
-    act = np.zeros(NCH, np.int32)
-    v_seen = np.full(NV, -1, np.int64)
-    n_rel = np.zeros(N, np.int64)
-    c_src = np.concatenate([csrc, nodes, nodes]).astype(np.int32)
-    pend = np.zeros(NV, np.int32)
-    m_dest = np.zeros(mcap, np.int32)
-    m_src = np.zeros(mcap, np.int32)
-    m_len = np.zeros(mcap, np.int32)
-    m_tgen = np.zeros(mcap, np.int64)
-    m_tinj = np.zeros(mcap, np.int64)
-    m_hops = np.zeros(mcap, np.int32)
-    m_tag = np.full(mcap, -1, np.int64)
-    m_state = np.zeros(mcap, np.int32)
-    m_next = np.arange(1, mcap + 1, dtype=np.int32)
-    m_next[-1] = -1
-    tags = _alloc_tags(tagcap)
     nch = np.zeros(V + 1, np.int64)
     nch[0] = C
-    hist_acc = np.zeros(V + 1, np.float64)
-    dummy = np.zeros(1, np.int64)
+    return types.SimpleNamespace(
+        C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, chan=chan, msg=msg, node=node,
+        lists=K.Lists(np.zeros(NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32)),
+        mm=mm, tags=_alloc_tags(2 * p.messages + p.satlim),
+        hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
-    def call(chunk_end):
-        cfg[K.C_CHUNKEND] = chunk_end
-        return K.run(cfg, cfgf, st, S, F,
-                     rt.minp, rt.nminp, rt.escp, rt.escv, rt.udp, rt.chan_up, rt.nbc_U, rt.label, pchan,
-                     c_base, c_nvc, c_type, c_dst, c_rr, c_busy, c_inact,
-                     n_inj, n_ej, qhead, qtail, qlen, q_inlist, qlist,
-                     v_owner, v_nin, v_nout, v_prv, v_nxt, v_lastin, v_lastout, v_hdrt, v_chan,
-                     act, pend, v_seen, n_rel, c_src,
-                     m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next,
-                     tags[0], tags[1], tags[2], tags[3], tags[4],
-                     nch, hist_acc, dummy,
-                     mm_state, mm_tsw, mm_tar, rates.astype(np.float64), sigs.astype(np.float64))
 
+# ----------------------------------------------------------------- the run
+def _run(s, p):
+    """Run the kernel in chunks until it stops (extending the run for ``target_ci``); (status, seconds)."""
     chunk = 1 << 21
+    sc = s.sc[0]
     t0 = time.perf_counter()
-    status = K.RUNNING
     while True:
-        status = call(int(S[K.S_T]) + chunk)
+        sc["chunk_end"] = sc["t"] + chunk
+        status = K.run(s.cfg, s.net, s.vc, s.chan, s.msg, s.node, s.lists, s.mm, s.tags, s.hist, s.sc, s.rng)
         if status == K.RUNNING:
             continue
-        if status == K.DONE and target_ci is not None:
-            n = K_target
-            lat = tags[0][:n]
-            ci = _batch_ci(lat.astype(float), batches)
-            if ci > target_ci * lat.mean():
-                K_target = int(math.ceil(K_target * 1.5))
-                cfg[K.C_TARGET] = K_target
-                if tags[0].size < 2 * K_target + satlim:
-                    tags = _grow_tags(tags, 2 * K_target + satlim)
+        if status == K.DONE and p.target_ci is not None:
+            n = int(sc["target"])
+            lat = s.tags.lat[:n]
+            ci = _batch_ci(lat.astype(float), p.batches)
+            if ci > p.target_ci * lat.mean():
+                n = int(math.ceil(n * 1.5))
+                sc["target"] = n
+                if s.tags.lat.size < 2 * n + p.satlim:
+                    s.tags = _grow_tags(s.tags, 2 * n + p.satlim)
                 continue
         break
-    wall = time.perf_counter() - t0
+    return status, time.perf_counter() - t0
 
+
+# ----------------------------------------------------------------- the summary
+def _summary(topology, p, s, status, wall):
+    """The :class:`WormholeResult` of a finished run (raises :class:`DeadlockError` on a deadlock)."""
+    sc = s.sc[0]
+    C, N, V = s.C, s.N, p.V
     params = dict(
-        topology=topology.spec(), routing=routing, vcs=V, message_length=M, rate=rate,
-        buffer_depth=B, traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
-        length_dist=length_dist, messages=messages, warmup_messages=warmup, batches=batches,
-        target_ci=target_ci, max_cycles=maxcyc, router_delay=R, injection_vcs=inj_v,
-        ejection_vcs=ej_v, escape_levels=rt.escape_levels if routing in ("duato_nbc", "nbc") else None,
-        saturation_backlog=satlim,
+        topology=topology.spec(), routing=p.routing, vcs=V, message_length=p.M, rate=p.rate,
+        buffer_depth=p.B, traffic=p.tspec if isinstance(p.tspec, str) else dataclasses.asdict(p.tspec),
+        length_dist=p.length_dist, messages=p.messages, warmup_messages=p.warmup, batches=p.batches,
+        target_ci=p.target_ci, max_cycles=p.maxcyc, router_delay=p.R, injection_vcs=p.streams,
+        ejection_vcs=p.ej_v, escape_levels=p.rt.escape_levels if p.routing in ("duato_nbc", "nbc") else None,
+        saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic,
     )
 
     if status == K.DEADLOCK:
-        chans, detail = _deadlock_report(topology, C, N, c_base, c_nvc, v_owner, v_nin, v_nout, v_nxt,
-                                         m_dest, pend[: S[K.S_NPEND]], S, cdst)
-        err = DeadlockError(int(S[K.S_T]), chans, detail)
-        err.state = dict(v_owner=v_owner, v_nin=v_nin, v_nout=v_nout, v_prv=v_prv, v_nxt=v_nxt,
-                         v_lastin=v_lastin, v_lastout=v_lastout, v_hdrt=v_hdrt, v_chan=v_chan,
-                         c_base=c_base, c_nvc=c_nvc, c_busy=c_busy, c_inact=c_inact, act=act[: S[K.S_NACT]],
-                         pend=pend[: S[K.S_NPEND]], m_dest=m_dest, m_len=m_len, m_state=m_state,
-                         S=S, tables=rt)
+        pend = s.lists.pend[: sc["npend"]]
+        chans, detail = _deadlock_report(topology, s, pend)
+        err = DeadlockError(int(sc["t"]), chans, detail)
+        err.state = dict(vc=s.vc, chan=s.chan, msg=s.msg, node=s.node, act=s.lists.act[: sc["nact"]],
+                         pend=pend, scalars=sc, tables=p.rt)
         raise err
 
-    Tw = int(S[K.S_CYC_W])
-    nfin = int(S[K.S_PREFIX])
+    Tw = int(sc["cyc_w"])
+    nfin = int(sc["prefix"])
+    K_target = int(sc["target"])
     n_use = min(K_target, nfin) if status == K.DONE else nfin
-    backlog_growth = int(S[K.S_INSYS]) - int(S[K.S_INSYS_W0])
-    gen_w = int(S[K.S_GEN_W])
+    backlog_growth = int(sc["insys"]) - int(sc["insys_w0"])
+    gen_w = int(sc["gen_w"])
     saturated = status == K.SATURATED
     if not saturated and Tw > 0 and backlog_growth > max(0.03 * gen_w, 4 * N):
         saturated = True
-    if status == K.MAXCYCLES and not saturated and n_use < batches:
+    if status == K.MAXCYCLES and not saturated and n_use < p.batches:
         saturated = True
     reason = {K.DONE: "done", K.SATURATED: "saturation backlog", K.MAXCYCLES: "max_cycles"}[status]
     if saturated and status == K.DONE:
@@ -420,33 +473,32 @@ def _simulate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     def rate_of(x):
         return float(x) / (N * Tw) if Tw > 0 else math.nan
 
-    hist = hist_acc / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
+    hist = s.hist.acc / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
     vv = np.arange(V + 1)
     den = float((vv * hist).sum())
     mux = float((vv * vv * hist).sum()) / den if den > 0 else math.nan
-    util = float(S[K.S_NETFLITS_W]) / (C * Tw) if Tw > 0 else math.nan
-    lat = tags[0][:n_use].astype(float)
+    util = float(sc["netflits_w"]) / (C * Tw) if Tw > 0 else math.nan
+    tags = s.tags
+    lat = tags.lat[:n_use].astype(float)
     if saturated or n_use == 0:
-        latency = math.inf
-        ci = math.inf
-        netlat = math.inf
-        wait = math.inf
+        latency = ci = netlat = wait = math.inf
     else:
         latency = float(lat.mean())
-        ci = _batch_ci(lat, batches) if n_use >= batches else math.inf
-        netlat = float(tags[1][:n_use].mean())
-        wait = float(tags[2][:n_use].mean())
-    hops = float(tags[3][:n_use].mean()) if n_use else math.nan
+        ci = _batch_ci(lat, p.batches) if n_use >= p.batches else math.inf
+        netlat = float(tags.net[:n_use].mean())
+        wait = float(tags.wait[:n_use].mean())
+    hops = float(tags.hops[:n_use].mean()) if n_use else math.nan
     return WormholeResult(
         latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
-        throughput=rate_of(S[K.S_DELIV_W]), offered=float(offered), saturated=bool(saturated),
+        throughput=rate_of(sc["deliv_w"]), offered=float(p.offered), saturated=bool(saturated),
         mean_hops=hops, vc_busy_hist=hist, multiplexing=mux, channel_utilisation=util,
-        cycles=int(S[K.S_T]), messages=int(n_use), flit_hops=int(S[K.S_FLITHOPS]), wall_time=wall,
-        params=params, seed=int(seed), measured_offered=rate_of(gen_w),
-        mean_in_network=float(F[K.F_INNET_ACC]) / Tw if Tw > 0 else math.nan,
+        cycles=int(sc["t"]), messages=int(n_use), flit_hops=int(sc["flithops"]), wall_time=wall,
+        params=params, seed=int(p.seed), measured_offered=rate_of(gen_w),
+        mean_in_network=float(sc["innet_acc"]) / Tw if Tw > 0 else math.nan,
         window_cycles=Tw, stop_reason=reason,
-        work=dict(routing_attempts=int(S[K.S_ALLOC_TRIES]), channel_visits=int(S[K.S_CHAN_VISITS]),
-                  generated=int(S[K.S_GEN]), delivered=int(S[K.S_DELIV])),
+        work=dict(routing_attempts=int(sc["alloc_tries"]), channel_visits=int(sc["chan_visits"]),
+                  generated=int(sc["gen"]), delivered=int(sc["deliv"])),
+        channel_load=s.hist.flits[:C] / Tw if Tw > 0 else np.full(C, math.nan),
     )
 
 
@@ -457,8 +509,8 @@ def _first_arrival(st, lam_total):
 
 
 def _alloc_tags(n):
-    return (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n, np.int32), np.zeros(n, np.int8))
+    return K.Tags(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                  np.zeros(n, np.int32), np.zeros(n, np.int8))
 
 
 def _grow_tags(tags, n):
@@ -468,17 +520,20 @@ def _grow_tags(tags, n):
     return new
 
 
-def _deadlock_report(topo, C, N, c_base, c_nvc, v_owner, v_nin, v_nout, v_nxt, m_dest, pend, S, cdst):
+def _deadlock_report(topo, s, pend):
     chans = []
     waiting = set(int(b) for b in pend)
-    for ch in range(C):
-        for v in range(int(c_nvc[ch])):
-            b = int(c_base[ch]) + v
-            m = int(v_owner[b])
+    vc = s.vc
+    for ch in range(s.C):
+        c = s.chan[ch]
+        for v in range(int(c["nvc"])):
+            b = int(c["base"]) + v
+            m = int(vc[b]["owner"])
             if m < 0:
                 continue
-            state = "header waiting" if b in waiting else f"{int(v_nin[b] - v_nout[b])} flits"
-            chans.append(f"{topo.describe_channel(ch)} vc{v} [msg {m} -> {int(m_dest[m])}, {state}]")
-    detail = (f"{len(waiting)} headers blocked, {int(S[K.S_INNET])} messages in the network, "
-              f"no flit moved for {int(S[K.S_IDLE])} cycles")
+            state = "header waiting" if b in waiting else f"{int(vc[b]['nin'] - vc[b]['nout'])} flits"
+            chans.append(f"{topo.describe_channel(ch)} vc{v} [msg {m} -> {int(s.msg[m]['dest'])}, {state}]")
+    sc = s.sc[0]
+    detail = (f"{len(waiting)} headers blocked, {int(sc['innet'])} messages in the network, "
+              f"no flit moved for {int(sc['idle'])} cycles")
     return chans, detail

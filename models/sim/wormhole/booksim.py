@@ -1,0 +1,497 @@
+"""``router="booksim"``: BookSim 2's input-queued router (``iq``) with the issue #12 configuration.
+
+The preset reproduces BookSim 2 (repository booksim/booksim2) configured with
+``routing_delay = vc_alloc_delay = sw_alloc_delay = st_final_delay = 1``,
+``credit_delay = 0``, ``vc_allocator = sw_allocator = islip``,
+``alloc_iters = 1``, ``wait_for_tail_credit = 0``, ``use_noc_latency = 0``
+(every channel 1 cycle) and BookSim's defaults otherwise
+(``src/booksim_config.cpp``: ``speculative = 0``, ``st_prepare_delay = 0``,
+``output_delay = 0``, ``vc_busy_when_full = 0``, ``vc_prioritize_empty = 0``,
+``hold_switch_for_packet = 0``, ``input_speedup = output_speedup = 1``,
+``buffer_policy = private``, ``priority = none``).  The routing *function*
+is the project's (:mod:`.routing`); the router, the channels, the source and
+the measurement are BookSim's.  Its numba cycle loop is
+:mod:`.booksim_kernel`.
+
+Semantics, each with the BookSim source it follows
+----------------------------------------------------
+1. **Channels** (``src/channel.hpp``, ``Channel::ReadInputs`` /
+   ``WriteOutputs``; ``src/networks/network.cpp``): a flit or credit sent in
+   cycle ``s`` (``Send`` during ``WriteOutputs``) enters the wait queue at
+   ``ReadInputs`` of ``s + 1`` with time ``s + delay - 1 = s``, is put on the
+   output at ``WriteOutputs`` of ``s + 1`` and read by the receiver at
+   ``ReadInputs`` of ``s + 2``: a 1-cycle channel takes 2 cycles from send to
+   the receiver seeing the flit.  The same holds for the injection channel
+   (the source writes in ``TrafficManager::_Step`` before the network's
+   ``WriteOutputs``), the ejection channel (the terminal reads at the start
+   of ``_Step``) and every credit channel.
+2. **Input buffers** (``src/buffer.cpp``, ``src/vc.cpp``; ``IQRouter::_InputQueuing``
+   in ``src/routers/iq_router.cpp``): every input port (network, injection)
+   has ``vcs`` VCs of ``buffer_depth`` flits, each a FIFO of flits that may hold
+   the tail of one message and the header of the next (``wait_for_tail_credit
+   = 0``).  A header reaching an idle VC starts routing in that cycle; a flit
+   reaching the front of an active VC bids for the switch in that cycle.
+3. **Routing** (``_RouteEvaluate`` / ``_RouteUpdate``, ``routing_delay = 1``):
+   the route is computed in the cycle the header becomes the front of its VC
+   (the cycle after the previous tail left, for a header queued behind it);
+   VC allocation starts the next cycle.
+4. **VC allocation** (``_VCAllocEvaluate`` / ``_VCAllocUpdate``,
+   ``src/allocators/islip.cpp``): every routed header requests *every* output
+   VC its routing function allows that is not in use
+   (``BufferState::IsAvailableFor``; credits are not checked,
+   ``vc_busy_when_full = 0``); one iSLIP iteration over
+   (input port x VC, output port x VC): each output VC grants the requesting
+   input VC first in round-robin order from its grant pointer, each input VC
+   accepts the granting output VC first in round-robin order from its accept
+   pointer, pointers move past the match on accept only.  The winner is
+   active from the next cycle (``_VCAllocUpdate`` pushes it to the switch
+   allocator's queue, evaluated next cycle); a loser retries every cycle.
+5. **Switch allocation** (``_SWAllocAddReq`` / ``_SWAllocEvaluate`` /
+   ``_SWAllocUpdate``; ``RoundRobinArbiter::Supersedes``): an active VC with a
+   flit at its front and a credit for its output VC (``IsFullFor`` false)
+   requests its output port; per (input port, output port) only the VC first
+   in round-robin order from the input port's offset ``_sw_rr_offset`` is kept
+   (the offset moves to ``vc + 1`` when that VC wins); one iSLIP iteration over
+   (input port, output port).  So at most one flit leaves an input port and at
+   most one enters an output port per cycle (the crossbar limit).  A winner's
+   flit leaves its buffer in that cycle: the credit goes upstream
+   (``_OutputQueuing``, ``_SendCredits``), the downstream credit count rises
+   (``BufferState::SendingFlit``) and, for a tail, the output VC is free for
+   VC allocation from the next cycle (``wait_for_tail_credit = 0``,
+   ``src/buffer_state.cpp``).  The next flit of the VC bids the next cycle.
+6. **Switch traversal** (``_SwitchEvaluate`` / ``_SwitchUpdate``,
+   ``_crossbar_delay = st_prepare_delay + st_final_delay = 1``;
+   ``_SendFlits``): the flit is sent on the output channel the cycle after
+   switch allocation.
+7. **Credits** (``_ReceiveCredits``, ``credit_delay = 0``;
+   ``BufferState::ProcessCredit``): a credit sent in cycle ``r`` is counted in
+   ``_InputQueuing`` of ``r + 2``, before that cycle's allocations.  A buffer
+   slot's round trip is therefore 5 cycles (switch allocation upstream ``s``,
+   sent ``s + 1``, in the buffer and switch-allocated downstream at ``s + 3``
+   at the earliest, credit counted upstream at ``s + 5``).
+8. **Source** (``TrafficManager::_Inject`` / ``_Step`` in
+   ``src/trafficmanager.cpp``): one message at a time per node
+   (``_partial_packets``): the next message starts once the previous tail has
+   been written into the injection channel (``injection_vcs = 1``), at most one
+   flit per cycle.  A header takes the first injection VC in round-robin order
+   after the last one used that is not in use and has a credit (BookSim's
+   ``_last_vc`` starts at -1, when only VC 0 is tried); body flits need a
+   credit of that VC.  Credits from the router are read at the start of the
+   cycle.  The generation process is the project's (Poisson or MMPP, with
+   an unbounded source queue; BookSim's ``include_queuing = 1`` lazy queue is
+   the same with Bernoulli arrivals).
+9. **Ejection** (``TrafficManager::_Step``; ``IQRouter::AddOutputChannel``):
+   the ejection port is an output with ``ejection_vcs`` VCs (default
+   ``vcs``, as every BookSim port has ``num_vcs``) of ``buffer_depth`` credits;
+   the terminal reads each flit on arrival and returns its credit at once
+   (counted by the router 2 cycles later).
+10. **Latency** (``TrafficManager::_RetireFlit``): a message's latency is
+    the cycle its tail is read by the terminal minus its generation cycle
+    (BookSim's ``plat = atime - ctime``); network latency from the cycle its
+    header was written into the injection channel (``nlat = atime - itime``).
+
+Zero-load latency (derived; tested)
+-----------------------------------
+A message generated in cycle ``t0`` writes its header at ``t0``, which is in
+the source router's injection buffer at ``t0 + 2`` (1); there it is routed at
+``+0``, VC-allocated at ``+1``, switch-allocated at ``+2`` and sent at ``+3``
+(3-6), reaching the next router at ``+5``.  So the header is in router ``r``
+(``r = 0..h``) at ``t0 + 2 + 5 r``, is switch-allocated at the destination at
+``t0 + 4 + 5 h`` and read by the terminal at ``t0 + 7 + 5 h``.  A body flit
+arriving at the front of an active VC is switch-allocated in its arrival cycle,
+so the body follows one flit per cycle when credits allow, and
+
+    ``latency = M + 5 (h + 1) + 1``     (``h`` network hops).
+
+This holds for ``buffer_depth >= 5``: a slot's round trip is 5 cycles (7),
+so one VC streams a flit per cycle; the header's 2-cycle stop in each buffer
+makes the flits from the ``B``-th on wait 2 cycles for credits upstream, but
+the downstream buffer is 2 cycles behind by the same stop, so the tail is not
+delayed.  For any ``buffer_depth`` the exact zero-load latency is the max-plus
+recursion of :func:`zero_load_latency` (``+ 5`` per hop, larger for
+``B <= 4`` and long messages).
+
+Routing: ``dor`` only (other routings raise :class:`ParameterError`).  On a
+mesh every VC is usable on the dimension-order port (BookSim's
+``dim_order_mesh``).  On a torus the VCs are split into two dateline halves as
+in BookSim's ``dim_order_torus`` (``src/routefunc.cpp``, ``vcEnd -=
+available_vcs`` / ``vcBegin += available_vcs``): a message uses the upper half
+while the wrap-around link of the current dimension is still ahead
+(the project's dateline class ``v2``, :func:`.routing.dor`), the lower half
+otherwise; ``vcs`` must be even.  (The project's ``dor`` with ``vcs > 2`` adds
+an adaptive class on the same path, and that deadlocks here: with
+``wait_for_tail_credit = 0`` a header can wait behind another message's tail in
+an adaptive VC, a dependency outside the escape order.  The project's adaptive
+routings are not supported for the same reason.)  Ties at offset ``k/2``
+follow ``tie`` as with the ideal router (BookSim draws them at random).  Every
+allowed free VC is requested; the allocator chooses.  ``router_delay`` must be
+1 (the stages are fixed) and ``injection_vcs`` 1 (BookSim's source).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+
+import numpy as np
+
+from models.core.errors import DeadlockError, ParameterError
+from models.core.validate import require, require_choice
+
+from ...networks.graph import Graph, Mesh, Topology, Torus
+from . import booksim_kernel as K
+from .traffic import mmpp_init, rng_exp, seed_state
+
+__all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
+
+BOOKSIM_ROUTINGS = ("dor",)
+
+
+def zero_load_latency(hops: int, message_length: int, buffer_depth: int) -> int:
+    """Exact zero-load latency of the booksim preset (cycles), any ``buffer_depth``.
+
+    Max-plus recursion over flits ``k`` of the timing above: ``S(k)`` source write,
+    ``D_r(k)`` switch allocation in router ``r`` (``r = 0..h``)::
+
+        S(0) = 0,  S(k) = max(S(k-1) + 1, D_0(k-B) + 2)
+        A_0(k) = S(k) + 2,  A_r(k) = D_{r-1}(k) + 3
+        D_r(0) = A_r(0) + 2
+        D_r(k) = max(A_r(k), D_r(k-1) + 1, D_{r+1}(k-B) + 2)   (r < h)
+        D_h(k) = max(A_h(k), D_h(k-1) + 1, D_h(k-B) + 5)       (ejection credits)
+
+    and the latency is ``D_h(M-1) + 3``.  For ``B >= 5`` it equals
+    ``M + 5 (h + 1) + 1``.
+    """
+    h, M, B = int(hops), int(message_length), int(buffer_depth)
+    R = h + 1
+    NEG = -10**9
+    S = [0] * M
+    A = [[0] * M for _ in range(R)]
+    D = [[0] * M for _ in range(R)]
+    # flits advance in order; router r's credit constraint looks at router r+1's
+    # departure of flit k-B < k, so computing flit by flit, all routers, is causal.
+    for k in range(M):
+        prevD0 = D[0][k - B] if k - B >= 0 else NEG
+        S[k] = 0 if k == 0 else max(S[k - 1] + 1, prevD0 + 2)
+        for r in range(R):
+            A[r][k] = S[k] + 2 if r == 0 else D[r - 1][k] + 3
+            if k == 0:
+                D[r][k] = A[r][k] + 2
+                continue
+            cred = NEG
+            if k - B >= 0:
+                cred = D[r + 1][k - B] + 2 if r < h else D[r][k - B] + 5
+            D[r][k] = max(A[r][k], D[r][k - 1] + 1, cred)
+    return D[h][M - 1] + 3
+
+
+def _inports(topology: Topology, csrc, cdst, cport) -> np.ndarray:
+    """Local input-port number of each network channel at its downstream router (BookSim's
+    KNCube order: input ``2i`` comes from the ``+1`` neighbour, ``2i+1`` from the ``-1`` one)."""
+    C = csrc.size
+    if isinstance(topology, Torus):
+        if topology.bidirectional:
+            return (cport ^ 1).astype(np.int32)
+        return cport.astype(np.int32)
+    nbr = topology.nbr
+    out = np.full(C, -1, np.int32)
+    used = set()
+    for c in range(C):
+        d, s = int(cdst[c]), int(csrc[c])
+        for q in range(nbr.shape[1]):
+            if nbr[d, q] == s and (d, q) not in used:
+                out[c] = q
+                used.add((d, q))
+                break
+        if out[c] < 0:
+            raise ParameterError(f"topology {topology.name}: no return port for channel {c}")
+    return out
+
+
+def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
+    """All arrays of the engine (a dict)."""
+    chan_of, csrc, cdst, cport = topology.channels
+    C = csrc.size
+    NCH = C + 2 * N
+    nodes = np.arange(N)
+    c_nvc = np.concatenate([np.full(C, V), np.full(N, V), np.full(N, Vej)]).astype(np.int32)
+    c_base = np.zeros(NCH, np.int32)
+    c_base[1:] = np.cumsum(c_nvc)[:-1]
+    NV = int(c_nvc.sum())
+    W = max(V, Vej)
+    c_type = np.concatenate([np.full(C, K.CT_NET), np.full(N, K.CT_INJ), np.full(N, K.CT_EJ)]).astype(np.int32)
+    c_inport = np.concatenate([_inports(topology, csrc, cdst, cport), np.full(N, P), np.full(N, -1)]).astype(np.int32)
+    c_outport = np.concatenate([cport, np.full(N, -1), np.full(N, P)]).astype(np.int32)
+    v_chan = np.repeat(np.arange(NCH, dtype=np.int32), c_nvc)
+    v_idx = (np.arange(NV) - c_base[v_chan]).astype(np.int32)
+    v_li = np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32)
+    v_lo = np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32)
+    mcap = satlim + 2
+    i32 = lambda n, fill=0: np.full(n, fill, np.int32)  # noqa: E731
+    a = dict(
+        c_base=c_base, c_nvc=c_nvc, c_type=c_type,
+        c_dst=np.concatenate([cdst, nodes, nodes]).astype(np.int32),
+        c_src=np.concatenate([csrc, nodes, nodes]).astype(np.int32),
+        c_inport=c_inport, c_outport=c_outport,
+        n_inj=(C + nodes).astype(np.int32), n_ej=(C + N + nodes).astype(np.int32),
+        v_chan=v_chan, v_idx=v_idx, v_li=v_li, v_lo=v_lo,
+        qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
+        bq_m=i32(NV * B), bq_k=i32(NV * B), bq_head=i32(NV), bq_cnt=i32(NV), vst=np.zeros(NV, np.int8),
+        va_from=np.zeros(NV, np.int64), sw_from=np.zeros(NV, np.int64), outv=i32(NV, -1), occ=i32(NV),
+        inuse=np.zeros(NV, np.int8), v_busy=i32(NV),
+        va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
+        vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
+        src_list=i32(N), in_src=np.zeros(N, np.int8), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1),
+        last_vc=i32(N, -1),
+        ev_fb=i32(K.NSLOT * NCH), ev_fm=i32(K.NSLOT * NCH), ev_fk=i32(K.NSLOT * NCH), ev_fn=np.zeros(K.NSLOT, np.int64),
+        ev_cb=i32(K.NSLOT * NCH), ev_cn=np.zeros(K.NSLOT, np.int64),
+        req_b=i32(NV * (P * V + W) + 1), req_o=i32(NV * (P * V + W) + 1), rq_tmp=i32(P * V + W + 1),
+        g_key=np.full(NV, -1, np.int64), g_in=i32(NV), g_touch=i32(NV),
+        a_key=np.full(NV, -1, np.int64), a_o=i32(NV), a_touch=i32(NV),
+        p_key=np.full(NCH * (P + 1), -1, np.int64), p_b=i32(NCH * (P + 1)), p_touch=i32(NCH * (P + 1)),
+        og_key=np.full(NCH, -1, np.int64), og_pair=i32(NCH), og_touch=i32(NCH),
+        ia_key=np.full(NCH, -1, np.int64), ia_pair=i32(NCH), ia_touch=i32(NCH),
+        cand=i32(NV), gl=i32(NV), in_st=np.full(NCH, -1, np.int64), in_cnt=i32(NCH),
+        out_st=np.full(NCH, -1, np.int64), out_cnt=i32(NCH),
+        m_dest=i32(mcap), m_src=i32(mcap), m_len=i32(mcap), m_tgen=np.zeros(mcap, np.int64),
+        m_tinj=np.zeros(mcap, np.int64), m_hops=i32(mcap), m_tag=np.full(mcap, -1, np.int64),
+        m_state=i32(mcap), m_next=np.arange(1, mcap + 1, dtype=np.int32), m_tie=np.zeros(mcap, np.int64),
+        tg_lat=np.zeros(tagcap, np.int64), tg_net=np.zeros(tagcap, np.int64), tg_wait=np.zeros(tagcap, np.int64),
+        tg_hops=i32(tagcap), tg_done=np.zeros(tagcap, np.int8),
+        nch=np.zeros(V + 1, np.int64), c_nbusy=i32(NCH), hist_acc=np.zeros(V + 1), c_flits=np.zeros(NCH, np.int64),
+    )
+    a["m_next"][-1] = -1
+    a["nch"][0] = C
+    return a, C, NCH, NV
+
+
+_ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan v_idx v_li v_lo "
+          "qhead qtail qlen q_inlist qlist bq_m bq_k bq_head bq_cnt vst va_from sw_from outv occ inuse v_busy "
+          "va_g va_a sw_g sw_a sw_rr vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
+          "ev_fb ev_fm ev_fk ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
+          "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand gl in_st in_cnt out_st out_cnt "
+          "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
+_ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".split()
+
+
+def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
+            messages, warmup_messages, batches, target_ci, max_cycles, router_delay, injection_vcs,
+            ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic,
+            mode=0, warmup_cycles=0, run_cycles=0):
+    """Validate, set up and run the engine; returns (status, state dict) for the result builders."""
+    from .simulate import _batch_ci, _tables, _traffic  # noqa: F401  (shared helpers)
+
+    if not isinstance(topology, Topology):
+        raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
+    if routing not in BOOKSIM_ROUTINGS:
+        raise ParameterError(
+            f"`routing` {routing!r} is not supported with router='booksim' (supported: 'dor'): the "
+            "project's adaptive routings share VCs between an adaptive class and escape VCs, and under "
+            "BookSim's non-atomic VC reallocation (wait_for_tail_credit = 0) a header queued behind "
+            "another message's tail adds dependencies outside the escape order (a deadlock is observed "
+            "with an adaptive class on an 8x8 torus)")
+    M = require("message_length", message_length, 1, unit="flits", integer=True)
+    B = require("buffer_depth", buffer_depth, 1, unit="flits per VC", integer=True)
+    length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
+    messages = require("messages", messages, 1, unit="measured messages", integer=True)
+    warmup = require("warmup_messages", warmup_messages, 0, unit="messages", integer=True)
+    batches = require("batches", batches, 2, unit="batch means", integer=True)
+    if mode == 0 and batches > messages:
+        raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
+    if target_ci is not None:
+        target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
+    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, integer=True)
+    R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
+    if R != 1:
+        raise ParameterError(f"`router_delay` must be 1 with router='booksim' (its stages are fixed); got {R}")
+    seed = require("seed", seed, 0, integer=True)
+    tk, rates, sigs, offered, tspec = _traffic(traffic, rate)
+    rt = _tables(topology, routing, vcs, escape_levels)
+    V = rt.vcs
+    streams = 1 if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    if streams != 1:
+        raise ParameterError(f"`injection_vcs` must be 1 (BookSim's source) with router='booksim'; got {streams}")
+    Vej = V if ejection_vcs is None else require("ejection_vcs", ejection_vcs, 1, integer=True)
+    tie = require_choice("tie", tie, ["random", "plus"])
+    if not isinstance(self_traffic, (bool, np.bool_)):
+        raise ParameterError(f"`self_traffic` must be True or False; got {self_traffic!r}")
+
+    N, P = topology.nbr.shape
+    if saturation_backlog is None:
+        satlim = 20 * N + 500
+    else:
+        satlim = require("saturation_backlog", saturation_backlog, 1, integer=True)
+    tagcap = 2 * messages + satlim if mode == 0 else 1
+    a, C, NCH, NV = _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap)
+    pchan = topology.channels[0].ravel().astype(np.int32)
+    mmax = M if length_dist == "fixed" else 20 * M
+    dlthresh = 20 * mmax + 50 * B + 1000
+
+    cfg = np.zeros(K.N_CFG, np.int64)
+    cfg[K.C_N], cfg[K.C_P], cfg[K.C_V], cfg[K.C_B] = N, P, V, B
+    cfg[K.C_KIND], cfg[K.C_A0], cfg[K.C_HASESC], cfg[K.C_V2] = rt.kind, rt.a0, rt.has_escape, rt.escape_levels
+    cfg[K.C_TRAFFIC] = tk
+    cfg[K.C_LENKIND] = 0 if length_dist == "fixed" else 1
+    cfg[K.C_M] = M
+    cfg[K.C_WARMUP] = warmup
+    cfg[K.C_TARGET] = messages
+    cfg[K.C_MAXCYC] = maxcyc
+    cfg[K.C_SATLIM] = satlim
+    cfg[K.C_DLTHRESH] = dlthresh
+    cfg[K.C_NCHAN] = C
+    cfg[K.C_TIE] = 1 if (tie == "random" and rt.has_ties) else 0
+    cfg[K.C_SELF] = 1 if self_traffic else 0
+    cfg[K.C_W] = max(V, Vej)
+    cfg[K.C_VEJ] = Vej
+    cfg[K.C_MODE] = mode
+    cfg[K.C_WARMCYC] = warmup_cycles
+    cfg[K.C_RUNCYC] = run_cycles
+    cfg[K.C_NBATCH] = batches if mode == 1 else 0
+    if routing == "dor" and rt.has_escape:  # torus: BookSim's two dateline halves over all VCs
+        if V % 2:
+            raise ParameterError(f"`vcs` must be even for routing 'dor' on a torus with router='booksim' "
+                                 f"(two dateline halves, as BookSim's dim_order_torus); got {V}")
+        cfg[K.C_A0] = V
+        cfg[K.C_HALF] = V // 2
+    cfgf = np.zeros(K.N_CFGF)
+    cfgf[K.CF_RATE] = offered
+    cfgf[K.CF_R1], cfgf[K.CF_R2], cfgf[K.CF_S1], cfgf[K.CF_S2] = rates[0], rates[1], sigs[0], sigs[1]
+    cfgf[K.CF_GEOP] = 1.0 / M
+
+    st = seed_state(seed)
+    S = np.zeros(K.N_S, np.int64)
+    F = np.zeros(K.N_F)
+    S[K.S_PHASE] = 1 if ((mode == 0 and warmup == 0) or (mode == 1 and warmup_cycles == 0)) else 0
+    mm_state = np.zeros(N, np.int64)
+    mm_tsw = np.zeros(N)
+    mm_tar = np.zeros(N)
+    rates64, sigs64 = rates.astype(np.float64), sigs.astype(np.float64)
+    if tk == 0:
+        F[K.F_NEXTARR] = float(rng_exp(st)) / (offered * N)
+    else:
+        mmpp_init(st, rates64, sigs64, mm_state, mm_tsw, mm_tar, 0.0)
+    bt_msgs = np.zeros(max(batches, 1), np.int64)
+    bt_flits = np.zeros(max(batches, 1), np.int64)
+    state = dict(a=a, S=S, F=F, cfg=cfg, rt=rt, N=N, C=C, V=V, Vej=Vej, M=M, B=B, offered=offered,
+                 tspec=tspec, warmup=warmup, messages=messages, batches=batches, target_ci=target_ci,
+                 maxcyc=maxcyc, satlim=satlim, seed=seed, tie=tie, self_traffic=bool(self_traffic),
+                 length_dist=length_dist, rate=rate, bt_msgs=bt_msgs, bt_flits=bt_flits,
+                 escape_levels=escape_levels, routing=routing)
+
+    def call(chunk_end):
+        cfg[K.C_CHUNKEND] = chunk_end
+        return K.run(cfg, cfgf, st, S, F,
+                     rt.minp, rt.nminp, rt.escp, rt.escv, rt.udp, rt.chan_up, rt.nbc_U, rt.label, pchan,
+                     *[a[n] for n in _ORDER], rt.tie_dim, rt.tie_port, rt.tie_escv,
+                     *[a[n] for n in _ORDER2], bt_msgs, bt_flits,
+                     mm_state, mm_tsw, mm_tar, rates64, sigs64)
+
+    t0 = time.perf_counter()
+    while True:
+        status = call(int(S[K.S_T]) + (1 << 21))
+        if status == K.RUNNING:
+            continue
+        if status == K.DONE and mode == 0 and target_ci is not None:
+            n = int(cfg[K.C_TARGET])
+            lat = a["tg_lat"][:n].astype(float)
+            if _batch_ci(lat, batches) > target_ci * lat.mean():
+                cfg[K.C_TARGET] = int(math.ceil(n * 1.5))
+                if a["tg_lat"].size < 2 * cfg[K.C_TARGET] + satlim:
+                    raise ParameterError("target_ci needs more tagged messages than allocated; "
+                                         "raise `messages`")
+                continue
+        break
+    state["wall"] = time.perf_counter() - t0
+    if status == K.DEADLOCK:
+        held = []
+        for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (a["occ"][: a["c_base"][C]] > 0))[0][:50]:
+            ch = int(a["v_chan"][b])
+            held.append(f"{topology.describe_channel(ch)} vc{int(a['v_idx'][b])} "
+                        f"[{int(a['occ'][b])} flits]")
+        raise DeadlockError(int(S[K.S_T]), held,
+                            f"{int(S[K.S_INNET])} messages in the network, no flit moved for "
+                            f"{int(S[K.S_IDLE])} cycles (router='booksim')")
+    state["status"] = status
+    return state
+
+
+def simulate_booksim(topology, **kw):
+    """:func:`models.sim.wormhole.simulate` with ``router='booksim'`` (same keywords, same result)."""
+    from .simulate import WormholeResult, _batch_ci
+
+    s = _engine(topology, **kw)
+    a, S, F, status = s["a"], s["S"], s["F"], s["status"]
+    N, C, V = s["N"], s["C"], s["V"]
+    K_target = int(s["cfg"][K.C_TARGET])
+    Tw = int(S[K.S_CYC_W])
+    nfin = int(S[K.S_PREFIX])
+    n_use = min(K_target, nfin) if status == K.DONE else nfin
+    backlog_growth = int(S[K.S_INSYS]) - int(S[K.S_INSYS_W0])
+    gen_w = int(S[K.S_GEN_W])
+    saturated = status == K.SATURATED
+    if not saturated and Tw > 0 and backlog_growth > max(0.03 * gen_w, 4 * N):
+        saturated = True
+    if status == K.MAXCYCLES and not saturated and n_use < s["batches"]:
+        saturated = True
+    reason = {K.DONE: "done", K.SATURATED: "saturation backlog", K.MAXCYCLES: "max_cycles"}[status]
+    if saturated and status == K.DONE:
+        reason = "backlog growth"
+
+    def rate_of(x):
+        return float(x) / (N * Tw) if Tw > 0 else math.nan
+
+    hist = a["hist_acc"] / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
+    vv = np.arange(V + 1)
+    den = float((vv * hist).sum())
+    mux = float((vv * vv * hist).sum()) / den if den > 0 else math.nan
+    util = float(S[K.S_NETFLITS_W]) / (C * Tw) if Tw > 0 else math.nan
+    lat = a["tg_lat"][:n_use].astype(float)
+    if saturated or n_use == 0:
+        latency = ci = netlat = wait = math.inf
+    else:
+        latency = float(lat.mean())
+        ci = _batch_ci(lat, s["batches"]) if n_use >= s["batches"] else math.inf
+        netlat = float(a["tg_net"][:n_use].mean())
+        wait = float(a["tg_wait"][:n_use].mean())
+    hops = float(a["tg_hops"][:n_use].mean()) if n_use else math.nan
+    tspec = s["tspec"]
+    params = dict(
+        topology=topology.spec(), routing=s["routing"], vcs=V, message_length=s["M"], rate=s["rate"],
+        buffer_depth=s["B"], traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
+        length_dist=s["length_dist"], messages=s["messages"], warmup_messages=s["warmup"],
+        batches=s["batches"], target_ci=s["target_ci"], max_cycles=s["maxcyc"], router_delay=1,
+        injection_vcs=1, ejection_vcs=s["Vej"],
+        escape_levels=s["rt"].escape_levels if s["routing"] in ("duato_nbc", "nbc") else None,
+        saturation_backlog=s["satlim"], tie=s["tie"], self_traffic=s["self_traffic"], router="booksim",
+    )
+    return WormholeResult(
+        latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
+        throughput=rate_of(S[K.S_DELIV_W]), offered=float(s["offered"]), saturated=bool(saturated),
+        mean_hops=hops, vc_busy_hist=hist, multiplexing=mux, channel_utilisation=util,
+        cycles=int(S[K.S_T]), messages=int(n_use), flit_hops=int(S[K.S_FLITHOPS]), wall_time=s["wall"],
+        params=params, seed=int(s["seed"]), measured_offered=rate_of(gen_w),
+        mean_in_network=float(F[K.F_INNET_ACC]) / Tw if Tw > 0 else math.nan,
+        window_cycles=Tw, stop_reason=reason,
+        work=dict(vc_alloc_requests=int(S[K.S_VAREQ]), sw_alloc_requests=int(S[K.S_SWREQ]),
+                  generated=int(S[K.S_GEN]), delivered=int(S[K.S_DELIV])),
+        channel_load=a["c_flits"][:C] / Tw if Tw > 0 else np.full(C, math.nan),
+    )
+
+
+def run_booksim_cycles(topology, *, warmup_cycles, run_cycles, **kw):
+    """Throughput mode: run ``warmup_cycles + run_cycles`` cycles; per-batch delivered
+    messages and ejected flits over the ``run_cycles`` window (``kw['batches']`` batches)."""
+    kw = dict(kw)
+    N = topology.n_nodes
+    horizon = warmup_cycles + run_cycles
+    if kw.get("saturation_backlog") is None:
+        kw["saturation_backlog"] = int(10 * N + 2.5 * kw.get("_offered_hint", 0.0) * N * horizon) + 1000
+    kw.pop("_offered_hint", None)
+    kw["max_cycles"] = horizon + 1
+    s = _engine(topology, mode=1, warmup_cycles=warmup_cycles, run_cycles=run_cycles, **kw)
+    if s["status"] != K.DONE:
+        raise ParameterError("the throughput run ran out of message slots; raise `saturation_backlog`")
+    nb = s["batches"]
+    blen = run_cycles // nb
+    return s["bt_msgs"][:nb] / (N * blen), s["bt_flits"][:nb] / (N * blen), s

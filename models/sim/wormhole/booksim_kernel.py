@@ -1,0 +1,677 @@
+"""The numba engine of ``router="booksim"``: BookSim 2's input-queued (``iq``) router, cycle by cycle.
+
+The semantics, with the BookSim source each one follows, are listed in
+:mod:`.booksim`; this module is the cycle loop.  Indices follow
+:mod:`.kernel`: channels ``0..C-1`` network, ``C..C+N-1`` injection,
+``C+N..C+2N-1`` ejection; channel ``ch`` owns VCs ``c_base[ch] ..``.  A VC
+index ``b`` names both the flit buffer at the channel's downstream router
+(input side: ring ``bq_*``, state ``st``) and the upstream view of that
+buffer (output side: ``occ`` credits in use, ``inuse`` allocated).
+
+One cycle ``t``:
+
+A. events due at ``t``: credits (``occ -= 1``), flits entering an input
+   buffer (a head at an idle VC starts routing: VC allocation from ``t + 1``;
+   the front flit of an active VC may be switch-allocated at ``t``), flits
+   reaching a terminal (a tail completes its message);
+B. generation into the source queues;
+C. injection: each source writes at most one flit of its current message into
+   its injection channel (arrival at the router at ``t + 2``);
+D. VC allocation: iSLIP, one iteration, over (input VC, output VC) requests;
+   a winner becomes active and may bid for the switch from ``t + 1``;
+E. switch allocation: per input port one request per output port (the VC
+   first in round-robin order from the port's offset), then iSLIP, one
+   iteration, over (input port, output port); a winner's flit leaves its
+   buffer (credit upstream at ``t + 2``), enters the next buffer at ``t + 3``
+   (a terminal at ``t + 3``; its credit returns at ``t + 5``);
+F. bookkeeping.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
+
+RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
+CT_NET, CT_INJ, CT_EJ = 0, 1, 2
+NSLOT = 8  # event ring (largest delay is 5 cycles)
+
+# cfg (int64)
+(C_N, C_P, C_V, C_B, C_KIND, C_A0, C_HASESC, C_V2, C_TRAFFIC, C_LENKIND, C_M, C_WARMUP, C_TARGET,
+ C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF, C_W, C_VEJ, C_MODE, C_WARMCYC,
+ C_RUNCYC, C_NBATCH, C_HALF) = range(27)
+N_CFG = 27
+(CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
+N_CFGF = 6
+# S (int64 state scalars)
+(S_T, S_PHASE, S_TW, S_DELIV, S_NTAG, S_PREFIX, S_INSYS, S_INNET, S_IDLE, S_FLITHOPS,
+ S_NETFLITS_W, S_DELIV_W, S_GEN_W, S_CYC_W, S_FREE, S_NQ, S_MAXLEN, S_GEN, S_INSYS_W0,
+ S_VAREQ, S_SWREQ, S_NVCA, S_NSW, S_NSRC, S_EJFLITS_W) = range(25)
+N_S = 25
+(F_NEXTARR, F_INNET_ACC, F_INSYS_ACC) = range(3)
+N_F = 3
+
+
+@njit(cache=True)
+def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_state, m_next,
+         qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
+    """A message generated at node ``u`` in cycle ``t`` joins the source queue (False: no slot)."""
+    m = S[S_FREE]
+    if m < 0:
+        return False
+    S[S_FREE] = m_next[m]
+    N = cfg[C_N]
+    if cfg[C_SELF]:
+        d = rng_int(st, N)
+    else:
+        d = rng_int(st, N - 1)
+        if d >= u:
+            d += 1
+    if cfg[C_LENKIND] == 0:
+        L = cfg[C_M]
+    else:
+        p = cfgf[CF_GEOP]
+        if p >= 1.0:
+            L = 1
+        else:
+            L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(st)) / math.log(1.0 - p)))
+    if L > S[S_MAXLEN]:
+        S[S_MAXLEN] = L
+    m_dest[m] = d
+    m_src[m] = u
+    m_len[m] = L
+    m_tgen[m] = t
+    m_hops[m] = 0
+    m_state[m] = 0
+    m_next[m] = -1
+    if cfg[C_TIE]:
+        m_tie[m] = np.int64(rng_next(st) >> np.uint64(33))
+    else:
+        m_tie[m] = 0
+    if S[S_PHASE] == 1 and cfg[C_MODE] == 0 and S[S_NTAG] < tagcap:
+        m_tag[m] = S[S_NTAG]
+        S[S_NTAG] += 1
+    else:
+        m_tag[m] = -1
+    if qlen[u] == 0:
+        qhead[u] = m
+        if q_inlist[u] == 0:
+            q_inlist[u] = 1
+            qlist[S[S_NQ]] = u
+            S[S_NQ] += 1
+    else:
+        m_next[qtail[u]] = m
+    qtail[u] = m
+    qlen[u] += 1
+    S[S_INSYS] += 1
+    S[S_GEN] += 1
+    if S[S_PHASE] == 1:
+        S[S_GEN_W] += 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def _hold(b, d, nmsg, v_chan, c_type, c_nbusy, nch):
+    """``d = +1``: a message takes VC ``b`` (header granted); ``-1``: its tail left ``b``'s buffer.
+    A VC is busy while it holds a message (the ideal router's definition)."""
+    n = nmsg[b]
+    nmsg[b] = n + d
+    if (n == 0) != (n + d == 0):
+        ch = v_chan[b]
+        if c_type[ch] == CT_NET:
+            k = c_nbusy[ch]
+            nch[k] -= 1
+            k += d
+            c_nbusy[ch] = k
+            nch[k] += 1
+
+
+@njit(cache=True)
+def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv, udp, nbc_U,
+              pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, tie_dim, tie_port, tie_escv, half):
+    """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count)."""
+    n = 0
+    d = m_dest[m]
+    if u == d:
+        base = c_base[n_ej[u]]
+        for v in range(Vej):
+            if inuse[base + v] == 0:
+                out[n] = base + v
+                n += 1
+        return n
+    idx = u * N + d
+    npt = nminp[idx]
+    if kind == 1:  # up*/down*
+        ph = m_state[m]
+        if ph == 0:
+            for j in range(npt):
+                base = c_base[pchan[u * P + minp[idx * P + j]]]
+                for v in range(a0, V):
+                    if inuse[base + v] == 0:
+                        out[n] = base + v
+                        n += 1
+        vc = c_base[pchan[u * P + udp[idx * 2 + (1 if ph == 2 else 0)]]]
+        if inuse[vc] == 0:
+            out[n] = vc
+            n += 1
+        return n
+    td = tie_dim[idx]
+    minus = td >= 0 and ((m_tie[m] >> td) & 1) == 1
+    for j in range(npt):
+        p = minp[idx * P + j]
+        if minus and npt == 1:
+            p = tie_port[idx]
+        base = c_base[pchan[u * P + p]]
+        for v in range(a0, V):
+            if inuse[base + v] == 0:
+                out[n] = base + v
+                n += 1
+    if kind == 0:
+        if has_esc:
+            if minus:
+                base = c_base[pchan[u * P + tie_port[idx]]]
+                cls = tie_escv[idx]
+            else:
+                base = c_base[pchan[u * P + escp[idx]]]
+                cls = escv[idx]
+            if half > 0:  # BookSim's dim_order_torus: dateline class = half of the VCs
+                for v in range(cls * half, cls * half + half):
+                    if inuse[base + v] == 0:
+                        out[n] = base + v
+                        n += 1
+            elif inuse[base + cls] == 0:
+                out[n] = base + cls
+                n += 1
+        return n
+    f = m_state[m]
+    U = nbc_U[idx]
+    for lv in range(f, U + 1):
+        for j in range(npt):
+            vc = c_base[pchan[u * P + minp[idx * P + j]]] + lv
+            if inuse[vc] == 0:
+                out[n] = vc
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def run(cfg, cfgf, st, S, F,
+        minp, nminp, escp, escv, udp, chan_up, nbc_U, label, pchan,
+        c_base, c_nvc, c_type, c_dst, c_src, c_inport, c_outport, n_inj, n_ej,
+        v_chan, v_idx, v_li, v_lo,
+        qhead, qtail, qlen, q_inlist, qlist,
+        bq_m, bq_k, bq_head, bq_cnt, vst, va_from, sw_from, outv, occ, inuse, v_busy,
+        va_g, va_a, sw_g, sw_a, sw_rr,
+        vca_list, in_vca, sw_list, in_sw, src_list, in_src, cur_m, cur_k, cur_vc, last_vc,
+        ev_fb, ev_fm, ev_fk, ev_fn, ev_cb, ev_cn,
+        req_b, req_o, rq_tmp, g_key, g_in, g_touch, a_key, a_o, a_touch,
+        p_key, p_b, p_touch, og_key, og_pair, og_touch, ia_key, ia_pair, ia_touch,
+        cand, gl, in_st, in_cnt, out_st, out_cnt,
+        m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next, m_tie,
+        tie_dim, tie_port, tie_escv,
+        tg_lat, tg_net, tg_wait, tg_hops, tg_done,
+        nch, c_nbusy, hist_acc, c_flits, bt_msgs, bt_flits,
+        mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
+    """Advance the simulation until a stop condition; returns a status code."""
+    N = cfg[C_N]
+    P = cfg[C_P]
+    V = cfg[C_V]
+    B = cfg[C_B]
+    kind = cfg[C_KIND]
+    a0 = cfg[C_A0]
+    has_esc = cfg[C_HASESC]
+    V2 = cfg[C_V2]
+    traffic = cfg[C_TRAFFIC]
+    warmup = cfg[C_WARMUP]
+    target = cfg[C_TARGET]
+    maxcyc = cfg[C_MAXCYC]
+    satlim = cfg[C_SATLIM]
+    dlthresh = cfg[C_DLTHRESH]
+    chunk_end = cfg[C_CHUNKEND]
+    W = cfg[C_W]
+    Vej = cfg[C_VEJ]
+    mode = cfg[C_MODE]
+    warmcyc = cfg[C_WARMCYC]
+    runcyc = cfg[C_RUNCYC]
+    nbatch = cfg[C_NBATCH]
+    half = cfg[C_HALF]
+    blen = runcyc // nbatch if nbatch > 0 else 1
+    NPORT = P + 1
+    NI = NPORT * W
+    NCH = c_base.size
+    tagcap = tg_lat.size
+    lamN = cfgf[CF_RATE] * N
+    while True:
+        t = S[S_T]
+        if t >= chunk_end:
+            return RUNNING
+        if t >= maxcyc:
+            return MAXCYCLES
+        phase = S[S_PHASE]
+        moved = False
+        slot = t & (NSLOT - 1)
+        # ------------------------------------------------------------ A. events due now
+        nc = ev_cn[slot]
+        for i in range(nc):
+            b = ev_cb[slot * NCH + i]
+            occ[b] -= 1
+        ev_cn[slot] = 0
+        nf = ev_fn[slot]
+        for i in range(nf):
+            b = ev_fb[slot * NCH + i]
+            m = ev_fm[slot * NCH + i]
+            k = ev_fk[slot * NCH + i]
+            ch = v_chan[b]
+            if c_type[ch] == CT_EJ:
+                if phase == 1:
+                    S[S_EJFLITS_W] += 1
+                    if mode == 1:
+                        bi = (t - warmcyc) // blen
+                        if bi < nbatch:
+                            bt_flits[bi] += 1
+                if k == m_len[m] - 1:  # the tail reaches the terminal: delivered
+                    _hold(b, -1, v_busy, v_chan, c_type, c_nbusy, nch)
+                    S[S_INSYS] -= 1
+                    S[S_INNET] -= 1
+                    S[S_DELIV] += 1
+                    if phase == 1:
+                        S[S_DELIV_W] += 1
+                        if mode == 1:
+                            bi = (t - warmcyc) // blen
+                            if bi < nbatch:
+                                bt_msgs[bi] += 1
+                    tg = m_tag[m]
+                    if tg >= 0:
+                        tg_lat[tg] = t - m_tgen[m]
+                        tg_net[tg] = t - m_tinj[m]
+                        tg_wait[tg] = m_tinj[m] - m_tgen[m]
+                        tg_hops[tg] = m_hops[m]
+                        tg_done[tg] = 1
+                    m_next[m] = S[S_FREE]
+                    S[S_FREE] = m
+                continue
+            c = bq_cnt[b]
+            pos = bq_head[b] + c
+            if pos >= B:
+                pos -= B
+            bq_m[b * B + pos] = m
+            bq_k[b * B + pos] = k
+            bq_cnt[b] = c + 1
+            s = vst[b]
+            if s == 0:  # a header at an idle VC: routing now, VC allocation from t + 1
+                vst[b] = 1
+                va_from[b] = t + 1
+                if in_vca[b] == 0:
+                    in_vca[b] = 1
+                    vca_list[S[S_NVCA]] = b
+                    S[S_NVCA] += 1
+            elif s == 2 and c == 0:  # front flit of an active VC: switch allocation now
+                sw_from[b] = t
+                if in_sw[b] == 0:
+                    in_sw[b] = 1
+                    sw_list[S[S_NSW]] = b
+                    S[S_NSW] += 1
+        ev_fn[slot] = 0
+        # ------------------------------------------------------------ B. generation
+        if traffic == 0:
+            while F[F_NEXTARR] < t + 1.0:
+                u = rng_int(st, N)
+                if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
+                            m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
+                    return SATURATED
+                F[F_NEXTARR] += rng_exp(st) / lamN
+        else:
+            tend = t + 1.0
+            for u in range(N):
+                while mmpp_next_arrival(st, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
+                    if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
+                                m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
+                        return SATURATED
+        # nodes with a queued message become active sources
+        nq = S[S_NQ]
+        for i in range(nq):
+            u = qlist[i]
+            q_inlist[u] = 0
+            if in_src[u] == 0:
+                in_src[u] = 1
+                src_list[S[S_NSRC]] = u
+                S[S_NSRC] += 1
+        S[S_NQ] = 0
+        # ------------------------------------------------------------ C. injection
+        ns = S[S_NSRC]
+        w = 0
+        for i in range(ns):
+            u = src_list[i]
+            m = cur_m[u]
+            if m < 0:
+                if qlen[u] > 0:
+                    m = qhead[u]
+                    qhead[u] = m_next[m]
+                    qlen[u] -= 1
+                    cur_m[u] = m
+                    cur_k[u] = 0
+            if m >= 0:
+                k = cur_k[u]
+                base = c_base[n_inj[u]]
+                vc = -1
+                if k == 0:
+                    lv = last_vc[u]
+                    for j in range(1, V + 1):
+                        vv = 0 if lv < 0 else (lv + j) % V
+                        if inuse[base + vv] == 0 and occ[base + vv] < B:
+                            vc = base + vv
+                            break
+                else:
+                    vc = cur_vc[u]
+                    if occ[vc] >= B:
+                        vc = -1
+                if vc >= 0:
+                    moved = True
+                    if k == 0:
+                        inuse[vc] = 1
+                        last_vc[u] = vc - base
+                        cur_vc[u] = vc
+                        m_tinj[m] = t
+                        S[S_INNET] += 1
+                        _hold(vc, 1, v_busy, v_chan, c_type, c_nbusy, nch)
+                    occ[vc] += 1
+                    sl = (t + 2) & (NSLOT - 1)
+                    j = ev_fn[sl]
+                    ev_fb[sl * NCH + j] = vc
+                    ev_fm[sl * NCH + j] = m
+                    ev_fk[sl * NCH + j] = k
+                    ev_fn[sl] = j + 1
+                    if k == m_len[m] - 1:
+                        inuse[vc] = 0
+                        cur_m[u] = -1
+                    else:
+                        cur_k[u] = k + 1
+            if cur_m[u] >= 0 or qlen[u] > 0:
+                src_list[w] = u
+                w += 1
+            else:
+                in_src[u] = 0
+        S[S_NSRC] = w
+        if phase == 1:
+            F[F_INNET_ACC] += S[S_INNET]
+            F[F_INSYS_ACC] += S[S_INSYS]
+        # ------------------------------------------------------------ D. VC allocation (iSLIP, 1 iteration)
+        nva = S[S_NVCA]
+        nr = 0
+        ng = 0
+        for i in range(nva):
+            b = vca_list[i]
+            if va_from[b] > t:
+                continue
+            m = bq_m[b * B + bq_head[b]]
+            u = c_dst[v_chan[b]]
+            cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv,
+                            udp, nbc_U, pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie,
+                            tie_dim, tie_port, tie_escv, half)
+            S[S_VAREQ] += 1
+            li = v_li[b]
+            for j in range(cnt):
+                o = rq_tmp[j]
+                req_b[nr] = b
+                req_o[nr] = o
+                nr += 1
+                key = li - va_g[o]
+                if key < 0:
+                    key += NI
+                if g_key[o] < 0:
+                    g_key[o] = key
+                    g_in[o] = b
+                    g_touch[ng] = o
+                    ng += 1
+                elif key < g_key[o]:
+                    g_key[o] = key
+                    g_in[o] = b
+        na = 0
+        for j in range(nr):
+            o = req_o[j]
+            b = req_b[j]
+            if g_in[o] != b:
+                continue
+            key = v_lo[o] - va_a[b]
+            if key < 0:
+                key += NI
+            if a_key[b] < 0:
+                a_key[b] = key
+                a_o[b] = o
+                a_touch[na] = b
+                na += 1
+            elif key < a_key[b]:
+                a_key[b] = key
+                a_o[b] = o
+        for j in range(ng):
+            g_key[g_touch[j]] = -1
+        for j in range(na):
+            b = a_touch[j]
+            a_key[b] = -1
+            o = a_o[b]
+            va_g[o] = (v_li[b] + 1) % NI
+            va_a[b] = (v_lo[o] + 1) % NI
+            inuse[o] = 1
+            _hold(o, 1, v_busy, v_chan, c_type, c_nbusy, nch)
+            outv[b] = o
+            vst[b] = 2
+            sw_from[b] = t + 1
+            in_vca[b] = 0
+            if in_sw[b] == 0:
+                in_sw[b] = 1
+                sw_list[S[S_NSW]] = b
+                S[S_NSW] += 1
+            ch = v_chan[o]
+            if c_type[ch] == CT_NET:
+                m = bq_m[b * B + bq_head[b]]
+                m_hops[m] += 1
+                vi = v_idx[o]
+                if kind == 2:
+                    u = c_src[ch]
+                    if vi < V2:
+                        m_state[m] = vi + label[u]
+                    else:
+                        m_state[m] += label[u]
+                elif kind == 1:
+                    if vi == 0:
+                        m_state[m] = 1 if chan_up[ch] else 2
+        if na > 0:
+            w = 0
+            for i in range(nva):
+                b = vca_list[i]
+                if in_vca[b]:
+                    vca_list[w] = b
+                    w += 1
+            S[S_NVCA] = w
+        # ------------------------------------------------------------ E. switch allocation (iSLIP, 1 iteration)
+        # candidates: active VCs with a front flit due and a credit; a request alone at its
+        # input port and at its output port wins outright (what iSLIP gives it), the others
+        # go through the per-input-port VC choice and the grant / accept phases.
+        nsw = S[S_NSW]
+        ncand = 0
+        for i in range(nsw):
+            b = sw_list[i]
+            if sw_from[b] > t:
+                continue
+            o = outv[b]
+            if occ[o] >= B:
+                continue
+            cand[ncand] = b
+            ncand += 1
+            ich = v_chan[b]
+            och = v_chan[o]
+            if in_st[ich] != t:
+                in_st[ich] = t
+                in_cnt[ich] = 1
+            else:
+                in_cnt[ich] += 1
+            if out_st[och] != t:
+                out_st[och] = t
+                out_cnt[och] = 1
+            else:
+                out_cnt[och] += 1
+        S[S_SWREQ] += ncand
+        ngr = 0
+        npr = 0
+        for i in range(ncand):
+            b = cand[i]
+            ich = v_chan[b]
+            o = outv[b]
+            if in_cnt[ich] == 1 and out_cnt[v_chan[o]] == 1:
+                gl[ngr] = b
+                ngr += 1
+                continue
+            pr = ich * NPORT + c_outport[v_chan[o]]
+            key = v_idx[b] - sw_rr[ich]
+            if key < 0:
+                key += V
+            if p_key[pr] < 0:
+                p_key[pr] = key
+                p_b[pr] = b
+                p_touch[npr] = pr
+                npr += 1
+            elif key < p_key[pr]:
+                p_key[pr] = key
+                p_b[pr] = b
+        if npr > 0:
+            nog = 0
+            for j in range(npr):
+                pr = p_touch[j]
+                ich = pr // NPORT
+                och = v_chan[outv[p_b[pr]]]
+                key = c_inport[ich] - sw_g[och]
+                if key < 0:
+                    key += NPORT
+                if og_key[och] < 0:
+                    og_key[och] = key
+                    og_pair[och] = pr
+                    og_touch[nog] = och
+                    nog += 1
+                elif key < og_key[och]:
+                    og_key[och] = key
+                    og_pair[och] = pr
+            nia = 0
+            for j in range(nog):
+                och = og_touch[j]
+                og_key[och] = -1
+                pr = og_pair[och]
+                ich = pr // NPORT
+                key = c_outport[och] - sw_a[ich]
+                if key < 0:
+                    key += NPORT
+                if ia_key[ich] < 0:
+                    ia_key[ich] = key
+                    ia_pair[ich] = pr
+                    ia_touch[nia] = ich
+                    nia += 1
+                elif key < ia_key[ich]:
+                    ia_key[ich] = key
+                    ia_pair[ich] = pr
+            for j in range(npr):
+                p_key[p_touch[j]] = -1
+            for j in range(nia):
+                ich = ia_touch[j]
+                ia_key[ich] = -1
+                gl[ngr] = p_b[ia_pair[ich]]
+                ngr += 1
+        for j in range(ngr):
+            b = gl[j]
+            ich = v_chan[b]
+            o = outv[b]
+            och = v_chan[o]
+            sw_g[och] = (c_inport[ich] + 1) % NPORT
+            sw_a[ich] = (c_outport[och] + 1) % NPORT
+            vi = v_idx[b] + 1
+            sw_rr[ich] = vi if vi < V else 0
+            # the front flit leaves b
+            h = bq_head[b]
+            m = bq_m[b * B + h]
+            k = bq_k[b * B + h]
+            h += 1
+            bq_head[b] = h if h < B else 0
+            c = bq_cnt[b] - 1
+            bq_cnt[b] = c
+            tail = k == m_len[m] - 1
+            occ[o] += 1
+            if tail:
+                inuse[o] = 0  # wait_for_tail_credit = 0: the output VC is free once the tail is sent
+                _hold(b, -1, v_busy, v_chan, c_type, c_nbusy, nch)
+            # credit for b upstream at t + 2
+            sl = (t + 2) & (NSLOT - 1)
+            jj = ev_cn[sl]
+            ev_cb[sl * NCH + jj] = b
+            ev_cn[sl] = jj + 1
+            # the flit reaches the next buffer (or the terminal) at t + 3
+            sl = (t + 3) & (NSLOT - 1)
+            jj = ev_fn[sl]
+            ev_fb[sl * NCH + jj] = o
+            ev_fm[sl * NCH + jj] = m
+            ev_fk[sl * NCH + jj] = k
+            ev_fn[sl] = jj + 1
+            if c_type[och] == CT_EJ:
+                sl = (t + 5) & (NSLOT - 1)  # the terminal returns the credit when it reads the flit
+                jj = ev_cn[sl]
+                ev_cb[sl * NCH + jj] = o
+                ev_cn[sl] = jj + 1
+            elif phase == 1:
+                S[S_NETFLITS_W] += 1
+                c_flits[och] += 1
+            if c == 0:
+                in_sw[b] = 0
+                if tail:
+                    vst[b] = 0
+            elif tail:  # the next message's header: routing at t + 1, VC allocation from t + 2
+                in_sw[b] = 0
+                vst[b] = 1
+                va_from[b] = t + 2
+                if in_vca[b] == 0:
+                    in_vca[b] = 1
+                    vca_list[S[S_NVCA]] = b
+                    S[S_NVCA] += 1
+            else:
+                sw_from[b] = t + 1
+        if ngr > 0:
+            moved = True
+            S[S_FLITHOPS] += ngr
+            nsw = S[S_NSW]
+            w = 0
+            for i in range(nsw):
+                b = sw_list[i]
+                if in_sw[b]:
+                    sw_list[w] = b
+                    w += 1
+            S[S_NSW] = w
+        # ------------------------------------------------------------ F. bookkeeping
+        if phase == 1:
+            for v in range(V + 1):
+                hist_acc[v] += nch[v]
+            S[S_CYC_W] += 1
+        elif (mode == 0 and S[S_DELIV] >= warmup) or (mode == 1 and t + 1 >= warmcyc):
+            S[S_PHASE] = 1
+            S[S_TW] = t + 1
+            S[S_INSYS_W0] = S[S_INSYS]
+        if moved or S[S_INNET] == 0:
+            S[S_IDLE] = 0
+        else:
+            S[S_IDLE] += 1
+            if S[S_IDLE] > dlthresh:
+                S[S_T] = t
+                return DEADLOCK
+        S[S_T] = t + 1
+        if S[S_INSYS] > satlim:
+            return SATURATED
+        if mode == 1:
+            if t + 1 >= warmcyc + runcyc:
+                return DONE
+        elif S[S_PHASE] == 1:
+            p = S[S_PREFIX]
+            ntg = S[S_NTAG]
+            while p < ntg and tg_done[p] != 0:
+                p += 1
+            S[S_PREFIX] = p
+            if p >= target:
+                return DONE
