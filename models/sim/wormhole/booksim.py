@@ -141,6 +141,7 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Graph, Mesh, Topology, Torus
 from . import booksim_kernel as K
+from .common import WormholeResult, _batch_ci, _tables, _traffic
 from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
@@ -280,8 +281,6 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
             ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic,
             mode=0, warmup_cycles=0, run_cycles=0):
     """Validate, set up and run the engine; returns (status, state dict) for the result builders."""
-    from .simulate import _batch_ci, _tables, _traffic  # noqa: F401  (shared helpers)
-
     if not isinstance(topology, Topology):
         raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
     if routing not in BOOKSIM_ROUTINGS:
@@ -418,8 +417,6 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
 
 def simulate_booksim(topology, **kw):
     """:func:`models.sim.wormhole.simulate` with ``router='booksim'`` (same keywords, same result)."""
-    from .simulate import WormholeResult, _batch_ci
-
     s = _engine(topology, **kw)
     a, S, F, status = s["a"], s["S"], s["F"], s["status"]
     N, C, V = s["N"], s["C"], s["V"]
