@@ -19,7 +19,8 @@ export OPENBLAS_NUM_THREADS := 1
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error   # MathJax, served by the book itself (no CDN)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt

@@ -50,6 +50,7 @@ from typing import Any
 
 import yaml
 
+from .citation import write_cite_page
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, tree_hash
 from .core.paths import BUILD, MODELS, NOTEBOOKS, ROOT
 
@@ -411,6 +412,7 @@ def write_report(book_dir: Path, stamps: list[dict], profile: str) -> None:
     lines += ["", "| package | version |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in versions.items()]
     atomic_write_text(book_dir / "_generated" / "runs.md", "\n".join(lines) + "\n")
+    write_cite_page(book_dir, data["commit"])
 
 
 def remove_orphans(book_dir: Path, runs: list[Run]) -> list[Path]:

@@ -1,0 +1,114 @@
+"""How to cite the book and each chapter, generated from ``CITATION.cff``.
+
+:func:`write_cite_page` writes ``book/_generated/cite.md``, which the page
+``book/cite.md`` includes: a formatted reference and a BibTeX entry for the
+compendium (title, authors, version, release date, commit) and one for each
+chapter (the chapter's title as it stands at the top of ``book/<slug>/index.md``,
+as a part of the compendium), with the original paper each chapter
+reproduces.  The pipeline calls it with every build, so the page always names
+the version and commit of the book the reader holds.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from .core.cache import atomic_write_text
+from .core.paths import ROOT
+
+__all__ = ["citation", "chapters", "bibtex_book", "bibtex_chapter", "write_cite_page"]
+
+#: The chapter of each reproduced paper, in the order of CITATION.cff's references.
+PAPER_OF = {"min_mva": 0, "torus_dor": 1, "torus_ipp": 2, "xfolded_tm": 3, "torus_nbc": 4}
+
+
+def citation(root: Path = ROOT) -> dict:
+    """``CITATION.cff`` as a dict (raises ``ValueError`` if it lacks title, version or authors)."""
+    data = yaml.safe_load((root / "CITATION.cff").read_text())
+    for key in ("title", "version", "authors", "date-released"):
+        if not data.get(key):
+            raise ValueError(f"CITATION.cff has no {key!r}")
+    return data
+
+
+def chapters(root: Path = ROOT) -> list[tuple[str, str]]:
+    """``(slug, title)`` of every chapter with a ``book/<slug>/index.md``, in the book's order (``_toc.yml``)."""
+    toc = (root / "_toc.yml").read_text()
+    slugs = re.findall(r"file:\s*book/([a-z_]+)/index", toc)
+    out = []
+    for slug in slugs:
+        first = (root / "book" / slug / "index.md").read_text().lstrip().splitlines()[0]
+        out.append((slug, first.lstrip("#").strip()))
+    return out
+
+
+def _authors(data: dict) -> str:
+    names = []
+    for a in data["authors"]:
+        names.append(a.get("name") or f"{a.get('family-names', '')}, {a.get('given-names', '')}".strip(", "))
+    return " and ".join(names)
+
+
+def _bib(kind: str, key: str, fields: dict) -> str:
+    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
+    return f"@{kind}{{{key},\n{body}\n}}"
+
+
+def bibtex_book(data: dict, commit: str) -> str:
+    """The compendium as a BibTeX ``@software`` entry."""
+    year = str(data["date-released"])[:4]
+    return _bib("software", "interconnect_models", {
+        "title": data["title"], "author": _authors(data), "version": data["version"], "year": year,
+        "date": str(data["date-released"]), "note": f"commit {commit}", "license": data.get("license", ""),
+    })
+
+
+def bibtex_chapter(data: dict, slug: str, title: str, commit: str) -> str:
+    """A chapter as a BibTeX ``@incollection`` entry (a part of the compendium)."""
+    year = str(data["date-released"])[:4]
+    return _bib("incollection", f"interconnect_models_{slug}", {
+        "title": title, "booktitle": data["title"], "author": _authors(data), "chapter": slug,
+        "version": data["version"], "year": year, "note": f"commit {commit}",
+    })
+
+
+def _paper(data: dict, slug: str) -> str:
+    refs = data.get("references") or []
+    i = PAPER_OF.get(slug)
+    if i is None or i >= len(refs):
+        return ""
+    r = refs[i]
+    names = ", ".join(a.get("family-names", a.get("name", "")) for a in r.get("authors", []))
+    venue = r.get("collection-title") or r.get("journal") or ""
+    doi = f", doi:{r['doi']}" if r.get("doi") else ""
+    return f"{names}, *{r['title']}*, {venue}, {r.get('year', '')}{doi}."
+
+
+def write_cite_page(book_dir: Path, commit: str, root: Path = ROOT) -> Path:
+    """Write ``<book_dir>/_generated/cite.md`` (atomically) and return its path."""
+    data = citation(root)
+    authors = _authors(data).replace(" and ", ", ")
+    lines = [
+        f"This is version **{data['version']}** of the compendium, released {data['date-released']}, "
+        f"built from commit `{commit}`.", "",
+        "## The compendium", "",
+        f"{authors} ({str(data['date-released'])[:4]}). *{data['title']}*, version {data['version']} "
+        f"(commit `{commit}`).", "",
+        "```bibtex", bibtex_book(data, commit), "```", "",
+        "## A chapter", "",
+        "Cite a chapter as a part of the compendium, together with the paper it reproduces.", "",
+    ]
+    for slug, title in chapters(root):
+        lines += [
+            f"### {title}", "",
+            f"{authors} ({str(data['date-released'])[:4]}). \"{title}\". In *{data['title']}*, "
+            f"version {data['version']} (commit `{commit}`), chapter `{slug}`.", "",
+        ]
+        paper = _paper(data, slug)
+        if paper:
+            lines += [f"Reproduces: {paper}", ""]
+        lines += ["```bibtex", bibtex_chapter(data, slug, title, commit), "```", ""]
+    return atomic_write_text(book_dir / "_generated" / "cite.md", "\n".join(lines))
