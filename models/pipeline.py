@@ -68,6 +68,7 @@ class Run:
     out_dir: Path
     parameters: dict[str, Any] = field(default_factory=dict)
     key: str = ""
+    base_key: str = ""  # the key before the dependencies of AFTER_CHAPTERS
 
     @property
     def slug(self) -> str:
@@ -236,6 +237,27 @@ def run_key(source: Path, parameters: dict, models_hash: str, env: dict) -> str:
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
+
+
+#: Chapters that read the other chapters' outputs (their tables): run after every other
+#: notebook, and keyed also by the other chapters' run keys, so they are never stale.
+AFTER_CHAPTERS = ("findings",)
+
+
+def with_dependencies(key: str, chapter: str, book_dir: Path) -> str:
+    """``key`` extended, for a chapter of :data:`AFTER_CHAPTERS`, by the run keys of every other
+    chapter's notebooks in ``book_dir`` (their provenance files); other chapters' keys unchanged."""
+    if chapter not in AFTER_CHAPTERS:
+        return key
+    deps = {}
+    for prov in sorted(book_dir.glob("*/*.provenance.json")):
+        if prov.parent.name in AFTER_CHAPTERS:
+            continue
+        try:
+            deps[f"{prov.parent.name}/{prov.name}"] = json.loads(prov.read_text()).get("key")
+        except (OSError, ValueError):
+            deps[f"{prov.parent.name}/{prov.name}"] = None
+    return hashlib.sha256((key + canonical_json(deps)).encode()).hexdigest()
 
 
 def is_fresh(run: Run) -> bool:
@@ -464,7 +486,8 @@ def plan(
         params = resolve_parameters(chapter, name, source, profile, overrides, profiles)
         target = (out_dir / chapter) if out_dir else (book_dir / chapter)
         run = Run(chapter, name, source, target, params)
-        run.key = run_key(source, params, models_hash, env)
+        run.base_key = run_key(source, params, models_hash, env)
+        run.key = with_dependencies(run.base_key, chapter, book_dir)
         runs.append(run)
     return runs
 
@@ -478,20 +501,31 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     commit = git_commit()
     timeout = 1800 if profile == "full" else 600
     failed_dir = BUILD / "failed"
-    todo = [r for r in runs if force or not is_fresh(r)]
-    skipped = [r for r in runs if r not in todo]
+    first = [r for r in runs if r.chapter not in AFTER_CHAPTERS]
+    later = [r for r in runs if r.chapter in AFTER_CHAPTERS]
     total = len(runs)
     done = 0
     stamps: dict[str, dict] = {}
-    for r in skipped:
-        done += 1
-        stamps[r.slug] = json.loads(r.provenance.read_text())
-        print(f"[{done}/{total}] {r.slug}: up to date (key {r.key[:12]})", flush=True)
     failures = []
+    ran = skipped = 0
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     t0 = time.perf_counter()
-    if todo:
+    for phase in (first, later):
+        if phase is later:  # the other chapters are done: key these by their fresh outputs
+            for r in later:
+                r.key = with_dependencies(getattr(r, "base_key", r.key), r.chapter, book_dir)
+        todo = [r for r in phase if force or not is_fresh(r)]
+        for r in phase:
+            if r in todo:
+                continue
+            done += 1
+            skipped += 1
+            stamps[r.slug] = json.loads(r.provenance.read_text())
+            print(f"[{done}/{total}] {r.slug}: up to date (key {r.key[:12]})", flush=True)
+        if not todo:
+            continue
+        ran += len(todo)
         print(f"running {len(todo)} notebook(s) with profile {profile!r}, {jobs} at a time", flush=True)
         with cf.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = {pool.submit(_execute, r, timeout, failed_dir): r for r in todo}
@@ -512,7 +546,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     if report:
         write_report(book_dir, ordered, profile)
         remove_orphans(book_dir, runs)
-    print(f"{len(todo) - len(failures)} succeeded, {len(skipped)} up to date, {len(failures)} failed "
+    print(f"{ran - len(failures)} succeeded, {skipped} up to date, {len(failures)} failed "
           f"in {time.perf_counter() - t0:.1f} s", flush=True)
     for f in failures:
         print(f"FAILED {f['error']}", file=sys.stderr, flush=True)

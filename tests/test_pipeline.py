@@ -138,3 +138,17 @@ def test_injected_cell_shows_only_changed_values():
 def test_cli_refuses_overrides_into_the_book():
     with pytest.raises(SystemExit):
         pipeline.main(["-p", "n", "7"])
+
+
+def test_findings_key_follows_the_other_chapters_runs(tmp_path):
+    """A chapter that reads the others' tables is re-run when any of their runs changes."""
+    from models.pipeline import AFTER_CHAPTERS, with_dependencies
+
+    (tmp_path / "torus_dor").mkdir()
+    prov = tmp_path / "torus_dor" / "02-latency.provenance.json"
+    prov.write_text('{"key": "aaa"}')
+    k1 = with_dependencies("base", "findings", tmp_path)
+    assert with_dependencies("base", "torus_dor", tmp_path) == "base"  # others keep their key
+    prov.write_text('{"key": "bbb"}')
+    assert with_dependencies("base", "findings", tmp_path) != k1
+    assert "findings" in AFTER_CHAPTERS
