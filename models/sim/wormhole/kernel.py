@@ -8,20 +8,22 @@ channels (PE -> router of node ``u``), ``C+N..C+2N-1`` the ejection channels
 object, so that everything the cycle needs about one VC (or channel, message,
 node) sits in one cache line and is read by name (``vc[b].nin``):
 
-``vc``    (:data:`VC`, 64 bytes) per virtual channel.  Channel ``ch`` owns VCs
+``vc``    (:data:`VC`, 32 bytes) per virtual channel, the fields the flit traversal reads, and
+``vo``    (:data:`VCO`, 32 bytes) the same VC's fields for VC allocation and routing (split so
+    that the traversal's working set is half as large).  Channel ``ch`` owns VCs
     ``chan[ch].base .. chan[ch].base + chan[ch].nvc - 1``.  A VC is held by one
-    message (``owner``, of ``len`` flits) from the moment its header is
+    message (``vo.owner``, of ``len`` flits) from the moment its header is
     granted the VC until the message's tail flit leaves the VC's buffer, so a
     buffer holds flits of one message only and is described by counters:
-    ``nin`` / ``nout`` flits in / out so far (``nin - nout`` buffered),
-    ``prv`` the upstream VC of the same message, ``router`` the node whose
-    router the buffer feeds, ``lastin`` / ``lastout`` the last cycle a flit
-    entered / left, ``hdrt`` the cycle the buffered header may be routed, ``seen`` the
-    router's release count when its last routing attempt failed.  The
-    ejection "buffer" is the PE (a sink).
+    ``nin`` / ``nout`` flits in / out so far (``nin - nout`` buffered; a free VC
+    keeps ``nin = len``), ``prv`` the upstream VC of the same message,
+    ``lastin`` / ``lastout`` the last cycle a flit entered / left; ``vo.chan``
+    its channel, ``vo.router`` the node whose router the buffer feeds, ``vo.hdrt``
+    the cycle the buffered header may be routed, ``vo.seen`` the router's release
+    count when its last routing attempt failed.  The ejection "buffer" is the PE (a sink).
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
     :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr``,
-    number of held VCs ``busy`` and whether it is on the active list.
+    number of held VCs ``busy`` and its index ``pos`` on the active list.
 ``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
     the source queues).
 ``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
@@ -78,7 +80,10 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
 from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
@@ -96,14 +101,18 @@ LENGTH_FIXED, LENGTH_GEOMETRIC = 0, 1
 # phases of the run
 WARMUP, MEASURE = 0, 1
 
+# prefetch distances of the traversal, in active-list entries
+PF_CHAN, PF_VC = 6, 3
+
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
-#: one virtual channel (64 bytes: one cache line)
-VC = np.dtype([("owner", _i4), ("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4),
-               ("chan", _i4), ("router", _i4), ("lastin", _i8), ("lastout", _i8), ("hdrt", _i8),
-               ("seen", _i8)], align=True)
+#: one virtual channel, the fields the flit traversal reads (32 bytes: two VCs per cache line)
+VC = np.dtype([("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4), ("lastin", _i8), ("lastout", _i8)],
+              align=True)
+#: one virtual channel, the fields VC allocation and routing read (32 bytes)
+VCO = np.dtype([("owner", _i4), ("chan", _i4), ("router", _i4), ("hdrt", _i8), ("seen", _i8)], align=True)
 #: one physical channel
-CHAN = np.dtype([("base", _i4), ("nvc", _i4), ("typ", _i4), ("rr", _i4), ("busy", _i4), ("inact", _i4),
+CHAN = np.dtype([("base", _i4), ("nvc", _i4), ("typ", _i4), ("rr", _i4), ("busy", _i4), ("pos", _i4),
                  ("src", _i4), ("dst", _i4)], align=True)
 #: one message slot
 MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("state", _i4), ("next", _i4),
@@ -146,11 +155,31 @@ Hist = namedtuple("Hist", ["nch", "acc", "flits"])
 
 
 # ----------------------------------------------------------------- small helpers
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """Ask the CPU to fetch the cache line of ``arr[idx]`` (a hint: no effect on results, and an
+    index out of range does not fault)."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False, boundscheck=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep in all levels, data
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
-def _first_free(vc, lo, hi):
+def _first_free(vo, lo, hi):
     """The first VC in ``lo..hi-1`` not held by a message, or -1."""
     for b in range(lo, hi):
-        if vc[b].owner < 0:
+        if vo[b].owner < 0:
             return b
     return -1
 
@@ -163,17 +192,17 @@ def _rotate(jj, start, n):
 
 
 @njit(cache=True, inline="always")
-def _port_vc(vc, chan, pchan, u, P, port, lo, hi):
+def _port_vc(vo, chan, pchan, u, P, port, lo, hi):
     """The first free VC of index ``lo..hi-1`` on output ``port`` of node ``u``, or -1."""
     base = chan[pchan[u * P + port]].base
-    return _first_free(vc, base + lo, base + hi)
+    return _first_free(vo, base + lo, base + hi)
 
 
 @njit(cache=True, inline="always")
-def _take(vc, b, m, L, prv):
+def _take(vc, vo, b, m, L, prv):
     """Message ``m`` (``L`` flits) takes VC ``b``; its flits come from VC ``prv`` (-1: the PE)."""
+    vo[b].owner = m
     x = vc[b]
-    x.owner = m
     x.len = L
     x.nin = 0
     x.nout = 0
@@ -182,10 +211,12 @@ def _take(vc, b, m, L, prv):
 
 @njit(cache=True, inline="always")
 def _activate(chan, ch, act, nact):
-    """Put channel ``ch`` on the active list (if it is not there); the new list length."""
+    """Put channel ``ch`` on the active list if it holds no VC (it is then not on the list, or only
+    as a stale entry that the traversal drops: its ``pos`` is no longer the entry's index); the new
+    list length."""
     c = chan[ch]
-    if c.busy == 0 and c.inact == 0:
-        c.inact = 1
+    if c.busy == 0:
+        c.pos = nact
         act[nact] = ch
         return nact + 1
     return nact
@@ -205,8 +236,8 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
         if k >= nv:
             k -= nv
         x = vc[base + k]
-        if x.owner < 0 or x.nin >= x.len:
-            continue  # free, or tail already in (the upstream VC may belong to another message now)
+        if x.nin >= x.len:
+            continue  # free (a free VC keeps nin = len), or tail already in (the upstream VC may belong to another message now)
         if from_vc:
             y = vc[x.prv]
             avail = y.nin - y.nout
@@ -228,19 +259,19 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
 
 # ----------------------------------------------------------------- routing function
 @njit(cache=True, inline="always")
-def _route(m, u, t, cfg, net, vc, chan, msg, node):
-    """The VC granted to the header of message ``m`` at node ``u``, or -1."""
+def _route(m, u, t, cfg, route, minp, pchan, vo, chan, msg, node):
+    """The VC granted to the header of message ``m`` at node ``u``, or -1 (``route``, ``minp``,
+    ``pchan``: the arrays of :data:`Net`, passed unpacked: taking them out of the named tuple here
+    would cost two reference counts per routing attempt)."""
     d = msg[m].dest
     if u == d:
         ej = chan[node[u].ej]
-        return _first_free(vc, ej.base, ej.base + ej.nvc)
+        return _first_free(vo, ej.base, ej.base + ej.nvc)
     P = cfg.p
     V = cfg.v
     a0 = cfg.a0
-    pchan = net.pchan
-    minp = net.minp
     idx = u * cfg.n + d
-    rt = net.route[idx]
+    rt = route[idx]
     npt = np.int64(rt.nmin)
     start = (t + m) % npt if npt > 1 else 0
     kind = cfg.routing
@@ -248,10 +279,10 @@ def _route(m, u, t, cfg, net, vc, chan, msg, node):
         ph = msg[m].state
         if ph == 0:  # adaptive VCs while the escape VC has never been taken
             for jj in range(npt):
-                b = _port_vc(vc, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], a0, V)
+                b = _port_vc(vo, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], a0, V)
                 if b >= 0:
                     return b
-        return _port_vc(vc, chan, pchan, u, P, rt.down_port if ph == 2 else rt.up_port, 0, 1)
+        return _port_vc(vo, chan, pchan, u, P, rt.down_port if ph == 2 else rt.up_port, 0, 1)
     # a DOR tie (offset k/2) broken towards '-' for this message and dimension
     td = np.int64(rt.tie_dim)
     minus = td >= 0 and ((msg[m].tie >> td) & 1) == 1
@@ -260,21 +291,21 @@ def _route(m, u, t, cfg, net, vc, chan, msg, node):
         p = minp[idx * P + _rotate(jj, start, npt)]
         if minus and npt == 1:  # dor: the adaptive class follows the DOR path
             p = rt.tie_port
-        b = _port_vc(vc, chan, pchan, u, P, p, a0, V)
+        b = _port_vc(vo, chan, pchan, u, P, p, a0, V)
         if b >= 0:
             return b
     if kind == KIND_FIXED_ESCAPE:
         if cfg.has_esc:
             if minus:
                 lv = np.int64(rt.tie_vc)
-                return _port_vc(vc, chan, pchan, u, P, rt.tie_port, lv, lv + 1)
+                return _port_vc(vo, chan, pchan, u, P, rt.tie_port, lv, lv + 1)
             lv = np.int64(rt.esc_vc)
-            return _port_vc(vc, chan, pchan, u, P, rt.esc_port, lv, lv + 1)
+            return _port_vc(vo, chan, pchan, u, P, rt.esc_port, lv, lv + 1)
         return -1
     # KIND_NBC: escape levels f..U on any minimal port
     for lv in range(msg[m].state, np.int64(rt.nbc_top) + 1):
         for jj in range(npt):
-            b = _port_vc(vc, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], lv, lv + 1)
+            b = _port_vc(vo, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], lv, lv + 1)
             if b >= 0:
                 return b
     return -1
@@ -339,7 +370,7 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
 
 # ----------------------------------------------------------------- the cycle loop
 @njit(cache=True)
-def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
+def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     """Advance the simulation until a stop condition; returns a status code."""
     sc = sc_arr[0]
     # named state into local names, once per call
@@ -355,6 +386,9 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     tg_hops = tags.hops
     tg_done = tags.done
     chan_up = net.chan_up
+    route = net.route
+    minp = net.minp
+    pchan = net.pchan
     mm_state = mm.state
     mm_tsw = mm.tsw
     mm_tar = mm.tar
@@ -397,13 +431,13 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             lo = chan[ch].base
             hi = lo + chan[ch].nvc
             while q.qlen > 0 and q.writing < streams:
-                b = _first_free(vc, lo, hi)
+                b = _first_free(vo, lo, hi)
                 if b < 0:
                     break
                 m = q.qhead
                 q.qhead = msg[m].next
                 q.qlen -= 1
-                _take(vc, b, m, msg[m].len, -1)
+                _take(vc, vo, b, m, msg[m].len, -1)
                 nact = _activate(chan, ch, act, nact)
                 chan[ch].busy += 1
                 msg[m].tinj = t
@@ -424,7 +458,7 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         w = 0
         for i in range(sc.npend):
             b = pend[i]
-            x = vc[b]
+            x = vo[b]
             u = x.router
             if x.hdrt > t or x.seen == node[u].rel:
                 # not yet routed in this router, or failed before and no VC has been
@@ -434,14 +468,14 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 continue
             m = x.owner
             tries += 1
-            nb = _route(m, u, t, cfg, net, vc, chan, msg, node)
+            nb = _route(m, u, t, cfg, route, minp, pchan, vo, chan, msg, node)
             if nb < 0:
                 x.seen = node[u].rel
                 pend[w] = b
                 w += 1
                 continue
-            _take(vc, nb, m, x.len, b)
-            ch = vc[nb].chan
+            _take(vc, vo, nb, m, vc[b].len, b)
+            ch = vo[nb].chan
             nact = _activate(chan, ch, act, nact)
             c = chan[ch]
             if c.typ == CT_NET:
@@ -467,11 +501,19 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         visits = 0
         hops = 0
         netflits = 0
+        w = 0  # the active list is compacted in the same pass
         for i in range(nact):
+            # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
+            if i + PF_CHAN < nact:
+                _prefetch(chan, act[i + PF_CHAN])
+            if i + PF_VC < nact:
+                cp = chan[act[i + PF_VC]]
+                _prefetch(vc, cp.base)
+                _prefetch(vc, cp.base + cp.nvc - 1)
             ch = act[i]
             c = chan[ch]
-            if c.busy == 0:
-                continue
+            if c.pos != i or c.busy == 0:
+                continue  # a stale entry (the channel was appended again), or it holds no VC
             visits += 1
             typ = c.typ
             if typ == CT_NET:
@@ -481,21 +523,26 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             else:
                 b = _pick(vc, c, t, B, False, True)
             if b < 0:
+                act[w] = ch
+                c.pos = w
+                w += 1
                 continue
             moved = True
             x = vc[b]
             L = x.len
             if typ == CT_INJ:
                 if x.nin + 1 == L:
-                    node[msg[x.owner].src].writing -= 1  # the tail enters: the source may start the next message
+                    node[msg[vo[b].owner].src].writing -= 1  # the tail enters: the source may start the next message
             else:
                 # the flit leaves the upstream VC
-                y = vc[x.prv]
+                yb = x.prv
+                y = vc[yb]
                 y.nout += 1
                 y.lastout = t
                 if y.nout == L:
-                    ca = chan[y.chan]
-                    y.owner = -1
+                    yo = vo[yb]
+                    ca = chan[yo.chan]
+                    yo.owner = -1
                     if ca.typ == CT_NET:
                         kk = ca.busy
                         nch[kk] -= 1
@@ -510,8 +557,9 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 hops += 1
                 if nin == L:
                     # tail delivered: release the ejection VC, complete the message
-                    m = x.owner
-                    x.owner = -1
+                    xo = vo[b]
+                    m = xo.owner
+                    xo.owner = -1
                     c.busy -= 1
                     node[c.dst].rel += 1
                     sc.insys -= 1
@@ -536,23 +584,21 @@ def run(cfg, net, vc, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                         netflits += 1
                         c_flits[ch] += 1
                 if nin == 1:
-                    x.hdrt = t + R
-                    x.seen = -1
+                    xo = vo[b]
+                    xo.hdrt = t + R
+                    xo.seen = -1
                     pend[npend] = b
                     npend += 1
+            if c.busy > 0:
+                # kept (if a later move releases its last VC in this cycle, the entry is dropped
+                # next cycle, or becomes stale when the channel is appended again)
+                act[w] = ch
+                c.pos = w
+                w += 1
         sc.npend = npend
         sc.chan_visits += visits
         sc.flithops += hops
         sc.netflits_w += netflits
-        # compact the active-channel list
-        w = 0
-        for i in range(nact):
-            ch = act[i]
-            if chan[ch].busy > 0:
-                act[w] = ch
-                w += 1
-            else:
-                chan[ch].inact = 0
         sc.nact = w
         # ---------------------------------------------------------- 5. bookkeeping
         if measuring:

@@ -291,9 +291,10 @@ def _allocate(topology, p):
     chan["dst"] = np.concatenate([cdst, nodes, nodes])
     NV = int(chan["nvc"].sum())
 
-    vc = _records(NV, K.VC, owner=-1, prv=-1, lastin=-1, lastout=-1, seen=-1)
-    vc["chan"] = np.repeat(np.arange(NCH), chan["nvc"])
-    vc["router"] = chan["dst"][vc["chan"]]
+    vc = _records(NV, K.VC, prv=-1, lastin=-1, lastout=-1)
+    vo = _records(NV, K.VCO, owner=-1, seen=-1)
+    vo["chan"] = np.repeat(np.arange(NCH), chan["nvc"])
+    vo["router"] = chan["dst"][vo["chan"]]
 
     node = _records(N, K.NODE, qhead=-1, qtail=-1)
     node["inj"] = C + nodes
@@ -328,8 +329,8 @@ def _allocate(topology, p):
     nch = np.zeros(V + 1, np.int64)
     nch[0] = C
     return types.SimpleNamespace(
-        C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, chan=chan, msg=msg, node=node,
-        lists=K.Lists(np.zeros(NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32)),
+        C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
+        lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32)),
         mm=mm, tags=_alloc_tags(2 * p.messages + p.satlim),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
@@ -342,7 +343,7 @@ def _run(s, p):
     t0 = time.perf_counter()
     while True:
         sc["chunk_end"] = sc["t"] + chunk
-        status = K.run(s.cfg, s.net, s.vc, s.chan, s.msg, s.node, s.lists, s.mm, s.tags, s.hist, s.sc, s.rng)
+        status = K.run(s.cfg, s.net, s.vc, s.vo, s.chan, s.msg, s.node, s.lists, s.mm, s.tags, s.hist, s.sc, s.rng)
         if status == K.RUNNING:
             continue
         if status == K.DONE and p.target_ci is not None:
@@ -377,7 +378,7 @@ def _summary(topology, p, s, status, wall):
         pend = s.lists.pend[: sc["npend"]]
         chans, detail = _deadlock_report(topology, s, pend)
         err = DeadlockError(int(sc["t"]), chans, detail)
-        err.state = dict(vc=s.vc, chan=s.chan, msg=s.msg, node=s.node, act=s.lists.act[: sc["nact"]],
+        err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, act=s.lists.act[: sc["nact"]],
                          pend=pend, scalars=sc, tables=p.rt)
         raise err
 
@@ -454,7 +455,7 @@ def _deadlock_report(topo, s, pend):
         c = s.chan[ch]
         for v in range(int(c["nvc"])):
             b = int(c["base"]) + v
-            m = int(vc[b]["owner"])
+            m = int(s.vo[b]["owner"])
             if m < 0:
                 continue
             state = "header waiting" if b in waiting else f"{int(vc[b]['nin'] - vc[b]['nout'])} flits"
