@@ -237,14 +237,13 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         n_inj=(C + nodes).astype(np.int32), n_ej=(C + N + nodes).astype(np.int32),
         v_chan=v_chan, v_idx=v_idx, v_li=v_li, v_lo=v_lo,
         qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
-        bq_m=i32(NV * B), bq_k=i32(NV * B), bq_head=i32(NV), bq_cnt=i32(NV), vst=np.zeros(NV, np.int8),
-        va_from=np.zeros(NV, np.int64), sw_from=np.zeros(NV, np.int64), outv=i32(NV, -1), occ=i32(NV),
-        inuse=np.zeros(NV, np.int8), v_busy=i32(NV),
+        bq_f=np.zeros(NV * B, np.int64), vs=np.zeros(NV * K.NVS, np.int64),
+        inuse=np.zeros(NV, np.int8), tsent=np.zeros(NV, np.int8), v_busy=i32(NV),
         va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
         vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
         src_list=i32(N), in_src=np.zeros(N, np.int8), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1),
         last_vc=i32(N, -1),
-        ev_fb=i32(K.NSLOT * NCH), ev_fm=i32(K.NSLOT * NCH), ev_fk=i32(K.NSLOT * NCH), ev_fn=np.zeros(K.NSLOT, np.int64),
+        ev_f=np.zeros(K.NSLOT * NCH, np.int64), ev_fn=np.zeros(K.NSLOT, np.int64),
         ev_cb=i32(K.NSLOT * NCH), ev_cn=np.zeros(K.NSLOT, np.int64),
         req_b=i32(NV * (P * V + W) + 1), req_o=i32(NV * (P * V + W) + 1), rq_tmp=i32(P * V + W + 1),
         g_key=np.full(NV, -1, np.int64), g_in=i32(NV), g_touch=i32(NV),
@@ -267,9 +266,9 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
 
 
 _ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan v_idx v_li v_lo "
-          "qhead qtail qlen q_inlist qlist bq_m bq_k bq_head bq_cnt vst va_from sw_from outv occ inuse v_busy "
+          "qhead qtail qlen q_inlist qlist bq_f vs inuse tsent v_busy "
           "va_g va_a sw_g sw_a sw_rr vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
-          "ev_fb ev_fm ev_fk ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
+          "ev_f ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
           "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand gl in_st in_cnt out_st out_cnt "
           "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
 _ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".split()
@@ -405,10 +404,11 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     state["wall"] = time.perf_counter() - t0
     if status == K.DEADLOCK:
         held = []
-        for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (a["occ"][: a["c_base"][C]] > 0))[0][:50]:
+        occ = a["vs"][K.VS_OCC::K.NVS]
+        for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (occ[: a["c_base"][C]] > 0))[0][:50]:
             ch = int(a["v_chan"][b])
             held.append(f"{topology.describe_channel(ch)} vc{int(a['v_idx'][b])} "
-                        f"[{int(a['occ'][b])} flits]")
+                        f"[{int(occ[b])} flits]")
         raise DeadlockError(int(S[K.S_T]), held,
                             f"{int(S[K.S_INNET])} messages in the network, no flit moved for "
                             f"{int(S[K.S_IDLE])} cycles (router='booksim')")
