@@ -10,7 +10,9 @@ buffer (output side: ``occ`` credits in use, ``inuse`` allocated).
 
 One cycle ``t``:
 
-A. events due at ``t``: credits (``occ -= 1``), flits entering an input
+A. events due at ``t``: credits (``occ -= 1``; with ``wait_for_tail_credit``
+   the tail's credit frees the VC; the input VC holding the credited VC is
+   put back on the switch list if it slept for lack of a credit), flits entering an input
    buffer (a head at an idle VC starts routing: VC allocation from ``t + 1``;
    the front flit of an active VC may be switch-allocated at ``t``), flits
    reaching a terminal (a tail completes its message);
@@ -46,7 +48,7 @@ NSLOT = 8  # event ring (largest delay is 5 cycles)
  C_RUNCYC, C_NBATCH, C_HALF, C_WTC) = range(28)
 N_CFG = 28
 # per-VC state: one 64-byte row of ``vs`` (int64) per VC, so a VC's hot fields share a cache line
-(VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC) = range(6)
+(VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN) = range(8)
 NVS = 8
 (CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
 N_CFGF = 6
@@ -293,6 +295,13 @@ def run(cfg, cfgf, st, S, F,
             if wtc and oc == 0 and tsent[b] != 0:  # the tail's credit: the VC is free again
                 tsent[b] = 0
                 inuse[b] = 0
+            ow = vs[b * NVS + VS_OWN]  # the input VC that holds b wakes up if it waits for this credit
+            if ow >= 0 and in_sw[ow] == 0:
+                r = ow * NVS
+                if vs[r + VS_ST] == 2 and vs[r + VS_OUT] == b and vs[r + VS_CNT] > 0:
+                    in_sw[ow] = 1
+                    sw_list[nsw] = ow
+                    nsw += 1
         ev_cn[slot] = 0
         nf = ev_fn[slot]
         for i in range(nf):
@@ -461,7 +470,7 @@ def run(cfg, cfgf, st, S, F,
             if vs[b * NVS + VS_FROM] > t:
                 continue
             m = bq_f[b * B + vs[b * NVS + VS_HEAD]] >> 1
-            u = c_dst[v_chan[b]]
+            u = c_dst[vs[b * NVS + VS_CHAN]]
             cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv,
                             udp, nbc_U, pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie,
                             tie_dim, tie_port, tie_escv, half)
@@ -513,6 +522,7 @@ def run(cfg, cfgf, st, S, F,
             va_a[b] = x if x < NI else 0
             inuse[o] = 1
             tsent[o] = 0
+            vs[o * NVS + VS_OWN] = b
             _hold(o, 1, v_busy, v_chan, injb, c_nbusy, nch)
             vs[b * NVS + VS_OUT] = o
             vs[b * NVS + VS_ST] = 2
@@ -522,7 +532,7 @@ def run(cfg, cfgf, st, S, F,
                 sw_list[nsw] = b
                 nsw += 1
             if o < injb:
-                ch = v_chan[o]
+                ch = vs[o * NVS + VS_CHAN]
                 m = bq_f[b * B + vs[b * NVS + VS_HEAD]] >> 1
                 m_hops[m] += 1
                 vi = v_idx[o]
@@ -546,17 +556,18 @@ def run(cfg, cfgf, st, S, F,
             if vs[b * NVS + VS_ST] != 2 or vs[b * NVS + VS_CNT] == 0:  # nothing to send (or a new header): off the list
                 in_sw[b] = 0
                 continue
+            o = vs[b * NVS + VS_OUT]
+            if vs[o * NVS + VS_OCC] >= B:  # no credit: off the list until one comes back (A)
+                in_sw[b] = 0
+                continue
             sw_list[w] = b
             w += 1
             if vs[b * NVS + VS_FROM] > t:
                 continue
-            o = vs[b * NVS + VS_OUT]
-            if vs[o * NVS + VS_OCC] >= B:
-                continue
             cand[ncand] = b
             ncand += 1
-            ich = v_chan[b]
-            och = v_chan[o]
+            ich = vs[b * NVS + VS_CHAN]
+            och = vs[o * NVS + VS_CHAN]
             if in_st[ich] != t:
                 in_st[ich] = t
                 in_cnt[ich] = 1
@@ -573,8 +584,8 @@ def run(cfg, cfgf, st, S, F,
         npr = 0
         for i in range(ncand):
             b = cand[i]
-            ich = v_chan[b]
-            och = v_chan[vs[b * NVS + VS_OUT]]
+            ich = vs[b * NVS + VS_CHAN]
+            och = vs[vs[b * NVS + VS_OUT] * NVS + VS_CHAN]
             if in_cnt[ich] == 1 and out_cnt[och] == 1:
                 gl[ngr] = b
                 ngr += 1
@@ -596,8 +607,8 @@ def run(cfg, cfgf, st, S, F,
             for j in range(npr):
                 pr = p_touch[j]
                 bb = p_b[pr]
-                ich = v_chan[bb]
-                och = v_chan[vs[bb * NVS + VS_OUT]]
+                ich = vs[bb * NVS + VS_CHAN]
+                och = vs[vs[bb * NVS + VS_OUT] * NVS + VS_CHAN]
                 key = c_inport[ich] - sw_g[och]
                 if key < 0:
                     key += NPORT
@@ -614,7 +625,7 @@ def run(cfg, cfgf, st, S, F,
                 och = og_touch[j]
                 og_key[och] = -1
                 pr = og_pair[och]
-                ich = v_chan[p_b[pr]]
+                ich = vs[p_b[pr] * NVS + VS_CHAN]
                 key = c_outport[och] - sw_a[ich]
                 if key < 0:
                     key += NPORT
@@ -644,9 +655,9 @@ def run(cfg, cfgf, st, S, F,
         cn5 = ev_cn[sl5]
         for j in range(ngr):
             b = gl[j]
-            ich = v_chan[b]
+            ich = vs[b * NVS + VS_CHAN]
             o = vs[b * NVS + VS_OUT]
-            och = v_chan[o]
+            och = vs[o * NVS + VS_CHAN]
             x = c_inport[ich] + 1
             sw_g[och] = x if x < NPORT else 0
             x = c_outport[och] + 1
