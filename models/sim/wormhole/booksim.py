@@ -261,7 +261,7 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         n_inj=(C + nodes).astype(np.int32), n_ej=(C + N + nodes).astype(np.int32),
         v_chan=v_chan, v_idx=v_idx, v_li=v_li, v_lo=v_lo,
         qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
-        bq_f=np.zeros(NV * B, np.int64), vs=np.zeros(NV * K.NVS, np.int64),
+        bq_f=np.zeros(NV * B, np.int32), vs=np.zeros(NV * K.NVS, np.int32),
         inuse=np.zeros(NV, np.int8), tsent=np.zeros(NV, np.int8), v_busy=i32(NV),
         va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
         vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
@@ -324,7 +324,8 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
         target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
-    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, integer=True)
+    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16,
+                                                            integer=True)
     R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
     if R != 1:
         raise ParameterError(f"`router_delay` must be 1 with router='booksim' (its stages are fixed); got {R}")
@@ -354,6 +355,9 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     else:
         satlim = require("saturation_backlog", saturation_backlog, 1, integer=True)
     tagcap = 2 * messages + satlim if mode == 0 else 1
+    if satlim >= 2**29:
+        raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
+                             f"in an int32); got {satlim}")
     a, C, NCH, NV = _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap)
     pchan = topology.channels[0].ravel().astype(np.int32)
     mmax = M if length_dist == "fixed" else 20 * M

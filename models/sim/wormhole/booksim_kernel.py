@@ -47,7 +47,8 @@ NSLOT = 8  # event ring (largest delay is 5 cycles)
  C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF, C_W, C_VEJ, C_MODE, C_WARMCYC,
  C_RUNCYC, C_NBATCH, C_HALF, C_WTC) = range(28)
 N_CFG = 28
-# per-VC state: one 64-byte row of ``vs`` (int64) per VC, so a VC's hot fields share a cache line
+# per-VC state: one 32-byte row of ``vs`` (int32) per VC, so a VC's hot fields share a cache line
+# (cycle numbers fit: the wrapper keeps max_cycles below 2**31 - 16)
 (VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN) = range(8)
 NVS = 8
 (CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
@@ -683,7 +684,7 @@ def run(cfg, cfgf, st, S, F,
             ev_cb[cb2 + cn2] = b
             cn2 += 1
             # the flit reaches the next buffer (or the terminal) at t + 3
-            ev_f[fb3 + fn3] = (fl << 32) | o
+            ev_f[fb3 + fn3] = (np.int64(fl) << 32) | o
             fn3 += 1
             if o >= ejb:
                 ev_cb[cb5 + cn5] = o  # the terminal returns the credit when it reads the flit
