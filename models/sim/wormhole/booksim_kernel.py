@@ -136,7 +136,7 @@ def _hold(b, d, nmsg, v_chan, injb, c_nbusy, nch):
         nch[k] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv, udp, nbc_U,
               pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, tie_dim, tie_port, tie_escv, half):
     """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count)."""
