@@ -134,3 +134,58 @@ def test_bad_inputs(change, name):
     kw = dict(routing="dor", vcs=2, message_length=8, rate=0.01, router="booksim")
     with pytest.raises(ParameterError, match=name):
         simulate(Torus((4, 4)), **{**kw, **change})
+
+
+# ---------------------------------------------------------------- routings and wait_for_tail_credit
+def _twice_saturation(topo, M):
+    """The rate at which the mean channel load is 1 flit/cycle: at least 2x the saturation rate."""
+    return 1.0 / (M * topo.average_distance() * topo.n_nodes / topo.n_channels)
+
+
+@pytest.mark.parametrize(
+    "routing,topo,v,B,wtc",
+    [
+        ("dor", Torus((8, 8)), 4, 8, True),
+        ("nbc", Torus((8, 8)), 5, 2, False),
+        ("nbc", Torus((8, 8)), 5, 8, True),
+        ("updown", Mesh((6, 6)), 1, 2, False),
+        ("duato", Torus((8, 8)), 4, 8, True),  # deadlocks at cycle ~8000 with wait_for_tail_credit=False
+        ("duato", Torus((6, 6)), 3, 2, True),
+        ("duato", Mesh((6, 6)), 2, 4, True),
+        ("duato_nbc", Torus((8, 8)), 6, 2, True),
+        ("duato_nbc", Torus((6, 6)), 6, 8, True),
+        ("updown", Mesh((6, 6)), 3, 2, True),
+        ("updown", Torus((5, 5)), 2, 8, True),
+    ],
+)
+def test_routings_no_deadlock_at_twice_saturation(routing, topo, v, B, wtc):
+    M = 8
+    r = simulate(topo, routing=routing, vcs=v, message_length=M, rate=_twice_saturation(topo, M), messages=10**6,
+                 warmup_messages=0, max_cycles=15_000, saturation_backlog=10**5, buffer_depth=B, router="booksim",
+                 wait_for_tail_credit=wtc)
+    assert r.saturated
+    assert r.params["wait_for_tail_credit"] is wtc and r.params["routing"] == routing
+    assert r.flit_hops > 0.02 * r.cycles * topo.n_channels  # the network kept moving
+
+
+@pytest.mark.parametrize("routing,v", [("duato", 4), ("duato_nbc", 4), ("updown", 2)])
+def test_adaptive_routings_need_wait_for_tail_credit(routing, v):
+    kw = dict(routing=routing, vcs=v, message_length=8, rate=0.01, router="booksim")
+    with pytest.raises(ValueError, match="wait_for_tail_credit=True"):
+        simulate(Torus((4, 4)), **kw)
+    r = simulate(Torus((4, 4)), messages=200, warmup_messages=0, wait_for_tail_credit=True, **kw)
+    assert not r.saturated
+
+
+def test_wait_for_tail_credit_zero_load_and_options():
+    """Atomic VC reallocation changes nothing at zero load; the ideal router refuses the option."""
+    kw = dict(vcs=2, message_length=16, buffer_depth=8, **ZL)
+    a = simulate(Torus((4, 4)), **kw)
+    b = simulate(Torus((4, 4)), wait_for_tail_credit=True, **kw)
+    assert b.latency == pytest.approx(a.latency, abs=0.05)
+    with pytest.raises(ParameterError, match="wait_for_tail_credit"):
+        simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.01, wait_for_tail_credit=True)
+    with pytest.raises(ParameterError, match="wait_for_tail_credit"):
+        simulate(Torus((4, 4)), wait_for_tail_credit=1, **kw)
+    assert simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.01, messages=100,
+                    warmup_messages=0).params["router"] == "ideal"

@@ -3,7 +3,8 @@
 The preset reproduces BookSim 2 (repository booksim/booksim2) configured with
 ``routing_delay = vc_alloc_delay = sw_alloc_delay = st_final_delay = 1``,
 ``credit_delay = 0``, ``vc_allocator = sw_allocator = islip``,
-``alloc_iters = 1``, ``wait_for_tail_credit = 0``, ``use_noc_latency = 0``
+``alloc_iters = 1``, ``wait_for_tail_credit = 0`` (option ``wait_for_tail_credit=True``:
+1), ``use_noc_latency = 0``
 (every channel 1 cycle) and BookSim's defaults otherwise
 (``src/booksim_config.cpp``: ``speculative = 0``, ``st_prepare_delay = 0``,
 ``output_delay = 0``, ``vc_busy_when_full = 0``, ``vc_prioritize_empty = 0``,
@@ -58,7 +59,8 @@ Semantics, each with the BookSim source it follows
    (``_OutputQueuing``, ``_SendCredits``), the downstream credit count rises
    (``BufferState::SendingFlit``) and, for a tail, the output VC is free for
    VC allocation from the next cycle (``wait_for_tail_credit = 0``,
-   ``src/buffer_state.cpp``).  The next flit of the VC bids the next cycle.
+   ``src/buffer_state.cpp``; with ``wait_for_tail_credit=True`` once the
+   tail's credit has been counted and the VC holds no credit, see Routing).  The next flit of the VC bids the next cycle.
 6. **Switch traversal** (``_SwitchEvaluate`` / ``_SwitchUpdate``,
    ``_crossbar_delay = st_prepare_delay + st_final_delay = 1``;
    ``_SendFlits``): the flit is sent on the output channel the cycle after
@@ -111,21 +113,41 @@ delayed.  For any ``buffer_depth`` the exact zero-load latency is the max-plus
 recursion of :func:`zero_load_latency` (``+ 5`` per hop, larger for
 ``B <= 4`` and long messages).
 
-Routing: ``dor`` only (other routings raise :class:`ParameterError`).  On a
-mesh every VC is usable on the dimension-order port (BookSim's
-``dim_order_mesh``).  On a torus the VCs are split into two dateline halves as
-in BookSim's ``dim_order_torus`` (``src/routefunc.cpp``, ``vcEnd -=
-available_vcs`` / ``vcBegin += available_vcs``): a message uses the upper half
-while the wrap-around link of the current dimension is still ahead
+Routing.  ``dor``: on a mesh every VC is usable on the dimension-order port
+(BookSim's ``dim_order_mesh``).  On a torus the VCs are split into two
+dateline halves as in BookSim's ``dim_order_torus`` (``src/routefunc.cpp``,
+``vcEnd -= available_vcs`` / ``vcBegin += available_vcs``): a message uses the
+upper half while the wrap-around link of the current dimension is still ahead
 (the project's dateline class ``v2``, :func:`.routing.dor`), the lower half
-otherwise; ``vcs`` must be even.  (The project's ``dor`` with ``vcs > 2`` adds
-an adaptive class on the same path, and that deadlocks here: with
-``wait_for_tail_credit = 0`` a header can wait behind another message's tail in
-an adaptive VC, a dependency outside the escape order.  The project's adaptive
-routings are not supported for the same reason.)  Ties at offset ``k/2``
-follow ``tie`` as with the ideal router (BookSim draws them at random).  Every
-allowed free VC is requested; the allocator chooses.  ``router_delay`` must be
-1 (the stages are fixed) and ``injection_vcs`` 1 (BookSim's source).
+otherwise; ``vcs`` must be even.  (The project's ``dor`` with ``vcs > 2`` would
+add an adaptive class on the same path; the booksim preset uses BookSim's
+halves instead.)  ``nbc``: the project's negative-hop levels; every hop goes to
+a strictly higher (level, colour) rank, so its VC dependency graph is acyclic.
+Both are deadlock-free with ``wait_for_tail_credit = 0``: a header queued
+behind another message's tail waits for a message that only waits for
+channels later in the same acyclic order.
+
+``duato``, ``duato_nbc``, ``updown`` (``vcs > 1``) have an adaptive VC class
+with cyclic dependencies and rely on Duato's theorem, which assumes that a
+blocked header is at the front of its buffer and can request an escape VC,
+i.e. that a VC is reallocated only once it is empty.  With
+``wait_for_tail_credit = 0`` (BookSim 2's default, ``src/buffer_state.cpp``
+``SendingFlit``: ``_in_use`` cleared when the tail is sent) a header can wait
+behind another message's tail in an adaptive VC, a dependency outside the
+escape order: ``duato`` with 4 VCs of 8 flits on an 8x8 torus deadlocks at
+twice the saturation load in about 8000 cycles.  BookSim's own adaptive torus
+function ``min_adapt_torus`` (escape VCs 0-1 with DOR datelines, adaptive VC 3
+on minimal ports) has the same exposure.  These routings therefore require
+``wait_for_tail_credit=True`` (BookSim's option: the output VC is freed when
+the credit of the tail comes back and the downstream buffer is empty,
+``BufferState::ProcessCredit``; the same holds for the injection VCs, whose
+state is a ``BufferState`` of the source); otherwise :class:`ParameterError`
+(a ``ValueError``) says so.  The routing *function* is the project's
+(:mod:`.routing`): every allowed free VC is requested (adaptive and escape)
+and the allocator chooses; BookSim's ``min_adapt_torus`` itself is not
+implemented.  Ties at offset ``k/2`` follow ``tie`` as with the ideal router
+(BookSim draws them at random).  ``router_delay`` must be 1 (the stages are
+fixed) and ``injection_vcs`` 1 (BookSim's source).
 """
 
 from __future__ import annotations
@@ -146,7 +168,9 @@ from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
 
-BOOKSIM_ROUTINGS = ("dor",)
+BOOKSIM_ROUTINGS = ("dor", "nbc", "duato", "duato_nbc", "updown")
+#: routings with a cyclic (adaptive) VC class, deadlock-free only with atomic VC reallocation
+NEEDS_TAIL_CREDIT = ("duato", "duato_nbc", "updown")
 
 
 def zero_load_latency(hops: int, message_length: int, buffer_depth: int) -> int:
@@ -238,14 +262,13 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         n_inj=(C + nodes).astype(np.int32), n_ej=(C + N + nodes).astype(np.int32),
         v_chan=v_chan, v_idx=v_idx, v_li=v_li, v_lo=v_lo,
         qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
-        bq_m=i32(NV * B), bq_k=i32(NV * B), bq_head=i32(NV), bq_cnt=i32(NV), vst=np.zeros(NV, np.int8),
-        va_from=np.zeros(NV, np.int64), sw_from=np.zeros(NV, np.int64), outv=i32(NV, -1), occ=i32(NV),
-        inuse=np.zeros(NV, np.int8), v_busy=i32(NV),
+        bq_f=np.zeros(NV * B, np.int32), vs=np.zeros(NV * K.NVS, np.int32),
+        inuse=np.zeros(NV, np.int8), tsent=np.zeros(NV, np.int8), v_busy=i32(NV),
         va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
         vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
         src_list=i32(N), in_src=np.zeros(N, np.int8), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1),
         last_vc=i32(N, -1),
-        ev_fb=i32(K.NSLOT * NCH), ev_fm=i32(K.NSLOT * NCH), ev_fk=i32(K.NSLOT * NCH), ev_fn=np.zeros(K.NSLOT, np.int64),
+        ev_f=np.zeros(K.NSLOT * NCH, np.int64), ev_fn=np.zeros(K.NSLOT, np.int64),
         ev_cb=i32(K.NSLOT * NCH), ev_cn=np.zeros(K.NSLOT, np.int64),
         req_b=i32(NV * (P * V + W) + 1), req_o=i32(NV * (P * V + W) + 1), rq_tmp=i32(P * V + W + 1),
         g_key=np.full(NV, -1, np.int64), g_in=i32(NV), g_touch=i32(NV),
@@ -262,15 +285,17 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         tg_hops=i32(tagcap), tg_done=np.zeros(tagcap, np.int8),
         nch=np.zeros(V + 1, np.int64), c_nbusy=i32(NCH), hist_acc=np.zeros(V + 1), c_flits=np.zeros(NCH, np.int64),
     )
+    a["vs"][K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
+    a["vs"][K.VS_OWN::K.NVS] = -1
     a["m_next"][-1] = -1
     a["nch"][0] = C
     return a, C, NCH, NV
 
 
 _ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan v_idx v_li v_lo "
-          "qhead qtail qlen q_inlist qlist bq_m bq_k bq_head bq_cnt vst va_from sw_from outv occ inuse v_busy "
+          "qhead qtail qlen q_inlist qlist bq_f vs inuse tsent v_busy "
           "va_g va_a sw_g sw_a sw_rr vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
-          "ev_fb ev_fm ev_fk ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
+          "ev_f ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
           "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand gl in_st in_cnt out_st out_cnt "
           "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
 _ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".split()
@@ -279,17 +304,15 @@ _ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".s
 def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
             messages, warmup_messages, batches, target_ci, max_cycles, router_delay, injection_vcs,
             ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic,
-            mode=0, warmup_cycles=0, run_cycles=0):
+            wait_for_tail_credit=False, mode=0, warmup_cycles=0, run_cycles=0):
     """Validate, set up and run the engine; returns (status, state dict) for the result builders."""
     if not isinstance(topology, Topology):
         raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
     if routing not in BOOKSIM_ROUTINGS:
-        raise ParameterError(
-            f"`routing` {routing!r} is not supported with router='booksim' (supported: 'dor'): the "
-            "project's adaptive routings share VCs between an adaptive class and escape VCs, and under "
-            "BookSim's non-atomic VC reallocation (wait_for_tail_credit = 0) a header queued behind "
-            "another message's tail adds dependencies outside the escape order (a deadlock is observed "
-            "with an adaptive class on an 8x8 torus)")
+        raise ParameterError(f"`routing` {routing!r} is not supported with router='booksim' "
+                             f"(supported: {', '.join(map(repr, BOOKSIM_ROUTINGS))})")
+    if not isinstance(wait_for_tail_credit, (bool, np.bool_)):
+        raise ParameterError(f"`wait_for_tail_credit` must be True or False; got {wait_for_tail_credit!r}")
     M = require("message_length", message_length, 1, unit="flits", integer=True)
     B = require("buffer_depth", buffer_depth, 1, unit="flits per VC", integer=True)
     length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
@@ -300,7 +323,8 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
         target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
-    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, integer=True)
+    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16,
+                                                            integer=True)
     R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
     if R != 1:
         raise ParameterError(f"`router_delay` must be 1 with router='booksim' (its stages are fixed); got {R}")
@@ -308,6 +332,14 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     tk, rates, sigs, offered, tspec = _traffic(traffic, rate)
     rt = _tables(topology, routing, vcs, escape_levels)
     V = rt.vcs
+    if routing in NEEDS_TAIL_CREDIT and not (routing == "updown" and V == 1) and not wait_for_tail_credit:
+        raise ParameterError(
+            f"`routing` {routing!r} with router='booksim' needs wait_for_tail_credit=True: its adaptive VC "
+            "class has cyclic dependencies, and with wait_for_tail_credit=False (BookSim 2's default, the "
+            "issue's configuration) an output VC is reallocated as soon as the previous tail is sent, so a "
+            "header can wait behind another message's tail in an adaptive VC without reaching the front of "
+            "its buffer to request an escape VC, which Duato's deadlock-freedom argument does not cover "
+            "(BookSim's own min_adapt_torus, whose adaptive VC is cyclic too, has the same exposure)")
     streams = 1 if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
     if streams != 1:
         raise ParameterError(f"`injection_vcs` must be 1 (BookSim's source) with router='booksim'; got {streams}")
@@ -322,6 +354,9 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     else:
         satlim = require("saturation_backlog", saturation_backlog, 1, integer=True)
     tagcap = 2 * messages + satlim if mode == 0 else 1
+    if satlim >= 2**29:
+        raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
+                             f"in an int32); got {satlim}")
     a, C, NCH, NV = _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap)
     pchan = topology.channels[0].ravel().astype(np.int32)
     mmax = M if length_dist == "fixed" else 20 * M
@@ -347,6 +382,7 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     cfg[K.C_WARMCYC] = warmup_cycles
     cfg[K.C_RUNCYC] = run_cycles
     cfg[K.C_NBATCH] = batches if mode == 1 else 0
+    cfg[K.C_WTC] = 1 if wait_for_tail_credit else 0
     if routing == "dor" and rt.has_escape:  # torus: BookSim's two dateline halves over all VCs
         if V % 2:
             raise ParameterError(f"`vcs` must be even for routing 'dor' on a torus with router='booksim' "
@@ -376,7 +412,8 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
                  tspec=tspec, warmup=warmup, messages=messages, batches=batches, target_ci=target_ci,
                  maxcyc=maxcyc, satlim=satlim, seed=seed, tie=tie, self_traffic=bool(self_traffic),
                  length_dist=length_dist, rate=rate, bt_msgs=bt_msgs, bt_flits=bt_flits,
-                 escape_levels=escape_levels, routing=routing)
+                 escape_levels=escape_levels, routing=routing,
+                 wtc=bool(wait_for_tail_credit))
 
     def call(chunk_end):
         cfg[K.C_CHUNKEND] = chunk_end
@@ -404,10 +441,11 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     state["wall"] = time.perf_counter() - t0
     if status == K.DEADLOCK:
         held = []
-        for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (a["occ"][: a["c_base"][C]] > 0))[0][:50]:
+        occ = a["vs"][K.VS_OCC::K.NVS]
+        for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (occ[: a["c_base"][C]] > 0))[0][:50]:
             ch = int(a["v_chan"][b])
             held.append(f"{topology.describe_channel(ch)} vc{int(a['v_idx'][b])} "
-                        f"[{int(a['occ'][b])} flits]")
+                        f"[{int(occ[b])} flits]")
         raise DeadlockError(int(S[K.S_T]), held,
                             f"{int(S[K.S_INNET])} messages in the network, no flit moved for "
                             f"{int(S[K.S_IDLE])} cycles (router='booksim')")
@@ -461,6 +499,7 @@ def simulate_booksim(topology, **kw):
         injection_vcs=1, ejection_vcs=s["Vej"],
         escape_levels=s["rt"].escape_levels if s["routing"] in ("duato_nbc", "nbc") else None,
         saturation_backlog=s["satlim"], tie=s["tie"], self_traffic=s["self_traffic"], router="booksim",
+        wait_for_tail_credit=s["wtc"],
     )
     return WormholeResult(
         latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,

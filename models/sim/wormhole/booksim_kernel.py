@@ -10,7 +10,9 @@ buffer (output side: ``occ`` credits in use, ``inuse`` allocated).
 
 One cycle ``t``:
 
-A. events due at ``t``: credits (``occ -= 1``), flits entering an input
+A. events due at ``t``: credits (``occ -= 1``; with ``wait_for_tail_credit``
+   the tail's credit frees the VC; the input VC holding the credited VC is
+   put back on the switch list if it slept for lack of a credit), flits entering an input
    buffer (a head at an idle VC starts routing: VC allocation from ``t + 1``;
    the front flit of an active VC may be switch-allocated at ``t``), flits
    reaching a terminal (a tail completes its message);
@@ -43,8 +45,12 @@ NSLOT = 8  # event ring (largest delay is 5 cycles)
 # cfg (int64)
 (C_N, C_P, C_V, C_B, C_KIND, C_A0, C_HASESC, C_V2, C_TRAFFIC, C_LENKIND, C_M, C_WARMUP, C_TARGET,
  C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF, C_W, C_VEJ, C_MODE, C_WARMCYC,
- C_RUNCYC, C_NBATCH, C_HALF) = range(27)
-N_CFG = 27
+ C_RUNCYC, C_NBATCH, C_HALF, C_WTC) = range(28)
+N_CFG = 28
+# per-VC state: one 32-byte row of ``vs`` (int32) per VC, so a VC's hot fields share a cache line
+# (cycle numbers fit: the wrapper keeps max_cycles below 2**31 - 16)
+(VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN) = range(8)
+NVS = 8
 (CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
 N_CFGF = 6
 # S (int64 state scalars)
@@ -115,22 +121,22 @@ def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_
 
 
 @njit(cache=True, inline="always")
-def _hold(b, d, nmsg, v_chan, c_type, c_nbusy, nch):
+def _hold(b, d, nmsg, v_chan, injb, c_nbusy, nch):
     """``d = +1``: a message takes VC ``b`` (header granted); ``-1``: its tail left ``b``'s buffer.
-    A VC is busy while it holds a message (the ideal router's definition)."""
+    A VC is busy while it holds a message (the ideal router's definition); network VCs are
+    ``b < injb``."""
     n = nmsg[b]
     nmsg[b] = n + d
-    if (n == 0) != (n + d == 0):
+    if b < injb and (n == 0) != (n + d == 0):
         ch = v_chan[b]
-        if c_type[ch] == CT_NET:
-            k = c_nbusy[ch]
-            nch[k] -= 1
-            k += d
-            c_nbusy[ch] = k
-            nch[k] += 1
+        k = c_nbusy[ch]
+        nch[k] -= 1
+        k += d
+        c_nbusy[ch] = k
+        nch[k] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv, udp, nbc_U,
               pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, tie_dim, tie_port, tie_escv, half):
     """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count)."""
@@ -198,16 +204,16 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, boundscheck=False)
 def run(cfg, cfgf, st, S, F,
         minp, nminp, escp, escv, udp, chan_up, nbc_U, label, pchan,
         c_base, c_nvc, c_type, c_dst, c_src, c_inport, c_outport, n_inj, n_ej,
         v_chan, v_idx, v_li, v_lo,
         qhead, qtail, qlen, q_inlist, qlist,
-        bq_m, bq_k, bq_head, bq_cnt, vst, va_from, sw_from, outv, occ, inuse, v_busy,
+        bq_f, vs, inuse, tsent, v_busy,
         va_g, va_a, sw_g, sw_a, sw_rr,
         vca_list, in_vca, sw_list, in_sw, src_list, in_src, cur_m, cur_k, cur_vc, last_vc,
-        ev_fb, ev_fm, ev_fk, ev_fn, ev_cb, ev_cn,
+        ev_f, ev_fn, ev_cb, ev_cn,
         req_b, req_o, rq_tmp, g_key, g_in, g_touch, a_key, a_o, a_touch,
         p_key, p_b, p_touch, og_key, og_pair, og_touch, ia_key, ia_pair, ia_touch,
         cand, gl, in_st, in_cnt, out_st, out_cnt,
@@ -216,7 +222,17 @@ def run(cfg, cfgf, st, S, F,
         tg_lat, tg_net, tg_wait, tg_hops, tg_done,
         nch, c_nbusy, hist_acc, c_flits, bt_msgs, bt_flits,
         mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
-    """Advance the simulation until a stop condition; returns a status code."""
+    """Advance the simulation until a stop condition; returns a status code.
+
+    Representation: a flit is ``fl = 2 m + tail`` (message slot, tail bit); a
+    flit event is ``(fl << 32) | b`` (the VC it enters).  The work-list
+    counters live in local variables during the call; ``sw_list`` /
+    ``vca_list`` are compacted while they are scanned (an entry stays on its
+    list, flagged by ``in_sw`` / ``in_vca``, until a scan finds its VC no
+    longer waiting for the switch / for VC allocation).  The allocators'
+    outcomes do not depend on the order of these lists (every arbitration key
+    is distinct), so neither do the results.
+    """
     N = cfg[C_N]
     P = cfg[C_P]
     V = cfg[C_V]
@@ -232,6 +248,7 @@ def run(cfg, cfgf, st, S, F,
     satlim = cfg[C_SATLIM]
     dlthresh = cfg[C_DLTHRESH]
     chunk_end = cfg[C_CHUNKEND]
+    C = cfg[C_NCHAN]
     W = cfg[C_W]
     Vej = cfg[C_VEJ]
     mode = cfg[C_MODE]
@@ -239,42 +256,69 @@ def run(cfg, cfgf, st, S, F,
     runcyc = cfg[C_RUNCYC]
     nbatch = cfg[C_NBATCH]
     half = cfg[C_HALF]
+    wtc = cfg[C_WTC] != 0
     blen = runcyc // nbatch if nbatch > 0 else 1
     NPORT = P + 1
     NI = NPORT * W
     NCH = c_base.size
+    injb = c_base[C]  # VCs < injb: network; >= ejb: ejection
+    ejb = c_base[C + N]
     tagcap = tg_lat.size
     lamN = cfgf[CF_RATE] * N
+    MASK = np.int64(0xFFFFFFFF)
+    nvca = S[S_NVCA]
+    nsw = S[S_NSW]
+    nsrc = S[S_NSRC]
+    flithops = S[S_FLITHOPS]
+    netw = S[S_NETFLITS_W]
+    ejw = S[S_EJFLITS_W]
+    vareq = S[S_VAREQ]
+    swreq = S[S_SWREQ]
+    status = RUNNING
     while True:
         t = S[S_T]
         if t >= chunk_end:
-            return RUNNING
+            status = RUNNING
+            break
         if t >= maxcyc:
-            return MAXCYCLES
+            status = MAXCYCLES
+            break
         phase = S[S_PHASE]
         moved = False
         slot = t & (NSLOT - 1)
+        s0 = slot * NCH
         # ------------------------------------------------------------ A. events due now
         nc = ev_cn[slot]
         for i in range(nc):
-            b = ev_cb[slot * NCH + i]
-            occ[b] -= 1
+            b = ev_cb[s0 + i]
+            oc = vs[b * NVS + VS_OCC] - 1
+            vs[b * NVS + VS_OCC] = oc
+            if wtc and oc == 0 and tsent[b] != 0:  # the tail's credit: the VC is free again
+                tsent[b] = 0
+                inuse[b] = 0
+            ow = vs[b * NVS + VS_OWN]  # the input VC that holds b wakes up if it waits for this credit
+            if ow >= 0 and in_sw[ow] == 0:
+                r = ow * NVS
+                if vs[r + VS_ST] == 2 and vs[r + VS_OUT] == b and vs[r + VS_CNT] > 0:
+                    in_sw[ow] = 1
+                    sw_list[nsw] = ow
+                    nsw += 1
         ev_cn[slot] = 0
         nf = ev_fn[slot]
         for i in range(nf):
-            b = ev_fb[slot * NCH + i]
-            m = ev_fm[slot * NCH + i]
-            k = ev_fk[slot * NCH + i]
-            ch = v_chan[b]
-            if c_type[ch] == CT_EJ:
+            e = ev_f[s0 + i]
+            b = e & MASK
+            fl = e >> 32
+            if b >= ejb:
                 if phase == 1:
-                    S[S_EJFLITS_W] += 1
+                    ejw += 1
                     if mode == 1:
                         bi = (t - warmcyc) // blen
                         if bi < nbatch:
                             bt_flits[bi] += 1
-                if k == m_len[m] - 1:  # the tail reaches the terminal: delivered
-                    _hold(b, -1, v_busy, v_chan, c_type, c_nbusy, nch)
+                if fl & 1:  # the tail reaches the terminal: delivered
+                    m = fl >> 1
+                    _hold(b, -1, v_busy, v_chan, injb, c_nbusy, nch)
                     S[S_INSYS] -= 1
                     S[S_INNET] -= 1
                     S[S_DELIV] += 1
@@ -294,27 +338,26 @@ def run(cfg, cfgf, st, S, F,
                     m_next[m] = S[S_FREE]
                     S[S_FREE] = m
                 continue
-            c = bq_cnt[b]
-            pos = bq_head[b] + c
+            c = vs[b * NVS + VS_CNT]
+            pos = vs[b * NVS + VS_HEAD] + c
             if pos >= B:
                 pos -= B
-            bq_m[b * B + pos] = m
-            bq_k[b * B + pos] = k
-            bq_cnt[b] = c + 1
-            s = vst[b]
+            bq_f[b * B + pos] = fl
+            vs[b * NVS + VS_CNT] = c + 1
+            s = vs[b * NVS + VS_ST]
             if s == 0:  # a header at an idle VC: routing now, VC allocation from t + 1
-                vst[b] = 1
-                va_from[b] = t + 1
+                vs[b * NVS + VS_ST] = 1
+                vs[b * NVS + VS_FROM] = t + 1
                 if in_vca[b] == 0:
                     in_vca[b] = 1
-                    vca_list[S[S_NVCA]] = b
-                    S[S_NVCA] += 1
+                    vca_list[nvca] = b
+                    nvca += 1
             elif s == 2 and c == 0:  # front flit of an active VC: switch allocation now
-                sw_from[b] = t
+                vs[b * NVS + VS_FROM] = t
                 if in_sw[b] == 0:
                     in_sw[b] = 1
-                    sw_list[S[S_NSW]] = b
-                    S[S_NSW] += 1
+                    sw_list[nsw] = b
+                    nsw += 1
         ev_fn[slot] = 0
         # ------------------------------------------------------------ B. generation
         if traffic == 0:
@@ -322,7 +365,8 @@ def run(cfg, cfgf, st, S, F,
                 u = rng_int(st, N)
                 if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
                             m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
-                    return SATURATED
+                    status = SATURATED
+                    break
                 F[F_NEXTARR] += rng_exp(st) / lamN
         else:
             tend = t + 1.0
@@ -330,7 +374,12 @@ def run(cfg, cfgf, st, S, F,
                 while mmpp_next_arrival(st, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
                     if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
                                 m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
-                        return SATURATED
+                        status = SATURATED
+                        break
+                if status != RUNNING:
+                    break
+        if status != RUNNING:
+            break
         # nodes with a queued message become active sources
         nq = S[S_NQ]
         for i in range(nq):
@@ -338,13 +387,15 @@ def run(cfg, cfgf, st, S, F,
             q_inlist[u] = 0
             if in_src[u] == 0:
                 in_src[u] = 1
-                src_list[S[S_NSRC]] = u
-                S[S_NSRC] += 1
+                src_list[nsrc] = u
+                nsrc += 1
         S[S_NQ] = 0
         # ------------------------------------------------------------ C. injection
-        ns = S[S_NSRC]
+        sl = (t + 2) & (NSLOT - 1)
+        fbase = sl * NCH
+        fn2 = ev_fn[sl]
         w = 0
-        for i in range(ns):
+        for i in range(nsrc):
             u = src_list[i]
             m = cur_m[u]
             if m < 0:
@@ -361,32 +412,38 @@ def run(cfg, cfgf, st, S, F,
                 if k == 0:
                     lv = last_vc[u]
                     for j in range(1, V + 1):
-                        vv = 0 if lv < 0 else (lv + j) % V
-                        if inuse[base + vv] == 0 and occ[base + vv] < B:
+                        if lv < 0:
+                            vv = 0
+                        else:
+                            vv = lv + j
+                            if vv >= V:
+                                vv -= V
+                        if inuse[base + vv] == 0 and vs[(base + vv) * NVS + VS_OCC] < B:
                             vc = base + vv
                             break
                 else:
                     vc = cur_vc[u]
-                    if occ[vc] >= B:
+                    if vs[vc * NVS + VS_OCC] >= B:
                         vc = -1
                 if vc >= 0:
                     moved = True
                     if k == 0:
                         inuse[vc] = 1
+                        tsent[vc] = 0
                         last_vc[u] = vc - base
                         cur_vc[u] = vc
                         m_tinj[m] = t
                         S[S_INNET] += 1
-                        _hold(vc, 1, v_busy, v_chan, c_type, c_nbusy, nch)
-                    occ[vc] += 1
-                    sl = (t + 2) & (NSLOT - 1)
-                    j = ev_fn[sl]
-                    ev_fb[sl * NCH + j] = vc
-                    ev_fm[sl * NCH + j] = m
-                    ev_fk[sl * NCH + j] = k
-                    ev_fn[sl] = j + 1
-                    if k == m_len[m] - 1:
-                        inuse[vc] = 0
+                        _hold(vc, 1, v_busy, v_chan, injb, c_nbusy, nch)
+                    vs[vc * NVS + VS_OCC] += 1
+                    tl = k == m_len[m] - 1
+                    ev_f[fbase + fn2] = ((2 * np.int64(m) + (1 if tl else 0)) << 32) | vc
+                    fn2 += 1
+                    if tl:
+                        if wtc:
+                            tsent[vc] = 1
+                        else:
+                            inuse[vc] = 0
                         cur_m[u] = -1
                     else:
                         cur_k[u] = k + 1
@@ -395,24 +452,30 @@ def run(cfg, cfgf, st, S, F,
                 w += 1
             else:
                 in_src[u] = 0
-        S[S_NSRC] = w
+        nsrc = w
+        ev_fn[sl] = fn2
         if phase == 1:
             F[F_INNET_ACC] += S[S_INNET]
             F[F_INSYS_ACC] += S[S_INSYS]
         # ------------------------------------------------------------ D. VC allocation (iSLIP, 1 iteration)
-        nva = S[S_NVCA]
         nr = 0
         ng = 0
-        for i in range(nva):
+        w = 0
+        for i in range(nvca):
             b = vca_list[i]
-            if va_from[b] > t:
+            if vs[b * NVS + VS_ST] != 1:  # allocated since: off the list
+                in_vca[b] = 0
                 continue
-            m = bq_m[b * B + bq_head[b]]
-            u = c_dst[v_chan[b]]
+            vca_list[w] = b
+            w += 1
+            if vs[b * NVS + VS_FROM] > t:
+                continue
+            m = bq_f[b * B + vs[b * NVS + VS_HEAD]] >> 1
+            u = c_dst[vs[b * NVS + VS_CHAN]]
             cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv,
                             udp, nbc_U, pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie,
                             tie_dim, tie_port, tie_escv, half)
-            S[S_VAREQ] += 1
+            vareq += 1
             li = v_li[b]
             for j in range(cnt):
                 o = rq_tmp[j]
@@ -430,6 +493,7 @@ def run(cfg, cfgf, st, S, F,
                 elif key < g_key[o]:
                     g_key[o] = key
                     g_in[o] = b
+        nvca = w
         na = 0
         for j in range(nr):
             o = req_o[j]
@@ -453,21 +517,24 @@ def run(cfg, cfgf, st, S, F,
             b = a_touch[j]
             a_key[b] = -1
             o = a_o[b]
-            va_g[o] = (v_li[b] + 1) % NI
-            va_a[b] = (v_lo[o] + 1) % NI
+            x = v_li[b] + 1
+            va_g[o] = x if x < NI else 0
+            x = v_lo[o] + 1
+            va_a[b] = x if x < NI else 0
             inuse[o] = 1
-            _hold(o, 1, v_busy, v_chan, c_type, c_nbusy, nch)
-            outv[b] = o
-            vst[b] = 2
-            sw_from[b] = t + 1
-            in_vca[b] = 0
+            tsent[o] = 0
+            vs[o * NVS + VS_OWN] = b
+            _hold(o, 1, v_busy, v_chan, injb, c_nbusy, nch)
+            vs[b * NVS + VS_OUT] = o
+            vs[b * NVS + VS_ST] = 2
+            vs[b * NVS + VS_FROM] = t + 1
             if in_sw[b] == 0:
                 in_sw[b] = 1
-                sw_list[S[S_NSW]] = b
-                S[S_NSW] += 1
-            ch = v_chan[o]
-            if c_type[ch] == CT_NET:
-                m = bq_m[b * B + bq_head[b]]
+                sw_list[nsw] = b
+                nsw += 1
+            if o < injb:
+                ch = vs[o * NVS + VS_CHAN]
+                m = bq_f[b * B + vs[b * NVS + VS_HEAD]] >> 1
                 m_hops[m] += 1
                 vi = v_idx[o]
                 if kind == 2:
@@ -479,31 +546,29 @@ def run(cfg, cfgf, st, S, F,
                 elif kind == 1:
                     if vi == 0:
                         m_state[m] = 1 if chan_up[ch] else 2
-        if na > 0:
-            w = 0
-            for i in range(nva):
-                b = vca_list[i]
-                if in_vca[b]:
-                    vca_list[w] = b
-                    w += 1
-            S[S_NVCA] = w
         # ------------------------------------------------------------ E. switch allocation (iSLIP, 1 iteration)
         # candidates: active VCs with a front flit due and a credit; a request alone at its
         # input port and at its output port wins outright (what iSLIP gives it), the others
         # go through the per-input-port VC choice and the grant / accept phases.
-        nsw = S[S_NSW]
         ncand = 0
+        w = 0
         for i in range(nsw):
             b = sw_list[i]
-            if sw_from[b] > t:
+            if vs[b * NVS + VS_ST] != 2 or vs[b * NVS + VS_CNT] == 0:  # nothing to send (or a new header): off the list
+                in_sw[b] = 0
                 continue
-            o = outv[b]
-            if occ[o] >= B:
+            o = vs[b * NVS + VS_OUT]
+            if vs[o * NVS + VS_OCC] >= B:  # no credit: off the list until one comes back (A)
+                in_sw[b] = 0
+                continue
+            sw_list[w] = b
+            w += 1
+            if vs[b * NVS + VS_FROM] > t:
                 continue
             cand[ncand] = b
             ncand += 1
-            ich = v_chan[b]
-            och = v_chan[o]
+            ich = vs[b * NVS + VS_CHAN]
+            och = vs[o * NVS + VS_CHAN]
             if in_st[ich] != t:
                 in_st[ich] = t
                 in_cnt[ich] = 1
@@ -514,18 +579,19 @@ def run(cfg, cfgf, st, S, F,
                 out_cnt[och] = 1
             else:
                 out_cnt[och] += 1
-        S[S_SWREQ] += ncand
+        nsw = w
+        swreq += ncand
         ngr = 0
         npr = 0
         for i in range(ncand):
             b = cand[i]
-            ich = v_chan[b]
-            o = outv[b]
-            if in_cnt[ich] == 1 and out_cnt[v_chan[o]] == 1:
+            ich = vs[b * NVS + VS_CHAN]
+            och = vs[vs[b * NVS + VS_OUT] * NVS + VS_CHAN]
+            if in_cnt[ich] == 1 and out_cnt[och] == 1:
                 gl[ngr] = b
                 ngr += 1
                 continue
-            pr = ich * NPORT + c_outport[v_chan[o]]
+            pr = ich * NPORT + c_outport[och]
             key = v_idx[b] - sw_rr[ich]
             if key < 0:
                 key += V
@@ -541,8 +607,9 @@ def run(cfg, cfgf, st, S, F,
             nog = 0
             for j in range(npr):
                 pr = p_touch[j]
-                ich = pr // NPORT
-                och = v_chan[outv[p_b[pr]]]
+                bb = p_b[pr]
+                ich = vs[bb * NVS + VS_CHAN]
+                och = vs[vs[bb * NVS + VS_OUT] * NVS + VS_CHAN]
                 key = c_inport[ich] - sw_g[och]
                 if key < 0:
                     key += NPORT
@@ -559,7 +626,7 @@ def run(cfg, cfgf, st, S, F,
                 och = og_touch[j]
                 og_key[och] = -1
                 pr = og_pair[och]
-                ich = pr // NPORT
+                ich = vs[p_b[pr] * NVS + VS_CHAN]
                 key = c_outport[och] - sw_a[ich]
                 if key < 0:
                     key += NPORT
@@ -578,73 +645,71 @@ def run(cfg, cfgf, st, S, F,
                 ia_key[ich] = -1
                 gl[ngr] = p_b[ia_pair[ich]]
                 ngr += 1
+        sl2 = (t + 2) & (NSLOT - 1)
+        sl3 = (t + 3) & (NSLOT - 1)
+        sl5 = (t + 5) & (NSLOT - 1)
+        cb2 = sl2 * NCH
+        fb3 = sl3 * NCH
+        cb5 = sl5 * NCH
+        cn2 = ev_cn[sl2]
+        fn3 = ev_fn[sl3]
+        cn5 = ev_cn[sl5]
         for j in range(ngr):
             b = gl[j]
-            ich = v_chan[b]
-            o = outv[b]
-            och = v_chan[o]
-            sw_g[och] = (c_inport[ich] + 1) % NPORT
-            sw_a[ich] = (c_outport[och] + 1) % NPORT
-            vi = v_idx[b] + 1
-            sw_rr[ich] = vi if vi < V else 0
+            ich = vs[b * NVS + VS_CHAN]
+            o = vs[b * NVS + VS_OUT]
+            och = vs[o * NVS + VS_CHAN]
+            x = c_inport[ich] + 1
+            sw_g[och] = x if x < NPORT else 0
+            x = c_outport[och] + 1
+            sw_a[ich] = x if x < NPORT else 0
+            x = v_idx[b] + 1
+            sw_rr[ich] = x if x < V else 0
             # the front flit leaves b
-            h = bq_head[b]
-            m = bq_m[b * B + h]
-            k = bq_k[b * B + h]
+            h = vs[b * NVS + VS_HEAD]
+            fl = bq_f[b * B + h]
             h += 1
-            bq_head[b] = h if h < B else 0
-            c = bq_cnt[b] - 1
-            bq_cnt[b] = c
-            tail = k == m_len[m] - 1
-            occ[o] += 1
+            vs[b * NVS + VS_HEAD] = h if h < B else 0
+            c = vs[b * NVS + VS_CNT] - 1
+            vs[b * NVS + VS_CNT] = c
+            tail = (fl & 1) != 0
+            vs[o * NVS + VS_OCC] += 1
             if tail:
-                inuse[o] = 0  # wait_for_tail_credit = 0: the output VC is free once the tail is sent
-                _hold(b, -1, v_busy, v_chan, c_type, c_nbusy, nch)
+                if wtc:
+                    tsent[o] = 1  # the output VC is free once the tail's credit is back
+                else:
+                    inuse[o] = 0  # wait_for_tail_credit = 0: free once the tail is sent
+                _hold(b, -1, v_busy, v_chan, injb, c_nbusy, nch)
             # credit for b upstream at t + 2
-            sl = (t + 2) & (NSLOT - 1)
-            jj = ev_cn[sl]
-            ev_cb[sl * NCH + jj] = b
-            ev_cn[sl] = jj + 1
+            ev_cb[cb2 + cn2] = b
+            cn2 += 1
             # the flit reaches the next buffer (or the terminal) at t + 3
-            sl = (t + 3) & (NSLOT - 1)
-            jj = ev_fn[sl]
-            ev_fb[sl * NCH + jj] = o
-            ev_fm[sl * NCH + jj] = m
-            ev_fk[sl * NCH + jj] = k
-            ev_fn[sl] = jj + 1
-            if c_type[och] == CT_EJ:
-                sl = (t + 5) & (NSLOT - 1)  # the terminal returns the credit when it reads the flit
-                jj = ev_cn[sl]
-                ev_cb[sl * NCH + jj] = o
-                ev_cn[sl] = jj + 1
+            ev_f[fb3 + fn3] = (np.int64(fl) << 32) | o
+            fn3 += 1
+            if o >= ejb:
+                ev_cb[cb5 + cn5] = o  # the terminal returns the credit when it reads the flit
+                cn5 += 1
             elif phase == 1:
-                S[S_NETFLITS_W] += 1
+                netw += 1
                 c_flits[och] += 1
-            if c == 0:
-                in_sw[b] = 0
-                if tail:
-                    vst[b] = 0
-            elif tail:  # the next message's header: routing at t + 1, VC allocation from t + 2
-                in_sw[b] = 0
-                vst[b] = 1
-                va_from[b] = t + 2
-                if in_vca[b] == 0:
-                    in_vca[b] = 1
-                    vca_list[S[S_NVCA]] = b
-                    S[S_NVCA] += 1
+            if tail:
+                if c == 0:
+                    vs[b * NVS + VS_ST] = 0
+                else:  # the next message's header: routing at t + 1, VC allocation from t + 2
+                    vs[b * NVS + VS_ST] = 1
+                    vs[b * NVS + VS_FROM] = t + 2
+                    if in_vca[b] == 0:
+                        in_vca[b] = 1
+                        vca_list[nvca] = b
+                        nvca += 1
             else:
-                sw_from[b] = t + 1
+                vs[b * NVS + VS_FROM] = t + 1
+        ev_cn[sl2] = cn2
+        ev_fn[sl3] = fn3
+        ev_cn[sl5] = cn5
         if ngr > 0:
             moved = True
-            S[S_FLITHOPS] += ngr
-            nsw = S[S_NSW]
-            w = 0
-            for i in range(nsw):
-                b = sw_list[i]
-                if in_sw[b]:
-                    sw_list[w] = b
-                    w += 1
-            S[S_NSW] = w
+            flithops += ngr
         # ------------------------------------------------------------ F. bookkeeping
         if phase == 1:
             for v in range(V + 1):
@@ -659,14 +724,16 @@ def run(cfg, cfgf, st, S, F,
         else:
             S[S_IDLE] += 1
             if S[S_IDLE] > dlthresh:
-                S[S_T] = t
-                return DEADLOCK
+                status = DEADLOCK
+                break
         S[S_T] = t + 1
         if S[S_INSYS] > satlim:
-            return SATURATED
+            status = SATURATED
+            break
         if mode == 1:
             if t + 1 >= warmcyc + runcyc:
-                return DONE
+                status = DONE
+                break
         elif S[S_PHASE] == 1:
             p = S[S_PREFIX]
             ntg = S[S_NTAG]
@@ -674,4 +741,14 @@ def run(cfg, cfgf, st, S, F,
                 p += 1
             S[S_PREFIX] = p
             if p >= target:
-                return DONE
+                status = DONE
+                break
+    S[S_NVCA] = nvca
+    S[S_NSW] = nsw
+    S[S_NSRC] = nsrc
+    S[S_FLITHOPS] = flithops
+    S[S_NETFLITS_W] = netw
+    S[S_EJFLITS_W] = ejw
+    S[S_VAREQ] = vareq
+    S[S_SWREQ] = swreq
+    return status

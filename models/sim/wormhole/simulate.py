@@ -3,14 +3,30 @@
 Model (see :mod:`.kernel` for the cycle and :mod:`.routing` for the routing
 functions): cycle-driven, flit-level wormhole switching.  A message of ``M``
 flits is generated at a node (:mod:`.traffic`), waits in an unbounded FIFO
-source queue, takes one of the node's ``injection_vcs`` injection virtual
-channels, and its header is routed hop by hop; the body follows in a
-pipeline and a blocked header stops the whole worm.  Every physical channel
+source queue, and leaves it for a free injection virtual channel of its node
+as soon as fewer than ``injection_vcs`` messages of that node are being
+written into the injection channel (default ``vcs``; a message is being
+written from the cycle it takes its injection VC until its tail flit has
+entered that VC's buffer).  ``injection_vcs=1`` is BookSim's source: one
+message at a time, the next one starting the cycle after the previous tail
+has entered the injection buffer.  The header is then routed hop by hop; the
+body follows in a pipeline and a blocked header stops the whole worm.  Every physical channel
 (network, injection, ejection) moves at most one flit per cycle, shared
 round-robin by its VCs that have a flit ready; every network or injection VC
 has a buffer of ``buffer_depth`` flits.  At the destination the header takes
 one of ``ejection_vcs`` (default 1) ejection VCs and the message leaves one
 flit per cycle.
+
+Router models (``router``): ``'ideal'`` (default; :mod:`.kernel`), described
+here and assumed by the analytical models, and ``'booksim'``
+(:mod:`.booksim`, :mod:`.booksim_kernel`), BookSim 2's input-queued router
+with its pipeline, credits and iSLIP allocators (zero-load latency
+``M + 5 (h + 1) + 1``).  Ties of dimension-order hops at offset ``k/2``
+(``tie``, default ``'random'``) are broken per message and dimension from the
+run's seeded RNG, so every channel carries the same mean load (what the
+models and BookSim assume); ``tie='plus'`` reproduces the simulator before
+issue #12.  ``self_traffic=True`` draws destinations over all ``N`` nodes
+(BookSim's ``uniform``), else over the ``N - 1`` others.
 
 Timing.  ``router_delay = R`` is the number of cycles a header spends in each
 router (routing + VC allocation + switch) before crossing the next channel;
@@ -101,6 +117,7 @@ def simulate(
     tie: str = "random",
     self_traffic: bool = False,
     router: str = "ideal",
+    wait_for_tail_credit: bool = False,
 ) -> WormholeResult:
     """Simulate wormhole switching on ``topology`` and measure latency and the models' quantities.
 
@@ -173,9 +190,24 @@ def simulate(
         cycle), zero-load latency ``M + 5 (h + 1) + 1`` for
         ``buffer_depth >= 5``; see :mod:`models.sim.wormhole.booksim` for each
         semantic and the BookSim source it follows (needs ``router_delay=1``,
-        ``injection_vcs`` 1 or None).
+        ``injection_vcs`` 1 or None; routings ``dor`` (BookSim's two dateline
+        halves on a torus: ``vcs`` even) and ``nbc``, and, with
+        ``wait_for_tail_credit=True``, ``duato``, ``duato_nbc`` and ``updown``).
+    wait_for_tail_credit : bool
+        ``router='booksim'`` only: BookSim's option of the same name.  ``False``
+        (default, BookSim 2's default and the issue #12 configuration): an
+        output VC may be allocated to the next message once the previous tail
+        has been *sent*, so a buffer may hold the tail of one message and the
+        header of the next.  ``True``: only once the credit of that tail is
+        back (the buffer is empty), i.e. atomic VC reallocation; required by
+        the routings with an adaptive VC class (``duato``, ``duato_nbc``,
+        ``updown`` with ``vcs > 1``), whose deadlock freedom (Duato's theorem)
+        assumes it.
     """
     router = require_choice("router", router, ["ideal", "booksim"])
+    if router == "ideal" and wait_for_tail_credit is not False:
+        raise ParameterError("`wait_for_tail_credit` applies only to router='booksim' (the ideal router "
+                             "frees a VC when the tail leaves its buffer)")
     kwargs = dict(
         routing=routing, vcs=vcs, message_length=message_length, rate=rate, buffer_depth=buffer_depth,
         traffic=traffic, length_dist=length_dist, messages=messages, warmup_messages=warmup_messages,
@@ -186,7 +218,11 @@ def simulate(
     run = _simulate
     if router == "booksim":
         from .booksim import simulate_booksim as run
-    key = point_key(simulate, dict(topology=topology, router=router, **kwargs)) if cache else None
+
+        kwargs["wait_for_tail_credit"] = wait_for_tail_credit
+    key = (point_key(simulate, dict(topology=topology, router=router,
+                                    **{"wait_for_tail_credit": wait_for_tail_credit, **kwargs}))
+           if cache else None)
     if kwargs["ejection_vcs"] is None and router == "ideal":
         kwargs["ejection_vcs"] = 1
     if cache:
@@ -371,7 +407,7 @@ def _summary(topology, p, s, status, wall):
         length_dist=p.length_dist, messages=p.messages, warmup_messages=p.warmup, batches=p.batches,
         target_ci=p.target_ci, max_cycles=p.maxcyc, router_delay=p.R, injection_vcs=p.streams,
         ejection_vcs=p.ej_v, escape_levels=p.rt.escape_levels if p.routing in ("duato_nbc", "nbc") else None,
-        saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic,
+        saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic, router="ideal",
     )
 
     if status == K.DEADLOCK:
