@@ -16,7 +16,8 @@ asymptotic bounds, the knee of the throughput curve (:func:`asymptotic_bounds`).
 Submodules: ``equations`` (SymPy, paper numbering, derivations), ``solve``
 (numerics), ``visits`` (V_ij, p_ikj), ``experiments`` (the paper's figures),
 ``plots`` (matplotlib), ``paper_tables`` (the paper's Tables 1 and 2 and
-:func:`~models.min_mva.paper_tables.compare_table`).
+:func:`~models.min_mva.paper_tables.compare_table`), ``setups`` (the named
+simulator set-ups: the return network's wiring).
 """
 
 from .equations import (

@@ -177,6 +177,38 @@ def per_visit(label: str) -> sp.Expr:
     return sp.expand(eq.rhs / V)
 
 
+#: Readings of eq. (1) tried against Table 1 (``04-tables``): name -> what changes.  ``"paper"`` is eq. (1)
+#: as the chapter reads it (the default of :func:`models.min_mva.solve`); the others are the alternatives
+#: the chapter tried where the paper's Table 1 resists (``NC >= 16``).
+EQ1_READINGS = {
+    "paper": "as printed: (NC-1)/NC on the own-class parts of terms (b) and (c)",
+    "c-own-unscaled": "term (c): the own class's same-cycle arrivals without the factor (NC-1)/NC",
+    "c-other-classes": "term (c): the other classes' same-cycle arrivals only (the own class dropped)",
+    "q-scaled": "term (b): (NC-1)/NC Q_ij - U_ij (the factor on the queue length only, U_ij subtracted whole)",
+}
+
+
+@functools.cache
+def eq1_reading(name: str = "paper") -> dict:
+    """Eq. (1) under one of :data:`EQ1_READINGS`: ``{"switch": per-visit bracket, "summand": term (c) summand}``.
+
+    Same symbols as ``equations()["eq:1"]`` and ``["eq:1c_summand"]`` (which
+    ``"paper"`` returns unchanged), so the solver lambdifies either the same way.
+    """
+    if name not in EQ1_READINGS:
+        raise ValueError(f"`reading` must be one of {list(EQ1_READINGS)}; got {name!r}")
+    e = equations()
+    t1a, t1b, s1c = e["eq:1a"], e["eq:1b"], e["eq:1c_summand"]
+    if name == "c-own-unscaled":
+        s1c = p * (O_X + (1 - p) * X_ij)
+    elif name == "c-other-classes":
+        s1c = p * O_X
+    elif name == "q-scaled":
+        t1b = Q_i * _own - U_i
+    switch = sp.expand(1 + t1a + t1b + sp.Rational(1, 2) * C_b)
+    return {"switch": switch, "summand": s1c}
+
+
 # ----------------------------------------------------------------------------
 # Derivations (Sec. 3.3 and 4.3)
 # ----------------------------------------------------------------------------
@@ -245,21 +277,34 @@ def kruskal_snir_reduction(packets: str = "single", ports: str = "one") -> dict:
 
 
 @functools.cache
-def one_by_one_reduction() -> dict:
-    """Eq. (1) for a ``1 x 1`` switch: term (c) vanishes and ``R_ij = V_ij`` (Sec. 3.3).
+def one_by_one_reduction(packets: str = "single") -> dict:
+    """Eq. (1) (or eq. (4)) for a ``1 x 1`` switch: no queueing, ``R_ij = V_ij`` (Secs. 3.3, 4.3).
 
     With one input every class arrives on it (``p = 1``) and no other class
-    arrives on another input (``sum_{s != i} (1 - p_skj) X_sj = 0``).  The
-    per-visit fixed point with all classes' per-visit time ``r`` (total
-    throughput ``X_j``, own share ``x_i``, any ``NC``) is solved for ``r``.
+    arrives on another input (``sum_{s != i} (1 - p_skj) X_sj = 0``, and the
+    same for ``U``).  The per-visit fixed point with all classes' per-visit
+    time ``r`` (total throughput ``X_j``, own share ``x_i``, any ``NC``) is
+    solved for ``r``.  ``packets="single"``: eq. (1), ``Q_sj = X_sj r``,
+    ``U_sj = X_sj``; ``packets="m"``: eq. (4) (lead packet), ``Q_sj = X_sj (r + m - 1)``,
+    ``U_sj = m X_sj``.
 
-    Returns dict with ``term_c`` (0) and ``r`` (the solution, 1 cycle).
+    Returns dict with ``term_c`` (the same-cycle term(s) at ``p = 1``: 0) and
+    ``r`` (the solution: 1 cycle).
     """
+    if packets not in ("single", "m"):
+        raise ValueError(f"`packets` must be 'single' or 'm'; got {packets!r}")
     x, xi = sp.symbols("X_j x_i", positive=True)
     e = equations()
-    term_c = sp.simplify(e["eq:1c"].subs(C_b, e["eq:1c_summand"].subs({p: 1, O_X: 0})))
-    body = per_visit("eq:1").subs(C_b, e["eq:1c_summand"].subs({p: 1, O_X: 0}))
-    body = body.subs({A_o: (x - xi) * (r - 1), Q_i: xi * r, U_i: xi, X_ij: xi})
+    if packets == "single":
+        term_c = sp.simplify(e["eq:1c"].subs(C_b, e["eq:1c_summand"].subs({p: 1, O_X: 0})))
+        body = per_visit("eq:1").subs(C_b, e["eq:1c_summand"].subs({p: 1, O_X: 0}))
+        body = body.subs({A_o: (x - xi) * (r - 1), Q_i: xi * r, U_i: xi, X_ij: xi})
+    else:
+        ports = {C_b: e["eq:4b_summand"].subs({p: 1, O_X: 0}), C_c: e["eq:4c_summand"].subs({p: 1, O_U: 0})}
+        term_c = sp.simplify((e["eq:4b"] + e["eq:4c"]).subs(ports))
+        body = per_visit("eq:4").subs(ports)
+        # A_o = sum_{s!=i} (Q_sj - U_sj) = (X_j - x_i) (r + m - 1 - m); own Q, U
+        body = body.subs({A_o: (x - xi) * (r - 1), Q_i: xi * (r + m - 1), U_i: m * xi, X_ij: xi})
     sols = sp.solve(sp.Eq(r, body), r)
     return {"term_c": term_c, "r": sols[0] if len(sols) == 1 else sols}
 

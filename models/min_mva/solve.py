@@ -45,6 +45,9 @@ Readings (where the paper is ambiguous), see also the chapter text:
   Sec. 4.3, without it it does not (derived in
   :func:`models.min_mva.equations.kruskal_snir_reduction`).  Term (c) uses
   ``sum_{s!=i} (1-p_skj) U_sj = m sum_{s!=i} (1-p_skj) X_sj`` (``U_sj = m X_sj``).
+* Where the paper's Table 1 resists (``NC >= 16``), eq. (1) can be solved
+  under the alternative readings the chapter tried (``reading``, one of
+  :data:`models.min_mva.equations.EQ1_READINGS`; single-packet only).
 * eq. (6) is used as printed.  Its term (b) vanishes at ``S_pe = 1``, not at
   ``S_pe = m`` as Sec. 4.3 claims (derived in
   :func:`models.min_mva.equations.no_queueing_reductions`); all of the paper's
@@ -67,6 +70,8 @@ from ..core.results import Result
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require, require_choice
 from .equations import SYMBOLS as _SYMBOLS
+from .equations import EQ1_READINGS
+from .equations import eq1_reading as _eq1_reading
 from .equations import equations as _equations
 from .equations import per_visit as _per_visit
 from ..networks.patterns import reference_matrix
@@ -79,12 +84,14 @@ METHODS = ("auto", "general", "reduced")
 # ----------------------------------------------------------------------------
 # Lambdified equations (built once per process)
 # ----------------------------------------------------------------------------
-def _kernel_specs(multi: bool) -> dict:
+def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
     """``name -> (argument symbols, expression)`` of every lambdified equation.
 
-    ``multi=False``: eqs. (1)-(3); ``multi=True``: eqs. (4)-(6).  Both modes
-    take the same arguments (unused ones are ignored), with ``R_ij = V_ij r_ij``
-    substituted so that the functions take per-visit residence times.
+    ``multi=False``: eqs. (1)-(3), eq. (1) under ``reading``
+    (:func:`models.min_mva.equations.eq1_reading`); ``multi=True``: eqs. (4)-(6).
+    Both modes take the same arguments (unused ones are ignored), with
+    ``R_ij = V_ij r_ij`` substituted so that the functions take per-visit
+    residence times.
     """
     s = _SYMBOLS
     e = _equations()
@@ -111,17 +118,18 @@ def _kernel_specs(multi: bool) -> dict:
         sp_["Q_mm"] = sp_["Q_sw"]
         sp_["U_mm"] = ((s.X_ij, s.S_mm), e["U_ij:memory"].rhs)
         sp_["U_pe"] = ((s.X_pe, s.S_pe, s.m), e["U_ij:processor"].rhs)
-        sp_["switch"] = (sw_args, _per_visit("eq:1"))
-        sp_["sum_b"] = ((s.p, s.O_X, s.X_ij, s.NC), e["eq:1c_summand"])
+        eq1 = _eq1_reading(reading)
+        sp_["switch"] = (sw_args, eq1["switch"])
+        sp_["sum_b"] = ((s.p, s.O_X, s.X_ij, s.NC), eq1["summand"])
         sp_["memory"] = ((s.A_o, s.Q_i, s.U_i, s.U_o, s.NC, s.S_mm, s.m), _per_visit("eq:2"))
         sp_["processor"] = ((s.Q_pe, s.U_pe, s.NC, s.S_pe, s.m), e["eq:3"].rhs)
     return sp_
 
 
 @functools.cache
-def _kernels(multi: bool) -> dict:
+def _kernels(multi: bool, reading: str = "paper") -> dict:
     """The lambdified callables of :func:`_kernel_specs` (built once per process)."""
-    K = {name: lambdify_cached(args, expr) for name, (args, expr) in _kernel_specs(multi).items()}
+    K = {name: lambdify_cached(args, expr) for name, (args, expr) in _kernel_specs(multi, reading).items()}
     K.setdefault("sum_c", None)
     return K
 
@@ -446,8 +454,11 @@ def _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring):
     return k, n, m, S_pe, S_mm
 
 
-def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method):
+def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method, reading="paper"):
     k, n, m, S_pe, S_mm = _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring)
+    require_choice("reading", reading, list(EQ1_READINGS), unit="reading of eq. (1)")
+    if reading != "paper" and m != 1:
+        raise ParameterError(f"`reading` {reading!r} is a reading of eq. (1), for m = 1 only; got m = {m}")
     NC = _population(NC)
     require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
     require("tol", tol, 0, lo_open=True, unit="relative change")
@@ -461,9 +472,10 @@ def _pattern_matrix(pattern, N, pattern_options):
     return reference_matrix(pattern, N, **opts)
 
 
-def _solve_prepared(prep, *, NC, S_pe, S_mm, m, damping, tol, max_iter, raise_on_failure, params, x0=None):
+def _solve_prepared(prep, *, NC, S_pe, S_mm, m, damping, tol, max_iter, raise_on_failure, params, x0=None,
+                    reading="paper"):
     multi = m > 1
-    K = _kernels(multi)
+    K = _kernels(multi, reading)
     eqs = ("eq:4", "eq:5", "eq:6") if multi else ("eq:1", "eq:2", "eq:3")
     if prep.method == "reduced":
         step, class_throughput = _reduced_step(prep, K, NC, S_pe, S_mm, m)
@@ -552,6 +564,7 @@ def solve(
     max_iter: int = 20000,
     raise_on_failure: bool = True,
     method: str = "auto",
+    reading: str = "paper",
 ) -> MinMvaResult:
     """Solve Willick & Eager's approximate MVA of a multiprocessor with a multistage network.
 
@@ -585,6 +598,10 @@ def solve(
         ``converged=False``.
     method : {"auto", "general", "reduced"}
         Solution path (module docstring); ``auto`` uses ``reduced`` when exact.
+    reading : str
+        Reading of eq. (1), one of :data:`models.min_mva.equations.EQ1_READINGS`
+        (``"paper"``, the default, is the chapter's; the others are the
+        alternatives tried against Table 1).  Single-packet (``m = 1``) only.
 
     Returns
     -------
@@ -601,18 +618,18 @@ def solve(
         equation and the (class, center) whose value moved most).
     """
     k, n, NC, m, S_pe, S_mm, max_iter = _validate(
-        topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method
+        topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method, reading
     )
     P = _pattern_matrix(pattern, k**n, pattern_options)
     prep = _prepare(topology, k, n, return_wiring, P, method)
     params = dict(
         topology=topology, k=k, n=n, N=k**n, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m,
         pattern=pattern if isinstance(pattern, str) else "matrix", pattern_options=dict(pattern_options or {}),
-        return_wiring=return_wiring, damping=damping, tol=tol, max_iter=max_iter, method=method,
+        return_wiring=return_wiring, damping=damping, tol=tol, max_iter=max_iter, method=method, reading=reading,
     )
     return _solve_prepared(
         prep, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m, damping=damping, tol=tol, max_iter=max_iter,
-        raise_on_failure=raise_on_failure, params=params,
+        raise_on_failure=raise_on_failure, params=params, reading=reading,
     )
 
 
@@ -639,6 +656,7 @@ def solve_curve(NC_values, /, **kwargs) -> CurveResult:
         res = _solve_prepared(
             prep, NC=NC, S_pe=prm["S_pe"], S_mm=prm["S_mm"], m=prm["m"], damping=prm["damping"], tol=prm["tol"],
             max_iter=prm["max_iter"], raise_on_failure=kwargs.get("raise_on_failure", True), params={**prm, "NC": NC}, x0=x0,
+            reading=prm["reading"],
         )
         results.append(res)
         x0 = res.state
@@ -780,8 +798,9 @@ def asymptotic_bounds(
                             X_max=X_max, bottleneck=where, params=params)
 
 
-#: Keyword arguments of :func:`solve` that steer the iteration only (accepted and ignored by :func:`saturation_load`).
-SOLVER_OPTIONS = ("damping", "tol", "max_iter", "raise_on_failure", "method")
+#: Keyword arguments of :func:`solve` that steer the iteration, or the reading of eq. (1)'s queueing terms, which
+#: the asymptotic bounds do not depend on (accepted and ignored by :func:`saturation_load`).
+SOLVER_OPTIONS = ("damping", "tol", "max_iter", "raise_on_failure", "method", "reading")
 
 
 def saturation_load(
@@ -808,7 +827,7 @@ def saturation_load(
     levels off and ``R`` grows linearly in ``NC``.  It is a closed form, so
     no bisection: ``rtol`` is accepted for the contract (and checked) but
     the value is exact.  ``solver_options`` (``damping``, ``tol``,
-    ``max_iter``, ``raise_on_failure``, ``method``) are accepted so that
+    ``max_iter``, ``raise_on_failure``, ``method``, ``reading``) are accepted so that
     :func:`solve`'s keyword arguments can be passed unchanged; they do not
     matter here.
     """

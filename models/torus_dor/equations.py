@@ -37,7 +37,7 @@ CHOICES = {
     "same_dim_blocking": ("hop", "literal"),
     "same_dim_first": ("first", "literal"),
     "waiting_max": ("inputs", "inputs+injection", "printed"),
-    "waiting_weight": ("j-L", "j", "j-L+1"),
+    "waiting_weight": ("j-L+1", "j", "j-L"),
     "mux_weights": ("k", "hops"),
     "pipeline": ("h*lbar", "h"),
     "channel_rate": ("mean", "per-dimension"),
@@ -69,13 +69,18 @@ class Readings:
         bidirectional, 0-based :math:`d_i`), plus the injection channel's
         ``L`` (``inputs+injection``), or the printed :math:`(2d_i-1)L` with
         1-based :math:`d_i` (``printed``; the bidirectional count applied as is).
-    waiting_weight : {"j-L", "j", "j-L+1"}
-        Weight of eq. 15: :math:`\\tilde N=\\sum_{j=L}^{J}(j-L)P_j`, the
-        number of messages *waiting* when ``j`` are at the channel and ``L``
-        hold its VCs (default; the text calls :math:`\\tilde N` "the average
-        number of waiting messages"), the printed weight ``j`` (which also
-        counts the ``L`` holders), or ``j-L+1`` (the releases a newcomer waits
-        for under FCFS).
+    waiting_weight : {"j-L+1", "j", "j-L"}
+        Weight of eq. 15, :math:`\\tilde N=\\sum_{j=L}^{J}w_jP_j`.
+        ``j-L+1`` (default): the blocked messages at the channel as a newcomer
+        that finds ``j`` there sees them, itself included, which under the
+        paper's first-come-first-served premise is the number of releases it
+        waits for; with no other message waiting (:math:`J=L`) it gives
+        :math:`W=P_{d_i,L}\\hat W`, the paper's definition of :math:`\\hat W`
+        as the wait of a blocked message "when it is considered that no other
+        message is blocked at that hop".  ``j``: the printed weight (also
+        counts the ``L`` holders).  ``j-L``: the messages already waiting, the
+        newcomer left out (with :math:`J_{d_0}=L` the lowest dimension then
+        never blocks).  The chapter page argues the choice.
     mux_weights : {"k", "hops"}
         Weights of the per-dimension multiplexing degrees (eq. 20): the printed
         :math:`k_{d_i}`, or the mean hops in the dimension (:math:`k_{d_i}-1`
@@ -98,7 +103,7 @@ class Readings:
     same_dim_blocking: str = "hop"
     same_dim_first: str = "first"
     waiting_max: str = "inputs"
-    waiting_weight: str = "j-L"
+    waiting_weight: str = "j-L+1"
     mux_weights: str = "k"
     pipeline: str = "h*lbar"
     channel_rate: str = "mean"

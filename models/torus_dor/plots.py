@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core.experiment import Curve, CurveRun, Figure
 from ..core.plotting import plot_curve_runs, use_style
-from .experiments import MODEL_POINTS, model_line
+from .experiments import MODEL_POINTS, PRINTED, model_line
 
 __all__ = ["plot_runs", "plot_panels", "plot_switches", "plot_switches_2003", "plot_occupancy"]
 
@@ -32,9 +32,12 @@ def plot_runs(runs: Sequence[CurveRun], ax=None, *, figure: Figure | None = None
               with_2003: bool = False, logy: bool = False, saturation_lines: bool = False):
     """Latency vs load: model lines (up to its saturation), simulation markers with 95% CIs, one colour per curve.
 
-    With ``with_2003``, the reconstructed 2003 model (column ``latency 2003``
-    of ``run.model``) as a dashed line of the same colour.  Returns the
-    matplotlib figure.
+    The chapter's default reading is the solid line ("model, default
+    reading"); the paper's equations as printed (column ``latency printed``
+    of ``run.model``, when the run has it) a dotted line of the same colour
+    ("model as printed").  With ``with_2003``, the reconstructed 2003 model
+    (column ``latency 2003``) as a dashed line of the same colour.  Returns
+    the matplotlib figure.
     """
     use_style()
     own = ax is None
@@ -44,11 +47,20 @@ def plot_runs(runs: Sequence[CurveRun], ax=None, *, figure: Figure | None = None
         fig = ax.figure
     plot_curve_runs(runs, figure, ax=ax, saturation_lines=saturation_lines)
     colors = {ln.get_label(): ln.get_color() for ln in ax.get_lines()}
+    for ln in ax.get_lines():
+        if ln.get_label().endswith(" model"):
+            ln.set_label(f"{ln.get_label()}, default reading")
     ymax = 0.0
     for run in runs:
         ymax = max(ymax, _finite_max(run.model["latency"]))
         if run.sim is not None:
             ymax = max(ymax, _finite_max(run.sim["latency"]))
+        if "latency printed" in run.model:
+            x = run.model["load"].to_numpy(dtype=float)
+            y = run.model["latency printed"].to_numpy(dtype=float)
+            ok = np.isfinite(y)
+            ax.plot(x[ok], y[ok], ":", lw=1.6, color=colors.get(f"{run.label} model"),
+                    label=f"{run.label} model as printed")
         if with_2003 and "latency 2003" in run.model:
             x = run.model["load"].to_numpy(dtype=float)
             y = run.model["latency 2003"].to_numpy(dtype=float)
@@ -110,11 +122,14 @@ def plot_switches(curve: Curve, variants: dict, upto: float, sim_points=None, *,
 
 
 def plot_switches_2003(curve: Curve, variants: dict, upto: float, sim_points=None, *, points: int = MODEL_POINTS):
-    """The 2004 model (default readings) and the 2003 model under each of its switches, with the simulation."""
+    """The 2004 model (default reading and as printed) and the 2003 model under each of its switches, with the
+    simulation."""
     use_style()
     fig, ax = plt.subplots(figsize=(7.0, 4.6))
     line = model_line(curve, upto, points)
-    ax.plot(line["rate"], line["latency"], "-", lw=2, color="k", label="2004 model (default)")
+    ax.plot(line["rate"], line["latency"], "-", lw=2, color="k", label="2004 model (default reading)")
+    printed = model_line(curve, upto, points, readings=PRINTED)
+    ax.plot(printed["rate"], printed["latency"], ":", lw=2, color="k", label="2004 model as printed")
     for name, rd in variants.items():
         l3 = model_line(curve, upto, points, readings=rd, model="2003")
         ax.plot(l3["rate"], l3["latency"], "--", label=f"2003: {name}")

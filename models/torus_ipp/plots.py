@@ -2,7 +2,7 @@
 
 * :func:`plot_figure`: Figs. 1 and 2 of the paper from runs of
   :mod:`models.torus_ipp.experiments` (latency vs ``mu1``, one subplot per
-  panel, IPP and Poisson in their own colours);
+  panel, IPP and Poisson in their own colours, one marker per simulator set-up);
 * :func:`plot_idc`: the index of dispersion of sources and fitted channel MMPPs;
 * :func:`plot_burstiness_scan`: latency vs mean rate as the bursts lengthen.
 
@@ -18,7 +18,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ..core.plotting import COLORS, plot_model_sim, use_style
-from .experiments import TRAFFICS, curves, describe, network
+from .experiments import SETUPS, TRAFFICS, curves, describe, network
 from .solve import Params, channel_process
 
 _ORDER = {tr: i for i, tr in enumerate(TRAFFICS)}
@@ -37,39 +37,51 @@ def _line(run):
 def plot_figure(runs, title: str = ""):
     """Latency vs ``mu1``, one subplot per panel in ``runs`` (:class:`models.core.experiment.CurveRun`).
 
-    Lines: model; markers with 95 % error bars: simulation; dashed / dotted
-    vertical lines: saturation load of the model / the simulation.  With
-    both traffics in ``runs`` (IPP and Poisson) each gets its own colour.
+    Lines: model, one per traffic (the model does not depend on the simulator
+    set-up); markers with 95 % error bars: simulation, one marker per
+    set-up; dashed vertical lines: saturation load of the model, dotted /
+    dash-dotted: of the simulation under each set-up.  IPP and Poisson
+    traffic get their own colours.
     """
     use_style()
     panels = sorted({(describe(r.curve)["figure"], describe(r.curve)["panel"]) for r in runs})
+    setups = [su for su in SETUPS if any(r.curve.setup == su for r in runs)]
+    setups += sorted({r.curve.setup for r in runs} - set(setups))
+    markers = {su: m for su, m in zip(setups, ("o", "s", "^", "D"))}
+    styles = {su: ls for su, ls in zip(setups, (":", "-.", (0, (1, 3)), (0, (5, 2))))}
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.0), squeeze=False)
     for ax, key in zip(axes[0], panels):
         mine = sorted([r for r in runs if (describe(r.curve)["figure"], describe(r.curve)["panel"]) == key],
-                      key=lambda r: _ORDER[describe(r.curve)["traffic"]])
+                      key=lambda r: (_ORDER[describe(r.curve)["traffic"]], setups.index(r.curve.setup)))
+        drawn = set()
         for r in mine:
             traffic = describe(r.curve)["traffic"]
             col = COLORS[_ORDER[traffic]]
             name = TRAFFICS[traffic]
-            m = _line(r)
-            plot_model_sim(ax, m["load"], m["latency"], label=name, color=col)
-            ax.axvline(r.model_saturation, color=col, ls="--", lw=0.8)
+            if traffic not in drawn:
+                m = _line(r)
+                plot_model_sim(ax, m["load"], m["latency"], label=name, color=col)
+                ax.axvline(r.model_saturation, color=col, ls="--", lw=0.8)
+                drawn.add(traffic)
             if r.sim is not None:
                 s = r.sim
                 ok = ~s["saturated"].astype(bool)
-                ax.errorbar(s["load"][ok], s["latency"][ok], yerr=s["latency CI"][ok],
-                            fmt="o" if traffic == "ipp" else "s", mfc="none", color=col, capsize=2, ms=5,
-                            label=f"{name} simulation")
-                ax.axvline(r.sim_saturation, color=col, ls=":", lw=0.8)
+                su = r.curve.setup
+                ax.errorbar(s["load"][ok], s["latency"][ok], yerr=s["latency CI"][ok], fmt=markers[su], mfc="none",
+                            color=col, capsize=2, ms=5, label=f"{name} simulation, {su}" if su else f"{name} simulation")
+                ax.axvline(r.sim_saturation, color=col, ls=styles[su], lw=0.8)
         c = network(mine[0].curve)
         ax.set(xlabel=r"$\mu_1$, on-state rate [messages/node/cycle]", ylabel="mean message latency [cycles]",
                title=f"({key[1]}) $\\sigma_1$={c['sigma1']}, $\\sigma_2$={c['sigma2']}")
         ax.set_ylim(*_ylim(mine))
         ax.set_xlim(0, None)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    handles += [Line2D([], [], color="0.4", ls="--", lw=0.8), Line2D([], [], color="0.4", ls=":", lw=0.8)]
-    labels += ["saturation, model", "saturation, simulation"]
-    axes[0][0].legend(handles, labels, fontsize=8, loc="upper left")
+    handles.append(Line2D([], [], color="0.4", ls="--", lw=0.8))
+    labels.append("saturation, model")
+    for su in setups:
+        handles.append(Line2D([], [], color="0.4", ls=styles[su], lw=0.8))
+        labels.append(f"saturation, simulation ({su})" if su else "saturation, simulation")
+    axes[0][0].legend(handles, labels, fontsize=7, loc="upper left")
     if title:
         fig.suptitle(title)
     fig.tight_layout()

@@ -11,8 +11,9 @@ Front door (the chapter contract of :mod:`models`)::
 Submodules: ``params`` (validation, minimum VCs), ``equations`` (SymPy,
 paper numbering), ``solve`` (numerics), ``routing_check`` (the escape
 channels' extended dependency graph, built with the simulator's routing
-tables), ``experiments`` (Fig. 1 and the routing comparison: figures,
-simulator translation, runs, error tables), ``plots`` (matplotlib).
+tables), ``experiments`` (the two simulator set-ups ``SETUPS``, Fig. 1 and
+the routing comparison: figures, simulator translation, runs, error, gap,
+axis and claims tables), ``plots`` (matplotlib).
 """
 
 from .equations import equations

@@ -1,20 +1,48 @@
-"""The paper's experiments: the figures as data, the simulator translation, the runs and the tables.
+"""The paper's experiments: the figures as data, the simulator set-ups and translation, the runs and the tables.
 
 The paper's delay figure compares an 8x8 torus, TM and x-Folded TM under
 uniform traffic with 2 and 8 virtual channels per physical channel, average
 delay (cycles) against injection rate (flits/node/cycle).  Here it is one
 :class:`~models.core.experiment.Figure` per VC count (:func:`delay_figure`,
 :data:`FIGURES`), one :class:`~models.core.experiment.Curve` per network
-(:data:`TOPOLOGIES`), with absolute loads in the figure's unit,
-flits/node/cycle (the model's ``lam`` is ``injection / M``).
-:func:`run_delay` solves the model (with the network's exact BFS average
-distance, and with the paper's printed Theorem 1) and simulates the same
-network through :func:`models.sim.sweep.run_sweep`; :func:`delay_frame`,
-:func:`error_tables`, :func:`claims_table` and :func:`reading_sensitivity`
-condense the runs.  The model-only curves of the model page are
-:func:`model_curves_figure` / :func:`run_model_curves` /
-:func:`saturation_table`.  The topology tables are :func:`distance_table`
-and :func:`topology_claims`.  Matplotlib is in :mod:`models.xfolded_tm.plots`.
+(:data:`TOPOLOGIES`) and simulator set-up (:data:`SETUPS`), with absolute
+loads in the figure's unit, flits/node/cycle (the model's ``lam`` is
+``injection / M``).  :func:`run_delay` solves the model (with the network's
+exact BFS average distance, and with the paper's printed Theorem 1) and
+simulates the same network through :func:`models.sim.sweep.run_sweep`;
+:func:`delay_frame`, :func:`error_tables`, :func:`ranking_table` and
+:func:`reading_sensitivity` condense the runs.
+
+The validation grid (:func:`validation_figure`, :func:`run_validation`,
+:func:`validation_table`) runs every network, VC count, message length
+``M`` (the paper does not state it) and set-up at fractions of the
+*simulated* saturation load, so the error below 80 % of the simulated
+saturation and the model/simulation saturation ratio are defined;
+:func:`vc_saturation_table` compares the saturation at 2 and 8 VCs (the
+paper's "similar saturation in different numbers of VCs"), and
+:func:`claims_table` writes the chapter's claims table (one row per claim and
+set-up, the shared columns of :data:`CLAIM_COLUMNS`).
+
+The model-only curves of the model page are :func:`model_curves_figure` /
+:func:`run_model_curves` / :func:`saturation_table`.  The topology tables
+are :func:`distance_table` and :func:`topology_claims`.  Matplotlib is in
+:mod:`models.xfolded_tm.plots`.
+
+Simulator set-ups (:data:`SETUPS`, DESIGN.md "Simulator set-ups are named"):
+
+* ``"ours"`` -- the chapter's set-up before issue #13: the ideal router (one
+  cycle per router), 2-flit buffers per VC, ``V`` injection VCs, one ejection
+  channel (messages leave one at a time).
+* ``"model"`` -- as the model assumes: the same ideal router with ``V``
+  ejection VCs (eq. 9 has no ejection term: a message never queues to leave).
+* ``"booksim"`` -- as the paper states (it validated with BookSim 2.0; the
+  rest is BookSim's defaults): BookSim 2's input-queued router (5 cycles per
+  hop), 8-flit buffers, one injection VC (one message at a time per source),
+  ``V`` ejection VCs.  It supports dimension-order routing only, so only the
+  torus runs on it; :meth:`SimulatorSetup.unsupported` says so up front.
+
+Every set-up keeps everything else equal (seed, lengths, Poisson sources,
+uniform destinations over the other nodes, random tie-breaking).
 
 Routing in the simulator (the paper used BookSim 2.0 and does not say which):
 
@@ -27,23 +55,24 @@ Routing in the simulator (the paper used BookSim 2.0 and does not say which):
   that fall back to the escape VC; the non-minimal excess is reported as
   ``mean hops / BFS average distance - 1``.  These irregular graphs have no
   dimension order, so no dateline scheme is available.
-
-The routing is each curve's simulator set-up (``Curve.setup``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..core.experiment import Curve, CurveRun, Figure, run_curve, run_figure
 from ..core.experiment import error_table as core_error_table
+from ..core.errors import ParameterError
+from ..core.saturation import Saturation, find_saturation
 from ..core.validate import require, require_choice
-from ..core.validation import compare
+from ..core.validation import compare, saturation_aware_error
 from ..networks.grid2d import (READINGS, GridNetwork, build, definition1_node_count, mesh, properties_table,
                                proposition1_nodes, tm, torus, xfolded_tm)
 from ..sim.sweep import run_sweep
@@ -52,6 +81,9 @@ from .solve import saturation_load, solve, theorem1
 #: Full-profile simulation lengths (messages per load point).
 SIM_MESSAGES = 60_000
 SIM_WARMUP = 10_000
+
+#: Full-profile messages per probe of the simulated-saturation search.
+SAT_MESSAGES = 20_000
 
 #: Injection rates of the full profile, flits/node/cycle.
 INJECTION = (0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
@@ -70,8 +102,126 @@ TOPOLOGIES: dict[str, dict] = {
 #: The paper's figure: VC = 2 and VC = 8.
 FIGURE_VCS = (2, 8)
 
+#: Message lengths of the validation grid (flits): the paper does not state its message length; we
+#: guessed 32 (the other papers' value), BookSim's default packet is 1 flit.
+MESSAGE_LENGTHS = (1, 8, 32)
+
 #: Label of the model curve with the average distance of Theorem 1 as printed (on the printed x-Folded TM).
 THEOREM_LABEL = "x-Folded TM, AD of Thm 1 as printed"
+
+#: Fractions of the simulated saturation load of the full validation grid.
+VALIDATION_FRACTIONS = (0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9)
+
+#: Errors are judged below this fraction of the simulated saturation load (the claims table's rule).
+BELOW = 0.8
+
+
+# ----------------------------------------------------------------------------
+# Simulator set-ups
+# ----------------------------------------------------------------------------
+#: The knobs every set-up names (keyword arguments of :func:`models.sim.wormhole.simulate`).
+SETUP_KNOBS = ("router", "buffer_depth", "router_delay", "injection_vcs", "ejection_vcs")
+
+
+@dataclasses.dataclass(frozen=True)
+class SimulatorSetup:
+    """A named simulator set-up: simulator keyword overrides and what they stand for.
+
+    name : str
+    description : str
+        One line: what the set-up is.
+    stands_for : str
+        ``"paper"`` (as the paper's text states), ``"model"`` (as the model
+        assumes) or ``""`` (neither: kept to show what changed).
+    sim : mapping
+        Values of :data:`SETUP_KNOBS`; the string ``"V"`` stands for the
+        curve's number of virtual channels.
+    """
+
+    name: str
+    description: str
+    stands_for: str
+    sim: Mapping
+
+    def __post_init__(self):
+        missing = set(SETUP_KNOBS) - set(self.sim)
+        extra = set(self.sim) - set(SETUP_KNOBS)
+        if missing or extra:
+            raise ParameterError(f"set-up {self.name!r} must name exactly {SETUP_KNOBS}; "
+                                 f"missing {sorted(missing)}, extra {sorted(extra)}")
+        require_choice("stands_for", self.stands_for, ["paper", "model", ""])
+        object.__setattr__(self, "sim", dict(self.sim))
+
+    def kwargs(self, V: int) -> dict:
+        """The simulator keyword arguments of this set-up for ``V`` virtual channels."""
+        return {knob: (V if value == "V" else value) for knob, value in self.sim.items()}
+
+    def unsupported(self, routing: str, V: int) -> str:
+        """Why the simulator cannot run ``routing`` with ``V`` VCs on this set-up (``""`` when it can).
+
+        ``router="booksim"`` runs the routings of
+        :data:`models.sim.wormhole.booksim.BOOKSIM_ROUTINGS`, dimension-order
+        routing with an even number of VCs on a torus (the dateline halves);
+        up*/down* (TM, x-Folded TM) only with ``wait_for_tail_credit=True``,
+        which is not the BookSim configuration of this set-up
+        (``wait_for_tail_credit = 0``, BookSim's default), so it is not run.
+        """
+        if self.sim["router"] == "booksim":
+            from ..sim.wormhole.booksim import BOOKSIM_ROUTINGS, NEEDS_TAIL_CREDIT  # numba engine
+
+            if routing not in BOOKSIM_ROUTINGS:
+                return (f"router='booksim' supports routing {', '.join(BOOKSIM_ROUTINGS)} only; "
+                        f"this network needs {routing!r}")
+            if routing in NEEDS_TAIL_CREDIT and not self.sim.get("wait_for_tail_credit", False) \
+                    and not (routing == "updown" and V == 1):
+                return (f"router='booksim' runs {routing!r} only with wait_for_tail_credit=True (deadlock freedom), "
+                        "and this set-up is BookSim's default wait_for_tail_credit=0")
+            if V % 2:
+                return "router='booksim' needs an even number of VCs with dimension-order routing on a torus"
+        return ""
+
+
+#: The chapter's simulator set-ups, by name (DESIGN.md: "Simulator set-ups are named").
+SETUPS: dict[str, SimulatorSetup] = {s.name: s for s in (
+    SimulatorSetup(
+        "ours", "our ideal router as before issue #13: 2-flit buffers per VC, 1 cycle per router, V injection VCs, "
+        "one ejection channel (one message leaves a node at a time)", "",
+        dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs=1)),
+    SimulatorSetup(
+        "model", "as the model assumes: the ideal router of 'ours' with V ejection VCs (eq. 9 has no ejection "
+        "term, so a message never queues to leave)", "model",
+        dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs="V")),
+    SimulatorSetup(
+        "booksim", "as the paper states (BookSim 2.0, its defaults): BookSim 2's input-queued router (5 cycles per "
+        "hop), 8-flit buffers, one injection VC (one message at a time per source), V ejection VCs", "paper",
+        dict(router="booksim", buffer_depth=8, router_delay=1, injection_vcs=1, ejection_vcs="V")),
+)}
+
+
+def named_setup(name: str) -> SimulatorSetup:
+    """The set-up called ``name`` (a key of :data:`SETUPS`)."""
+    return SETUPS[require_choice("setup", name, list(SETUPS), unit="simulator set-up")]
+
+
+def setups_table() -> pd.DataFrame:
+    """One row per set-up: name, what it stands for, its knobs and description."""
+    return pd.DataFrame([{"setup": s.name, "stands for": s.stands_for or "-", **s.sim, "description": s.description}
+                         for s in SETUPS.values()])
+
+
+def sim_zero_load(setup_name: str, M: int, hops: float) -> float:
+    """Zero-load latency (cycles) of a message crossing ``hops`` network channels (mean hops: linear, so exact).
+
+    Ideal router: ``M + (h + 1) R``; BookSim router with ``buffer_depth >= 5``:
+    ``M + 5 (h + 1) + 1`` (both from :mod:`models.sim.wormhole`'s docstrings,
+    tested there).  The model's is ``M + d`` (eq. 9 at zero load).
+    """
+    kw = named_setup(setup_name).kwargs(2)
+    if kw["router"] == "booksim":
+        if kw["buffer_depth"] < 5:
+            raise ParameterError("the booksim zero-load formula needs buffer_depth >= 5")
+        return M + 5 * (hops + 1) + 1
+    return M + (hops + 1) * kw["router_delay"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -94,38 +244,53 @@ def model_kwargs(net: GridNetwork, *, V: int, M: float, ad: str = "bfs", **readi
                 **readings)
 
 
+def unsupported(key: str, V: int, setup_name: str) -> str:
+    """Why network ``key`` with ``V`` VCs cannot be simulated on set-up ``setup_name`` (``""`` if it can)."""
+    t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
+    return named_setup(setup_name).unsupported(t["routing"], V)
+
+
 # ----------------------------------------------------------------------------
 # The delay figure (model against simulation)
 # ----------------------------------------------------------------------------
 def delay_curve(key: str, V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, M: int = 32,
-                **readings) -> Curve:
+                setup: str = "ours", **readings) -> Curve:
     """One network of the delay figure with ``V`` virtual channels, at the injection rates (flits/node/cycle).
 
     ``Curve.model`` holds the keyword arguments of :func:`~models.xfolded_tm.solve`
     (the network's BFS average distance; ``readings`` such as ``vbar="sum"``);
-    ``Curve.sim`` the network (``topology`` key, ``k``) and the ``routing``,
-    which is also the set-up's name.
+    ``Curve.sim`` the network (``topology`` key, ``k``) and the ``routing``;
+    ``Curve.setup`` the simulator set-up (:data:`SETUPS`).  The label is
+    ``"<network> [<set-up>]"``.
     """
     V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
     k = require("k", k, 3, unit="radix", integer=True)
     M = require("M", M, 1, unit="message length, flits", integer=True)
     inj = tuple(require("injection", x, 0, 1, lo_open=True, unit="flits/node/cycle") for x in injection)
     t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
-    return Curve(label=t["label"], model=model_kwargs(network(key, k), V=V, M=M, **readings),
-                 sim=dict(topology=key, k=k, routing=t["routing"]), setup=t["routing"], loads=inj)
+    setup_name = named_setup(setup).name
+    return Curve(label=f"{t['label']} [{setup_name}]", model=model_kwargs(network(key, k), V=V, M=M, **readings),
+                 sim=dict(topology=key, k=k, routing=t["routing"]), setup=setup_name, loads=inj)
 
 
 def delay_figure(V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, M: int = 32,
-                 keys: Sequence[str] = tuple(TOPOLOGIES), **readings) -> Figure:
-    """The delay figure for ``V`` virtual channels: one curve per network (``keys`` of :data:`TOPOLOGIES`)."""
-    curves = tuple(delay_curve(key, V, injection, k=k, M=M, **readings) for key in keys)
+                 keys: Sequence[str] = tuple(TOPOLOGIES), setups: Sequence[str] = ("ours",),
+                 **readings) -> Figure:
+    """The delay figure for ``V`` virtual channels: one curve per network and set-up the simulator supports.
+
+    Networks are ``keys`` of :data:`TOPOLOGIES`, set-ups names of :data:`SETUPS`;
+    a (network, set-up) pair the simulator cannot run (:func:`unsupported`) is
+    left out.
+    """
+    curves = tuple(delay_curve(key, V, injection, k=k, M=M, setup=s, **readings)
+                   for key in keys for s in setups if not unsupported(key, V, s))
     return Figure(label=f"fig-xfolded_tm-delay-vc{V}", title=f"{k}x{k} networks, uniform traffic, VC = {V}",
                   curves=curves, x_label="injection rate", x_unit="flits/node/cycle", y_label="average delay",
                   y_unit="cycles")
 
 
-#: The paper's delay figure at the paper's scale, by label.
-FIGURES: dict[str, Figure] = {f.label: f for f in (delay_figure(V) for V in FIGURE_VCS)}
+#: The paper's delay figure at the paper's scale, every set-up, by label.
+FIGURES: dict[str, Figure] = {f.label: f for f in (delay_figure(V, setups=tuple(SETUPS)) for V in FIGURE_VCS)}
 
 
 def model_point(curve: Curve, injection: float) -> dict:
@@ -143,13 +308,22 @@ def sim_config(curve: Curve, *, messages: int = SIM_MESSAGES, warmup_messages: i
 
     The model's ``V`` and ``M`` become ``vcs`` and ``message_length``; the
     network is :meth:`~models.networks.grid2d.GridNetwork.sim_topology` of the
-    curve's routing.  The rate of an injection ``x`` is ``x / M`` messages/node/cycle.
+    curve's routing; the set-up's knobs (:data:`SETUP_KNOBS`) come from
+    :data:`SETUPS` ``[curve.setup]``; nothing else depends on the set-up.  The
+    rate of an injection ``x`` is ``x / M`` messages/node/cycle.
+
+    Raises :class:`~models.core.errors.ParameterError` when the set-up cannot
+    run the curve's routing (checked up front, :func:`unsupported`).
     """
     routing = curve.sim["routing"]
+    V = curve.model["V"]
+    s = named_setup(curve.setup or "ours")
+    why = s.unsupported(routing, V)
+    if why:
+        raise ParameterError(f"curve {curve.label!r}: set-up {s.name!r} cannot run it: {why}")
     net = network(curve.sim["topology"], curve.sim["k"])
-    return dict(topology=net.sim_topology(routing), routing=routing, vcs=curve.model["V"],
-                message_length=curve.model["M"], messages=messages, warmup_messages=warmup_messages,
-                batches=batches, seed=seed)
+    return dict(topology=net.sim_topology(routing), routing=routing, vcs=V, message_length=curve.model["M"],
+                messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed, **s.kwargs(V))
 
 
 def simulator(*, messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP, batches: int = 20, seed: int = 1,
@@ -196,7 +370,7 @@ def curve_key(curve: Curve) -> str:
 def delay_frame(runs: Sequence[CurveRun]) -> pd.DataFrame:
     """One row per (curve, injection rate), in the curves' order, with the chapter's columns.
 
-    ``curve``, ``key``, ``V``, ``injection`` (flits/node/cycle), ``lam``
+    ``curve``, ``key``, ``setup``, ``V``, ``injection`` (flits/node/cycle), ``lam``
     (messages/node/cycle), ``model`` (delay with the BFS average distance,
     cycles), ``model (Thm 1 printed)``, ``model saturated``, and for simulated
     runs: ``sim``, ``sim CI`` (95% half width), ``sim saturated``, ``mean hops``,
@@ -208,8 +382,9 @@ def delay_frame(runs: Sequence[CurveRun]) -> pd.DataFrame:
         c = run.curve
         loads = list(c.loads)
         m = run.model.drop_duplicates("load").set_index("load").loc[loads].reset_index()
-        f = pd.DataFrame({"curve": c.label, "key": curve_key(c), "V": c.model["V"], "injection": m["load"],
-                          "lam": m["lam"], "model": m["latency"], "model (Thm 1 printed)": m["latency (Thm 1 printed)"],
+        f = pd.DataFrame({"curve": c.label, "key": curve_key(c), "setup": c.setup, "V": c.model["V"],
+                          "injection": m["load"], "lam": m["lam"], "model": m["latency"],
+                          "model (Thm 1 printed)": m["latency (Thm 1 printed)"],
                           "model saturated": m["saturated"].astype(bool)})
         if run.sim is not None:
             s = run.sim
@@ -232,12 +407,13 @@ def _curve_name(run: CurveRun) -> str:
 def error_tables(runs: Sequence[CurveRun]):
     """Model-vs-simulation errors at the points where both are finite: ``(points, summary)``.
 
-    ``points``: one row per point (``curve`` = ``"VC=<V>, <network>"``,
+    ``points``: one row per point (``curve`` = ``"VC=<V>, <network> [<set-up>]"``,
     ``injection``, model and simulated delay, CI, relative error, model inside
-    the CI).  ``summary``: :func:`models.core.experiment.error_table` (within
-    the paper's 5%) in the chapter's columns -- ``curve``, ``points``,
-    ``max |rel. error|`` and ``mean |rel. error|`` (fractions), ``in CI`` and
-    ``within 5%`` (``"hits/points"``); curves without a comparable point are left out.
+    the CI, ``setup``).  ``summary``: :func:`models.core.experiment.error_table`
+    (within the paper's 5%) in the chapter's columns -- ``curve``, ``setup``,
+    ``points``, ``max |rel. error|`` and ``mean |rel. error|`` (fractions),
+    ``in CI`` and ``within 5%`` (``"hits/points"``); curves without a
+    comparable point are left out.
     """
     parts = []
     for run in runs:
@@ -247,14 +423,16 @@ def error_tables(runs: Sequence[CurveRun]):
         ok = np.isfinite(pts["sim latency"]) & np.isfinite(pts["model latency"])
         if ok.any():
             pts = pts[ok]
-            parts.append(compare(pts["load"], pts["model latency"], pts["sim latency"], pts["sim latency CI"],
-                                 curve=_curve_name(run), x_name="injection", quantity="delay"))
+            p = compare(pts["load"], pts["model latency"], pts["sim latency"], pts["sim latency CI"],
+                        curve=_curve_name(run), x_name="injection", quantity="delay")
+            p["setup"] = run.curve.setup
+            parts.append(p)
     points = pd.concat(parts, ignore_index=True)
     table = core_error_table(runs, at=None, within=0.05)
     table.insert(0, "name", [_curve_name(r) for r in runs])
     table = table[table["points"] > 0]
     summary = pd.DataFrame({
-        "curve": table["name"], "points": table["points"].astype(int),
+        "curve": table["name"], "setup": table["setup"], "points": table["points"].astype(int),
         "max |rel. error|": table["max |err| [%]"] / 100.0, "mean |rel. error|": table["mean |err| [%]"] / 100.0,
         "in CI": [f"{int(a)}/{int(n)}" for a, n in zip(table["in CI"], table["points"])],
         "within 5%": [f"{int(a)}/{int(n)}" for a, n in zip(table["within 5%"], table["points"])],
@@ -262,19 +440,28 @@ def error_tables(runs: Sequence[CurveRun]):
     return points, summary
 
 
-def claims_table(frame, column: str = "sim"):
-    """For each V and injection rate: does each x-Folded TM reading have a lower delay than TM and torus?
+def ranking_table(frame, column: str = "sim"):
+    """For each V, set-up and injection rate: does each x-Folded TM reading have a lower delay than TM and torus?
 
     ``frame`` is :func:`delay_frame`; uses ``column`` (``"sim"`` or a model
     column); a saturated value counts as ``inf``.  Returns one row per (V,
-    reading): rates compared, rates where it is lower than both, whether the
-    claim holds at every rate where any of the three is finite, and
-    (simulation) at how many rates the difference exceeds both confidence
-    intervals.
+    set-up, reading) -- for a model column the set-ups share one model, so
+    ``setup`` is ``"-"`` -- with the rates compared, the rates where it is
+    lower than both, whether the claim holds at every rate where any of the
+    three is finite, and (simulation) at how many rates the difference
+    exceeds both confidence intervals.  Set-ups on which TM or the torus was
+    not simulated are left out.
     """
     rows = []
-    for V, g in frame.groupby("V", sort=False):
+    if "setup" not in frame:
+        frame = frame.assign(setup="")
+    groups = frame.groupby(["V", "setup"], sort=False) if column == "sim" else \
+        ((key, g.drop_duplicates(["key", "injection"])) for key, g in
+         frame.assign(setup="-").groupby(["V", "setup"], sort=False))
+    for (V, setup_name), g in groups:
         piv = g.pivot_table(index="injection", columns="key", values=column, aggfunc="first")
+        if not {"tm", "torus"} <= set(piv.columns):
+            continue
         ci = None
         if column == "sim" and "sim CI" in g:
             ci = g.pivot_table(index="injection", columns="key", values="sim CI", aggfunc="first")
@@ -284,7 +471,7 @@ def claims_table(frame, column: str = "sim"):
             finite = np.isfinite(sub).any(axis=1)
             sub = sub[finite]
             lower = (sub[key] < sub["tm"]) & (sub[key] < sub["torus"])
-            row = {"V": V, "reading": key.replace("xfolded_", ""), "source": column,
+            row = {"V": V, "setup": setup_name, "reading": key.replace("xfolded_", ""), "source": column,
                    "rates compared": int(len(sub)), "lower than TM and torus": int(lower.sum()),
                    "claim holds": bool(lower.all())}
             if ci is not None:
@@ -311,25 +498,209 @@ def reading_sensitivity(frame, *, k: int = 8, M: int = 32, variants: dict | None
     """Max and mean |relative error| of each model variant against the simulations in ``frame``.
 
     ``frame`` is :func:`delay_frame`.  Re-solves the model (cheap) at every
-    simulated, unsaturated point; one row per (variant, V, curve).
+    simulated, unsaturated point; one row per (variant, set-up, V, curve).
     """
     variants = VARIANTS if variants is None else variants
+    if "setup" not in frame:
+        frame = frame.assign(setup="")
     rows = []
     for name, opts in variants.items():
         opts = dict(opts)
         ad = opts.pop("ad", "bfs")
-        for (V, key), g in frame.groupby(["V", "key"], sort=False):
+        for (setup_name, V, key), g in frame.groupby(["setup", "V", "key"], sort=False):
             g = g[np.isfinite(g["sim"])]
             if g.empty:
                 continue
             kw = model_kwargs(network(key, k), V=int(V), M=M, ad=ad, **opts)
             model = np.array([solve(x / M, **kw).latency for x in g["injection"]])
             err = np.abs(model - g["sim"].to_numpy()) / g["sim"].to_numpy()
-            rows.append({"variant": name, "V": int(V), "curve": g["curve"].iloc[0],
+            rows.append({"variant": name, "setup": setup_name, "V": int(V), "curve": g["curve"].iloc[0],
                          "points": int(len(g)), "max |rel. error|": float(np.max(err)),
                          "mean |rel. error|": float(np.mean(err)),
                          "within 5%": f"{int(np.sum(err <= 0.05))}/{len(g)}"})
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------
+# The validation grid: networks x VCs x message lengths x set-ups, at fractions of the simulated saturation
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class SimSettings:
+    """Run lengths, seed and saturation search of the validation grid (messages counted after the warm-up)."""
+
+    messages: int = SIM_MESSAGES
+    warmup_messages: int = SIM_WARMUP
+    batches: int = 20
+    seed: int = 1
+    sat_messages: int = SAT_MESSAGES
+    sat_rtol: float = 0.02
+    jobs: int = 1
+    cache: bool = True
+
+    def __post_init__(self):
+        require("messages", self.messages, 100, unit="measured messages per point", integer=True)
+        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
+        require("sat_messages", self.sat_messages, 100, unit="messages per saturation probe", integer=True)
+        require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
+
+
+def validation_curve(key: str, V: int, M: int, setup: str, fractions: Sequence[float] = VALIDATION_FRACTIONS, *,
+                     k: int = 8) -> Curve:
+    """One curve of the validation grid: loads are fractions of the simulated saturation (flits/node/cycle)."""
+    c = delay_curve(key, V, (), k=k, M=M, setup=setup)
+    return c.replace(label=f"{TOPOLOGIES[key]['label']}, V={c.model['V']}, M={c.model['M']} [{c.setup}]",
+                     loads=tuple(fractions), fractions_of="sim")
+
+
+def validation_grid(keys: Sequence[str] = tuple(TOPOLOGIES), vcs: Sequence[int] = FIGURE_VCS,
+                    message_lengths: Sequence[int] = MESSAGE_LENGTHS,
+                    setups: Sequence[str] = tuple(SETUPS)) -> pd.DataFrame:
+    """Every (network, V, M, set-up) of the grid and why the simulator cannot run it (``reason``, ``""`` if it can)."""
+    rows = [dict(key=key, V=int(V), M=int(M), setup=named_setup(s).name, reason=unsupported(key, V, s))
+            for key in keys for V in vcs for M in message_lengths for s in setups]
+    return pd.DataFrame(rows, columns=["key", "V", "M", "setup", "reason"])
+
+
+def validation_figure(grid: pd.DataFrame, fractions: Sequence[float] = VALIDATION_FRACTIONS, *, k: int = 8) -> Figure:
+    """The runnable curves of ``grid`` (:func:`validation_grid`) as one figure."""
+    runnable = grid[grid["reason"] == ""]
+    curves = tuple(validation_curve(r.key, r.V, r.M, r.setup, fractions, k=k) for r in runnable.itertuples())
+    return Figure(label="fig-xfolded_tm-validation", title=f"{k}x{k} networks, model vs simulation by set-up",
+                  curves=curves, x_label="injection rate", x_unit="flits/node/cycle", y_label="average delay",
+                  y_unit="cycles")
+
+
+def _model_saturation(curve: Curve) -> float:
+    """The model's saturation as an injection rate, flits/node/cycle."""
+    return saturation_load(**curve.model) * curve.model["M"]
+
+
+def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SimSettings()) -> Saturation:
+    """Simulated saturation injection rate (flits/node/cycle) of ``curve``, by bracketing and bisection.
+
+    :func:`~models.core.saturation.find_saturation` on the bracket
+    ``[guess, 1]``: ``guess`` is checked (divided by 1.25 while it is
+    saturated), 1 flit/node/cycle -- the injection channel's capacity -- is
+    taken as saturated without a run; the bracket is then halved to
+    ``settings.sat_rtol``.  Each probe is one cached run of
+    ``settings.sat_messages`` messages.
+    """
+    guess = require("guess", guess, 0, 1, lo_open=True, hi_open=True, unit="flits/node/cycle")
+    base = sim_config(curve, messages=settings.sat_messages, warmup_messages=settings.warmup_messages,
+                      batches=settings.batches, seed=settings.seed)
+    M = curve.model["M"]
+
+    def saturated(x):
+        return bool(run_sweep([dict(base, rate=x / M)], jobs=settings.jobs, cache=settings.cache,
+                              progress=False)[0].saturated)
+
+    s = find_saturation(saturated, guess, 1.0, check_lo=True, check_hi=False, expand=1.25, max_expansions=39,
+                        rtol=settings.sat_rtol)
+    if not s.bracketed:
+        raise ParameterError(f"could not bracket the simulated saturation of {curve.label} below {guess}")
+    return s
+
+
+def run_validation(figure: Figure, settings: SimSettings = SimSettings(), *, simulate: bool = True) -> tuple:
+    """Model and simulation of every curve of a validation figure (loads from fractions, 6 significant digits).
+
+    The simulated saturation search starts at 0.8 times the model's.  With
+    ``simulate=False`` the fractions are of the model's saturation.
+    """
+    sim = simulator(messages=settings.messages, warmup_messages=settings.warmup_messages, batches=settings.batches,
+                    seed=settings.seed, stop_after_saturation=True, jobs=settings.jobs,
+                    cache=settings.cache) if simulate else None
+    return run_figure(figure, model_point, sim, model_saturation=_model_saturation,
+                      sim_saturation=lambda curve, model_sat: sim_saturation(curve, 0.8 * model_sat, settings),
+                      round_to=6)
+
+
+def worst_error(run: CurveRun, below: float = BELOW) -> float:
+    """Worst |relative error| of the model (a fraction) below ``below`` x the simulated saturation.
+
+    ``inf`` when the model is saturated at such a point and the simulation is
+    not; points the simulation could not measure are skipped; NaN when none is
+    left (or the curve's loads are not fractions of the simulated saturation).
+    """
+    pts = run.points()
+    if pts.empty or run.params.get("load basis") != "sim":
+        return math.nan
+    err = saturation_aware_error(pts["model latency"].to_numpy(float), pts["sim latency"].to_numpy(float))
+    use = (pts["fraction"].to_numpy(float) < below) & ~np.isnan(err)
+    return float(np.max(np.abs(err[use]))) if use.any() else math.nan
+
+
+#: Columns of :func:`validation_table`.
+VALIDATION_COLUMNS = ["key", "network", "V", "M", "setup", "runnable", "reason", "err @25% [%]", "err @50% [%]",
+                      "err @75% [%]", "err @90% [%]", "worst |err| below 80%", "model saturation",
+                      "sim saturation", "saturation ratio", "zero-load err"]
+
+
+def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None, *,
+                     below: float = BELOW) -> pd.DataFrame:
+    """One row per (network, V, M, set-up) of the grid: the errors and the saturation loads.
+
+    ``err @<p>% [%]``: signed error in percent at that fraction of the
+    simulated saturation (:func:`models.core.experiment.error_table`);
+    ``worst |err| below 80%``: :func:`worst_error` (a fraction); saturation
+    loads in flits/node/cycle and their ratio (model / simulation);
+    ``zero-load err``: the model's zero-load delay ``M + d`` against the set-up's
+    (:func:`sim_zero_load` with the BFS distance), a fraction -- the part of the
+    error no load explains.  Rows of ``grid`` that the simulator cannot run
+    have ``runnable = False``, the ``reason`` and NaN numbers.
+    """
+    table = core_error_table(runs)
+    rows = []
+    for run, (_, t) in zip(runs, table.iterrows()):
+        c = run.curve
+        key = curve_key(c)
+        d = network(key, c.sim["k"]).average_distance()
+        M = c.model["M"]
+        rows.append({"key": key, "network": TOPOLOGIES[key]["label"], "V": c.model["V"], "M": M, "setup": c.setup,
+                     "runnable": True, "reason": "",
+                     **{col: t.get(col, math.nan) for col in VALIDATION_COLUMNS[7:11]},
+                     "worst |err| below 80%": worst_error(run, below),
+                     "model saturation": t["model saturation"], "sim saturation": t["sim saturation"],
+                     "saturation ratio": t["saturation ratio"],
+                     "zero-load err": (M + d) / sim_zero_load(c.setup, M, d) - 1})
+    if grid is not None:
+        for r in grid[grid["reason"] != ""].itertuples():
+            rows.append({"key": r.key, "network": TOPOLOGIES[r.key]["label"], "V": r.V, "M": r.M, "setup": r.setup,
+                         "runnable": False, "reason": r.reason})
+    out = pd.DataFrame(rows, columns=VALIDATION_COLUMNS)
+    order = {s: i for i, s in enumerate(SETUPS)}
+    keys = {k: i for i, k in enumerate(TOPOLOGIES)}
+    out = out.iloc[np.lexsort((out["setup"].map(order).to_numpy(), out["key"].map(keys).to_numpy(),
+                               out["V"].to_numpy(), out["M"].to_numpy()))]
+    return out.reset_index(drop=True)
+
+
+def vc_saturation_table(validation: pd.DataFrame) -> pd.DataFrame:
+    """Saturation at the fewest and the most VCs of ``validation`` (:func:`validation_table`), per network and M.
+
+    One row per (network, M, source): the model (``setup`` ``"-"``; it does
+    not depend on the set-up) and the simulation on each set-up.  Columns
+    ``key``, ``network``, ``M``, ``source``, ``setup``, ``V low``, ``V high``,
+    ``saturation (V low)``, ``saturation (V high)`` (flits/node/cycle) and
+    ``ratio high/low``; NaN where a set-up cannot run the network.
+    """
+    v = validation
+    lo, hi = int(v["V"].min()), int(v["V"].max())
+    rows = []
+    for (key, M), g in v.groupby(["key", "M"], sort=False):
+        def at(frame, V, col):
+            x = frame.loc[frame["V"] == V, col].dropna()
+            return float(x.iloc[0]) if len(x) else math.nan
+
+        base = dict(key=key, network=TOPOLOGIES[key]["label"], M=int(M), **{"V low": lo, "V high": hi})
+        a, b = at(g, lo, "model saturation"), at(g, hi, "model saturation")
+        rows.append({**base, "source": "model", "setup": "-", "saturation (V low)": a, "saturation (V high)": b})
+        for s, gs in g.groupby("setup", sort=False):
+            a, b = at(gs, lo, "sim saturation"), at(gs, hi, "sim saturation")
+            rows.append({**base, "source": "simulation", "setup": s, "saturation (V low)": a, "saturation (V high)": b})
+    out = pd.DataFrame(rows)
+    out["ratio high/low"] = out["saturation (V high)"] / out["saturation (V low)"]
+    return out
 
 
 # ----------------------------------------------------------------------------
@@ -425,3 +796,330 @@ def topology_claims(ks: Sequence[int]):
                                                tm(k).average_distance()) for k in ks]
         rows.append(row("average distance below mesh, torus and TM", reading, ad))
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------
+# The chapter's claims table (read by the findings chapter)
+# ----------------------------------------------------------------------------
+#: The columns of the claims table, shared by every chapter, in order.
+CLAIM_COLUMNS = ["chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
+                 "cause", "note"]
+
+CHAPTER = "xfolded_tm"
+
+#: The paper's words (Moudi et al.), quoted, with where they are.
+QUOTES = {
+    "accuracy": '"This model is validated and deemed accurate by simulation with less than 5% difference in the '
+                'average delay" (Sec. 5; the delay figure, Sec. 4, 8x8, VCs = 2 and 8)',
+    "vcs": '"Figure 4 reveals the similar saturation time in different numbers of VCs" (Sec. 4)',
+    "lowest": '"the average network delay for x-Folded TM topology is reduced when compared with other topologies" '
+              '(abstract; Sec. 4: "the less than average delay for x-Folded TM topology in different numbers of VCs '
+              'until the saturation time")',
+    "prop1": '"The number of the nodes for an x-Folded TM can be written as N\' = a1 x N + a2 ... a1 = 0.8005, '
+             'a2 = 0.9786" (Proposition 1, eq. 7)',
+    "thm1": '"The average distance of x-Folded TM topology is AD_k = 1 if k = 3, (AD_{k-1} + k(k-1))/(k^2 - 1) if '
+            'k >= 4" (Theorem 1, eq. 5)',
+    "lemma1": '"let I(i) be the number of the nodes that are i nodes away from the source node (0) ... I(i) = i + 1 '
+              'for 1 <= i <= k-1" (Lemma 1, eq. 4)',
+    "diameter": '"x-Folded TM topology was introduced as a desirable design in k-ary n-cube networks due to the low '
+                'diameter" (abstract; "a low diameter network", Sec. 1; compared with TM and the torus, as the '
+                'x-Folded TM paper cited as [7] does)',
+    "distance": '"... and short average distance" (abstract; compared with the mesh, torus and TM, as the x-Folded '
+                'TM paper cited as [7] does)',
+}
+
+#: Networks of the accuracy claim, grouped as the rows of the claims table: the torus (every set-up runs it)
+#: and the irregular networks (up*/down* routing: not on the BookSim router).
+ERROR_GROUPS = {"torus": ("torus",), "tm-xfolded": ("tm", "xfolded_printed", "xfolded_completed")}
+
+#: Topology claims of :func:`topology_claims`, by the start of their ``claim`` text: (claim id, quote key).
+TOPOLOGY_CLAIM_IDS = {
+    "Prop. 1": ("prop1-node-count", "prop1"),
+    "Thm 1": ("thm1-average-distance", "thm1"),
+    "Lemma 1": ("lemma1-distance-counts", "lemma1"),
+    "diameter": ("diameter-below-tm-torus", "diameter"),
+    "average distance": ("avg-distance-below-mesh-torus-tm", "distance"),
+}
+
+
+def _pct(x: float) -> str:
+    return "∞ (model saturated)" if x == math.inf else ("n/a" if not math.isfinite(x) else f"{100 * x:.0f} %")
+
+
+def _furthest_from_one(values) -> float:
+    v = np.asarray([x for x in values if math.isfinite(x) and x > 0], dtype=float)
+    return float(v[np.argmax(np.abs(np.log(v)))]) if v.size else math.nan
+
+
+def _row(claim_id, claim, kind, setup_name, *, worst=math.nan, ratio=math.nan, threshold=math.nan, holds=None,
+         cause="-", note=""):
+    return dict(chapter=CHAPTER, claim_id=claim_id, claim=claim, kind=kind, setup=setup_name, worst_err=worst,
+                sat_ratio=ratio, threshold=threshold, holds=holds, cause=cause, note=note)
+
+
+def _error_rows(validation: pd.DataFrame, threshold: float, below: float) -> list:
+    rows = []
+    setups = [s for s in SETUPS if s in set(validation["setup"])]
+    for M in sorted(validation["M"].unique()):
+        for group, keys in ERROR_GROUPS.items():
+            g = validation[(validation["M"] == M) & validation["key"].isin(keys)]
+            if g.empty:
+                continue
+            claim_id = f"within-5pct-{group}-m{int(M)}"
+            worst_by_setup = {}
+            for s in setups:
+                gs = g[(g["setup"] == s) & g["runnable"]]
+                vals = gs["worst |err| below 80%"].to_numpy(float)
+                vals = vals[~np.isnan(vals)]
+                worst_by_setup[s] = float(vals.max()) if vals.size else math.nan
+            for s in setups:
+                gs = g[g["setup"] == s]
+                run = gs[gs["runnable"]]
+                nets = ", ".join(dict.fromkeys(TOPOLOGIES[k]["label"] for k in g["key"]))
+                vcs = " and ".join(str(v) for v in sorted(g["V"].unique()))
+                if run.empty:
+                    reason = gs["reason"].iloc[0] if len(gs) else "not in the grid"
+                    rows.append(_row(claim_id, QUOTES["accuracy"], "error", s, threshold=threshold,
+                                     cause="simulator set-up",
+                                     note=f"{nets}, M = {int(M)} flits: not simulated on '{s}' ({reason})."))
+                    continue
+                worst = worst_by_setup[s]
+                ratios = run["saturation ratio"].to_numpy(float)
+                ratio = _furthest_from_one(ratios)
+                if math.isnan(worst) or worst <= threshold:
+                    cause = "-"
+                elif s != "model" and worst_by_setup.get("model", math.nan) <= threshold:
+                    cause = "simulator set-up"
+                else:
+                    cause = "model"
+                w = run["worst |err| below 80%"].to_numpy(float)
+                where = ""
+                if not np.all(np.isnan(w)):
+                    at = run.iloc[int(np.nanargmax(w))]
+                    where = f" on {at['network']}, V = {int(at['V'])}"
+                rwhere = ""
+                pos = np.where(np.isfinite(ratios) & (ratios > 0), np.abs(np.log(np.where(ratios > 0, ratios, 1.0))),
+                               -1.0)
+                if (pos >= 0).any():
+                    at = run.iloc[int(np.argmax(pos))]
+                    rwhere = f" ({at['network']}, V = {int(at['V'])})"
+                rows.append(_row(
+                    claim_id, QUOTES["accuracy"], "error", s, worst=worst, ratio=ratio, threshold=threshold,
+                    cause=cause,
+                    note=(f"Validation grid, {nets}, VC = {vcs}, M = {int(M)} flits, set-up '{s}': worst "
+                          f"|error| {_pct(worst)} below {below:.0%} of the simulated saturation{where}; "
+                          f"model/simulated saturation {ratio:.2f}{rwhere}.")))
+    return rows
+
+
+def _vc_rows(vc: pd.DataFrame, tolerance: float) -> list:
+    rows = []
+    setups = [s for s in SETUPS if s in set(vc["setup"])]
+    for M in sorted(vc["M"].unique()):
+        g = vc[vc["M"] == M]
+        claim_id = f"similar-saturation-vcs-m{int(M)}"
+        lo, hi = int(g["V low"].iloc[0]), int(g["V high"].iloc[0])
+        holds_by = {}
+        for s in ["-"] + setups:
+            ok = g[(g["setup"] == s) & np.isfinite(g["ratio high/low"])]
+            holds_by[s] = bool((np.abs(ok["ratio high/low"] - 1) <= tolerance).all()) if len(ok) else None
+        sim_shows_it = any(holds_by[s] for s in setups)
+        for s in ["-"] + setups:
+            gs = g[g["setup"] == s]
+            ok = gs[np.isfinite(gs["ratio high/low"])]
+            who = "model" if s == "-" else f"simulation on '{s}'"
+            if ok.empty:
+                rows.append(_row(claim_id, QUOTES["vcs"], "fact", s, threshold=tolerance, holds=None,
+                                 cause="simulator set-up",
+                                 note=f"M = {int(M)} flits: no network simulated on '{s}' at both VC counts."))
+                continue
+            holds = holds_by[s]
+            detail = "; ".join(f"{r['network']} {r['saturation (V low)']:.2f} -> {r['saturation (V high)']:.2f} "
+                               f"({r['ratio high/low']:.2f}x)" for _, r in ok.iterrows())
+            # the model failing a claim that no simulated network meets either is not the model's fault
+            cause = "-" if holds else ("model" if s == "-" and sim_shows_it else "paper text")
+            rows.append(_row(
+                claim_id, QUOTES["vcs"], "fact", s, threshold=tolerance, holds=holds, cause=cause,
+                note=(f"Saturation injection rate (flits/node/cycle) at V = {lo} -> V = {hi}, {who}, M = {int(M)} "
+                      f"flits: {detail}; 'similar' read as within {tolerance:.0%} (the paper gives no tolerance).")))
+    return rows
+
+
+def _ranking_rows(ranking: pd.DataFrame, setups: Sequence[str]) -> list:
+    rows = []
+    for reading in READINGS:
+        if reading not in set(ranking.get("reading", ())):
+            continue
+        claim_id = f"lowest-delay-{reading}"
+        for s in ["-"] + list(setups):
+            src = "model" if s == "-" else "sim"
+            g = ranking[(ranking["reading"] == reading) & (ranking["setup"] == s) &
+                        (ranking["source"].astype(str).str.startswith("model") if src == "model"
+                         else ranking["source"] == "sim")]
+            who = "the model (BFS distances)" if s == "-" else f"the simulation on '{s}'"
+            if g.empty:
+                rows.append(_row(claim_id, QUOTES["lowest"], "fact", s, holds=None, cause="simulator set-up",
+                                 note=f"x-Folded TM ({reading} reading) vs TM and torus: TM and x-Folded TM "
+                                      f"cannot run on '{s}' (dimension-order routing only)."))
+                continue
+            holds = bool(g["claim holds"].all())
+            detail = ", ".join(f"V = {int(r['V'])}: lower at {int(r['lower than TM and torus'])}/"
+                               f"{int(r['rates compared'])} rates" for _, r in g.iterrows())
+            rows.append(_row(claim_id, QUOTES["lowest"], "fact", s, holds=holds, cause="-" if holds else "paper text",
+                             note=(f"Delay figure, x-Folded TM ({reading} reading of Definition 1) below TM and "
+                                   f"torus in {who}: {detail}.")))
+    return rows
+
+
+def _topology_claim_id(claim: str, reading: str) -> tuple:
+    """``(claim id, quote key)`` of a row of :func:`topology_claims`."""
+    for start, (cid, quote) in TOPOLOGY_CLAIM_IDS.items():
+        if claim.startswith(start):
+            return (cid if reading == "all" or cid.startswith("thm1") else f"{cid}-{reading}"), quote
+    raise ParameterError(f"no claim id for topology claim {claim!r}")
+
+
+def _topology_rows(topology: pd.DataFrame, ks: str) -> list:
+    rows = []
+    readings = {t["reading"] for t in TOPOLOGIES.values() if t["kind"] == "xfolded"} | {"all"}
+    for r in topology[topology["reading"].isin(readings)].itertuples():
+        claim_id, quote = _topology_claim_id(r.claim, r.reading)
+        holds = bool(r.holds)
+        rows.append(_row(claim_id, QUOTES[quote], "fact", "-", holds=holds, cause="-" if holds else "paper text",
+                         note=f"Topology page, {r.claim}, reading '{r.reading}', k = {ks}: {r.evidence}."))
+    return rows
+
+
+def claims_table(validation: pd.DataFrame, vc: pd.DataFrame | None = None, ranking: pd.DataFrame | None = None,
+                 topology: pd.DataFrame | None = None, *, threshold: float = 0.05, vc_tolerance: float = 0.10,
+                 below: float = BELOW, ks: str = "") -> pd.DataFrame:
+    """The chapter's claims table: one row per (claim, set-up), the columns :data:`CLAIM_COLUMNS`.
+
+    Built only from the chapter's tables:
+
+    * ``validation`` (:func:`validation_table`): the paper's "less than 5 %
+      difference" (kind ``error``, ``threshold``), per message length and
+      network group (:data:`ERROR_GROUPS`) and set-up; ``worst_err`` is the
+      worst :func:`worst_error` (below ``below`` x the simulated saturation)
+      over the group's networks and VC counts, ``sat_ratio`` the model /
+      simulated saturation ratio furthest from 1.  A set-up that cannot run
+      the group has NaN numbers and cause ``"simulator set-up"``.  Cause of a
+      failed row: ``"simulator set-up"`` when the same claim holds on the
+      ``"model"`` set-up, else ``"model"``.
+    * ``vc`` (:func:`vc_saturation_table`): "similar saturation in different
+      numbers of VCs" (kind ``fact``), per M, for the model (set-up ``"-"``)
+      and each set-up's simulation; ``holds`` when the saturation ratio of the
+      most to the fewest VCs is within ``1 +- vc_tolerance`` on every network
+      (our reading of "similar"; the paper gives no tolerance).
+    * ``ranking`` (:func:`ranking_table`, model and simulation rows): x-Folded
+      TM has the lowest delay, per reading of Definition 1.
+    * ``topology`` (:func:`topology_claims`): Proposition 1, Theorem 1,
+      Lemma 1, diameter and average distance (kind ``fact``, set-up ``"-"``)
+      for the readings of Definition 1 in :data:`TOPOLOGIES`; ``ks`` names
+      the radices checked.
+
+    The verdict is not here: the findings chapter computes it from these numbers.
+    """
+    threshold = require("threshold", threshold, 0, lo_open=True, unit="relative error")
+    vc_tolerance = require("vc_tolerance", vc_tolerance, 0, lo_open=True, unit="relative difference")
+    rows = _error_rows(validation, threshold, below)
+    if vc is not None and not vc.empty:
+        rows += _vc_rows(vc, vc_tolerance)
+    if ranking is not None and not ranking.empty:
+        setups = [s for s in SETUPS if s in set(validation["setup"])]
+        rows += _ranking_rows(ranking, setups)
+    if topology is not None and not topology.empty:
+        rows += _topology_rows(topology, ks)
+    out = pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+    out["holds"] = out["holds"].astype(object)
+    dup = out.duplicated(["claim_id", "setup"])
+    if dup.any():
+        raise ParameterError(f"claims table: repeated (claim_id, setup): {out.loc[dup, ['claim_id', 'setup']].values}")
+    return out
+
+
+def _ratio_text(row) -> str:
+    return (f"{row['saturation (V low)']:.2f} → {row['saturation (V high)']:.2f} flits/node/cycle "
+            f"({row['ratio high/low']:.2f}x)")
+
+
+def findings_values(claims: pd.DataFrame, validation: pd.DataFrame, vc: pd.DataFrame,
+                    topology: pd.DataFrame | None = None) -> dict:
+    """The strings the chapter glues into its findings (key -> text), all computed from the chapter's tables.
+
+    Keys (each prefixed ``xfolded_tm-``): ``worst-<group>-m<M>-<setup>`` and
+    ``satratio-<group>-m<M>-<setup>`` (the accuracy rows of ``claims``),
+    ``zeroload-<setup>-m<M>`` (the model's zero-load error against the set-up,
+    on the torus), ``vcsat-<source>-<network>-m<M>`` (saturation at the fewest
+    and most VCs; source ``model`` or ``sim-<setup>``), ``vc-sentence-m<M>`` (what the numbers say about the
+    paper's "similar saturation in different numbers of VCs"),
+    ``lowest-<reading>-<setup>`` (holds / does not hold / cannot be checked;
+    ``model-curves`` for the model), ``topo-<claim id>`` (the topology claims:
+    holds / does not hold), ``topo8-<claim id>`` (the same at ``k = 8``, from
+    ``topology``, :func:`topology_claims`),
+    ``within5-sentence`` (the best and the worst case of the accuracy claim).
+    """
+    out = {}
+    acc = claims[claims["kind"] == "error"]
+    for _, r in acc.iterrows():
+        tail = r["claim_id"].replace("within-5pct-", "")
+        runnable = r["cause"] != "simulator set-up" or math.isfinite(r["sat_ratio"])
+        out[f"xfolded_tm-worst-{tail}-{r['setup']}"] = _pct(r["worst_err"]) if runnable else "not runnable"
+        out[f"xfolded_tm-satratio-{tail}-{r['setup']}"] = (f"{r['sat_ratio']:.2f}" if math.isfinite(r["sat_ratio"])
+                                                           else "not runnable")
+    tor = validation[(validation["key"] == "torus") & validation["runnable"]]
+    for (s, M), g in tor.groupby(["setup", "M"], sort=False):
+        z = float(g["zero-load err"].iloc[0])
+        out[f"xfolded_tm-zeroload-{s}-m{int(M)}"] = f"{100 * z:+.0f} %"
+    for _, r in vc[np.isfinite(vc["ratio high/low"])].iterrows():
+        src = "model" if r["setup"] == "-" else f"sim-{r['setup']}"
+        out[f"xfolded_tm-vcsat-{src}-{r['key']}-m{int(r['M'])}"] = _ratio_text(r)
+    for M, g in vc.groupby("M", sort=False):
+        g = g[np.isfinite(g["ratio high/low"])]
+        mod = g[g["setup"] == "-"]
+        sim = g[g["setup"] != "-"]
+        rows = claims[claims["claim_id"] == f"similar-saturation-vcs-m{int(M)}"]
+        model_holds = bool(rows.loc[rows["setup"] == "-", "holds"].iloc[0]) if (rows["setup"] == "-").any() else None
+        sim_holds = [s for s, h in zip(rows["setup"], rows["holds"]) if s != "-" and h is True]
+        t = mod[mod["key"] == "torus"]
+        model_txt = (f"the model goes from {_ratio_text(t.iloc[0])} on the torus" if len(t) else "the model")
+        span = (f"{sim['ratio high/low'].min():.2f}x to {sim['ratio high/low'].max():.2f}x"
+                if len(sim) else "not simulated")
+        lo, hi = int(g["V low"].iloc[0]), int(g["V high"].iloc[0])
+        if model_holds is False and not sim_holds:
+            text = (f"At M = {int(M)} flits, from {lo} to {hi} VCs {model_txt} (every network "
+                    f"{mod['ratio high/low'].min():.2f}x to {mod['ratio high/low'].max():.2f}x), and the simulated "
+                    f"saturation grows {span} on every set-up: the model does not reproduce the paper's \"similar "
+                    f"saturation in different numbers of VCs\", and no simulated network shows it either")
+        elif model_holds is False:
+            text = (f"At M = {int(M)} flits, from {lo} to {hi} VCs {model_txt}: the model does not reproduce the "
+                    f"paper's \"similar saturation in different numbers of VCs\", which the simulation on "
+                    f"{', '.join(repr(s) for s in sim_holds)} shows")
+        else:
+            text = (f"At M = {int(M)} flits, from {lo} to {hi} VCs {model_txt}: the model shows the paper's "
+                    f"\"similar saturation in different numbers of VCs\"; the simulations grow {span}")
+        out[f"xfolded_tm-vc-sentence-m{int(M)}"] = text
+    for _, r in claims[claims["claim_id"].str.startswith("lowest-delay-")].iterrows():
+        reading = r["claim_id"].replace("lowest-delay-", "")
+        h = r["holds"]
+        out[f"xfolded_tm-lowest-{reading}-{r['setup'] if r['setup'] != '-' else 'model-curves'}"] = (
+            "cannot be checked" if h is None or (isinstance(h, float) and math.isnan(h))
+            else ("holds" if h else "does not hold"))
+    for _, r in claims[(claims["kind"] == "fact") & (claims["setup"] == "-")].iterrows():
+        if not r["claim_id"].startswith(("lowest-delay-", "similar-saturation-")):
+            out[f"xfolded_tm-topo-{r['claim_id']}"] = "holds" if r["holds"] else "does not hold"
+    if topology is not None and "holds at k = 8" in topology:
+        for _, r in topology.iterrows():
+            if r["holds at k = 8"] is not None:
+                cid, _ = _topology_claim_id(r["claim"], r["reading"])
+                out[f"xfolded_tm-topo8-{cid}"] = "holds" if r["holds at k = 8"] else "does not hold"
+    ok = acc[np.isfinite(acc["worst_err"].astype(float)) | np.isinf(acc["worst_err"].astype(float))]
+    if len(ok):
+        best = ok.loc[ok["worst_err"].astype(float).idxmin()]
+        n_hold = int((ok["worst_err"].astype(float) <= ok["threshold"].astype(float)).sum())
+        out["xfolded_tm-within5-sentence"] = (
+            f"{n_hold} of {len(ok)} (network group, M, set-up) cases are within the paper's "
+            f"{ok['threshold'].iloc[0]:.0%} below {BELOW:.0%} of the simulated saturation; the closest is "
+            f"{_pct(float(best['worst_err']))} ({best['claim_id'].replace('within-5pct-', '')}, set-up "
+            f"'{best['setup']}')")
+    return out

@@ -80,3 +80,25 @@ def test_lambdified_matches_symbolic(multi):
     vec = np.asarray(f(*arrays))
     for i in range(n):
         assert vec[i] == pytest.approx(float(f(*[a[i] for a in arrays[:5]], 4.0, 2.0)), rel=1e-14)
+
+
+def test_one_by_one_switch_has_no_queueing_with_m_packets():
+    from models.min_mva.equations import one_by_one_reduction
+
+    for packets in ("single", "m"):
+        one = one_by_one_reduction(packets)
+        assert one["term_c"] == 0 and one["r"] == 1
+
+
+def test_eq1_readings():
+    import sympy as sp
+
+    from models.min_mva.equations import EQ1_READINGS, eq1_reading, equations, per_visit
+
+    paper = eq1_reading("paper")
+    assert sp.simplify(paper["switch"] - per_visit("eq:1")) == 0
+    assert sp.simplify(paper["summand"] - equations()["eq:1c_summand"]) == 0
+    for name in EQ1_READINGS:
+        if name != "paper":
+            r = eq1_reading(name)
+            assert sp.simplify(r["switch"] - paper["switch"]) != 0 or sp.simplify(r["summand"] - paper["summand"]) != 0

@@ -37,7 +37,8 @@ def test_model_only_curve_is_monotone_and_bounded():
     runs = run_figure(2, [1, 2, 4, 8, 16, 32], simulate=False)
     assert all(isinstance(r, CurveRun) and r.sim is None for r in runs)
     frame = curves_table({2: runs})
-    assert list(frame.columns) == ["figure", "curve", "NC", "model R", "model X", "iterations"]
+    assert list(frame.columns) == ["figure", "curve", "setup", "NC", "model R", "model X", "iterations"]
+    assert set(frame["setup"]) == {"paper"}
     assert frame["NC"].tolist()[:6] == [1, 2, 4, 8, 16, 32] and frame["NC"].dtype.kind == "i"
     for _, g in frame.groupby("curve"):
         assert g["model R"].is_monotonic_increasing and g["model X"].is_monotonic_increasing
@@ -72,13 +73,15 @@ def test_error_tables_keep_figures_apart():
     results = {2: (_fake_run("S_mm=1", 2),), 5: (_fake_run("S_mm=1", 5),)}
     points, summary = error_tables(results)
     assert list(summary["curve"]) == [f"Fig. {f}, S_mm=1: {q}" for q in "RX" for f in (2, 5)]
-    assert list(summary.columns) == ["curve", "points", "max |rel. error|", "mean |rel. error|", "in CI"]
+    assert list(summary.columns) == ["curve", "setup", "points", "max |rel. error|", "mean |rel. error|", "in CI"]
     assert summary["points"].tolist() == [2, 2, 2, 2]
     assert np.allclose(summary["max |rel. error|"][:2], [1 - 1 / 1.02, 1 - 1 / 1.05])
     assert summary["in CI"].tolist() == ["0/2", "0/2", "2/2", "2/2"]
-    assert list(points.columns) == ["curve", "NC", "model", "sim", "sim 95% CI", "rel. error", "in CI"]
+    assert list(points.columns) == ["curve", "figure", "setup", "quantity", "NC", "model", "sim", "sim 95% CI",
+                                    "rel. error", "in CI"]
     assert points["NC"].tolist() == [1, 2] * 4 and points["NC"].dtype.kind == "i"
+    assert points["figure"].tolist() == [2, 2, 5, 5] * 2 and points["quantity"].tolist() == ["R"] * 4 + ["X"] * 4
     frame = curves_table(results)
-    assert list(frame.columns) == ["figure", "curve", "NC", "model R", "model X", "iterations",
+    assert list(frame.columns) == ["figure", "curve", "setup", "NC", "model R", "model X", "iterations",
                                    "sim R", "sim R CI", "sim X", "sim X CI"]
     assert frame["figure"].tolist() == [2, 2, 5, 5]

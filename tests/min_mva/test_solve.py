@@ -188,3 +188,19 @@ def test_real_NC_interpolates_between_integers():
     assert mid.params["NC"] == 2.5
     four = solve(4.0, n=3).params["NC"]
     assert four == 4 and isinstance(four, int)
+
+
+def test_readings_of_eq1():
+    from models.min_mva import saturation_load
+
+    base = solve(8, S_mm=1)
+    alt = solve(8, S_mm=1, reading="c-other-classes")
+    assert alt.params["reading"] == "c-other-classes" and base.params["reading"] == "paper"
+    assert alt.R < base.R  # fewer same-cycle arrivals counted
+    curve = solve_curve([2, 8], S_mm=1, reading="q-scaled")
+    assert curve.R[1] == pytest.approx(solve(8, S_mm=1, reading="q-scaled").R, rel=1e-9)
+    assert saturation_load(S_mm=1, reading="q-scaled") == saturation_load(S_mm=1)
+    with pytest.raises(ValueError, match="`reading`"):
+        solve(8, reading="nonsense")
+    with pytest.raises(ValueError, match="`reading`"):
+        solve(8, m=2, S_mm=4, reading="q-scaled")

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 from types import SimpleNamespace
 
 from models.min_mva import paper_tables as pt
@@ -45,3 +46,43 @@ def test_wide_tables_have_one_group_per_nc():
     assert w.loc["R", (32, "paper")] == 35.270
     w = pt.wide_table(cmp, "simulation")
     assert w.shape == (14, 4 * len(pt.NC_VALUES))
+
+
+def test_printed_precision_allows_truncation_only():
+    assert pt.printed_agrees(1.0359, 1.035) and pt.printed_agrees(1.0349999, 1.035)
+    assert pt.printed_agrees(1.0361, 1.035)            # truncates to 1.036: one unit off
+    assert not pt.printed_agrees(1.0372, 1.035) and not pt.printed_agrees(1.0335, 1.035)
+    cmp = _fake(1)
+    assert cmp["printed_agrees"].all()
+    a = pt.analytic_agreement(cmp, 1, {"low": (2, 4, 8), "high": (16, 32)})
+    assert list(a["entries"]) == [39, 26] and list(a["agreeing"]) == [39, 26]
+
+
+def test_simulation_agreement_needs_95_percent():
+    cmp = _fake(2)
+    assert pt.simulation_agreement(cmp) == {"entries": 70, "agreeing": 70, "share": 1.0, "holds": True}
+    cmp.loc[cmp.index[:3], "sim_agrees"] = False      # 67/70 = 95.7%
+    assert pt.simulation_agreement(cmp)["holds"]
+    cmp.loc[cmp.index[:4], "sim_agrees"] = False      # 66/70 = 94.3%
+    assert not pt.simulation_agreement(cmp)["holds"]
+
+
+def test_bias_pattern_counts_stage_signs():
+    b = pt.bias_pattern([_fake(1), _fake(2)])
+    assert b["entries"] == 2 * 12 * 5
+    assert b["forward_under"] == b["paper_forward_under"] and b["return_over"] == b["paper_return_over"]
+    assert b["forward_under"] > 0.5 and b["return_over"] > 0.5   # the paper's own reading of its tables
+
+
+def test_printed_R_exceeds_the_printed_rows():
+    ex = pt.printed_R_excess(1)
+    assert (ex[ex["column"] == "analytic"]["excess"] > 0).all()
+    assert ex.loc[(ex["column"] == "analytic") & (ex["NC"] == 32), "excess"].iloc[0] == pytest.approx(0.026, abs=1e-9)
+
+
+def test_reading_residuals_one_row_per_reading_table_nc():
+    r = pt.reading_residuals(tables=(2,), readings=["paper", "c-other-classes"], iterations={})
+    assert len(r) == 2 * len(pt.NC_VALUES) and set(r["reading"]) == {"paper", "c-other-classes"}
+    paper = r[r["reading"] == "paper"]
+    assert (paper["max |diff|"] < 0.002).all() and (paper["agreeing"] == 13).all()
+    assert (r[r["reading"] == "c-other-classes"]["max |diff|"].max() > 0.1)

@@ -191,9 +191,16 @@ def test_2003_equations_and_switches():
         assert solve_2003(0.0005, radices=(8, 16), L=3, M=32, readings=rd).latency > 0
 
 
-def test_2004_model_saturates_later_than_2003_on_fig2():
-    # the paper's claim for Fig. 2 (16x16, L=5, M=32) holds under the default readings
-    assert saturation_load(radices=(16, 16), L=5, M=32) > saturation_load_2003(radices=(16, 16), L=5, M=32)
+@pytest.mark.parametrize("bi", [False, True])
+def test_2004_model_saturates_later_than_2003_on_fig2_under_the_default_not_the_printed_weight(bi):
+    # the models-only argument of the chapter (Fig. 2: 16x16, L=5, M=32): the paper's claim that its
+    # saturation point is closer to the simulation's can hold with the simulation saturating after both
+    # models under the default weight j-L+1, not under the printed weight j
+    kw = dict(radices=(16, 16), L=5, M=32, bidirectional=bi)
+    s03 = saturation_load_2003(**kw)
+    assert saturation_load(**kw) > s03
+    assert saturation_load(**kw, readings=Readings(waiting_weight="j")) < s03
+    assert saturation_load(**kw, readings=Readings.printed()) < s03
 
 
 def test_channel_rate_readings():
@@ -206,7 +213,50 @@ def test_channel_rate_readings():
     assert r.lam_c[0] == pytest.approx(0.002 * 1.5 * 32 / 31) and r.lam_c[1] == pytest.approx(0.002 * 3.5 * 32 / 31)
 
 
-def test_default_reading_leaves_the_lowest_dimension_unblocked():
-    # J_0 = L and weight j - L give N_waiting = 0 in dimension 0 (stated in the chapter)
-    r = solve(0.002, radices=(8, 8, 8), L=3, M=32)
-    assert r.N_waiting[0] == 0 and r.W[0] == 0 and r.W[1] > 0
+@pytest.mark.parametrize("bi", [False, True])
+def test_every_dimension_blocks_at_half_saturation_under_the_default_reading(bi):
+    # the default reading is coherent: W_{d_i} > 0 in every dimension (16x16, L=5, M=32, half the model's
+    # saturation load); the former default (weight j-L with J_{d_0} = L) never blocks dimension 0
+    kw = dict(radices=(16, 16), L=5, M=32, bidirectional=bi)
+    r = solve(0.5 * saturation_load(**kw), **kw)
+    assert not r.saturated and np.all(r.W > 0) and np.all(r.N_waiting > 0)
+    old = Readings(waiting_weight="j-L")
+    r0 = solve(0.5 * saturation_load(**kw, readings=old), **kw, readings=old)
+    assert r0.N_waiting[0] == 0 and r0.W[0] == 0 and r0.W[1] > 0
+    r3 = solve(0.002, radices=(8, 8, 8), L=3, M=32)
+    assert np.all(r3.W > 0)
+
+
+def test_default_weight_reduces_to_the_blocking_wait_when_nobody_else_waits():
+    # with J = L (no other message can wait), N_waiting = P_L under j-L+1: W = P_{d_i,L} W-hat, the paper's
+    # definition of W-hat as the wait of a blocked message "when no other message is blocked at that hop"
+    e = equations(Readings())
+    n = e["eq:15"].rhs.subs({s.J: s.L}).doit()
+    for Lv in (2, 3, 5):
+        assert sp.simplify((n - s.rho**s.L).subs(s.L, Lv)) == 0
+    np_ = equations(Readings.printed())["eq:15"].rhs.subs({s.J: s.L}).doit()
+    assert sp.simplify((np_ - s.L * s.rho**s.L).subs(s.L, 3)) == 0
+
+
+def test_printed_readings_reproduce_the_printed_equations():
+    p = Readings.printed()
+    assert (p.p_none, p.same_dim_blocking, p.same_dim_first, p.waiting_max, p.waiting_weight, p.mux_weights,
+            p.pipeline, p.channel_rate, p.ejection_cycle) == (
+        "printed", "literal", "literal", "printed", "j", "k", "h*lbar", "mean", False)
+    e = equations(p)
+    for k in ("eq:6", "eq:15", "eq:22"):
+        assert sp.simplify(e[k].rhs.subs(s.e, 0) - e[f"{k}:printed"].rhs) == 0, k
+    # eq. 15 as printed: sum_{j=L}^{J} j P_{j,waiting}
+    assert e["eq:15"].rhs == sp.Sum(s.j * e["eq:14"].rhs, (s.j, s.L, s.J))
+    # eq. 6 as printed: the factor 1/L on its first term
+    q, rho, L = s.q, s.rho, s.L
+    printed6 = (q * (1 - q) ** (L - 1) * rho**L / L + (1 - q) ** L * rho**L
+                + (1 - q) ** (L - 1) * (1 - rho) * rho ** (L - 1) / L)
+    assert sp.simplify(e["eq:6"].rhs - printed6) == 0
+    # eq. 22 as printed: T = S l + W_s + h l
+    assert e["eq:22"].rhs == s.S * s.lbar + s.W_s + s.h * s.lbar + s.e
+    # J = (2 d_i - 1) L with 1-based d_i
+    assert [waiting_max(i, 4, False, p) for i in range(3)] == [(2 * d - 1) * 4 for d in (1, 2, 3)]
+    # the combinatorial readings: k/2 (literal) for the same-dimension terms
+    st = structure((8, 8), False, p)
+    assert st.A[0, 0] == pytest.approx(8 / 2) and st.B[0, 0] == pytest.approx(8 / 2)

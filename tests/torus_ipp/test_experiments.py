@@ -1,6 +1,10 @@
-"""torus_ipp experiments: figure configurations, conversion to the simulator, a tiny curve, tables."""
+"""torus_ipp experiments: figure configurations, simulator set-ups, conversion to the simulator, a tiny curve,
+tables, the claims table."""
+
+import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from models.core.experiment import Curve, Figure
@@ -17,18 +21,48 @@ def test_figure_configurations_are_the_papers():
     for n, f in X.FIGURES.items():
         assert isinstance(f, Figure) and f.label == f"fig-torus_ipp-fig{n}" and f.x_unit == "messages/node/cycle"
         for c, panel in zip(f.curves, "ab"):
-            assert c.model["traffic"] == "ipp" and c.sim == {"injection_vcs": 1} and c.fractions_of == "sim"
-            assert X.describe(c) == {"figure": n, "panel": panel, "traffic": "ipp"}
+            V = c.model["V"]
+            assert c.model["traffic"] == "ipp" and c.fractions_of == "sim"
+            # the verdict's set-up: assumption (d), no waiting for an ejection VC (4 inputs x V VCs)
+            assert c.setup == X.VERDICT_SETUP == "paper/model"
+            assert c.sim == {"injection_vcs": 1, "ejection_vcs": 4 * V}
+            assert X.describe(c) == {"figure": n, "panel": panel, "traffic": "ipp", "setup": "paper/model"}
             assert set(X.ERROR_FRACTIONS) <= set(c.loads)
 
 
-def test_traffic_variants_and_their_setups():
-    cs = X.curves((1, 2), ("ipp", "poisson"))
-    assert [X.describe(c)["traffic"] for c in cs] == ["ipp"] * 4 + ["poisson"] * 4
-    assert len({c.setup for c in cs}) == 2 and all("Poisson" in c.setup for c in cs[4:])
-    assert X.describe(cs[5]) == {"figure": 1, "panel": "b", "traffic": "poisson"}
+def test_traffic_variants_and_setups():
+    cs = X.curves((1, 2), ("ipp", "poisson"), tuple(X.SETUPS))
+    assert [X.describe(c)["traffic"] for c in cs] == (["ipp"] * 4 + ["poisson"] * 4) * 2
+    assert [c.setup for c in cs] == ["paper/model"] * 8 + ["one ejection channel"] * 8
+    assert X.describe(cs[5]) == {"figure": 1, "panel": "b", "traffic": "poisson", "setup": "paper/model"}
+    assert cs[13].sim == {"injection_vcs": 1, "ejection_vcs": 1}
+    # the traffic changes the model, not the set-up; the set-up changes the simulator, not the model
+    assert X.with_traffic(cs[0], "poisson").sim == cs[0].sim
+    assert X.with_setup(cs[0], "one ejection channel").model == cs[0].model
     with pytest.raises(ValueError, match="traffic"):
         X.with_traffic(cs[0], "bursty")
+    with pytest.raises(ValueError, match="setup"):
+        X.with_setup(cs[0], "booksim")
+
+
+@pytest.mark.parametrize("figure", [1, 2])
+@pytest.mark.parametrize("traffic", ["ipp", "poisson"])
+def test_setups_differ_only_in_the_knobs_they_name(figure, traffic):
+    """Same network, traffic, load, run length and seed: the simulator keywords differ only in ejection_vcs."""
+    kws = {}
+    for name, su in X.SETUPS.items():
+        assert su.name == name and su.description and su.knobs
+        c = X.with_setup(X.with_traffic(X.FIGURES[figure].curves[0], traffic), name)
+        kws[name] = X.sim_kwargs(c.model, 0.004, messages=2000, warmup_messages=300, seed=7, **c.sim)
+    (a, ka), (b, kb) = kws.items()
+    differ = {key for key in set(ka) | set(kb) if ka.get(key, "missing") != kb.get(key, "missing")}
+    assert differ == set(X.SETUPS[a].knobs) == set(X.SETUPS[b].knobs) == {"ejection_vcs"}
+    assert ka["seed"] == kb["seed"] == 7 and ka["injection_vcs"] == kb["injection_vcs"] == 1
+    V = X.FIGURES[figure].curves[0].model["V"]
+    assert (ka["ejection_vcs"], kb["ejection_vcs"]) == (4 * V, 1)
+    # a set-up may not change the network or the traffic
+    with pytest.raises(ValueError, match="set-up"):
+        X.sim_kwargs(X.FIGURES[figure].curves[0].model, 0.004, vcs=2)
 
 
 def test_sim_kwargs_pass_the_models_ipp_to_the_simulator():
@@ -66,15 +100,23 @@ def test_tiny_curve_end_to_end(tmp_cache):
     assert r.brackets["sim"].steps == 3 and r.brackets["sim"].evaluations == 3
     pts = X.sim_points_table([r])
     assert set(np.round(pts["fraction"], 3)) == {0.25, 0.5, 0.75, 0.9}
-    assert list(pts.columns[:6]) == ["figure", "panel", "traffic", "fraction", "mu1", "mean rate"]
+    assert list(pts.columns[:7]) == ["figure", "panel", "traffic", "setup", "fraction", "mu1", "mean rate"]
     low = pts[pts["fraction"] == 0.25].iloc[0]
     assert not low["sim saturated"] and abs(low["rel. error"]) < 0.5
     tab = X.panel_error_table([r])
-    assert list(tab.columns[:7]) == ["figure", "panel", "traffic", "err @25%", "err @50%", "err @75%", "err @90%"]
+    assert list(tab.columns[:8]) == ["figure", "panel", "traffic", "setup", "err @25%", "err @50%", "err @75%",
+                                     "err @90%"]
+    assert 0 < tab.loc[0, "sat. sim bracket"] < 1
     assert tab.loc[0, "err @25%"] == pytest.approx(low["rel. error"], rel=1e-12)
     assert tab.loc[0, "sat. sim (mu1)"] == r.sim_saturation
     fig = plots.plot_figure([r])
     assert fig.axes
+    # IPP against Poisson at the same load: the IPP point is the run's own (cached), the Poisson one is new
+    pair = X.paired_burstiness_table([r], (0.25,), messages=1500, warmup_messages=300)
+    assert len(pair) == 1 and pair.loc[0, "mu1"] == pytest.approx(low["mu1"])
+    assert pair.loc[0, "sim IPP"] == low["sim latency"] and np.isfinite(pair.loc[0, "sim Poisson"])
+    assert pair.loc[0, "sim IPP / Poisson low"] <= pair.loc[0, "sim IPP / Poisson"] <= pair.loc[0, "sim IPP / Poisson high"]
+    assert pair.loc[0, "model IPP"] == pytest.approx(low["model latency"])
     # without the simulator: the model alone, no points
     m = X.run_curve(curve, simulate=False, model_points=5)
     assert m.sim is None and np.isnan(m.sim_saturation) and len(m.model) == 5

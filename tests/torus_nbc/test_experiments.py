@@ -8,29 +8,65 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from models.core.experiment import Curve, Figure, run_curve  # noqa: E402
+from models.core.saturation import Saturation  # noqa: E402
 from models.torus_nbc.experiments import (  # noqa: E402
-    ERROR_FRACTIONS, FIGURES, FRACTIONS, SimSettings, ejection_table, error_table, fig1, format_errors,
-    points_table, run_comparison, run_figure, saturation_table, sim_kwargs)
+    AXIS_COLUMNS, CLAIM_COLUMNS, DEFAULT_SETUPS, ERROR_FRACTIONS, FIGURES, FRACTIONS, GAP_COLUMNS, PAPER_AXIS, SETUPS,
+    WORST, SimSettings, axis_sentence, axis_table, claims_table, error_table, fig1, format_errors, gap_table,
+    glue_values, points_table, routing_figure, routing_sentence, routing_verdicts, run_comparison, run_figure,
+    saturation_table, sim_kwargs)
 from models.torus_nbc.plots import plot_comparison, plot_fig1  # noqa: E402
 
 
-def test_fig1_curves_use_the_minimum_escape_levels():
+def test_fig1_curves_use_the_minimum_escape_levels_on_every_setup():
     figure = fig1()
     assert isinstance(figure, Figure) and figure.label == "fig-torus_nbc-fig1"
     assert FIGURES["fig1"] == figure
-    assert [c.label for c in figure.curves] == ["8x8, M=32", "8x8, M=64", "16x16, M=32", "16x16, M=64"]
-    assert [c.model["escape_levels"] for c in figure.curves] == [5, 5, 9, 9]
+    assert [c.label for c in figure.curves] == [f"{t}, M={M}, {s} set-up" for t in ("8x8", "16x16") for M in (32, 64)
+                                                for s in ("paper", "model")]
+    assert [c.setup for c in figure.curves] == list(DEFAULT_SETUPS) * 4
+    assert [c.model["escape_levels"] for c in figure.curves] == [5, 5, 5, 5, 9, 9, 9, 9]
     assert all(c.fractions_of == "sim" and c.loads == FRACTIONS for c in figure.curves)
-    assert [c.model["escape_levels"] for c in fig1((8,), (32,), extra_levels=2).curves] == [7]
+    assert [c.model["escape_levels"] for c in fig1((8,), (32,), extra_levels=2, setups=["paper"]).curves] == [7]
+    assert [c.setup for c in routing_figure((8,), (32,), setups=["model"]).curves] == ["model"]
     with pytest.raises(ValueError, match="`V`"):
         fig1((16,), (32,), V=9)
+    with pytest.raises(ValueError, match="setups"):
+        fig1((8,), (32,), setups=["booksim"])
+    with pytest.raises(ValueError, match="setups"):
+        fig1((8,), (32,), setups=[])
+
+
+def test_setups_are_the_papers_text_and_the_models_assumption():
+    assert set(SETUPS) == {"paper", "model"} and DEFAULT_SETUPS == ("paper", "model")
+    assert SETUPS["paper"].sim(10) == {"ejection_vcs": 1}
+    assert SETUPS["model"].sim(10) == {"ejection_vcs": 10} and SETUPS["model"].sim(12) == {"ejection_vcs": 12}
+    assert "one at a time" in SETUPS["paper"].description and "eq. (5)" in SETUPS["model"].description
+
+
+@pytest.mark.parametrize("k,M", [(8, 32), (16, 64)])
+def test_setups_differ_only_in_the_knob_they_name(k, M):
+    """Same seed, same everything else: the two set-ups' simulator keywords differ in ``ejection_vcs`` only."""
+    paper, model = fig1((k,), (M,), setups=["paper", "model"]).curves
+    st = SimSettings(messages=1000, warmup_messages=10, batches=5, seed=3)
+    a, b = sim_kwargs(paper, 0.004, st), sim_kwargs(model, 0.004, st)
+    assert set(a) == set(b)
+    named = set(SETUPS["paper"].knobs) | set(SETUPS["model"].knobs)
+    differ = {key for key in a if a[key] != b[key]}
+    assert differ == named == {"ejection_vcs"}
+    assert (a["ejection_vcs"], b["ejection_vcs"]) == (1, 10)
+    assert a["seed"] == b["seed"] == 3 and a["topology"] == b["topology"]
+    # the model keywords (what the model is solved with) are the same too
+    assert paper.model == model.model and paper.loads == model.loads and paper.fractions_of == model.fractions_of
+    assert {key: v for key, v in paper.sim.items() if key not in named} == \
+        {key: v for key, v in model.sim.items() if key not in named}
 
 
 def test_sim_kwargs_translate_the_curve():
-    curve = fig1((8,), (32,)).curves[0]
+    curve = fig1((8,), (32,), setups=["paper"]).curves[0]
     kw = sim_kwargs(curve, 0.01, SimSettings(messages=1000, warmup_messages=10, batches=5, seed=3))
     assert kw["routing"] == "duato_nbc" and kw["escape_levels"] == 5 and kw["vcs"] == 10
     assert kw["message_length"] == 32 and kw["ejection_vcs"] == 1 and kw["rate"] == 0.01
@@ -39,9 +75,10 @@ def test_sim_kwargs_translate_the_curve():
     assert "escape_levels" not in dor and dor["ejection_vcs"] == 10
 
 
-def _fake_run(model_lat, sim_lat, model_sat=0.35, sim_sat=0.5):
+def _fake_run(model_lat, sim_lat, model_sat=0.35, sim_sat=0.5, setup="paper", k=8, M=32):
     """A CurveRun whose model and simulation give the listed latencies at ERROR_FRACTIONS."""
-    curve = Curve("c", {"k": 8, "M": 32}, loads=ERROR_FRACTIONS, fractions_of="sim")
+    curve = Curve(f"{k}x{k}, M={M}, {setup} set-up", {"k": k, "M": M}, setup=setup, loads=ERROR_FRACTIONS,
+                  fractions_of="sim")
     at = {round(f * sim_sat, 12): i for i, f in enumerate(ERROR_FRACTIONS)}
 
     def model(c, x):
@@ -51,57 +88,187 @@ def _fake_run(model_lat, sim_lat, model_sat=0.35, sim_sat=0.5):
     def sim(c, loads):
         return [{"latency": sim_lat[at[round(x, 12)]], "latency CI": 0.0} for x in loads]
 
-    return run_curve(curve, model, sim, model_saturation=lambda c: model_sat,
-                     sim_saturation=lambda c, m: sim_sat)
+    bracket = Saturation(load=sim_sat, lo=0.98 * sim_sat, hi=1.02 * sim_sat, steps=2, evaluations=3, outside="",
+                         rtol=0.04, max_steps=None, probes=())
+    return run_curve(curve, model, sim, model_saturation=lambda c: model_sat, sim_saturation=lambda c, m: bracket)
 
 
 def test_error_table_math():
-    run = _fake_run([10.0, 20.0, 30.0, math.inf], [8.0, 25.0, 30.0, 50.0])
+    run = _fake_run([10.0, 20.0, 30.0, math.inf], [8.0, 25.0, 40.0, 50.0])
     t = error_table([run])
-    assert list(t.columns) == ["curve", "err @25%", "err @50%", "err @75%", "err @90%", "model saturation",
-                               "sim saturation", "saturation err"]
+    assert list(t.columns) == ["curve", "setup", "err @25%", "err @50%", "err @75%", "err @90%", WORST,
+                               "model saturation", "sim saturation", "saturation err", "saturation ratio"]
+    assert (t.loc[0, "curve"], t.loc[0, "setup"]) == ("8x8, M=32", "paper")
     assert t.loc[0, "err @25%"] == pytest.approx(25.0)      # percent
     assert t.loc[0, "err @50%"] == pytest.approx(-20.0)
-    assert t.loc[0, "err @75%"] == 0
+    assert t.loc[0, "err @75%"] == pytest.approx(-25.0)
     assert t.loc[0, "err @90%"] == math.inf
+    assert t.loc[0, WORST] == pytest.approx(25.0)          # 90% is above the 80% line
     assert t.loc[0, "saturation err"] == pytest.approx(-30.0)
+    assert t.loc[0, "saturation ratio"] == pytest.approx(0.7)
     shown = format_errors(t)
-    assert list(shown.iloc[0]) == ["c", "+25.0%", "-20.0%", "+0.0%", "saturated", "0.35000", "0.50000", "-30.0%"]
+    assert list(shown.iloc[0]) == ["8x8, M=32", "paper", "+25.0%", "-20.0%", "-25.0%", "saturated", "25.0%",
+                                   "0.35000", "0.50000", "-30.0%", "0.700"]
+    # a model saturated below 80% of the simulated saturation makes the worst error unbounded
+    early = error_table([_fake_run([10.0, 20.0, math.inf, math.inf], [8.0, 25.0, 40.0, 50.0])])
+    assert early.loc[0, WORST] == math.inf
+
+
+def _fake_pair(k=8, M=32, paper_err=(-0.1, -0.2, -0.4, -0.6), model_err=(-0.1, -0.05, 0.0, 0.05),
+               paper_sat=(0.018, 0.0135), model_sat=(0.018, 0.027)):
+    sim = [50.0, 80.0, 150.0, 250.0]
+    paper = _fake_run([s * (1 + e) for s, e in zip(sim, paper_err)], sim, *paper_sat, setup="paper", k=k, M=M)
+    model = _fake_run([s * (1 + e) for s, e in zip(sim, model_err)], sim, *model_sat, setup="model", k=k, M=M)
+    return [paper, model]
+
+
+def _synthetic_gaps(own, ej, fractions=(0.25, 0.5, 0.75)):
+    """A gap table: at each fraction the model is ``own`` cycles off the model set-up, ``ej`` between the set-ups."""
+    rows = []
+    for f, o, e in zip(fractions, own, ej):
+        paper = 100.0
+        wide = paper + e
+        model = wide + o
+        rows.append(dict(zip(GAP_COLUMNS, ("8x8, M=32", 8, 32, f, f * 0.01, model, paper, wide, model - paper, o, e,
+                                           100 * (model - paper) / paper, 100 * (model - wide) / wide))))
+    return pd.DataFrame(rows, columns=list(GAP_COLUMNS))
+
+
+def test_claims_table_columns_and_numbers():
+    errors = error_table(_fake_pair())
+    gaps = _synthetic_gaps(own=[-5.0, -8.0, -10.0], ej=[-1.0, -10.0, -40.0])
+    claims = claims_table(errors, gaps=gaps)
+    assert tuple(claims.columns) == CLAIM_COLUMNS
+    assert set(claims["chapter"]) == {"torus_nbc"}
+    acc = claims[claims["claim_id"] == "latency-accuracy"].set_index("setup")
+    assert list(acc.index) == ["paper", "model"] and set(acc["kind"]) == {"error"}
+    assert acc.loc["paper", "worst_err"] == pytest.approx(0.4)    # the 75% point, below 80%
+    assert acc.loc["model", "worst_err"] == pytest.approx(0.1)
+    assert acc["threshold"].isna().all() and acc["sat_ratio"].isna().all()
+    # at the paper's worst point (75%) the single ejection VC accounts for more of the gap than the model
+    assert acc.loc["paper", "cause"] == "simulator set-up" and acc.loc["model", "cause"] == "model"
+    sat = claims[claims["claim_id"] == "saturation-discrepancy"].set_index("setup")
+    assert sat.loc["paper", "sat_ratio"] == pytest.approx(0.018 / 0.0135)
+    assert sat.loc["model", "sat_ratio"] == pytest.approx(0.018 / 0.027)
+    assert sat.loc["paper", "cause"] == "simulator set-up" and sat.loc["model", "cause"] == "model"
+    # one row per (claim, set-up); the ids are kebab-case
+    assert not claims.duplicated(["claim_id", "setup"]).any()
+    assert claims["claim_id"].str.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*").all()
+    assert claims["claim"].str.contains("Sect. 4").any()
+
+
+def test_a_changed_error_changes_the_claims_numbers_and_cause():
+    base = claims_table(error_table(_fake_pair()), gaps=_synthetic_gaps([-5.0, -8.0, -10.0], [-1.0, -10.0, -40.0]))
+    worse = claims_table(error_table(_fake_pair(model_err=(-0.1, -0.3, -0.02, 0.0))),
+                         gaps=_synthetic_gaps([-5.0, -8.0, -60.0], [-1.0, -10.0, -5.0]))
+    get = lambda t, c, s, col: t[(t["claim_id"] == c) & (t["setup"] == s)][col].iloc[0]  # noqa: E731
+    assert get(base, "latency-accuracy", "model", "worst_err") == pytest.approx(0.1)
+    assert get(worse, "latency-accuracy", "model", "worst_err") == pytest.approx(0.3)
+    # the model's own part now dominates the paper set-up's worst gap
+    assert get(worse, "latency-accuracy", "paper", "cause") == "model"
+    # without the split the paper row falls back to the model as the cause
+    assert get(claims_table(error_table(_fake_pair())), "latency-accuracy", "paper", "cause") == "model"
+
+
+def test_fact_rows_are_computed():
+    errors = error_table(_fake_pair())
+    cols = ["curve", "setup", "routing", "saturation", "lo", "hi"]
+    sat = pd.DataFrame([("8x8, M=32", "paper", "duato_nbc", 0.0135, 0.0132, 0.0138),
+                        ("8x8, M=32", "paper", "dor", 0.0139, 0.0136, 0.0142),
+                        ("8x8, M=32", "model", "duato_nbc", 0.030, 0.0295, 0.0305),
+                        ("8x8, M=32", "model", "dor", 0.026, 0.0255, 0.0265)], columns=cols)
+    verdicts = routing_verdicts(sat)
+    assert list(verdicts["setup"]) == ["paper", "model"] and list(verdicts["holds"]) == [False, True]
+    assert verdicts.loc[0, "worst ratio"] == pytest.approx(0.0135 / 0.0139)
+    assert list(verdicts["ahead"]) == [0, 1] and list(verdicts["behind"]) == [0, 0]   # paper: level within brackets
+    behind = routing_verdicts(sat.assign(lo=lambda t: np.where(t["routing"] == "dor", t["lo"] + 0.0007, t["lo"])))
+    assert behind.loc[0, "behind"] == 1 and not behind.loc[0, "holds"]
+    assert "on the paper set-up" in routing_sentence(verdicts).lower()
+    cdg = pd.DataFrame([{"k": 8, "acyclic": True}, {"k": 16, "acyclic": True}])
+    claims = claims_table(errors, routing=verdicts, cdg=cdg)
+    best = claims[claims["claim_id"] == "duato-nbc-best"].set_index("setup")
+    assert best.loc["paper", "holds"] is False and best.loc["model", "holds"] is True
+    assert best.loc["paper", "cause"] == "paper text" and best.loc["model", "cause"] == "-"
+    dl = claims[claims["claim_id"] == "deadlock-free"].iloc[0]
+    assert dl["setup"] == "-" and dl["holds"] is True and dl["kind"] == "fact"
+    cyclic = claims_table(errors, cdg=cdg.assign(acyclic=[True, False]))
+    assert cyclic[cyclic["claim_id"] == "deadlock-free"]["holds"].iloc[0] is False
+    assert (claims[claims["kind"] != "fact"]["holds"] == "").all()
+
+
+def test_axis_table_and_sentence():
+    # 8x8: the paper set-up saturates at 0.0135 (61% of the 0.022 axis), the model set-up at 0.021 (95%)
+    runs = _fake_pair(paper_sat=(0.018, 0.0135), model_sat=(0.018, 0.021))
+    axes = axis_table(runs)
+    assert tuple(axes.columns) == AXIS_COLUMNS and list(axes["setup"]) == ["paper", "model"]
+    assert list(axes["consistent"]) == [False, True]
+    assert axes.loc[0, "axis end"] == PAPER_AXIS[8] and axes.loc[0, "last tick from"] == pytest.approx(0.0176)
+    text = axis_sentence(axes)
+    assert "fits the model set-up, not the paper set-up" in text
+    # a set-up that saturates past the end of every axis is named
+    late = axis_table(_fake_pair(model_sat=(0.018, 0.03)))
+    assert list(late["consistent"]) == [False, False] and "beyond the end of every axis" in axis_sentence(late)
+    claims = claims_table(error_table(runs), axes=axes)
+    ax = claims[claims["claim_id"] == "fig1-axes-8x8"].set_index("setup")
+    assert ax.loc["paper", "holds"] is False and ax.loc["model", "holds"] is True
+    assert ax.loc["paper", "cause"] == "simulator set-up" and ax.loc["model", "cause"] == "-"
+    assert "16x16" in axis_table(_fake_pair(k=16, paper_sat=(0.008, 0.0093)))["torus"].iloc[0]
+    assert axis_table([]).empty and "not compared" in axis_sentence(axis_table([]))
+
+
+def test_glue_values_are_sentences_from_the_tables():
+    errors = error_table(_fake_pair(model_err=(-0.1, -0.05, math.inf, math.inf)))
+    gaps = _synthetic_gaps([-5.0, -8.0, -10.0], [-1.0, -10.0, -40.0])
+    values = glue_values(errors, gaps, axis_table(_fake_pair()))
+    assert values["torus_nbc-worst-paper"] == "40.0% (on 8x8, M=32)"
+    assert values["torus_nbc-worst-model"].startswith("unbounded on 8x8, M=32") and "75%" in values[
+        "torus_nbc-worst-model"] and "10.0%" in values["torus_nbc-worst-model"]
+    assert values["torus_nbc-satratio-paper"] == "1.33" and values["torus_nbc-model-first-model"] == \
+        "on the one curve simulated"
+    assert "the single ejection VC accounts for more" in values["torus_nbc-gap-split"]
+    assert set(values) >= {"torus_nbc-axes", "torus_nbc-satratio-model", "torus_nbc-model-first-paper"}
 
 
 def test_small_run_end_to_end(tmp_cache):
-    figure = fig1((8,), (32,))
+    figure = fig1((8,), (32,), fractions=(0.25, 0.5, 0.75))
     st = SimSettings(messages=1500, warmup_messages=300, batches=10, sat_rtol=0.1)
     runs = run_figure(figure, st, model_points=10)
+    assert [r.curve.setup for r in runs] == ["paper", "model"]
     pts, sat = points_table(runs), saturation_table(runs)
-    s = sat.iloc[0]
-    assert 0.005 < s["sim saturation"] < 0.03 and s["sim saturation lo"] < s["sim saturation hi"]
-    assert s["saturation runs"] == runs[0].brackets["sim"].evaluations
-    assert list(pts.columns) == ["curve", "k", "M", "rate", "fraction", "model latency", "model network latency",
-                                 "model multiplexing", "sim latency", "sim CI", "sim saturated",
-                                 "sim network latency", "sim multiplexing"]
-    assert len(pts) == 5 + 9 and np.all(np.diff(pts["rate"]) > 0)
+    assert list(sat["setup"]) == ["paper", "model"]
+    for _, s in sat.iterrows():
+        assert 0.005 < s["sim saturation"] < 0.04 and s["sim saturation lo"] < s["sim saturation hi"]
+    # without ejection contention the simulation saturates later
+    assert sat.loc[1, "sim saturation"] > sat.loc[0, "sim saturation"]
+    assert list(pts.columns) == ["curve", "setup", "k", "M", "rate", "fraction", "model latency",
+                                 "model network latency", "model multiplexing", "sim latency", "sim CI",
+                                 "sim saturated", "sim network latency", "sim multiplexing"]
     sim = pts[pts["fraction"].notna()]
-    assert len(sim) == 5 and np.all(np.isfinite(sim["sim latency"]))
-    assert np.all(np.diff(sim["model latency"]) > 0)
+    assert len(sim) == 6
     table = error_table(runs)
-    assert set(table.columns) >= {"err @25%", "err @50%", "err @75%", "err @90%", "model saturation", "sim saturation"}
-    assert np.all(np.isfinite(table[["err @25%", "err @50%"]].to_numpy()))
+    assert list(table["setup"]) == ["paper", "model"]
+    assert table.loc[0, "model saturation"] == table.loc[1, "model saturation"]   # the model has no set-up
+    gaps = gap_table(runs, st)
+    assert tuple(gaps.columns) == GAP_COLUMNS and len(gaps) == 3
+    paper_sim = sim[sim["setup"] == "paper"]["sim latency"].to_numpy()
+    assert np.allclose(gaps["sim latency, paper set-up"], paper_sim)
+    assert np.allclose(gaps["gap, paper set-up"], gaps["of which the model"] + gaps["of which the ejection set-up"])
+    assert np.allclose(gaps["err, paper set-up [%]"],
+                       100 * gaps["gap, paper set-up"] / gaps["sim latency, paper set-up"])
     cp, cs = run_comparison(runs, routings=("duato_nbc", "dor"), settings=st)
-    assert set(cp["routing"]) == {"duato_nbc", "dor"} and len(cp) == 10
+    assert set(cp["routing"]) == {"duato_nbc", "dor"} and set(cp["setup"]) == {"paper", "model"} and len(cp) == 12
     # the Duato-Nbc points are the same runs as Fig. 1's (same keyword arguments, cached)
     nbc = cp[cp["routing"] == "duato_nbc"]["latency"].to_numpy()
     assert np.allclose(nbc, sim["sim latency"].to_numpy())
-    assert cs.loc[cs["routing"] == "duato_nbc", "vs Duato-Nbc"].iloc[0] == 1.0
-    ej = ejection_table(runs, 10, st)
-    assert list(ej.columns) == ["curve", "fraction", "rate", "model", "sim, 1 ejection VC", "sim, 10 ejection VCs"]
-    assert np.allclose(ej["sim, 1 ejection VC"], sim["sim latency"])
+    assert (cs.loc[cs["routing"] == "duato_nbc", "vs Duato-Nbc"] == 1.0).all()
+    claims = claims_table(table, gaps=gaps, axes=axis_table(runs), routing=routing_verdicts(cs))
+    assert tuple(claims.columns) == CLAIM_COLUMNS and set(claims["setup"]) == {"paper", "model"}
     plt.close(plot_fig1(runs))
     plt.close(plot_comparison(cp, cs))
 
 
 def test_model_only_run_uses_the_model_saturation():
-    runs = run_figure(fig1((8,), (32,), fractions=(0.5,)), simulate=False, model_points=4)
+    runs = run_figure(fig1((8,), (32,), fractions=(0.5,), setups=["paper"]), simulate=False, model_points=4)
     run = runs[0]
     assert run.sim is None and math.isnan(run.sim_saturation)
     pts = points_table(runs)

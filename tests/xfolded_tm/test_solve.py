@@ -8,9 +8,9 @@ import pytest
 from models.core.experiment import Figure, run_curve
 from models.networks.grid2d import torus
 from models.xfolded_tm import LOAD, XfoldedTmResult, saturation_load, solve, solve_curve
-from models.xfolded_tm.experiments import (FIGURES, TOPOLOGIES, claims_table, delay_curve, delay_figure, delay_frame,
-                                           error_tables, model_curves_figure, run_delay, run_model_curves,
-                                           saturation_table)
+from models.xfolded_tm.experiments import (FIGURES, SETUPS, TOPOLOGIES, delay_curve, delay_figure, delay_frame,
+                                           error_tables, model_curves_figure, ranking_table, run_delay,
+                                           run_model_curves, saturation_table)
 
 AD8 = torus(8).average_distance_per_dimension()
 
@@ -101,8 +101,13 @@ def test_figures_are_core_figures():
     assert sorted(FIGURES) == ["fig-xfolded_tm-delay-vc2", "fig-xfolded_tm-delay-vc8"]
     for fig in FIGURES.values():
         assert isinstance(fig, Figure) and fig.x_unit == "flits/node/cycle"
-        assert [c.label for c in fig.curves] == [t["label"] for t in TOPOLOGIES.values()]
-        assert [c.setup for c in fig.curves] == ["dor", "updown", "updown", "updown"]
+        # every network on every set-up that can run it: BookSim's router runs the torus (dimension order) only
+        expected = [(t["label"], s) for key, t in TOPOLOGIES.items() for s in SETUPS
+                    if s != "booksim" or key == "torus"]
+        assert [(c.label.rsplit(" [", 1)[0], c.setup) for c in fig.curves] == expected
+        assert all(c.label.endswith(f"[{c.setup}]") for c in fig.curves)
+        assert {c.sim["routing"] for c in fig.curves if c.sim["topology"] == "torus"} == {"dor"}
+        assert {c.sim["routing"] for c in fig.curves if c.sim["topology"] != "torus"} == {"updown"}
 
 
 def test_run_delay_model_only_and_tables():
@@ -126,9 +131,11 @@ def test_run_delay_model_only_and_tables():
             for c in delay_figure(2, [0.1]).curves]
     pts, summ = error_tables(runs)
     assert np.allclose(pts["rel. error"], 0.03) and (summ["within 5%"] == "1/1").all()
-    assert list(summ.columns) == ["curve", "points", "max |rel. error|", "mean |rel. error|", "in CI", "within 5%"]
-    assert summ["curve"].iloc[0] == "VC=2, torus" and (summ["in CI"] == "0/1").all()
-    claims = claims_table(delay_frame(runs)).set_index("reading")
+    assert list(summ.columns) == ["curve", "setup", "points", "max |rel. error|", "mean |rel. error|", "in CI",
+                                  "within 5%"]
+    assert summ["curve"].iloc[0] == "VC=2, torus [ours]" and (summ["in CI"] == "0/1").all()
+    assert (summ["setup"] == "ours").all() and (pts["setup"] == "ours").all()
+    claims = ranking_table(delay_frame(runs)).set_index("reading")
     assert claims.loc["completed", "claim holds"] and not claims.loc["printed", "claim holds"]
 
 
@@ -145,7 +152,7 @@ def test_model_curves_saturation_table():
 def test_short_simulation_agrees_at_low_load():
     fig = delay_figure(2, [0.02], keys=["xfolded_completed"])
     f = delay_frame(run_delay(fig, messages=3000, warmup_messages=500, batches=10, cache=False))
-    assert f["routing"].iloc[0] == "updown"
+    assert f["routing"].iloc[0] == "updown" and f["setup"].iloc[0] == "ours"
     assert f["sim"].iloc[0] == pytest.approx(f["model"].iloc[0], rel=0.06)
     assert abs(f["non-minimal excess"].iloc[0]) < 0.02
 
