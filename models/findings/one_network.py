@@ -1,0 +1,703 @@
+"""One network, every model: the torus papers' models on one configuration against one simulator.
+
+The configuration is one that all four torus papers can describe: a
+bidirectional ``k x k`` torus (``k = 16``; 8 in the quick profile), messages
+of ``M = 32`` flits, Poisson sources with uniform destinations (the source
+excluded), ``V`` virtual channels per physical channel (:class:`Network`).
+Each model that applies (:data:`MODELS`) is solved through its chapter's
+public front door, with the chapter's default readings, and compared with the
+simulator (:func:`models.sim.wormhole.simulate`) running the routing the model
+describes:
+
+==================  ==========================================  ================
+model               front door                                  simulator routing
+==================  ==========================================  ================
+``torus_dor``       ``torus_dor.solve`` (2004, bidirectional)    ``dor``
+``torus_dor_2003``  ``torus_dor.solve_2003`` (reconstructed)     ``dor``
+``torus_ipp``       ``torus_ipp.solve(traffic="poisson")``       ``duato``
+``torus_nbc``       ``torus_nbc.solve`` (Duato-Nbc)              ``duato_nbc``
+``xfolded_tm``      ``xfolded_tm.solve`` on the torus            ``dor``
+==================  ==========================================  ================
+
+Loads are the mean generation rate :math:`\\lambda` in messages/node/cycle
+for every model.  ``torus_ipp``'s load is the IPP's on-state rate ``mu1``;
+with ``traffic="poisson"`` its sources are Poisson with the IPP's mean rate
+(eq. 9 of that chapter, ``lambda = mu1 sigma2 / (sigma1 + sigma2)``), so
+:func:`ipp_mu1` converts ``lambda`` to ``mu1`` with the chapter's default
+``sigma1, sigma2`` (they matter for nothing else under Poisson sources).
+``xfolded_tm`` takes the average distance per dimension, ``ad``: here the
+mean distance of the simulator's own torus (:meth:`Torus.average_distance`,
+over the ``N - 1`` destinations) divided by 2.
+
+The simulator runs on named set-ups (:data:`SETUPS`; DESIGN.md: "simulator
+set-ups are named"): the models disagree on the destination (the 2004 and
+2003 DOR models have one ejection channel with an M/G/1 wait; the torus_nbc
+and torus_ipp models have no ejection term; the x-Folded TM model has none
+either), so the page runs both an ejection channel with ``V`` VCs (no
+ejection contention) and one with a single VC.  Everything else is the
+simulator's default (``V`` injection VCs, 2-flit buffers, one cycle per
+router, the ideal router, random tie-breaking at offset ``k/2``).
+
+Simulated loads are fractions of each routing's simulated saturation load
+(:func:`sim_saturation`: the one bisection of the package on the simulator's
+``saturated`` flag, between 0 and the channel/ejection capacity
+:func:`capacity_load`).  :func:`run` builds one
+:class:`~models.core.experiment.Curve` per (model, set-up) and runs it
+through :func:`models.core.experiment.run_curve`; :func:`error_table`,
+:func:`most_accurate` and :func:`summary_sentences` say which model is most
+accurate where; :func:`plot` draws one panel per routing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import torus_dor, torus_ipp, torus_nbc, xfolded_tm
+from ..core.errors import ParameterError
+from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
+from ..core.experiment import error_table as core_error_table
+from ..core.saturation import Saturation, find_saturation
+from ..core.validate import require
+from ..core.validation import saturation_aware_error
+from ..networks.graph import Torus
+from ..sim.sweep import run_sweep
+from ..sim.wormhole.routing import min_vcs as routing_min_vcs
+from ..traffic.process import IPP
+
+__all__ = [
+    "Network", "ModelSpec", "MODELS", "ROUTINGS", "SETUPS", "SimSettings", "ipp_mu1", "torus_ad", "model_point",
+    "model_saturation", "vc_table", "check_vcs", "capacity_load", "setup_overrides", "sim_kwargs",
+    "sim_saturation", "curves", "run", "worst_error_below", "error_table", "most_accurate",
+    "summary_sentences", "setups_table", "own_setup", "OWN_SETUP", "BANDS", "models_table", "plot",
+    "ERROR_FRACTIONS", "BELOW", "format_errors", "points_table", "saturation_table", "glue_key",
+]
+
+#: Fraction of the simulated saturation load below which the "worst |error|" is taken.
+BELOW = 0.8
+
+
+# ----------------------------------------------------------------------------
+# The network
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Network:
+    """The one configuration: a bidirectional ``k x k`` torus, ``M``-flit messages, ``V`` VCs per channel."""
+
+    k: int = 16
+    M: int = 32
+    V: int = 10
+
+    def __post_init__(self):
+        require("k", self.k, 2, unit="nodes per dimension", integer=True)
+        require("M", self.M, 1, unit="message length, flits", integer=True)
+        require("V", self.V, 1, unit="virtual channels per physical channel", integer=True)
+        for name in ("k", "M", "V"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+
+    @property
+    def topology(self) -> Torus:
+        """The simulator's topology: ``Torus((k, k), bidirectional=True)``."""
+        return Torus((self.k, self.k), bidirectional=True)
+
+    @property
+    def label(self) -> str:
+        return f"{self.k}x{self.k} bidirectional torus, M = {self.M} flits, V = {self.V}"
+
+
+@functools.lru_cache(maxsize=None)
+def torus_ad(k: int) -> float:
+    """Average distance per dimension of the bidirectional ``k x k`` torus (hops): BFS mean over N-1, / 2."""
+    return Torus((int(k), int(k)), bidirectional=True).average_distance() / 2
+
+
+def _ipp_sigmas() -> tuple:
+    sig = inspect.signature(torus_ipp.solve).parameters
+    return float(sig["sigma1"].default), float(sig["sigma2"].default)
+
+
+def ipp_mu1(lam: float) -> float:
+    """``mu1`` of torus_ipp whose mean rate (eq. 9, the chapter's default sigmas) is ``lam``."""
+    s1, s2 = _ipp_sigmas()
+    return float(lam) / IPP(1.0, s1, s2).mean_rate
+
+
+def _ipp_lam(mu1: float) -> float:
+    s1, s2 = _ipp_sigmas()
+    return IPP(float(mu1), s1, s2).mean_rate
+
+
+# ----------------------------------------------------------------------------
+# The models
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class ModelSpec:
+    """One model of the page: its chapter, the routing it describes, and what it assumes at the ends."""
+
+    name: str
+    label: str
+    chapter: str
+    routing: str
+    front_door: str
+    injection: str
+    ejection: str
+    setup: str  # the set-up of SETUPS whose ejection channel is the one the model assumes
+
+
+#: The models, in the order of the page.
+MODELS = {
+    "torus_dor": ModelSpec("torus_dor", "DOR 2004 (Najaf-abadi)", "torus_dor", "dor",
+                           "torus_dor.solve(lam, radices=(k, k), L=V, M=M, bidirectional=True)",
+                           "V injection VCs (source queue at rate lambda/V)",
+                           "one ejection channel (M/G/1 wait)", "one ejection VC"),
+    "torus_dor_2003": ModelSpec("torus_dor_2003", "DOR 2003 (reconstructed)", "torus_dor", "dor",
+                                "torus_dor.solve_2003(lam, radices=(k, k), L=V, M=M, bidirectional=True)",
+                                "V injection VCs (source queue at rate lambda/V)",
+                                "one ejection channel (M/G/1 wait in S_0)", "one ejection VC"),
+    "torus_ipp": ModelSpec("torus_ipp", "Duato adaptive (Min, Poisson)", "torus_ipp", "duato",
+                           "torus_ipp.solve(mu1(lam), k=k, V=V, M=M, traffic='poisson')",
+                           "one injection server (M/G/1 at rate lambda)",
+                           "none (assumption (d): delivered as soon as they arrive)", "V ejection VCs"),
+    "torus_nbc": ModelSpec("torus_nbc", "Duato-Nbc (Safaei)", "torus_nbc", "duato_nbc",
+                           "torus_nbc.solve(lam, k=k, M=M, V=V)",
+                           "V injection VCs (source queue at rate lambda/V)",
+                           "no ejection term (eq. 5)", "V ejection VCs"),
+    "xfolded_tm": ModelSpec("xfolded_tm", "x-Folded TM model (Moudi)", "xfolded_tm", "dor",
+                            "xfolded_tm.solve(lam, ad=AD, M=M, V=V, k=k)",
+                            "source queue at rate lambda/Vbar (eq. 10 as printed)",
+                            "none (S_0 = M)", "V ejection VCs"),
+}
+
+#: The simulator's routings, in the order of the page, with their names.
+ROUTINGS = {"dor": "dimension order", "duato": "Duato (dateline escape)", "duato_nbc": "Duato-Nbc"}
+
+
+def _check_model(name: str) -> ModelSpec:
+    if name not in MODELS:
+        raise ParameterError(f"`model` must be one of {', '.join(MODELS)}; got {name!r}")
+    return MODELS[name]
+
+
+def _solve(name: str, lam: float, k: int, M: int, V: int):
+    if name == "torus_dor":
+        return torus_dor.solve(lam, radices=(k, k), L=V, M=M, bidirectional=True)
+    if name == "torus_dor_2003":
+        return torus_dor.solve_2003(lam, radices=(k, k), L=V, M=M, bidirectional=True)
+    if name == "torus_ipp":
+        s1, s2 = _ipp_sigmas()
+        return torus_ipp.solve(ipp_mu1(lam), k=k, V=V, M=M, sigma1=s1, sigma2=s2, traffic="poisson")
+    if name == "torus_nbc":
+        return torus_nbc.solve(lam, k=k, M=M, V=V)
+    if name == "xfolded_tm":
+        return xfolded_tm.solve(lam, ad=torus_ad(k), M=M, V=V, k=k)
+    raise ParameterError(f"`model` must be one of {', '.join(MODELS)}; got {name!r}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _point(name: str, lam: float, k: int, M: int, V: int) -> tuple:
+    r = _solve(name, lam, k, M, V)
+    return float(r.latency), bool(r.saturated)
+
+
+def model_point(name: str, lam: float, net: Network = Network()) -> dict:
+    """The model ``name`` at mean rate ``lam`` (messages/node/cycle): ``{"latency": cycles, "saturated": bool}``."""
+    _check_model(name)
+    latency, saturated = _point(name, float(lam), net.k, net.M, net.V)
+    return {"latency": latency, "saturated": saturated}
+
+
+@functools.lru_cache(maxsize=256)
+def _saturation(name: str, k: int, M: int, V: int, rtol: float) -> float:
+    if name == "torus_dor":
+        return torus_dor.saturation_load(radices=(k, k), L=V, M=M, bidirectional=True, rtol=rtol)
+    if name == "torus_dor_2003":
+        return torus_dor.saturation_load_2003(radices=(k, k), L=V, M=M, bidirectional=True, rtol=rtol)
+    if name == "torus_ipp":
+        s1, s2 = _ipp_sigmas()
+        return _ipp_lam(torus_ipp.saturation_load(k=k, V=V, M=M, sigma1=s1, sigma2=s2, traffic="poisson",
+                                                  rtol=rtol))
+    if name == "torus_nbc":
+        return torus_nbc.saturation_load(k=k, M=M, V=V, rtol=rtol)
+    if name == "xfolded_tm":
+        return xfolded_tm.saturation_load(ad=torus_ad(k), M=M, V=V, k=k, rtol=rtol)
+    raise ParameterError(f"`model` must be one of {', '.join(MODELS)}; got {name!r}")
+
+
+def model_saturation(name: str, net: Network = Network(), rtol: float = 1e-4) -> float:
+    """The model's saturation load, mean rate in messages/node/cycle (its chapter's ``saturation_load``)."""
+    _check_model(name)
+    return float(_saturation(name, net.k, net.M, net.V, float(rtol)))
+
+
+def _min_model_vcs(name: str, net: Network, upto: int) -> int | None:
+    """Smallest ``V <= upto`` the model's front door accepts on ``net`` (probed at a tiny load), or None."""
+    lam = 1e-7
+    for V in range(1, upto + 1):
+        try:
+            _solve(name, lam, net.k, net.M, V)
+        except ParameterError:
+            continue
+        return V
+    return None
+
+
+def vc_table(net: Network = Network(), models: Sequence[str] | None = None) -> pd.DataFrame:
+    """What each model and its simulator routing need in VCs, found by asking them, and the ``V`` used.
+
+    Columns ``model``, ``chapter``, ``routing``, ``model needs V >=`` (the
+    least ``V`` the chapter's front door accepts on this torus, probed;
+    NaN if none up to ``max(V, 32)``), ``routing needs V >=``
+    (:func:`models.sim.wormhole.routing.min_vcs`), ``V used``, ``accepted``.
+    """
+    rows = []
+    upto = max(net.V, 32)
+    for name in (models or MODELS):
+        spec = _check_model(name)
+        need = _min_model_vcs(name, net, upto)
+        sim_need = routing_min_vcs(net.topology, spec.routing)
+        rows.append({"model": spec.label, "chapter": spec.chapter, "routing": spec.routing,
+                     "model needs V >=": need if need is not None else math.nan,
+                     "routing needs V >=": int(sim_need), "V used": net.V,
+                     "accepted": need is not None and net.V >= need and net.V >= sim_need})
+    return pd.DataFrame(rows)
+
+
+def check_vcs(net: Network = Network(), models: Sequence[str] | None = None) -> pd.DataFrame:
+    """:func:`vc_table`, raising :class:`ParameterError` if some model or routing refuses ``V``."""
+    table = vc_table(net, models)
+    bad = table[~table["accepted"]]
+    if not bad.empty:
+        raise ParameterError(
+            f"`V` = {net.V} is not accepted on the {net.k}x{net.k} torus by: "
+            + "; ".join(f"{r['model']} (model needs V >= {r['model needs V >=']}, routing {r['routing']} "
+                        f"needs V >= {r['routing needs V >=']})" for _, r in bad.iterrows()))
+    return table
+
+
+def models_table(models: Sequence[str] | None = None) -> pd.DataFrame:
+    """What each model is and assumes: model, chapter, front door, routing, injection, ejection, its set-up."""
+    rows = []
+    for name in (models or MODELS):
+        s = _check_model(name)
+        rows.append({"model": s.label, "chapter": s.chapter, "front door": s.front_door,
+                     "simulated with": f"{s.routing} ({ROUTINGS[s.routing]})", "injection (model)": s.injection,
+                     "ejection (model)": s.ejection, "its set-up": s.setup})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------
+# The simulator and its set-ups
+# ----------------------------------------------------------------------------
+#: The named simulator set-ups: keyword overrides of :func:`sim_kwargs` ("V" = the network's V) and a description.
+SETUPS = {
+    "V ejection VCs": {
+        "sim": {"ejection_vcs": "V"},
+        "description": "an ejection channel with V VCs (still one flit per cycle): no message waits for a free "
+                       "ejection VC while holding network VCs, as the torus_nbc, torus_ipp and x-Folded TM "
+                       "models assume",
+    },
+    "one ejection VC": {
+        "sim": {"ejection_vcs": 1},
+        "description": "one ejection VC per node: messages leave one at a time, as torus_nbc's paper states and "
+                       "the torus_dor models' ejection M/G/1 assumes",
+    },
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class SimSettings:
+    """Run lengths, seed, bisection and parallelism of the simulations."""
+
+    messages: int = 30_000          # measured messages per simulated point
+    warmup_messages: int = 5_000    # delivered messages discarded first
+    batches: int = 20               # batches of the 95% confidence interval
+    sat_messages: int = 10_000      # measured messages per saturation probe
+    sat_steps: int = 7              # most bisection steps of the saturation search
+    sat_rtol: float = 0.03          # relative width at which the bisection stops
+    seed: int = 1
+    jobs: int = 1                   # local processes of each sweep
+
+    def __post_init__(self):
+        require("messages", self.messages, 100, unit="measured messages per point", integer=True)
+        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
+        require("batches", self.batches, 2, unit="batches", integer=True)
+        require("sat_messages", self.sat_messages, 100, unit="messages per saturation probe", integer=True)
+        require("sat_steps", self.sat_steps, 1, unit="bisection steps", integer=True)
+        require("sat_rtol", self.sat_rtol, 0, 0.5, unit="relative bracket width")
+        require("jobs", self.jobs, 1, unit="processes", integer=True)
+
+
+def setup_overrides(setup: str, net: Network = Network()) -> dict:
+    """The simulator keyword overrides of set-up ``setup`` on ``net`` (``"V"`` resolved to ``net.V``)."""
+    if setup not in SETUPS:
+        raise ParameterError(f"`setup` must be one of {', '.join(map(repr, SETUPS))}; got {setup!r}")
+    return {key: (net.V if value == "V" else value) for key, value in SETUPS[setup]["sim"].items()}
+
+
+def sim_kwargs(routing: str, setup: str, rate: float, net: Network = Network(), *, messages: int,
+               warmup_messages: int, batches: int, seed: int = 1) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point (the translation).
+
+    Bidirectional ``k x k`` torus, ``routing``, ``vcs = V``, ``message_length
+    = M``, Poisson sources at ``rate`` messages/node/cycle, uniform
+    destinations without the source, buffers of 2 flits, router delay 1, then
+    the set-up's overrides (:func:`setup_overrides`).
+    """
+    if routing not in ROUTINGS:
+        raise ParameterError(f"`routing` must be one of {', '.join(ROUTINGS)}; got {routing!r}")
+    kw = dict(topology=net.topology, routing=routing, vcs=net.V, message_length=net.M, rate=float(rate),
+              traffic="poisson", buffer_depth=2, router_delay=1, messages=int(messages),
+              warmup_messages=int(warmup_messages), batches=int(batches), seed=int(seed))
+    kw.update(setup_overrides(setup, net))
+    return kw
+
+
+def capacity_load(net: Network = Network()) -> float:
+    """Load (messages/node/cycle) at which a network channel or the ejection channel would be busy all the time.
+
+    Uniform traffic spreads ``lambda M dbar`` flits per node and cycle over
+    the ``2n = 4`` output channels of a node; the ejection channel takes
+    ``lambda M``: ``min(4 / (dbar M), 1 / M)``.
+    """
+    dbar = net.topology.average_distance()
+    return min(4.0 / (dbar * net.M), 1.0 / net.M)
+
+
+def _simulate(points: list, settings: SimSettings) -> list:
+    return run_sweep(points, jobs=settings.jobs, cache=True, progress=False)
+
+
+def sim_saturation(routing: str, setup: str, net: Network = Network(),
+                   settings: SimSettings = SimSettings()) -> Saturation:
+    """Simulated saturation load of ``routing`` on set-up ``setup`` (messages/node/cycle).
+
+    :func:`~models.core.saturation.find_saturation` on the simulator's
+    ``saturated`` flag between 0 (not saturated) and :func:`capacity_load`
+    (saturated), at most ``settings.sat_steps`` midpoints, stopping at the
+    relative width ``settings.sat_rtol``; each probe is one cached run of
+    ``settings.sat_messages`` messages (10 batches).  ``.load`` is the final
+    bracket's midpoint.
+    """
+    def saturated(rate: float) -> bool:
+        kw = sim_kwargs(routing, setup, rate, net, messages=settings.sat_messages,
+                        warmup_messages=settings.warmup_messages, batches=10, seed=settings.seed)
+        return bool(_simulate([kw], settings)[0].saturated)
+
+    return find_saturation(saturated, 0.0, capacity_load(net), rtol=settings.sat_rtol, max_steps=settings.sat_steps)
+
+
+# ----------------------------------------------------------------------------
+# Runs
+# ----------------------------------------------------------------------------
+def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
+           fractions: Sequence[float] = ERROR_FRACTIONS, models: Sequence[str] | None = None) -> list:
+    """One :class:`~models.core.experiment.Curve` per (set-up, model), at ``fractions`` of the simulated saturation."""
+    out = []
+    for setup in setups:
+        setup_overrides(setup, net)  # checks the name
+        for name in (models or MODELS):
+            spec = _check_model(name)
+            out.append(Curve(label=spec.label, model=dict(name=name, k=net.k, M=net.M, V=net.V),
+                             sim=dict(routing=spec.routing), setup=setup, loads=tuple(fractions),
+                             fractions_of="sim"))
+    return out
+
+
+def run(net: Network = Network(), settings: SimSettings = SimSettings(), *, setups: Sequence[str] = tuple(SETUPS),
+        fractions: Sequence[float] = ERROR_FRACTIONS, model_points: int = 30,
+        models: Sequence[str] | None = None) -> list:
+    """Model and simulation of every (set-up, model): a list of :class:`~models.core.experiment.CurveRun`.
+
+    Model columns ``latency``, ``saturated``; simulator columns ``latency``,
+    ``latency CI`` (95% half width), ``saturated``, ``throughput``.  Each
+    routing's saturation is bisected once per set-up; loads are rounded to 6
+    significant digits; the model line has ``model_points - 1`` loads evenly
+    spaced strictly between 0 and the model's saturation load.
+    """
+    model_points = require("model_points", model_points, 2, unit="points per model curve", integer=True)
+    check_vcs(net, models)
+    sats: dict = {}
+
+    def model(curve: Curve, lam: float) -> dict:
+        return model_point(curve.model["name"], lam, net)
+
+    def sim(curve: Curve, loads: list) -> list:
+        pts = [sim_kwargs(curve.sim["routing"], curve.setup, x, net, messages=settings.messages,
+                          warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed)
+               for x in loads]
+        return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
+                 "throughput": r.throughput} for r in _simulate(pts, settings)]
+
+    def sim_sat(curve: Curve, _model_sat: float) -> Saturation:
+        key = (curve.sim["routing"], curve.setup)
+        if key not in sats:
+            sats[key] = sim_saturation(key[0], key[1], net, settings)
+        return sats[key]
+
+    def line(curve: Curve, model_sat: float, loads: list) -> np.ndarray:
+        return np.linspace(0.0, model_sat, model_points + 1)[1:-1]
+
+    return [run_curve(c, model, sim, model_saturation=lambda c: model_saturation(c.model["name"], net),
+                      sim_saturation=sim_sat, line=line, round_to=6)
+            for c in curves(net, setups, fractions, models)]
+
+
+def worst_error_below(run: CurveRun, limit: float = BELOW) -> float:
+    """Worst ``|relative error|`` (a fraction) at the simulated loads below ``limit`` of the simulated saturation.
+
+    ``inf`` if the model is saturated at one of them and the simulation is
+    not; NaN if there is no such point.  Points where the simulation is
+    saturated are left out.
+    """
+    pts = run.points()
+    if pts.empty:
+        return math.nan
+    sel = pts["fraction"].to_numpy(dtype=float) < limit
+    err = saturation_aware_error(pts["model latency"].to_numpy(dtype=float)[sel],
+                                 pts["sim latency"].to_numpy(dtype=float)[sel])
+    err = np.abs(err[~np.isnan(err)])
+    return float(err.max()) if err.size else math.nan
+
+
+def _err_col(f: float) -> str:
+    return f"err @{100 * f:g}%"
+
+
+def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
+    """One row per (set-up, model): signed errors (percent) at ``at``, the worst below 80%, saturation loads.
+
+    Columns ``setup``, ``model``, ``routing``, ``err @<p>%`` (``100 (model -
+    sim) / sim``; ``inf`` where only the model is saturated, NaN where the
+    simulation is or the point was not run), ``worst |err| < 80%`` (percent,
+    :func:`worst_error_below`), ``model saturation``, ``sim saturation``
+    (messages/node/cycle), ``saturation ratio`` (model / simulation).
+    """
+    core = core_error_table(runs, at)
+    table = pd.DataFrame({"setup": core["setup"], "model": core["curve"],
+                          "routing": [r.curve.sim["routing"] for r in runs]})
+    for f in at:
+        table[_err_col(f)] = core[f"err @{100 * f:g}% [%]"]
+    table[f"worst |err| < {100 * BELOW:g}%"] = [100.0 * worst_error_below(r) for r in runs]
+    for col in ("model saturation", "sim saturation", "saturation ratio"):
+        table[col] = core[col]
+    return table
+
+
+#: The ``setup`` name :func:`own_setup` gives its rows.
+OWN_SETUP = "each model's own set-up"
+
+
+def own_setup(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`error_table` on the set-up each model assumes (:attr:`ModelSpec.setup`).
+
+    ``setup`` becomes :data:`OWN_SETUP` and ``its set-up`` names the set-up,
+    so :func:`most_accurate` ranks every model on its own assumptions.
+    Models whose set-up was not run are left out.
+    """
+    spec = {s.label: s.setup for s in MODELS.values()}
+    keep = table[[spec.get(m) == s for m, s in zip(table["model"], table["setup"])]].copy()
+    keep.insert(1, "its set-up", keep["setup"])
+    keep["setup"] = OWN_SETUP
+    return keep.reset_index(drop=True)
+
+
+def format_errors(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`error_table` for reading: errors as ``+12.3%`` (``model saturated``, ``n/a``), loads to 5 decimals."""
+
+    def signed(x):
+        return f"{x:+.1f}%" if math.isfinite(x) else ("model saturated" if x == math.inf else "n/a")
+
+    def worst(x):
+        return f"{x:.1f}%" if math.isfinite(x) else ("model saturated" if x == math.inf else "n/a")
+
+    shown = table.copy()
+    for col in shown:
+        if col.startswith("err @"):
+            shown[col] = shown[col].map(signed)
+        elif col.startswith("worst |err|"):
+            shown[col] = shown[col].map(worst)
+    for col in ("model saturation", "sim saturation"):
+        shown[col] = shown[col].map(lambda x: f"{x:.5f}" if math.isfinite(x) else "n/a")
+    shown["saturation ratio"] = shown["saturation ratio"].map(lambda x: f"{x:.3f}" if math.isfinite(x) else "n/a")
+    return shown
+
+
+def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """The simulated points of every run with the model beside: ``setup``, ``model``, ``routing``, load, latencies."""
+    frames = []
+    for run in runs:
+        pts = run.points()
+        if pts.empty:
+            continue
+        pts = pts.rename(columns={"curve": "model", "load": "rate"})
+        pts.insert(1, "setup", run.curve.setup)
+        pts.insert(2, "routing", run.curve.sim["routing"])
+        frames.append(pts)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """Each (routing, set-up)'s simulated saturation load: the bracket's midpoint, ``lo``, ``hi`` and the probes run."""
+    rows, seen = [], set()
+    for run in runs:
+        key = (run.curve.sim["routing"], run.curve.setup)
+        b = run.brackets.get("sim")
+        if key in seen or b is None:
+            continue
+        seen.add(key)
+        rows.append({"routing": key[0], "setup": key[1], "sim saturation": b.load, "lo": b.lo, "hi": b.hi,
+                     "probes": b.evaluations})
+    return pd.DataFrame(rows)
+
+
+def _abs_max(values) -> float:
+    v = np.abs(np.asarray(values, dtype=float))
+    v = v[~np.isnan(v)]
+    return float(v.max()) if v.size else math.nan
+
+
+#: The load bands of :func:`most_accurate`: name -> fractions of the simulated saturation load.
+BANDS = {"up to 50%": (0.25, 0.5), "75-90%": (0.75, 0.9)}
+
+
+def most_accurate(table: pd.DataFrame, bands: dict | None = None) -> pd.DataFrame:
+    """For each set-up and load band, the model with the smallest worst ``|error|``; and the best saturation ratio.
+
+    ``table`` is :func:`error_table`.  One row per (set-up, criterion):
+    ``setup``, ``criterion`` (a band of :data:`BANDS`, or ``"saturation"``),
+    ``model``, ``value`` (worst ``|error|`` in percent, or the saturation
+    ratio), ``runner-up`` and its ``runner-up value``.  A model saturated in
+    the band (``inf``) ranks last; a band where no model has a number gives
+    ``model = "-"`` (``value`` NaN), one where every model is saturated
+    ``model = "-"`` with ``value = inf``.
+    """
+    bands = BANDS if bands is None else bands
+    rows = []
+    for setup, g in table.groupby("setup", sort=False):
+        for band, fracs in bands.items():
+            cols = [_err_col(f) for f in fracs if _err_col(f) in g]
+            scores = [(_abs_max(r[cols].to_numpy(dtype=float)) if cols else math.nan, r["model"])
+                      for _, r in g.iterrows()]
+            rows.append(_ranked(setup, band, scores))
+        scores = [(abs(float(r["saturation ratio"]) - 1.0), r["model"], float(r["saturation ratio"]))
+                  for _, r in g.iterrows()]
+        rows.append(_ranked(setup, "saturation", scores))
+    return pd.DataFrame(rows, columns=["setup", "criterion", "model", "value", "runner-up", "runner-up value"])
+
+
+def _ranked(setup: str, criterion: str, scores: list) -> dict:
+    known = sorted([s for s in scores if not math.isnan(s[0])], key=lambda s: (s[0], s[1]))
+
+    def shown(s):
+        return s[2] if len(s) > 2 else s[0]
+
+    if known and all(math.isinf(s[0]) for s in known):
+        return {"setup": setup, "criterion": criterion, "model": "-", "value": math.inf, "runner-up": "-",
+                "runner-up value": math.nan}
+    best = known[0] if known else None
+    second = known[1] if len(known) > 1 else None
+    return {"setup": setup, "criterion": criterion, "model": best[1] if best else "-",
+            "value": shown(best) if best else math.nan, "runner-up": second[1] if second else "-",
+            "runner-up value": shown(second) if second else math.nan}
+
+
+def summary_sentences(best: pd.DataFrame) -> dict:
+    """One sentence per set-up, computed from :func:`most_accurate` (set-up -> text)."""
+    out = {}
+    for setup, g in best.groupby("setup", sort=False):
+        parts = []
+        for _, r in g.iterrows():
+            if r["model"] == "-":
+                if r["criterion"] != "saturation" and math.isinf(r["value"]):
+                    parts.append(f"at {r['criterion']} of the simulated saturation load every model is already "
+                                 "saturated")
+                continue
+            if r["criterion"] == "saturation":
+                parts.append(f"the saturation load closest to its simulation's is {r['model']}'s "
+                             f"(ratio {r['value']:.3f})")
+            else:
+                value = "saturated" if math.isinf(r["value"]) else f"worst |error| {r['value']:.1f}%"
+                parts.append(f"at {r['criterion']} of the simulated saturation load the most accurate model is "
+                             f"{r['model']} ({value})")
+        if parts:
+            text = "; ".join(parts)
+            out[setup] = f"With {setup}, {text}."
+    return out
+
+
+def glue_key(setup: str) -> str:
+    """The glue key of a set-up's summary sentence: ``findings-one-<set-up in kebab case>``."""
+    return "findings-one-" + "-".join("".join(c if c.isalnum() else " " for c in setup.lower()).split())
+
+
+def setups_table(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS)) -> pd.DataFrame:
+    """The set-ups: ``setup``, the simulator keywords it changes (resolved on ``net``), ``description``."""
+    return pd.DataFrame([{"setup": s, "changes": ", ".join(f"{k}={v}" for k, v in setup_overrides(s, net).items()),
+                          "description": SETUPS[s]["description"]} for s in setups])
+
+
+# ----------------------------------------------------------------------------
+# Plot
+# ----------------------------------------------------------------------------
+_MARKERS = ("o", "s", "^", "D")
+
+
+def plot(runs: Sequence[CurveRun], net: Network = Network()):
+    """One panel per simulated routing: its models (lines) and the simulation of each set-up (markers, 95% CI).
+
+    Dashed vertical lines: each model's saturation load; dotted: each
+    set-up's simulated saturation load.  Returns the matplotlib figure.
+    """
+    import matplotlib.pyplot as plt
+
+    from ..core.plotting import COLORS
+
+    routings = [r for r in ROUTINGS if any(run.curve.sim["routing"] == r for run in runs)]
+    setups = list(dict.fromkeys(run.curve.setup for run in runs))
+    fig, axes = plt.subplots(1, len(routings), figsize=(4.6 * len(routings), 4.2), sharey=True, squeeze=False)
+    model_names = list(dict.fromkeys(run.curve.model["name"] for run in runs))
+    colour = {n: COLORS[i % len(COLORS)] for i, n in enumerate(model_names)}
+    top = 0.0
+    for ax, routing in zip(axes[0], routings):
+        mine = [r for r in runs if r.curve.sim["routing"] == routing]
+        drawn = set()
+        for run in mine:
+            name = run.curve.model["name"]
+            if name in drawn:
+                continue
+            drawn.add(name)
+            m = run.model
+            y = m["latency"].to_numpy(dtype=float)
+            ok = np.isfinite(y)
+            ax.plot(m["load"].to_numpy(dtype=float)[ok], y[ok], "-", color=colour[name], label=run.label)
+            if math.isfinite(run.model_saturation):
+                ax.axvline(run.model_saturation, color=colour[name], ls="--", lw=0.8)
+        for i, setup in enumerate(setups):
+            run = next((r for r in mine if r.curve.setup == setup), None)
+            if run is None or run.sim is None:
+                continue
+            s = run.sim
+            ys = s["latency"].to_numpy(dtype=float)
+            ok = np.isfinite(ys)
+            if ok.any():
+                ax.errorbar(s["load"].to_numpy(dtype=float)[ok], ys[ok], yerr=s["latency CI"].to_numpy(dtype=float)[ok],
+                            fmt=_MARKERS[i % len(_MARKERS)], mfc="none", color="0.2", capsize=2, ms=5,
+                            label=f"simulation, {setup}")
+                top = max(top, float(ys[ok].max()))
+            if math.isfinite(run.sim_saturation):
+                ax.axvline(run.sim_saturation, color="0.2", ls=":", lw=0.8)
+        ax.set(title=f"routing: {ROUTINGS[routing]}", xlabel="generation rate [messages/node/cycle]")
+        ax.set_xlim(left=0)
+        ax.legend(fontsize=7)
+    axes[0][0].set_ylabel("mean message latency [cycles]")
+    if top > 0:
+        axes[0][0].set_ylim(0, 1.5 * top)
+    fig.suptitle(net.label)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,144 @@
+"""One network, every model: the translation to the simulator, the set-ups, the rankings."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from models import torus_ipp, torus_nbc
+from models.core.errors import ParameterError
+from models.core.experiment import Curve, run_curve
+from models.findings import one_network as one
+
+
+def test_setups_differ_only_in_the_knob_they_name():
+    net = one.Network(k=8, M=32, V=10)
+    kws = {s: one.sim_kwargs("duato_nbc", s, 0.01, net, messages=1000, warmup_messages=100, batches=10, seed=3)
+           for s in one.SETUPS}
+    assert len(kws) >= 2
+    for a, b in itertools.combinations(kws, 2):
+        differ = {key for key in kws[a].keys() | kws[b].keys() if kws[a].get(key) != kws[b].get(key)}
+        # same seed, same everything else: only the knobs the two set-ups name
+        assert differ == set(one.SETUPS[a]["sim"]) | set(one.SETUPS[b]["sim"]), (a, b, differ)
+    assert all(kw["seed"] == 3 for kw in kws.values())
+    assert kws["V ejection VCs"]["ejection_vcs"] == 10 and kws["one ejection VC"]["ejection_vcs"] == 1
+    assert all(isinstance(s["description"], str) and s["description"] for s in one.SETUPS.values())
+
+
+def test_unknown_setup_or_routing_refused():
+    with pytest.raises(ParameterError, match="setup"):
+        one.setup_overrides("two ejection VCs")
+    with pytest.raises(ParameterError, match="routing"):
+        one.sim_kwargs("updown", "one ejection VC", 0.01, messages=100, warmup_messages=10, batches=2)
+
+
+def test_every_model_has_a_routing_and_an_existing_setup():
+    for spec in one.MODELS.values():
+        assert spec.routing in one.ROUTINGS
+        assert spec.setup in one.SETUPS
+
+
+def test_ipp_load_is_the_mean_rate():
+    lam = 0.004
+    r = torus_ipp.solve(one.ipp_mu1(lam), k=8, V=10, M=32, traffic="poisson")
+    assert r.rate_source == pytest.approx(lam, rel=1e-12)
+
+
+def test_xfolded_average_distance_is_the_simulated_torus():
+    net = one.Network(k=8)
+    assert one.torus_ad(8) == pytest.approx(net.topology.average_distance() / 2)
+    # 8x8 bidirectional torus: mean over the 63 other nodes of (|dx| + |dy|) with ring distances 0,1,2,3,4,3,2,1
+    ring = np.array([0, 1, 2, 3, 4, 3, 2, 1])
+    assert one.torus_ad(8) == pytest.approx((ring[:, None] + ring[None, :]).sum() / 63 / 2)
+
+
+def test_model_points_are_the_chapters_front_doors():
+    net = one.Network(k=8, M=32, V=10)
+    assert one.model_point("torus_nbc", 0.005, net)["latency"] == torus_nbc.solve(0.005, k=8, M=32, V=10).latency
+    sat = one.model_saturation("torus_nbc", net)
+    assert one.model_point("torus_nbc", 0.9 * sat, net)["saturated"] is False
+    assert one.model_point("torus_nbc", 1.1 * sat, net)["saturated"] is True
+
+
+def test_vc_table_asks_the_models():
+    table = one.vc_table(one.Network(k=8, V=10)).set_index("chapter")
+    assert table.loc["torus_nbc", "model needs V >="] == torus_nbc.min_vcs(8) == 6
+    assert table.loc["torus_nbc", "routing needs V >="] == 6
+    assert table.loc["torus_ipp", "model needs V >="] == 3
+    assert table["accepted"].all()
+    with pytest.raises(ParameterError, match="Duato-Nbc"):
+        one.check_vcs(one.Network(k=8, V=5))
+
+
+def _errors(values: dict) -> pd.DataFrame:
+    """A synthetic error_table: model -> (err@25, err@50, err@75, err@90, saturation ratio)."""
+    rows = []
+    for model, (a, b, c, d, ratio) in values.items():
+        rows.append({"setup": "s", "model": model, "routing": "dor", "err @25%": a, "err @50%": b, "err @75%": c,
+                     "err @90%": d, "worst |err| < 80%": max(abs(a), abs(b), abs(c)), "model saturation": ratio,
+                     "sim saturation": 1.0, "saturation ratio": ratio})
+    return pd.DataFrame(rows)
+
+
+def test_most_accurate_follows_the_errors():
+    t = _errors({"A": (1, -2, 10, 20, 0.9), "B": (-5, 6, 4, -8, 1.2)})
+    best = one.most_accurate(t).set_index("criterion")
+    assert best.loc["up to 50%", "model"] == "A" and best.loc["75-90%", "model"] == "B"
+    assert best.loc["saturation", "model"] == "A" and best.loc["saturation", "value"] == 0.9
+    # a changed error changes the winner
+    t2 = _errors({"A": (1, -9, 10, 20, 0.9), "B": (-5, 6, 4, -8, 1.05)})
+    best2 = one.most_accurate(t2).set_index("criterion")
+    assert best2.loc["up to 50%", "model"] == "B" and best2.loc["saturation", "model"] == "B"
+    text = one.summary_sentences(one.most_accurate(t2))["s"]
+    assert "up to 50%" in text and "B (worst |error| 6.0%)" in text and "ratio 1.050" in text
+
+
+def test_most_accurate_when_every_model_is_saturated():
+    t = _errors({"A": (1, 2, math.inf, math.inf, 0.6), "B": (3, 4, math.inf, math.inf, 0.5)})
+    best = one.most_accurate(t).set_index("criterion")
+    assert best.loc["75-90%", "model"] == "-" and math.isinf(best.loc["75-90%", "value"])
+    assert "every model is already saturated" in one.summary_sentences(one.most_accurate(t))["s"]
+
+
+def test_own_setup_keeps_each_models_own_rows():
+    rows = []
+    for setup in one.SETUPS:
+        for spec in one.MODELS.values():
+            rows.append({"setup": setup, "model": spec.label, "routing": spec.routing, "err @25%": 0.0})
+    own = one.own_setup(pd.DataFrame(rows))
+    assert len(own) == len(one.MODELS)
+    assert set(own["setup"]) == {one.OWN_SETUP}
+    for _, r in own.iterrows():
+        assert r["its set-up"] == next(s.setup for s in one.MODELS.values() if s.label == r["model"])
+
+
+def test_worst_error_below_80_percent():
+    curve = Curve("c", model={}, sim={}, loads=(0.25, 0.5, 0.75, 0.9), fractions_of="sim")
+    sim_lat = {0.25: 100.0, 0.5: 200.0, 0.75: 400.0, 0.9: 1000.0}
+    model_lat = {0.25: 110.0, 0.5: 150.0, 0.75: 420.0, 0.9: math.inf}
+    run = run_curve(curve, lambda c, x: {"latency": model_lat[round(x, 6)]},
+                    lambda c, xs: [{"latency": sim_lat[round(x, 6)], "latency CI": 1.0} for x in xs],
+                    model_saturation=lambda c: 0.85, sim_saturation=lambda c, m: 1.0)
+    assert one.worst_error_below(run) == pytest.approx(0.25)        # |150 - 200| / 200, the 0.9 point left out
+    assert one.worst_error_below(run, 0.95) == math.inf
+
+
+def test_a_tiny_network_end_to_end(tmp_cache):
+    net = one.Network(k=4, M=8, V=4)
+    settings = one.SimSettings(messages=300, warmup_messages=50, batches=5, sat_messages=300, sat_steps=3,
+                               sat_rtol=0.2)
+    runs = one.run(net, settings, fractions=(0.25, 0.5), model_points=3, models=["torus_nbc", "xfolded_tm"])
+    assert len(runs) == 2 * len(one.SETUPS)
+    errors = one.error_table(runs, at=(0.25, 0.5))
+    assert list(errors["setup"]) == [s for s in one.SETUPS for _ in range(2)]
+    assert np.all(errors["sim saturation"] > 0) and np.all(errors["model saturation"] > 0)
+    sat = one.saturation_table(runs)
+    assert len(sat) == 2 * len(one.SETUPS)                       # one bisection per (routing, set-up)
+    pts = one.points_table(runs)
+    assert set(pts["setup"]) == set(one.SETUPS) and len(pts) == 2 * 2 * len(one.SETUPS)
+    # the models of one routing and set-up are compared with the same simulated points
+    assert one.format_errors(errors).shape == errors.shape
+    fig = one.plot(runs, net)
+    assert len(fig.axes) == 2

@@ -1,0 +1,184 @@
+"""The verdict rule of models.findings.verdicts on small synthetic claims tables."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from models.findings import verdicts as V
+
+
+def row(claim_id="err-5", kind="error", setup="paper", worst_err=math.nan, sat_ratio=math.nan, threshold=0.05,
+        holds=None, cause="-", chapter="torus_nbc", claim='"accurate within 5%" (Sec. 4)', note="Fig. 1 errors."):
+    return dict(chapter=chapter, claim_id=claim_id, claim=claim, kind=kind, setup=setup, worst_err=worst_err,
+                sat_ratio=sat_ratio, threshold=threshold, holds=holds, cause=cause, note=note)
+
+
+def write(book, chapter, rows):
+    path = V.claims_path(book, chapter)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows, columns=list(V.CLAIM_COLUMNS)).to_csv(path, index=False)
+    return path
+
+
+def one_verdict(rows):
+    table = V.verdict_table(pd.DataFrame(rows))
+    assert len(table) == 1
+    return table.iloc[0]
+
+
+# ----------------------------------------------------------------------------- the rule, row by row
+@pytest.mark.parametrize("kind, kw, expected", [
+    ("error", dict(worst_err=0.04, threshold=0.05), "pass"),
+    ("error", dict(worst_err=0.05, threshold=0.05), "pass"),
+    ("error", dict(worst_err=0.06, threshold=0.05), "fail"),
+    ("error", dict(worst_err=math.inf, threshold=0.05), "fail"),
+    ("error", dict(worst_err=math.nan, threshold=0.05), "unknown"),
+    ("error", dict(worst_err=0.01, threshold=math.nan), "unknown"),
+    ("saturation", dict(sat_ratio=0.93, threshold=0.1), "pass"),
+    ("saturation", dict(sat_ratio=1.12, threshold=0.1), "fail"),
+    ("saturation", dict(sat_ratio=math.nan, threshold=0.1), "unknown"),
+    ("fact", dict(holds=True), "pass"),
+    ("fact", dict(holds=False), "fail"),
+    ("fact", dict(holds=None), "unknown"),
+])
+def test_row_outcome(kind, kw, expected):
+    assert V.row_outcome(kind, **kw) == expected
+
+
+def test_a_changed_error_changes_the_verdict():
+    holds = one_verdict([row(worst_err=0.03)])
+    assert holds["verdict"] == "holds" and holds["rests_on"] == ("paper",)
+    fails = one_verdict([row(worst_err=0.30, cause="model")])
+    assert fails["verdict"] == "does not hold" and fails["rests_on"] == ("paper",)
+    assert fails["cause"] == "model"
+
+
+def test_a_changed_saturation_ratio_changes_the_verdict():
+    assert one_verdict([row(kind="saturation", sat_ratio=1.04, threshold=0.05)])["verdict"] == "holds"
+    assert one_verdict([row(kind="saturation", sat_ratio=1.42, threshold=0.05)])["verdict"] == "does not hold"
+
+
+def test_setup_disagreement_gives_the_caveat():
+    v = one_verdict([row(setup="paper", worst_err=0.42, cause="simulator set-up"),
+                     row(setup="model", worst_err=0.03)])
+    assert v["verdict"] == "holds with a caveat"
+    assert v["rests_on"] == ("model",) and v["fails_on"] == ("paper",)
+    assert "does not hold on paper" in v["caveat"]
+    assert v["cause"] == "simulator set-up"
+    # both fail: does not hold, resting on both
+    v = one_verdict([row(setup="paper", worst_err=0.42), row(setup="model", worst_err=0.2)])
+    assert v["verdict"] == "does not hold" and v["rests_on"] == ("paper", "model")
+    # both pass: holds
+    assert one_verdict([row(setup="paper", worst_err=0.01), row(setup="model", worst_err=0.02)])["verdict"] == "holds"
+
+
+def test_unknown_on_one_setup_is_a_caveat_not_a_pass():
+    v = one_verdict([row(setup="paper", worst_err=math.nan), row(setup="model", worst_err=0.02)])
+    assert v["verdict"] == "holds with a caveat" and "not measured on paper" in v["caveat"]
+    v = one_verdict([row(setup="paper", worst_err=math.nan), row(setup="model", worst_err=0.2)])
+    assert v["verdict"] == "does not hold"
+
+
+def test_no_tolerance_or_no_number_cannot_be_checked_but_keeps_the_numbers():
+    v = one_verdict([row(worst_err=0.12, threshold=math.nan)])
+    assert v["verdict"] == "cannot be checked" and v["rests_on"] == ()
+    shown = V.format_verdicts(V.verdict_table(pd.DataFrame([row(worst_err=0.12, threshold=math.nan)])))
+    assert shown.loc[0, "worst |error| < 80% sat."] == "12.0%"
+    assert "names no tolerance" in shown.loc[0, "what we measured"]
+
+
+def test_facts():
+    assert one_verdict([row(kind="fact", setup="-", threshold=math.nan, holds=True)])["verdict"] == "holds"
+    assert one_verdict([row(kind="fact", setup="-", threshold=math.nan, holds=False, cause="paper text")])[
+        "verdict"] == "does not hold"
+    assert one_verdict([row(kind="fact", setup="-", threshold=math.nan)])["verdict"] == "cannot be checked"
+
+
+# ----------------------------------------------------------------------------- reading and checking
+def test_read_claims_in_book_order(tmp_path):
+    write(tmp_path, "torus_nbc", [row(worst_err=0.3)])
+    write(tmp_path, "min_mva", [row(chapter="min_mva", claim_id="table1", worst_err=0.01, threshold=0.02)])
+    claims = V.read_claims(tmp_path, ["min_mva", "torus_nbc"])
+    assert list(claims.columns) == list(V.CLAIM_COLUMNS)
+    assert list(claims["chapter"]) == ["min_mva", "torus_nbc"]
+    table = V.verdict_table(claims)
+    assert list(table["verdict"]) == ["holds", "does not hold"]
+    assert V.verdict_counts(table) == {"holds": 1, "holds with a caveat": 0, "does not hold": 1,
+                                       "cannot be checked": 0}
+
+
+def test_holds_column_round_trips_through_csv(tmp_path):
+    write(tmp_path, "torus_dor", [row(chapter="torus_dor", claim_id="a", kind="fact", setup="-", holds=True,
+                                      threshold=math.nan),
+                                  row(chapter="torus_dor", claim_id="b", kind="fact", setup="-", holds=False,
+                                      threshold=math.nan),
+                                  row(chapter="torus_dor", claim_id="c", worst_err=0.01)])
+    claims = V.read_chapter_claims(tmp_path, "torus_dor")
+    assert list(claims["holds"]) == [True, False, None]
+    assert list(V.verdict_table(claims)["verdict"]) == ["holds", "does not hold", "holds"]
+
+
+def test_a_missing_table_names_the_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="tab-torus_ipp-claims.csv"):
+        V.read_claims(tmp_path, ["torus_ipp"])
+
+
+def test_missing_columns_raise_naming_file_and_columns(tmp_path):
+    path = V.claims_path(tmp_path, "torus_nbc")
+    path.parent.mkdir(parents=True)
+    pd.DataFrame([row()]).drop(columns=["threshold", "cause"]).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"tab-torus_nbc-claims\.csv.*threshold, cause"):
+        V.read_chapter_claims(tmp_path, "torus_nbc")
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(kind="accuracy"), "kind"),
+    (dict(cause="luck"), "cause"),
+    (dict(chapter="torus_dor"), "expected 'torus_nbc'"),
+    (dict(setup=""), "setup"),
+    (dict(worst_err="twelve"), "worst_err"),
+    (dict(sat_ratio=-1.0), "sat_ratio"),
+    (dict(holds="maybe"), "holds"),
+])
+def test_bad_values_raise(tmp_path, change, message):
+    write(tmp_path, "torus_nbc", [row(**change)])
+    with pytest.raises(ValueError, match=message):
+        V.read_chapter_claims(tmp_path, "torus_nbc")
+
+
+def test_repeated_claim_and_setup_raises(tmp_path):
+    write(tmp_path, "torus_nbc", [row(), row()])
+    with pytest.raises(ValueError, match="repeated"):
+        V.read_chapter_claims(tmp_path, "torus_nbc")
+
+
+def test_formatting_one_style():
+    assert V.format_percent(0.12345) == "12.3%"
+    assert V.format_percent(math.nan) == "n/a"
+    assert V.format_percent(math.inf) == "∞"
+    assert V.format_ratio(0.5654) == "0.565"
+    table = V.verdict_table(pd.DataFrame([row(setup="paper", worst_err=0.42, sat_ratio=1.4),
+                                          row(setup="model", worst_err=0.03, sat_ratio=0.98)]))
+    shown = V.format_verdicts(table)
+    assert shown.loc[0, "worst |error| < 80% sat."] == "paper: 42.0%; model: 3.0%"
+    assert shown.loc[0, "model/sim saturation"] == "paper: 1.400; model: 0.980"
+    assert shown.loc[0, "set-ups it rests on"] == "model (does not hold on paper)"
+    assert all(isinstance(x, str) for x in shown.to_numpy().ravel())
+
+
+def test_notes_name_their_setup_when_they_differ():
+    same = one_verdict([row(setup="paper", worst_err=0.01), row(setup="model", worst_err=0.01)])
+    assert same["note"] == "Fig. 1 errors."
+    differ = one_verdict([row(setup="paper", worst_err=0.01, note="Fig. 1."), row(setup="model", worst_err=0.01,
+                                                                                   note="Fig. 2.")])
+    assert differ["note"] == "paper: Fig. 1. / model: Fig. 2."
+
+
+def test_a_setup_neither_paper_nor_model_describes_does_not_count():
+    """xfolded_tm's 'ours' (one ejection channel) is shown but no verdict rests on it."""
+    rows = [row(chapter="xfolded_tm", setup="ours", worst_err=0.50), row(chapter="xfolded_tm", setup="model", worst_err=0.01)]
+    v = one_verdict(rows)
+    assert v["verdict"] == "holds" and v["rests_on"] == ("model",)
+    rows = [row(chapter="xfolded_tm", setup="ours", worst_err=0.01), row(chapter="xfolded_tm", setup="model", worst_err=0.5)]
+    assert one_verdict(rows)["verdict"] == "does not hold"
