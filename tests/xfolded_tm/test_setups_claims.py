@@ -58,7 +58,7 @@ def test_unsupported_is_checked_up_front():
     assert why[("torus", 2, "booksim")] == "" and why[("torus", 8, "booksim")] == ""
     assert "even" in why[("torus", 3, "booksim")]
     for key in ("tm", "xfolded_printed", "xfolded_completed"):
-        assert "dor" in why[(key, 2, "booksim")] and why[(key, 2, "model")] == ""
+        assert "wait_for_tail_credit" in why[(key, 2, "booksim")] and why[(key, 2, "model")] == ""
     # the figures leave the unsupported pairs out, and the translation refuses them instead of the simulator
     fig = validation_figure(grid, [0.5])
     assert len(fig.curves) == int((grid["reason"] == "").sum())
@@ -167,7 +167,7 @@ def test_claims_table_columns_and_rows():
     # not runnable: NaN and the simulator set-up named as the cause
     row = acc.loc[("within-5pct-tm-xfolded-m32", "booksim")]
     assert math.isnan(row["worst_err"]) and math.isnan(row["sat_ratio"]) and row["cause"] == "simulator set-up"
-    assert "dor" in row["note"]
+    assert "wait_for_tail_credit" in row["note"]
     assert acc.loc[("within-5pct-tm-xfolded-m32", "ours"), "sat_ratio"] == pytest.approx(0.9)
     assert '"' in acc["claim"].iloc[0] and "5%" in acc["claim"].iloc[0]
 
