@@ -94,6 +94,7 @@ def pages(quick_html):
         page.on("console", lambda m: log["console"].append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: log["console"].append(str(e)))
         page.on("request", lambda r: log["requests"].append(r.url))
+        page.on("requestfailed", lambda r: log["console"].append(f"failed to load {r.url}"))
         for path in sorted(html.rglob("*.html")):
             rel = path.relative_to(html).as_posix()
             if path.name in SKIP or rel.startswith(("_static/", "_sources/")):

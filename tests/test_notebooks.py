@@ -104,3 +104,17 @@ def test_papermill_sees_every_parameter(path):
     import papermill as pm
 
     assert list(pm.inspect_notebook(str(path))) == list(pipeline.notebook_defaults(path))
+
+
+def test_glue_roles_from_another_page_name_a_format():
+    """``{glue:text}`NN.ipynb::key``` needs ``:fmt`` at the end: myst-nb splits the last ``:`` off as the
+    format, so without one the key is lost and a fresh build warns (an incremental one may not)."""
+    import re
+
+    bad = []
+    for page in sorted((ROOT / "book").rglob("*.md")):
+        for m in re.finditer(r"\{glue:text\}`([^`]*)`", page.read_text()):
+            text = m.group(1)
+            if "::" in text and ":" not in text.split("::", 1)[1]:
+                bad.append(f"{page.relative_to(ROOT)}: {text}")
+    assert not bad, "\n".join(bad)

@@ -95,7 +95,9 @@ def _drop_thebe(app):
     """Disconnect every sphinx_thebe event handler (the extension stays loaded, inert)."""
     for event, listeners in app.events.listeners.items():
         for listener in list(listeners):
-            if getattr(listener.handler, "__module__", "").startswith("sphinx_thebe"):
+            # keep st_static_path: the theme links sphinx-thebe.css on every page, so the file must exist
+            if (getattr(listener.handler, "__module__", "").startswith("sphinx_thebe")
+                    and getattr(listener.handler, "__name__", "") != "st_static_path"):
                 app.disconnect(listener.id)
 
 
