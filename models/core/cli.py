@@ -323,7 +323,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                        help=f"last load of the --points grid as a fraction of the model's saturation load "
                             f"(dimensionless; default: {UPTO})")
     out = curve.add_argument_group("output")
-    out.add_argument("--out", metavar="FILE.csv", help="write the CSV there (default: standard output)")
+    out.add_argument("--out", metavar="FILE.csv", help="write the CSV there, creating its folder "
+                                                       "(default: standard output)")
     out.add_argument("--plot", metavar="FILE.svg", help="also draw the curve there (.svg, .png or .pdf; "
                                                         "default: no plot)")
     if chapter.simulate is not None:
@@ -481,8 +482,11 @@ def _curve(args, parser, chapter: Chapter) -> int:
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
     for name, value in (("--out", args.out), ("--plot", args.plot)):
-        if value and not Path(value).resolve().parent.is_dir():
-            parser.error(f"{name}: the folder of {value!r} does not exist")
+        if value:
+            try:
+                Path(value).resolve().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                parser.error(f"{name}: cannot create the folder of {value!r}: {exc}")
     kw = chapter.solver_kwargs(options)
     saturation = None
     if args.loads is None:
