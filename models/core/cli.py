@@ -1,0 +1,546 @@
+"""One command per chapter for a latency curve, without a notebook (issue #16).
+
+Every chapter has a ``__main__.py`` that declares its parameters (named as
+the keywords of its ``solve``, with units and defaults) and calls
+:func:`main`; this module builds the argparse interface and does the rest the
+same way everywhere::
+
+    python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv
+    python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 8 --simulate --plot curve.svg
+    python -m models.torus_dor saturation --radices 12 12 --L 3 --M 32
+    python -m models.torus_dor curve --help
+
+``curve``
+    The model (the chapter's ``solve_curve``) at ``--loads`` or, by
+    default, at ``--points`` loads evenly spaced from ``upto/points`` to
+    ``--upto`` (default 0.9) times the model's saturation load
+    (``saturation_load``).  Writes a CSV (``--out``, stdout without it) with
+    the columns of :func:`columns`: the load with its unit, the model's
+    latency (cycles, ``inf`` when saturated) and saturation flag; with
+    ``--simulate`` the simulated latency, the half width of its 95%
+    confidence interval and the simulator's saturation flag, at the same
+    loads, through the chapter's own model-to-simulator translation and the
+    cached sweep runner (:func:`models.sim.sweep.run_sweep`, cache under
+    ``MODELS_CACHE_DIR``).  ``--plot FILE.svg|png|pdf`` draws the curve.
+``saturation``
+    Prints the model's saturation load (the chapter's ``saturation_load``).
+
+Invalid parameters -- an argparse type error or a ``ValueError`` of the
+solver (:class:`~models.core.errors.ParameterError`, whose message names the
+keyword in backticks) -- print ``<prog>: error: --<name>: <message>`` after
+the usage line and exit with status 2, never a traceback.  A fixed point
+that does not converge or a failed simulation exits with status 1 and a
+one-line message.
+
+This module imports neither a chapter nor a simulator (the floors of
+DESIGN.md): a chapter passes its front door and, for ``--simulate``, a
+function that runs its simulator (:class:`Chapter`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import io
+import math
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from .errors import ConvergenceError, ParameterError, SimulationError
+
+__all__ = ["Param", "SimOptions", "Chapter", "columns", "load_grid", "build_parser", "main"]
+
+#: Exit status of a parameter error (argparse's own) and of a failed computation.
+EXIT_USAGE = 2
+EXIT_FAILURE = 1
+
+#: Defaults of the shared options.
+POINTS = 20
+UPTO = 0.9
+#: Relative tolerance of the saturation load that spaces the ``--points`` grid.
+SAT_RTOL = 1e-4
+#: File types ``--plot`` writes (matplotlib's formats, by suffix).
+PLOT_SUFFIXES = (".svg", ".png", ".pdf")
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One configuration parameter of a chapter's model, as a command-line option ``--<name>``.
+
+    name : str
+        The keyword of the chapter's ``solve`` (``"L"`` -> ``--L``); for a
+        parameter the chapter translates (``--topology`` of ``xfolded_tm``),
+        the name its :attr:`Chapter.configure` reads.
+    type : callable
+        ``int``, ``float`` or ``str`` (argparse converts and reports a bad value).
+    default : Any
+        The value when the option is absent; :data:`REQUIRED` makes it required.
+    unit : str
+        Meaning and unit, shown in ``--help`` (``"message length, flits"``).
+    nargs : int or str, optional
+        argparse ``nargs`` (``"+"`` for ``--radices 12 12``).
+    choices : sequence, optional
+        The allowed values.
+    flag : bool
+        A switch (``--bidirectional``): present means True, default False.
+    default_text : str
+        How ``--help`` states a default that is computed (``"BFS mean distance of --topology"``).
+    """
+
+    name: str
+    type: Callable = float
+    default: Any = None
+    unit: str = ""
+    nargs: Any = None
+    choices: Sequence | None = None
+    flag: bool = False
+    default_text: str = ""
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    def help(self) -> str:
+        if self.flag:
+            return f"{self.unit} (a switch; default: off)"
+        if self.required:
+            default = "required"
+        elif self.default_text:
+            default = f"default: {self.default_text}"
+        elif self.nargs is not None and isinstance(self.default, (list, tuple)):
+            default = "default: " + " ".join(map(str, self.default))
+        else:
+            default = f"default: {self.default}"
+        return f"{self.unit} ({default})"
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        if self.flag:
+            parser.add_argument(f"--{self.name}", dest=self.name, action="store_true", help=self.help())
+            return
+        kw: dict[str, Any] = dict(dest=self.name, type=self.type, help=self.help(), metavar=self.name.upper())
+        if self.nargs is not None:
+            kw["nargs"] = self.nargs
+        if self.choices is not None:
+            kw["choices"] = list(self.choices)
+            kw.pop("metavar")
+        if self.required:
+            kw["required"] = True
+        else:
+            kw["default"] = self.default
+        parser.add_argument(f"--{self.name}", **kw)
+
+
+class _Required:
+    def __repr__(self):
+        return "REQUIRED"
+
+
+#: The default of a :class:`Param` that must be given.
+REQUIRED = _Required()
+
+
+@dataclasses.dataclass(frozen=True)
+class SimOptions:
+    """The run of ``--simulate``: measured length, discarded warm-up, seed and worker processes.
+
+    ``length`` and ``warmup`` are in the chapter's unit (:attr:`Chapter.sim_unit`:
+    messages for the wormhole simulator, cycles for the closed multistage one).
+    """
+
+    length: int
+    warmup: int
+    seed: int = 1
+    jobs: int = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Chapter:
+    """What a chapter's ``__main__`` declares.
+
+    name : str
+        The chapter's slug (``"torus_dor"``); the program is ``python -m models.<name>``.
+    description : str
+        One line: the paper and what the curve is.
+    front : module
+        The chapter package: ``solve_curve``, ``saturation_load``, ``LOAD``, ``LOAD_UNIT``.
+    params : tuple of Param
+        The configuration parameters.
+    configure : callable, optional
+        ``configure(options) -> solver keyword arguments`` from the parsed
+        parameters (a dict by :attr:`Param.name`); default: the options as
+        they are, lists turned into tuples.
+    simulate : callable, optional
+        ``simulate(options, loads, SimOptions) -> [{"latency", "latency CI", "saturated"}, ...]``
+        (one per load, cycles; the CI is the 95% half width); ``None``: no ``--simulate``.
+    sim_params : tuple of Param
+        Options used only with ``--simulate`` (a simulator set-up).
+    sim_unit : str
+        Unit of ``--length``/``--warmup``: ``"messages"`` or ``"cycles"``.
+    sim_length, sim_warmup : int
+        Their defaults.
+    latency : str
+        What the latency column is (``"mean message latency"``).
+    integer_loads : bool
+        Loads are integers (``NC`` of a closed system): the ``--points`` grid
+        is rounded, repeated values dropped.
+    curve_kwargs : mapping
+        Extra keyword arguments of ``solve_curve`` (``saturation=False`` where
+        it would bisect the saturation load for nothing).
+    example : str
+        An example command line (after ``python -m models.<name>``) for ``--help``.
+    """
+
+    name: str
+    description: str
+    front: ModuleType
+    params: tuple
+    configure: Callable[[dict], dict] | None = None
+    simulate: Callable[[dict, list, SimOptions], list] | None = None
+    sim_params: tuple = ()
+    sim_unit: str = "messages"
+    sim_length: int = 20_000
+    sim_warmup: int = 2_000
+    latency: str = "mean message latency"
+    integer_loads: bool = False
+    curve_kwargs: Mapping = dataclasses.field(default_factory=dict)
+    example: str = ""
+
+    @property
+    def load(self) -> str:
+        return self.front.LOAD
+
+    @property
+    def load_unit(self) -> str:
+        return self.front.LOAD_UNIT
+
+    def solver_kwargs(self, options: Mapping) -> dict:
+        opts = {p.name: options[p.name] for p in self.params}
+        if self.configure is not None:
+            return dict(self.configure(opts))
+        return {k: (tuple(v) if isinstance(v, list) else v) for k, v in opts.items()}
+
+
+def columns(chapter: Chapter, simulate: bool = False) -> list[str]:
+    """The CSV header: load (with unit), model latency (cycles) and flag, and the simulated ones."""
+    cols = [f"{chapter.load} [{chapter.load_unit}]", "model latency [cycles]", "model saturated"]
+    if simulate:
+        cols += ["sim latency [cycles]", "sim CI95 [cycles]", "sim saturated"]
+    return cols
+
+
+def load_grid(saturation: float, points: int, upto: float = UPTO, *, integer: bool = False) -> list:
+    """``points`` loads ``upto * saturation * i / points``, ``i = 1..points`` (integers >= 1, once each, if ``integer``)."""
+    grid = [upto * saturation * i / points for i in range(1, points + 1)]
+    if integer:
+        grid = sorted({max(1, int(round(x))) for x in grid})
+    return grid
+
+
+# ----------------------------------------------------------------------------
+# argparse
+# ----------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """argparse with errors of the form ``error: --L: ...`` (without argparse's ``argument`` prefix)."""
+
+    def error(self, message):
+        message = re.sub(r"^argument (--?[\w-]+)(/--?[\w-]+)*: ", r"\1: ", message)
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}")
+    return value
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number > 0; got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0; got {text!r}")
+    return value
+
+
+def _load_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be numbers; got {text!r}") from None
+    return value
+
+
+def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
+    """The ``python -m models.<chapter>`` parser: subcommands ``curve`` and ``saturation``."""
+    prog = f"python -m models.{chapter.name}"
+    epilog = f"example:\n  {prog} {chapter.example}" if chapter.example else None
+    parser = _Parser(prog=prog, description=chapter.description, epilog=epilog,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="{curve,saturation}", required=True)
+    load = f"{chapter.load}, {chapter.load_unit}"
+
+    curve = sub.add_parser(
+        "curve", help=f"model latency (cycles) against the load ({load}); CSV, plot, simulation",
+        description=(f"{chapter.description}\n\nThe model's {chapter.latency} (cycles) against the load "
+                     f"{chapter.load} ({chapter.load_unit}), as CSV: columns "
+                     + ", ".join(f"'{c}'" for c in columns(chapter, bool(chapter.simulate))) +
+                     " (the last three with --simulate).  Latency is inf where the model (or simulator) is "
+                     "saturated."),
+        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    model = curve.add_argument_group("model parameters (the keywords of solve)")
+    for p in chapter.params:
+        p.add_to(model)
+    loads = curve.add_argument_group("loads")
+    grid = loads.add_mutually_exclusive_group()
+    grid.add_argument("--points", type=_positive_int, default=POINTS, metavar="N",
+                      help=f"number of loads, evenly spaced up to --upto times the model's saturation load "
+                           f"(default: {POINTS})")
+    grid.add_argument("--loads", type=_load_value, nargs="+", metavar="X",
+                      help=f"explicit loads, {chapter.load} in {chapter.load_unit} (default: the --points grid)")
+    loads.add_argument("--upto", type=_positive_float, default=UPTO, metavar="F",
+                       help=f"last load of the --points grid as a fraction of the model's saturation load "
+                            f"(dimensionless; default: {UPTO})")
+    out = curve.add_argument_group("output")
+    out.add_argument("--out", metavar="FILE.csv", help="write the CSV there, creating its folder "
+                                                       "(default: standard output)")
+    out.add_argument("--plot", metavar="FILE.svg", help="also draw the curve there (.svg, .png or .pdf; "
+                                                        "default: no plot)")
+    if chapter.simulate is not None:
+        sim = curve.add_argument_group("simulation (only with --simulate)")
+        sim.add_argument("--simulate", action="store_true",
+                         help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/; "
+                              "default: off)")
+        length_flag = "--messages" if chapter.sim_unit == "messages" else "--cycles"
+        sim.add_argument(length_flag, type=_positive_int, default=chapter.sim_length, dest="length",
+                         metavar=chapter.sim_unit.upper(),
+                         help=f"run length per load, {chapter.sim_unit} "
+                              f"({'measured, after the warm-up' if chapter.sim_unit == 'messages' else 'warm-up included'}"
+                              f"; default: {chapter.sim_length})")
+        sim.add_argument("--warmup", type=_nonneg_int, default=chapter.sim_warmup, metavar=chapter.sim_unit.upper(),
+                         help=f"discarded warm-up per load, {chapter.sim_unit} (default: {chapter.sim_warmup})")
+        sim.add_argument("--seed", type=_nonneg_int, default=1, help="random seed (integer; default: 1)")
+        sim.add_argument("--jobs", type=_positive_int, default=1,
+                         help="worker processes for the simulated loads (default: 1)")
+        for p in chapter.sim_params:
+            p.add_to(sim)
+
+    sat = sub.add_parser("saturation", help=f"print the model's saturation load ({load})",
+                         description=f"{chapter.description}\n\nPrints the model's saturation load "
+                                     f"{chapter.load} in {chapter.load_unit} (the chapter's saturation_load).",
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    group = sat.add_argument_group("model parameters (the keywords of solve)")
+    for p in chapter.params:
+        p.add_to(group)
+    sat.add_argument("--rtol", type=_positive_float, default=SAT_RTOL, metavar="R",
+                     help=f"relative tolerance of the saturation load (dimensionless; default: {SAT_RTOL})")
+    return parser
+
+
+# ----------------------------------------------------------------------------
+# Errors that name the parameter
+# ----------------------------------------------------------------------------
+_LOAD_NAMES = {"loads", "NC_values", "mu1_values", "lams", "rates", "load"}
+#: Keywords of the simulators' translations and the shared option that sets them.
+_SIM_NAMES = {"messages": "--messages", "warmup_messages": "--warmup", "cycles": "--cycles",
+              "warmup_cycles": "--warmup", "warmup": "--warmup", "seed": "--seed", "jobs": "--jobs"}
+
+
+def option_of(chapter: Chapter, message: str, options: Sequence[str] = ()) -> str:
+    """The command-line option a solver's error message is about (``"--L"``), or ``""``.
+
+    A :class:`~models.core.errors.ParameterError` names its parameter in
+    backticks (``"`L` must be an integer >= 2 ..."``, ``"`radices[1]` ..."``);
+    the first name that is an option of the command wins; the load
+    (``LOAD``) is ``--loads``, a simulator's run length ``--messages`` (or
+    ``--cycles``) and ``--warmup``.
+    """
+    known = {p.name for p in chapter.params} | {p.name for p in chapter.sim_params} | set(options)
+    for name in re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]`]*\])?`", message):
+        if name in known:
+            return f"--{name}"
+        if name == chapter.load or name in _LOAD_NAMES:
+            return "--loads"
+        if name in _SIM_NAMES:
+            return _SIM_NAMES[name]
+    return ""
+
+
+def _fail(parser: argparse.ArgumentParser, chapter: Chapter, exc: BaseException, options=()) -> int:
+    if isinstance(exc, ValueError):
+        msg = str(exc)
+        opt = option_of(chapter, msg, options)
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {opt + ': ' if opt else ''}{msg}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{parser.prog}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return EXIT_FAILURE
+
+
+# ----------------------------------------------------------------------------
+# The commands
+# ----------------------------------------------------------------------------
+def _fmt(x) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return "True" if x else "False"
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    return repr(float(x))
+
+
+def _rows(chapter: Chapter, loads, curve, sims) -> list[list[str]]:
+    rows = []
+    for i, x in enumerate(loads):
+        row = [_fmt(x), _fmt(curve.latency[i]), _fmt(bool(curve.saturated[i]))]
+        if sims is not None:
+            s = sims[i]
+            row += [_fmt(s["latency"]), _fmt(s["latency CI"]), _fmt(bool(s["saturated"]))]
+        rows.append(row)
+    return rows
+
+
+def _write_csv(path, header, rows) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    if path is None:
+        sys.stdout.write(buf.getvalue())
+        sys.stdout.flush()
+    else:
+        Path(path).write_text(buf.getvalue())
+
+
+def _short(v) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _title(chapter: Chapter, options: Mapping) -> str:
+    parts = []
+    for p in chapter.params:
+        v = options[p.name]
+        if p.flag:
+            if v:
+                parts.append(p.name)
+            continue
+        if v is None:
+            continue
+        parts.append(f"{p.name}={'x'.join(map(_short, v)) if isinstance(v, (list, tuple)) else _short(v)}")
+    return f"{chapter.name}: " + ", ".join(parts)
+
+
+def _plot(path: Path, chapter: Chapter, options, loads, curve, sims, saturation) -> None:
+    from . import plotting  # matplotlib with the compendium's style: only when a plot is asked for
+
+    plt = plotting.plt
+    fig, ax = plt.subplots()
+    x = np.asarray(loads, dtype=float)
+    y = np.asarray(curve.latency, dtype=float)
+    ok = np.isfinite(y)
+    line = ax.plot(x[ok], y[ok], "-", label="model")[0]
+    if sims is not None:
+        ys = np.array([s["latency"] for s in sims], dtype=float)
+        ci = np.array([s["latency CI"] for s in sims], dtype=float)
+        oks = np.isfinite(ys) & ~np.array([bool(s["saturated"]) for s in sims])
+        ax.errorbar(x[oks], ys[oks], yerr=np.where(np.isfinite(ci[oks]), ci[oks], 0.0), fmt="o", mfc="none",
+                    color=line.get_color(), capsize=2, ms=5, label="simulation (95% CI)")
+    if saturation is not None and math.isfinite(saturation):
+        ax.axvline(saturation, ls="--", lw=0.8, color=line.get_color(), label="model saturation load")
+    ax.set_xlabel(f"{chapter.load} ({chapter.load_unit})")
+    ax.set_ylabel(f"{chapter.latency} (cycles)")
+    ax.set_title(_title(chapter, options), fontsize=9)
+    ax.legend()
+    fig.savefig(path, bbox_inches="tight", metadata={"Date": None} if path.suffix == ".svg" else None)
+    plt.close(fig)
+
+
+def _curve(args, parser, chapter: Chapter) -> int:
+    options = vars(args)
+    simulate = bool(options.get("simulate"))
+    plot = Path(args.plot) if args.plot else None
+    if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
+        parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
+    for name, value in (("--out", args.out), ("--plot", args.plot)):
+        if value:
+            try:
+                Path(value).resolve().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                parser.error(f"{name}: cannot create the folder of {value!r}: {exc}")
+    kw = chapter.solver_kwargs(options)
+    saturation = None
+    if args.loads is None:
+        saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
+        loads = load_grid(saturation, args.points, args.upto, integer=chapter.integer_loads)
+    else:
+        loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
+    curve = chapter.front.solve_curve(loads, **kw, **chapter.curve_kwargs)
+    sims = None
+    if simulate:
+        if args.warmup >= args.length and chapter.sim_unit == "cycles":
+            parser.error(f"--warmup: must be less than --cycles ({args.length}); got {args.warmup}")
+        run = SimOptions(length=args.length, warmup=args.warmup, seed=args.seed, jobs=args.jobs)
+        sim_opts = dict(options)
+        sims = chapter.simulate(sim_opts, list(loads), run)
+        if len(sims) != len(loads):
+            raise SimulationError(f"the simulation returned {len(sims)} points for {len(loads)} loads")
+    _write_csv(args.out, columns(chapter, simulate), _rows(chapter, loads, curve, sims))
+    if plot is not None:
+        if saturation is None:
+            saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
+        _plot(plot, chapter, options, loads, curve, sims, saturation)
+    if args.out or plot is not None:
+        sat = f"; model saturation load {saturation:.6g} {chapter.load_unit}" if saturation is not None else ""
+        written = " and ".join(str(p) for p in (args.out, args.plot) if p)
+        print(f"{len(loads)} loads{sat} -> {written}", file=sys.stderr)
+    return 0
+
+
+def _saturation(args, parser, chapter: Chapter) -> int:
+    kw = chapter.solver_kwargs(vars(args))
+    value = float(chapter.front.saturation_load(**kw, rtol=args.rtol))
+    print(f"{value!r} {chapter.load_unit}")
+    return 0
+
+
+def main(chapter: Chapter, argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m models.<chapter> <argv>``; returns the exit status (0, 1 or 2).
+
+    argparse's own errors (and ``--help``) raise :class:`SystemExit` as
+    usual; a solver's :class:`ValueError` is printed naming the option and
+    returns 2; a :class:`~models.core.errors.ConvergenceError` or a
+    simulation error returns 1.
+    """
+    parser = build_parser(chapter)
+    args = parser.parse_args(None if argv is None else list(argv))
+    command = {"curve": _curve, "saturation": _saturation}[args.command]
+    sub = parser._subparsers._group_actions[0].choices[args.command]  # the subcommand's parser, for its usage
+    try:
+        return command(args, sub, chapter)
+    except (ValueError, ConvergenceError, SimulationError) as exc:
+        return _fail(sub, chapter, exc, options=("loads", "points", "upto", "out", "plot"))
+
+
+def run(chapter: Chapter) -> None:
+    """The body of a chapter's ``__main__``: :func:`main` on ``sys.argv``, exiting with its status."""
+    sys.exit(main(chapter))

@@ -1,0 +1,65 @@
+"""``python -m models.torus_nbc curve ...``: latency of Duato-Nbc routing against the rate, optionally simulated.
+
+The parameters are the keywords of :func:`models.torus_nbc.solve`; the
+command is :mod:`models.core.cli` (``--help`` lists every option with its
+unit and default).  ``--simulate`` uses the chapter's translation
+:func:`models.torus_nbc.experiments.sim_kwargs` and
+:func:`~models.torus_nbc.experiments.simulate_curve` (Duato-Nbc routing) on
+the named set-up ``--setup`` (:data:`~models.torus_nbc.experiments.SETUPS`:
+``paper``, one ejection VC, or ``model``, ``V`` ejection VCs)::
+
+    python -m models.torus_nbc curve --k 8 --M 32 --V 10 --points 30 --out curve.csv
+"""
+
+from __future__ import annotations
+
+import models.torus_nbc as front
+from models.core.cli import REQUIRED, Chapter, Param, SimOptions, run
+from models.core.cli import main as cli_main
+from models.core.experiment import Curve
+
+
+def simulate(options: dict, loads: list, sim: SimOptions) -> list[dict]:
+    """Simulated latency (cycles), 95% half width and saturation flag at every rate of ``loads``."""
+    from models.torus_nbc import experiments  # the simulator (numba): only with --simulate
+
+    model = CHAPTER.solver_kwargs(options)
+    setup = experiments.SETUPS[options["setup"]]
+    curve = Curve("cli", model=model, sim=dict(routing="duato_nbc", **setup.sim(model["V"])), setup=setup.name)
+    settings = experiments.SimSettings(messages=sim.length, warmup_messages=sim.warmup, seed=sim.seed, jobs=sim.jobs)
+    results = experiments.simulate_curve(curve, [float(x) for x in loads], settings)
+    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": r.saturated} for r in results]
+
+
+CHAPTER = Chapter(
+    name="torus_nbc",
+    description=("Safaei, Khonsari, Fathy & Ould-Khaoua (ICCS 2007): mean message latency of fully adaptive "
+                 "Duato-Nbc wormhole routing on a k x k bidirectional torus, Poisson traffic, uniform destinations."),
+    front=front,
+    params=(
+        Param("k", int, REQUIRED, "radix of the k x k torus, a multiple of 4"),
+        Param("M", int, REQUIRED, "message length, flits"),
+        Param("V", int, 10, "virtual channels per physical channel, >= k/2 + 2"),
+        Param("escape_levels", int, None, "escape levels V2 (V - V2 adaptive VCs)", default_text="the minimum k/2 + 1"),
+        Param("mean_distance", str, "agarwal", "d in eq. (3): the paper's k/2 or the exact mean distance",
+              choices=("agarwal", "exact")),
+    ),
+    simulate=simulate,
+    sim_params=(
+        Param("setup", str, "paper", "simulator set-up: 'paper' = one ejection VC per node (the paper's text), "
+                                     "'model' = V ejection VCs (the model's assumption)", choices=("paper", "model")),
+    ),
+    sim_length=20_000,
+    sim_warmup=2_000,
+    curve_kwargs={"saturation": False},
+    example="curve --k 8 --M 32 --V 10 --points 30 --out curve.csv",
+)
+
+
+def main(argv=None) -> int:
+    """``python -m models.torus_nbc`` with ``argv`` (default ``sys.argv[1:]``); the exit status."""
+    return cli_main(CHAPTER, argv)
+
+
+if __name__ == "__main__":
+    run(CHAPTER)

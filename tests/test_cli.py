@@ -1,0 +1,281 @@
+"""The one-command-per-chapter CLI (issue #16): ``python -m models.<chapter> curve|saturation``.
+
+Every chapter is run in-process (its ``__main__.main(argv)``) for the CSV,
+``--help``, a bad value and ``--plot``, and once in a subprocess as a
+reader would type it; ``--simulate`` runs on a tiny configuration (marked
+``slow``: the first call compiles the simulator).  The model's numbers are
+checked against the chapter's ``solve_curve`` called directly, with the
+solver keywords written out here (not taken from the CLI's translation).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import models
+from models.core import cli
+from models.networks.grid2d import build
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _xfolded_kw(k=8, M=32, V=2):
+    net = build("xfolded", k, "completed")
+    return dict(ad=net.average_distance_per_dimension(), M=M, V=V, k=k, n=2, nodes=net.n_nodes,
+                channels=net.n_channels)
+
+
+#: Per chapter: the command's parameters, the same configuration as solver keywords, a bad value (option,
+#: value) the solver rejects, and a tiny configuration to simulate (parameters, loads, run options).
+CASES = {
+    "min_mva": dict(
+        argv=["--k", "2", "--n", "3", "--S_mm", "2"],
+        kw=dict(topology="omega", k=2, n=3, S_pe=1.0, S_mm=2.0, m=1, pattern="uniform", return_wiring="mirror"),
+        bad=("--S_mm", "0.5"),
+        sim=(["--k", "2", "--n", "2", "--S_mm", "2", "--loads", "2", "4"], ["--cycles", "4000", "--warmup", "400"]),
+    ),
+    "torus_dor": dict(
+        argv=["--radices", "8", "8", "--L", "3", "--M", "32"],
+        kw=dict(radices=(8, 8), L=3, M=32),
+        bad=("--L", "1"),
+        sim=(["--radices", "4", "4", "--L", "3", "--M", "8", "--loads", "0.005"], ["--messages", "400", "--warmup", "50"]),
+    ),
+    "torus_ipp": dict(
+        argv=["--k", "8", "--V", "3", "--M", "32"],
+        kw=dict(k=8, V=3, M=32, sigma1=0.2, sigma2=0.8),
+        bad=("--k", "6"),
+        sim=(["--k", "8", "--V", "3", "--M", "8", "--loads", "0.01"], ["--messages", "400", "--warmup", "50"]),
+    ),
+    "torus_nbc": dict(
+        argv=["--k", "8", "--M", "32"],
+        kw=dict(k=8, M=32, V=10),
+        bad=("--V", "4"),
+        sim=(["--k", "4", "--M", "8", "--V", "5", "--loads", "0.01"], ["--messages", "400", "--warmup", "50"]),
+    ),
+    "xfolded_tm": dict(
+        argv=["--topology", "xfolded_completed", "--k", "8", "--M", "32", "--V", "2"],
+        kw=_xfolded_kw(),
+        bad=("--k", "2"),
+        sim=(["--k", "4", "--M", "8", "--V", "2", "--loads", "0.005"], ["--messages", "400", "--warmup", "50"]),
+    ),
+}
+
+MODEL_COLUMNS = ["model latency [cycles]", "model saturated"]
+SIM_COLUMNS = ["sim latency [cycles]", "sim CI95 [cycles]", "sim saturated"]
+
+
+@pytest.fixture(params=models.CHAPTERS)
+def chapter(request):
+    name = request.param
+    return name, importlib.import_module(f"models.{name}"), importlib.import_module(f"models.{name}.__main__")
+
+
+def _read(path) -> list[dict]:
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _floats(rows, column) -> np.ndarray:
+    return np.array([float(r[column]) for r in rows])
+
+
+def test_every_chapter_has_a_case_and_a_command():
+    assert set(CASES) == set(models.CHAPTERS)
+    for name in models.CHAPTERS:
+        assert (ROOT / "models" / name / "__main__.py").is_file()
+
+
+def test_curve_csv_is_solve_curve(chapter, tmp_path):
+    """``--points``: the grid is upto*sat*i/N, the latencies are solve_curve's at those loads; ``--loads`` too."""
+    name, front, main = chapter
+    case = CASES[name]
+    out = tmp_path / "curve.csv"
+    assert main.main(["curve", *case["argv"], "--points", "4", "--upto", "0.8", "--out", str(out)]) == 0
+    rows = _read(out)
+    load_col = f"{front.LOAD} [{front.LOAD_UNIT}]"
+    assert list(rows[0]) == [load_col, *MODEL_COLUMNS]
+    sat = front.saturation_load(**case["kw"], rtol=1e-4)
+    grid = [0.8 * sat * i / 4 for i in range(1, 5)]
+    if name == "min_mva":
+        grid = sorted({max(1, round(x)) for x in grid})
+    loads = _floats(rows, load_col)
+    assert loads == pytest.approx(grid, rel=1e-12)
+    expected = front.solve_curve(list(grid), **case["kw"])
+    assert _floats(rows, "model latency [cycles]") == pytest.approx(expected.latency, rel=1e-9)
+    assert [r["model saturated"] for r in rows] == [str(bool(s)) for s in expected.saturated]
+
+    # explicit loads, one past the model's saturation for the open systems (inf, True)
+    explicit = [1, 2, 5] if name == "min_mva" else [0.3 * sat, 1.3 * sat]
+    assert main.main(["curve", *case["argv"], "--loads", *map(repr, explicit), "--out", str(out)]) == 0
+    rows = _read(out)
+    expected = front.solve_curve(explicit, **case["kw"])
+    assert _floats(rows, load_col) == pytest.approx(explicit, rel=1e-15)
+    got = _floats(rows, "model latency [cycles]")
+    assert np.array_equal(np.isinf(got), np.isinf(expected.latency))
+    assert got[np.isfinite(got)] == pytest.approx(expected.latency[np.isfinite(expected.latency)], rel=1e-9)
+    if name != "min_mva":
+        assert rows[-1]["model saturated"] == "True" and math.isinf(got[-1])
+
+
+def test_csv_to_stdout(chapter, capsys):
+    name, front, main = chapter
+    loads = ["2"] if name == "min_mva" else ["0.001"]
+    assert main.main(["curve", *CASES[name]["argv"], "--loads", *loads]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split(",")[0] == f"{front.LOAD} [{front.LOAD_UNIT}]" and len(out) == 2
+
+
+def test_help_names_every_parameter_with_unit_and_default(chapter, capsys):
+    name, front, main = chapter
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", "--help"])
+    assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert front.LOAD_UNIT in text and "cycles" in text
+    for p in (*main.CHAPTER.params, *main.CHAPTER.sim_params):
+        # the option, then its help with the unit text and "(default: ...)" or "(required)"
+        m = re.search(rf"--{p.name}\b[^-]*?{re.escape(' '.join(p.unit.split())[:25])}.*?\((required|.*?default: [^)]+)\)",
+                      text)
+        assert m, f"--help of {name} does not give --{p.name} with its unit and default"
+    for option in ("--points", "--loads", "--upto", "--out", "--plot", "--simulate", "--seed", "--jobs", "--warmup"):
+        assert option in text
+    assert ("--cycles" if name == "min_mva" else "--messages") in text
+    parser = cli.build_parser(main.CHAPTER)
+    curve = parser._subparsers._group_actions[0].choices["curve"]
+    for action in curve._actions:
+        if action.dest != "help":
+            assert re.search(r"\((required|.*default: [^)]+)\)$", action.help), (name, action.dest, action.help)
+
+
+def test_solver_error_names_the_option_and_exits_2(chapter, capsys):
+    name, front, main = chapter
+    option, value = CASES[name]["bad"]
+    argv = [a for a in CASES[name]["argv"]]
+    if option in argv:
+        argv[argv.index(option) + 1] = value
+    else:
+        argv += [option, value]
+    assert main.main(["curve", *argv, "--points", "3"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {option}: " in err and "Traceback" not in err
+    assert main.main(["saturation", *argv]) == 2
+    assert f"error: {option}: " in capsys.readouterr().err
+
+
+def test_bad_load_and_bad_types_exit_2(chapter, capsys):
+    name, front, main = chapter
+    assert main.main(["curve", *CASES[name]["argv"], "--loads", "-1"]) == 2
+    assert "error: --loads: " in capsys.readouterr().err
+    for argv, option in ((["--points", "0"], "--points"), (["--upto", "nan"], "--upto"),
+                         (["--loads", "x"], "--loads"), (["--plot", "curve.txt"], "--plot")):
+        with pytest.raises(SystemExit) as exc:
+            main.main(["curve", *CASES[name]["argv"], *argv])
+        assert exc.value.code == 2
+        assert f"error: {option}: " in capsys.readouterr().err
+    int_option = {"min_mva": "--k", "torus_dor": "--L", "torus_ipp": "--V", "torus_nbc": "--k", "xfolded_tm": "--V"}
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", *CASES[name]["argv"], int_option[name], "2.5"])
+    assert exc.value.code == 2
+    assert f"error: {int_option[name]}: invalid int value" in capsys.readouterr().err
+
+
+def test_plot_writes_svg(chapter, tmp_path):
+    name, front, main = chapter
+    svg = tmp_path / "curve.svg"
+    assert main.main(["curve", *CASES[name]["argv"], "--points", "3", "--out", str(tmp_path / "c.csv"),
+                      "--plot", str(svg)]) == 0
+    text = svg.read_text()
+    assert text.startswith("<?xml") and "<svg" in text and len(text) > 5000
+
+
+def test_saturation_prints_saturation_load(chapter, capsys):
+    name, front, main = chapter
+    assert main.main(["saturation", *CASES[name]["argv"], "--rtol", "1e-3"]) == 0
+    value, unit = capsys.readouterr().out.strip().split(" ", 1)
+    assert unit == front.LOAD_UNIT
+    assert float(value) == front.saturation_load(**CASES[name]["kw"], rtol=1e-3)
+
+
+def test_set_up_names_are_the_chapters():
+    from models.torus_ipp import experiments as ipp
+    from models.torus_ipp.__main__ import SETUP_NAMES as ipp_names
+    from models.torus_nbc import experiments as nbc
+    from models.torus_nbc.__main__ import CHAPTER as nbc_cli
+    from models.xfolded_tm import experiments as xf
+    from models.xfolded_tm.__main__ import SETUP_NAMES as xf_setups
+    from models.xfolded_tm.__main__ import TOPOLOGY_KEYS
+
+    assert ipp_names == {short: name for name, short in ipp.SETUP_KEYS.items()}
+    assert set(nbc_cli.sim_params[0].choices) == set(nbc.SETUPS)
+    assert set(xf_setups) == set(xf.SETUPS) and set(TOPOLOGY_KEYS) == set(xf.TOPOLOGIES)
+
+
+def test_load_grid_and_option_of():
+    assert cli.load_grid(1.0, 4, 0.8) == pytest.approx([0.2, 0.4, 0.6, 0.8])
+    assert cli.load_grid(10.0, 20, 0.9, integer=True) == list(range(1, 10))
+    from models.torus_dor.__main__ import CHAPTER
+
+    assert cli.option_of(CHAPTER, "`radices[1]` must be an integer >= 2") == "--radices"
+    assert cli.option_of(CHAPTER, "`lam_g` must be > 0") == "--loads"
+    assert cli.option_of(CHAPTER, "`warmup_messages` must be >= 0") == "--warmup"
+    assert cli.option_of(CHAPTER, "no name here") == ""
+
+
+def _env():
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+    return env
+
+
+#: One chapter in the fast layer; the others (10-25 s each on a busy machine: a fresh interpreter imports
+#: SymPy) are marked slow.
+_SUBPROCESS = [pytest.param(name, marks=() if name == "torus_dor" else pytest.mark.slow) for name in models.CHAPTERS]
+
+
+@pytest.mark.parametrize("name", _SUBPROCESS)
+def test_subprocess_as_a_reader_types_it(name, tmp_path):
+    case = CASES[name]
+    out = tmp_path / "curve.csv"
+    proc = subprocess.run([sys.executable, "-m", f"models.{name}", "curve", *case["argv"], "--points", "3",
+                           "--out", str(out)], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert len(_read(out)) == 3 and "-> " in proc.stderr
+    option, value = case["bad"]
+    argv = list(case["argv"])
+    if option in argv:
+        argv[argv.index(option) + 1] = value
+    else:
+        argv += [option, value]
+    proc = subprocess.run([sys.executable, "-m", f"models.{name}", "curve", *argv], cwd=tmp_path, env=_env(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and f"error: {option}: " in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_simulate_gives_ci_columns(chapter, tmp_path, tmp_cache):
+    name, front, main = chapter
+    params, run = CASES[name]["sim"]
+    out = tmp_path / "sim.csv"
+    assert main.main(["curve", *params, "--simulate", *run, "--out", str(out), "--plot", str(tmp_path / "s.svg")]) == 0
+    rows = _read(out)
+    assert list(rows[0])[-3:] == SIM_COLUMNS
+    for r in rows:
+        assert r["sim saturated"] == "False"
+        lat, ci = float(r["sim latency [cycles]"]), float(r["sim CI95 [cycles]"])
+        assert math.isfinite(lat) and lat > 0 and math.isfinite(ci) and ci > 0
+        # a tiny run at a light load: the model and the simulation agree to within a third
+        assert lat == pytest.approx(float(r["model latency [cycles]"]), rel=0.35)
+    assert any(tmp_cache.rglob("*")), "the simulated points were not cached"
+    # the same command again reads the cache: the same numbers
+    out2 = tmp_path / "sim2.csv"
+    assert main.main(["curve", *params, "--simulate", *run, "--out", str(out2)]) == 0
+    assert out2.read_text() == out.read_text()
