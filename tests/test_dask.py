@@ -52,7 +52,7 @@ def cluster():
 
 
 def sweep_tasks(stream) -> list:
-    """Keys of the sweep's tasks (``_call-<id>``) in a task stream."""
+    """Keys of the sweep's tasks (``_call_checked-<id>``) in a task stream."""
     return [t["key"] for t in stream.data if str(t["key"]).startswith("_call")]
 
 
@@ -149,6 +149,17 @@ def test_explicit_executor_and_errors_come_back(cluster, tmp_path, monkeypatch):
     assert len(cached_keys(tmp_path / "wormhole")) == 1  # a failed point is not cached
     with pytest.raises(ValueError, match="vcs"):
         run_sweep(pts, executor=client.get_executor(), progress=False)
+
+
+def test_worker_with_another_simulator_is_refused(cluster, tmp_path, monkeypatch):
+    """The submitter keys results with its simulator version; a worker with other sources must not fill them."""
+    lc, client = cluster
+    monkeypatch.setenv(SCHEDULER_ENV, lc.scheduler_address)
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(simulate, "sim_version", "wormhole-elsewhere")  # this process only; workers keep theirs
+    with pytest.raises(RuntimeError, match="same checkout"):
+        run_sweep(points(rates=(0.0025,)), progress=False)
+    assert not cached_keys(tmp_path / "wormhole")
 
 
 @pytest.mark.slow

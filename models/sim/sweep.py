@@ -43,7 +43,9 @@ or pass any :class:`concurrent.futures.Executor`, e.g. a Dask client's::
 The workers need the project installed (``pip install -e .``); results come
 back to the submitting process, which writes the cache, so only that machine
 needs the cache folder, and a point gives the same result and the same cache
-entry wherever it ran.  An unreachable scheduler is a :class:`ConnectionError`
+entry wherever it ran.  A worker whose simulator version (``sim_version``)
+differs from the submitting process's is refused with a ``RuntimeError``
+rather than filling the cache under the wrong key.  An unreachable scheduler is a :class:`ConnectionError`
 naming the address and the variable (after dask's connect timeout,
 ``distributed.comm.timeouts.connect``, default 30 s).
 
@@ -83,6 +85,24 @@ def _as_kwargs(point) -> dict:
 
 
 def _call(fn: Callable, kwargs: dict) -> Any:
+    return fn(**kwargs)
+
+
+def _call_checked(fn: Callable, kwargs: dict, version: str) -> Any:
+    """``fn(**kwargs)`` in a worker, after checking that the worker's simulator is the submitter's.
+
+    The submitting process keys the result with its own version of ``fn``; a
+    worker with other simulator sources (another checkout installed) would
+    otherwise put its results under that key.  Versions that are only a
+    hash of a source file the worker may not have (``src-...``, ``unknown``)
+    are not compared.
+    """
+    if not version.startswith(("src-", "unknown")):
+        here = function_version(fn)
+        if here != version:
+            raise RuntimeError(
+                f"the worker runs {getattr(fn, '__module__', '?')}.{getattr(fn, '__name__', '?')} version {here}, "
+                f"the submitting process {version}: install the same checkout on the workers (pip install -e .)")
     return fn(**kwargs)
 
 
@@ -234,7 +254,8 @@ def run_sweep(
             own = executor is None
             ex = executor or cf.ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(todo)))
             try:
-                futs = {ex.submit(_call, fn, kwlist[i]): i for i in todo}
+                version = function_version(fn)
+                futs = {ex.submit(_call_checked, fn, kwlist[i], version): i for i in todo}
                 for f in cf.as_completed(futs):
                     i = futs[f]
                     try:
