@@ -45,9 +45,10 @@ back to the submitting process, which writes the cache, so only that machine
 needs the cache folder, and a point gives the same result and the same cache
 entry wherever it ran.  A worker whose simulator version (``sim_version``)
 differs from the submitting process's is refused with a ``RuntimeError``
-rather than filling the cache under the wrong key.  An unreachable scheduler is a :class:`ConnectionError`
-naming the address and the variable (after dask's connect timeout,
-``distributed.comm.timeouts.connect``, default 30 s).
+rather than filling the cache under the wrong key.  An unreachable
+scheduler is a :class:`ConnectionError` naming the address and the variable
+(after dask's connect timeout, ``distributed.comm.timeouts.connect``,
+default 30 s).
 
 Other simulators: ``run_sweep(points, simulate_fn=models.sim.closed_min.simulate)``;
 the function should be importable at module level (for process pools) and
@@ -67,7 +68,8 @@ from models.core.cache import DiskCache
 from models.core.errors import ParameterError
 from models.core.keys import cache_for, function_version, point_key
 
-__all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV", "point_key", "function_version"]  # keys re-exported from models.core.keys
+__all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV",
+           "point_key", "function_version"]  # keys re-exported from models.core.keys
 
 
 def _default_fn():
