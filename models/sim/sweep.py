@@ -26,8 +26,15 @@ Local use::
 A point may also be a ``(configuration, load)`` pair: ``(base, 0.001)`` is
 ``dict(base, rate=0.001)``.
 
-Across machines with Dask: any :class:`concurrent.futures.Executor` runs the
-same sweep, e.g. a Dask cluster's executor::
+Across machines with Dask: set the environment variable
+``MODELS_DASK_SCHEDULER`` to a scheduler's address and every sweep without
+an explicit ``executor`` -- single points with ``jobs=1`` included -- runs
+its uncached points on that cluster (:func:`cluster_executor`; one
+:class:`distributed.Client` per process and address, reused)::
+
+    MODELS_DASK_SCHEDULER=tcp://scheduler:8786 python -m models.pipeline --profile full
+
+or pass any :class:`concurrent.futures.Executor`, e.g. a Dask client's::
 
     from distributed import Client
     client = Client("tcp://scheduler:8786")     # or Client() for a local cluster
@@ -35,7 +42,13 @@ same sweep, e.g. a Dask cluster's executor::
 
 The workers need the project installed (``pip install -e .``); results come
 back to the submitting process, which writes the cache, so only that machine
-needs the cache folder.
+needs the cache folder, and a point gives the same result and the same cache
+entry wherever it ran.  A worker whose simulator version (``sim_version``)
+differs from the submitting process's is refused with a ``RuntimeError``
+rather than filling the cache under the wrong key.  An unreachable
+scheduler is a :class:`ConnectionError` naming the address and the variable
+(after dask's connect timeout, ``distributed.comm.timeouts.connect``,
+default 30 s).
 
 Other simulators: ``run_sweep(points, simulate_fn=models.sim.closed_min.simulate)``;
 the function should be importable at module level (for process pools) and
@@ -48,13 +61,15 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import sys
+import threading
 from typing import Any, Callable, Iterable
 
 from models.core.cache import DiskCache
 from models.core.errors import ParameterError
 from models.core.keys import cache_for, function_version, point_key
 
-__all__ = ["run_sweep", "point_key", "function_version"]  # keys re-exported from models.core.keys
+__all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV",
+           "point_key", "function_version"]  # keys re-exported from models.core.keys
 
 
 def _default_fn():
@@ -73,6 +88,86 @@ def _as_kwargs(point) -> dict:
 
 def _call(fn: Callable, kwargs: dict) -> Any:
     return fn(**kwargs)
+
+
+def _call_checked(fn: Callable, kwargs: dict, version: str) -> Any:
+    """``fn(**kwargs)`` in a worker, after checking that the worker's simulator is the submitter's.
+
+    The submitting process keys the result with its own version of ``fn``; a
+    worker with other simulator sources (another checkout installed) would
+    otherwise put its results under that key.  Versions that are only a
+    hash of a source file the worker may not have (``src-...``, ``unknown``)
+    are not compared.
+    """
+    if not version.startswith(("src-", "unknown")):
+        here = function_version(fn)
+        if here != version:
+            raise RuntimeError(
+                f"the worker runs {getattr(fn, '__module__', '?')}.{getattr(fn, '__name__', '?')} version {here}, "
+                f"the submitting process {version}: install the same checkout on the workers (pip install -e .)")
+    return fn(**kwargs)
+
+
+SCHEDULER_ENV = "MODELS_DASK_SCHEDULER"
+"""Environment variable holding a Dask scheduler's address (``tcp://host:8786``)."""
+
+_clients: dict[str, Any] = {}
+_clients_lock = threading.Lock()
+
+
+def cluster_executor(address: str | None = None) -> cf.Executor | None:
+    """Executor of the Dask cluster at ``address`` (default ``$MODELS_DASK_SCHEDULER``).
+
+    Returns None when no address is given and the variable is unset or
+    empty (sweeps then run locally).  The :class:`distributed.Client` is
+    created on first use and reused by every later sweep of this process;
+    its tasks are impure (``pure=False``: a point submitted twice runs twice,
+    as it would locally).
+
+    Raises
+    ------
+    ConnectionError
+        The scheduler cannot be reached (the message names the address and
+        where it came from).
+    ImportError
+        ``distributed`` is not installed.
+    """
+    source = "the address given"
+    if address is None:
+        address = os.environ.get(SCHEDULER_ENV, "")
+        source = f"${SCHEDULER_ENV}"
+    address = address.strip()
+    if not address:
+        return None
+    with _clients_lock:
+        client = _clients.get(address)
+        if client is None or client.status not in ("running", "connecting", "newly-created"):
+            try:
+                from distributed import Client
+            except ImportError as e:  # pragma: no cover - distributed is pinned in requirements.txt
+                raise ImportError(f"{source} = {address!r} asks for a Dask cluster, but 'distributed' "
+                                  f"is not installed (pip install -r requirements.txt)") from e
+            try:
+                client = Client(address, set_as_default=False)
+            except (OSError, TimeoutError) as e:
+                raise ConnectionError(
+                    f"cannot reach the Dask scheduler at {address!r} ({source}): {e}. Start one with "
+                    f"'dask scheduler' and workers with 'dask worker {address}', or unset "
+                    f"{SCHEDULER_ENV} to run the sweep on this machine") from None
+            _clients[address] = client
+    return client.get_executor(pure=False)
+
+
+def close_clients() -> None:
+    """Close the Dask clients :func:`cluster_executor` opened in this process."""
+    with _clients_lock:
+        clients = list(_clients.values())
+        _clients.clear()
+    for c in clients:
+        try:
+            c.close()
+        except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone
+            pass
 
 
 def run_sweep(
@@ -94,8 +189,11 @@ def run_sweep(
     simulate_fn : callable, optional
         Default :func:`models.sim.wormhole.simulate`.
     executor : concurrent.futures.Executor, optional
-        Where to run the points (e.g. ``distributed.Client.get_executor()``);
-        default a process pool of ``jobs`` workers (``jobs=1``: in this process).
+        Where to run the points (e.g. ``distributed.Client.get_executor()``).
+        Default: the Dask cluster at ``$MODELS_DASK_SCHEDULER`` when that is
+        set (:func:`cluster_executor`; ``jobs`` is then ignored), otherwise a
+        process pool of ``jobs`` workers (``jobs=1`` or a single uncached
+        point: in this process).
     jobs : int, optional
         Local worker processes (default: all cores).
     progress : bool
@@ -120,6 +218,10 @@ def run_sweep(
             todo.append(i)
         else:
             results[i] = hit
+    cluster = False
+    if todo and executor is None:
+        executor = cluster_executor()  # None unless $MODELS_DASK_SCHEDULER is set
+        cluster = executor is not None
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -154,7 +256,8 @@ def run_sweep(
             own = executor is None
             ex = executor or cf.ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(todo)))
             try:
-                futs = {ex.submit(_call, fn, kwlist[i]): i for i in todo}
+                version = function_version(fn)
+                futs = {ex.submit(_call_checked, fn, kwlist[i], version): i for i in todo}
                 for f in cf.as_completed(futs):
                     i = futs[f]
                     try:
@@ -166,6 +269,11 @@ def run_sweep(
             finally:
                 if own:
                     ex.shutdown(wait=True, cancel_futures=True)
+                elif cluster:
+                    try:  # cancel what is left after an error or an interrupt; the client stays open
+                        ex.shutdown(wait=False)
+                    except Exception:  # noqa: BLE001 - the scheduler may be gone
+                        pass
     finally:
         if bar is not None:
             bar.close()
