@@ -397,8 +397,9 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
     """The environment of a notebook's worker and kernel.
 
     ``MODELS_NOTEBOOK`` (the page, for figure provenance), ``MODELS_PROGRESS_FILE``
-    (:mod:`models.core.progress`), ``JUPYTER_RUNTIME_DIR`` (the kernel's
-    connection file, in the pipeline's temporary folder), ``PYTHONPATH`` led by
+    (:mod:`models.core.progress`), ``JUPYTER_RUNTIME_DIR`` and ``TMPDIR`` (the
+    kernel's connection file and any other temporary file, in the pipeline's
+    temporary folder, which it removes), ``PYTHONPATH`` led by
     the folder this ``models`` package was imported from (the kernel runs the
     code the key hashed), and with ``scheduler`` ``MODELS_DASK_SCHEDULER``
     (where :func:`models.sim.sweep.run_sweep` sends its points).
@@ -408,7 +409,7 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env["MODELS_NOTEBOOK"] = run.slug
     env[progress.ENV] = str(progress_file)
-    env["JUPYTER_RUNTIME_DIR"] = str(runtime_dir)
+    env["JUPYTER_RUNTIME_DIR"] = env["TMPDIR"] = str(runtime_dir)
     here = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([here, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
     if scheduler:
@@ -755,7 +756,7 @@ def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: s
     fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
     os.close(fd)
     base = workdir / f"{run.chapter}--{run.name}"
-    (runtime := base.with_suffix(".runtime")).mkdir()
+    (runtime := base.with_suffix(".tmp")).mkdir()
     spec = {"run": {"chapter": run.chapter, "name": run.name, "source": str(run.source), "out_dir": str(run.out_dir),
                     "parameters": run.parameters},
             "timeout": timeout, "failed_dir": str(failed_dir), "tmp": tmp, "result": str(base.with_suffix(".result")),

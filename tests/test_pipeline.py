@@ -188,7 +188,7 @@ def test_worker_environment(tmp_path, monkeypatch):
     run = pipeline.Run("ch", "01-x", tmp_path / "src.ipynb", tmp_path / "out", {}, key="k")
     env = pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt", scheduler="tcp://sched:8786")
     assert env["MODELS_DASK_SCHEDULER"] == "tcp://sched:8786" and env["MODELS_PROGRESS_FILE"] == str(tmp_path / "p")
-    assert env["MODELS_NOTEBOOK"] == "ch/01-x" and env["JUPYTER_RUNTIME_DIR"] == str(tmp_path / "rt")
+    assert env["MODELS_NOTEBOOK"] == "ch/01-x" and env["JUPYTER_RUNTIME_DIR"] == env["TMPDIR"] == str(tmp_path / "rt")
     assert env["PYTHONPATH"].split(os.pathsep) == [str(ROOT), "/elsewhere"]
     monkeypatch.delenv("MODELS_DASK_SCHEDULER", raising=False)
     assert "MODELS_DASK_SCHEDULER" not in pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt")
