@@ -875,7 +875,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                     except (OSError, ValueError):
                         result = {"slug": w.run.slug, "status": "failed", "seconds": now - w.progress.started,
                                   "error": f"{w.run.slug}: the worker exited with status {w.proc.returncode}",
-                                  "failed_notebook": str(w.log), "log": _log_tail(w.log)}
+                                  "failed_notebook": "", "log": _log_tail(w.log)}
                     stamp = _stamp(w.run, result, profile, env, commit_id)
                     stamps[w.run.slug] = stamp
                     if result["status"] == "ok":
@@ -888,7 +888,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                         print(f"[{done}/{total}] {result['error']}", flush=True)
                         if result.get("log"):
                             print(result["log"], flush=True)
-                        print(f"          (executed notebook kept in {result['failed_notebook']})", flush=True)
+                        if result["failed_notebook"]:
+                            print(f"          (executed notebook kept in {result['failed_notebook']})", flush=True)
     finally:
         stopped = [w.run.slug for w in active]
         _stop(active)  # nothing is running unless we stopped early (a signal or an error)

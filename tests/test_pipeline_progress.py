@@ -100,3 +100,28 @@ def test_run_figure_reports_curves(tmp_path, monkeypatch):
     run_figure(fig, lambda c, x: {"latency": 1.0 + x})
     got = [(r["done"], r["total"], r["label"]) for r in read_new(path, 0)[0]]
     assert got == [(0, 2, "curves"), (1, 2, "curves"), (2, 2, "curves")]
+
+
+@pytest.mark.notebooks
+def test_pipeline_relays_progress_from_inside_the_kernel(tmp_path, capsys):
+    """The kernel sees MODELS_PROGRESS_FILE and the pipeline prints what it reports."""
+    import nbformat
+
+    from models import pipeline
+
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("n: int = 4")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(
+        "import time\nfrom models.core.progress import report\n"
+        "for i in range(n + 1):\n    report(i, n)\n    time.sleep(1.5)")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    src = tmp_path / "nb" / "ch" / "01-count.ipynb"
+    src.parent.mkdir(parents=True)
+    nbformat.write(nb, src)
+    run = pipeline.Run("ch", "01-count", src, tmp_path / "book" / "ch", {"n": 4}, key="k")
+    assert pipeline.execute([run], "quick", jobs=1, book_dir=tmp_path / "book", report=False, progress_every=1) == 0
+    lines = [x.strip() for x in capsys.readouterr().out.splitlines() if x.startswith("  ch/01-count: ")]
+    assert lines and all("/4 points" in x for x in lines), lines
+    assert any(" left" in x for x in lines), lines  # a rate once a step has finished
+    assert pipeline.is_fresh(run)
