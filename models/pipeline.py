@@ -694,14 +694,19 @@ def makespan(seconds: list[float], jobs: int) -> float:
 
 
 def _plan_lines(todo: list[Run], profile: str, jobs: int) -> list[str]:
-    """The table printed before running: each notebook's expected time and the total."""
-    times = [expected_seconds(r, profile) for r in todo]
+    """The table printed before running: each notebook's expected time and the total.
+
+    The wall time is the :func:`makespan` of the other chapters, then of
+    :data:`AFTER_CHAPTERS` (which start when the others are done).
+    """
+    times = {r.slug: expected_seconds(r, profile) for r in todo}
     width = max(len(r.slug) for r in todo)
-    lines = [f"  {r.slug:<{width}}  about {progress.format_duration(s)}{'' if src == 'last run' else ' (estimate)'}"
-             for r, (s, src) in zip(todo, times)]
-    total = sum(s for s, _ in times)
-    lines.append(f"  expected: about {progress.format_duration(makespan([s for s, _ in times], jobs))} "
-                 f"({progress.format_duration(total)} of notebook time, {jobs} at a time; "
+    lines = [f"  {r.slug:<{width}}  about {progress.format_duration(times[r.slug][0])}"
+             f"{'' if times[r.slug][1] == 'last run' else ' (estimate)'}" for r in todo]
+    wall = sum(makespan([times[r.slug][0] for r in todo if (r.chapter in AFTER_CHAPTERS) == after], jobs)
+               for after in (False, True))
+    lines.append(f"  expected: about {progress.format_duration(wall)} "
+                 f"({progress.format_duration(sum(s for s, _ in times.values()))} of notebook time, {jobs} at a time; "
                  "times from each notebook's last run with this profile, else a stated estimate)")
     return lines
 
@@ -834,6 +839,12 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     active: list[_Worker] = []
     pending: list[Run] = []
     try:
+        expected = [r for r in first if force or not is_fresh(r)]
+        # the chapters that read the others run again when any other ran (their key follows the others' keys)
+        expected += [r for r in later if force or expected or not is_fresh(r)]
+        if expected:
+            print(f"{len(expected)} notebook(s) to run with profile {profile!r}, {jobs} at a time:", flush=True)
+            print("\n".join(_plan_lines(expected, profile, jobs)), flush=True)
         for phase in (first, later):
             if signals:
                 break
@@ -850,8 +861,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                 print(f"[{done}/{total}] {r.slug}: up to date (key {r.key[:12]})", flush=True)
             if not todo:
                 continue
-            print(f"running {len(todo)} notebook(s) with profile {profile!r}, {jobs} at a time:", flush=True)
-            print("\n".join(_plan_lines(todo, profile, jobs)), flush=True)
+            print(f"running {len(todo)} notebook(s){' (after the other chapters)' if phase is later else ''}", flush=True)
             pending = list(todo)
             while (pending or active) and not signals:
                 while pending and len(active) < jobs:

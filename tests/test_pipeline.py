@@ -173,6 +173,10 @@ def test_expected_times_from_the_last_run_or_a_stated_estimate(tmp_path, capsys)
     lines = pipeline._plan_lines([run, other], "full", 2)
     assert "min_mva/01-derivation  about 10 min" in lines[0] and "(estimate)" not in lines[0]
     assert "(estimate)" in lines[1] and lines[-1].startswith("  expected: about")
+    # the findings chapter starts after the others: 8 s then 2 s, not side by side
+    after = pipeline.Run("findings", "01-claims", tmp_path / "f.ipynb", tmp_path / "f", {}, key="k")
+    first = pipeline.Run("min_mva", "01-derivation", tmp_path / "m.ipynb", tmp_path / "m", {}, key="k")
+    assert pipeline._plan_lines([first, after], "quick", 2)[-1].startswith("  expected: about 10 s (10 s of")
 
 
 def test_list_shows_the_cost_of_what_is_stale(tmp_path, capsys):
