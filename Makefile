@@ -3,12 +3,15 @@
 #               through papermill (profile full), HTML into _build/html
 #   make test   runs the test suite (unit tests, every notebook with the quick
 #               profile, and a -W build of the book)
-# PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line.
+# PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line, and
+# ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force").
+# Ctrl-C or `kill -TERM` on make stops the pipeline cleanly (README).
 
 PYTHON  ?= python3
 VENV    ?= .venv
 PROFILE ?= full
 JOBS    ?= 2
+ARGS    ?=
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 
@@ -28,7 +31,7 @@ $(STAMP): requirements.txt pyproject.toml package.json package-lock.json
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m models.pipeline --profile $(PROFILE) --jobs $(JOBS)
+	$(PY) -m models.pipeline --profile $(PROFILE) --jobs $(JOBS) $(ARGS)
 
 html: $(STAMP)
 	$(VENV)/bin/jupyter-book build . -n -W --keep-going

@@ -13,11 +13,22 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
    resolved parameters, a hash of every ``*.py`` under ``models/``,
    ``requirements.txt`` and the Python and papermill versions;
 3. skips the run when ``<chapter>/<NN-name>.provenance.json`` holds the same
-   key and the executed notebook exists (``--force`` runs it anyway);
-4. otherwise executes it with papermill, with the working directory set to
-   the output folder (so ``figures/`` and ``tables/`` land beside it and no
-   machine path is injected), into a temporary file that is moved into place
-   only when the run succeeded (``os.replace``: never a half-executed page);
+   key and is the executed notebook's own (its ``output_sha256``; ``--force``
+   runs it anyway);
+4. otherwise prints each stale notebook's expected time (its last run with
+   the profile, else a stated estimate) and the total, then executes it with
+   papermill in a worker process of its own (a new session: the worker, its
+   kernel and the kernel's simulation pool can be stopped together), with
+   the working directory set to the output folder (so ``figures/`` and
+   ``tables/`` land beside it and no machine path is injected), into a
+   temporary file; the pipeline then commits notebook and provenance together
+   (:func:`commit`: never a half-executed page, never a page with another
+   run's provenance).  While it runs, the notebook's progress
+   (:mod:`models.core.progress`: sweep points, figure curves) is relayed as
+   ``chapter/notebook: 37/120 points, about 4 min left``, at most every 30 s;
+   SIGINT or SIGTERM stops every worker and kernel, removes the temporary
+   files, prints what finished and what did not, and exits with 128 + the
+   signal's number;
 5. on failure keeps the output in ``_build/failed/<chapter>/`` and prints
    ``chapter/notebook cell N: Error: message``; the exit status is non-zero
    once every run has finished;
@@ -35,14 +46,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-import concurrent.futures as cf
 import hashlib
 import json
 import os
 import platform
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +64,8 @@ from typing import Any
 import yaml
 
 from .citation import write_cite_page
-from .core.cache import atomic_write_json, atomic_write_text, canonical_json, tree_hash
+from .core import progress
+from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
 from .core.paths import BUILD, MODELS, NOTEBOOKS, ROOT
 
 PROFILES = ("quick", "full")
@@ -170,6 +184,8 @@ def _coerce(text: str, default: Any) -> Any:
         return value
     if isinstance(value, type(default)):
         return value
+    if isinstance(default, list):
+        raise ValueError(f"expected a list like {default!r} (brackets and commas, quoted for the shell), got {text!r}")
     raise ValueError(f"expected a value like {default!r}, got {text!r}")
 
 
@@ -201,7 +217,10 @@ def resolve_parameters(
     for key, text in (overrides or {}).items():
         if key not in defaults:
             raise ValueError(f"{chapter}/{name} has no parameter {key!r}; it has: {', '.join(defaults)}")
-        params[key] = _coerce(text, defaults[key])
+        try:
+            params[key] = _coerce(text, defaults[key])
+        except ValueError as exc:
+            raise ValueError(f"{chapter}/{name}: -p {key}: {exc}") from None
     return params
 
 
@@ -260,36 +279,166 @@ def with_dependencies(key: str, chapter: str, book_dir: Path) -> str:
     return hashlib.sha256((key + canonical_json(deps)).encode()).hexdigest()
 
 
-def is_fresh(run: Run) -> bool:
-    """True when the output exists and its provenance carries the same key."""
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def read_stamp(output: Path, provenance: Path) -> dict | None:
+    """The provenance of ``output`` if both exist and belong together, else None.
+
+    They belong together when the provenance's ``output_sha256`` is the
+    notebook's hash: a notebook moved into place without its provenance (an
+    interrupted commit, an older pipeline) has no stamp.
+    """
     try:
-        stamp = json.loads(run.provenance.read_text())
-    except (OSError, ValueError):
+        stamp = json.loads(provenance.read_text())
+        return stamp if stamp.get("output_sha256") == file_sha256(output) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def is_fresh(run: Run) -> bool:
+    """True when notebook, provenance and key agree: the output exists, its provenance is
+    its own (:func:`read_stamp`), succeeded, and carries the run's key."""
+    stamp = read_stamp(run.output, run.provenance)
+    return stamp is not None and stamp.get("key") == run.key and stamp.get("status") == "ok"
+
+
+# --------------------------------------------------------------------------- processes
+# Each notebook runs in a worker process of its own (``python -m models.pipeline --worker
+# SPEC``) in a new session, so that the pipeline can stop it and everything under it: the
+# worker, papermill's kernel (a session of its own, jupyter_client starts it so) and the
+# kernel's simulation pool.  A worker dies with the pipeline (Linux: PR_SET_PDEATHSIG), and
+# on SIGTERM kills its own descendants first.
+
+def _prctl(option: int, arg: int) -> bool:
+    """``prctl(option, arg)`` on Linux; False elsewhere or on failure."""
+    if not sys.platform.startswith("linux"):
         return False
-    return stamp.get("key") == run.key and stamp.get("status") == "ok" and run.output.exists()
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
-# --------------------------------------------------------------------------- execute
-def _execute(run: Run, timeout: int, failed_dir: Path) -> dict:
-    """Execute one run (in a worker process).  Returns a status dict, never raises."""
+_PR_SET_PDEATHSIG = 1
+
+
+def _children() -> dict[int, list[int]]:
+    """pid -> child pids of every process we can see (``/proc``, else psutil, else nothing)."""
+    kids: dict[int, list[int]] = {}
+    proc = Path("/proc")
+    if proc.is_dir():
+        for entry in proc.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[-1].split()
+            if len(fields) > 1:
+                kids.setdefault(int(fields[1]), []).append(int(entry.name))
+        return kids
+    try:
+        import psutil
+    except ImportError:
+        return kids
+    for p in psutil.process_iter(["pid", "ppid"]):
+        kids.setdefault(p.info["ppid"], []).append(p.info["pid"])
+    return kids
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (parents before children)."""
+    kids = _children()
+    out, queue = [], [pid]
+    while queue:
+        p = queue.pop(0)
+        out.append(p)
+        queue.extend(c for c in kids.get(p, ()) if c not in out)
+    return out
+
+
+def kill_tree(pid: int, sig: int = signal.SIGKILL, include_root: bool = True) -> list[int]:
+    """Send ``sig`` to ``pid``, its descendants and their process groups (never our own group).
+
+    The tree is read first, so a process orphaned by the kill is still
+    reached; a process forked meanwhile is in its parent's group.  Returns
+    the pids signalled.
+    """
+    pids = process_tree(pid)
+    if not include_root:
+        pids = pids[1:]
+    own = os.getpgrp()
+    groups = set()
+    for p in pids:
+        try:
+            groups.add(os.getpgid(p))
+        except OSError:
+            pass
+    for g in groups - {own}:
+        try:
+            os.killpg(g, sig)
+        except OSError:
+            pass
+    for p in pids:
+        try:
+            os.kill(p, sig)
+        except OSError:
+            pass
+    return pids
+
+
+def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str | None = None,
+               base: dict | None = None) -> dict[str, str]:
+    """The environment of a notebook's worker and kernel.
+
+    ``MODELS_NOTEBOOK`` (the page, for figure provenance), ``MODELS_PROGRESS_FILE``
+    (:mod:`models.core.progress`), ``JUPYTER_RUNTIME_DIR`` and ``TMPDIR`` (the
+    kernel's connection file and any other temporary file, in the pipeline's
+    temporary folder, which it removes), ``PYTHONPATH`` led by
+    the folder this ``models`` package was imported from (the kernel runs the
+    code the key hashed), and with ``scheduler`` ``MODELS_DASK_SCHEDULER``
+    (where :func:`models.sim.sweep.run_sweep` sends its points).
+    """
+    env = dict(os.environ if base is None else base)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env["MODELS_NOTEBOOK"] = run.slug
+    env[progress.ENV] = str(progress_file)
+    env["JUPYTER_RUNTIME_DIR"] = env["TMPDIR"] = str(runtime_dir)
+    here = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([here, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
+    if scheduler:
+        env["MODELS_DASK_SCHEDULER"] = scheduler
+    return env
+
+
+def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
+    """Execute one run into ``tmp`` (in the worker process).  Returns a status dict, never raises.
+
+    On success the tidied notebook is left in ``tmp`` for the pipeline to
+    commit with its provenance (:func:`commit`); on failure it is moved to
+    ``failed_dir/<chapter>/``.
+    """
     import papermill as pm
 
-    run.out_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
-    os.close(fd)
-    env_keep = {k: os.environ.get(k) for k in ("MODELS_NOTEBOOK",)}
-    os.environ["MODELS_NOTEBOOK"] = run.slug
     start = time.perf_counter()
     try:
         pm.execute_notebook(
             str(run.source),
-            tmp,
+            str(tmp),
             parameters=run.parameters,
             kernel_name="python3",
             cwd=str(run.out_dir),
             execution_timeout=timeout,
             progress_bar=False,
             log_output=False,
+            # the kernel listens on localhost only; its warning about TCP without encryption is noise here
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
         nb = json.loads(Path(tmp).read_text())
         nb.get("metadata", {}).pop("papermill", None)  # drop volatile timestamps and paths
@@ -298,9 +447,8 @@ def _execute(run: Run, timeout: int, failed_dir: Path) -> dict:
             cell.get("metadata", {}).pop("execution", None)
         _tidy_injected_cell(nb, notebook_defaults(run.source))
         Path(tmp).write_text(json.dumps(nb, indent=1) + "\n")
-        os.replace(tmp, run.output)
         return {"slug": run.slug, "status": "ok", "seconds": time.perf_counter() - start}
-    except BaseException as exc:  # noqa: BLE001 - report every failure, keep going
+    except Exception as exc:  # noqa: BLE001 - report every failure, keep going
         seconds = time.perf_counter() - start
         where = ""
         cell = getattr(exc, "exec_count", None)
@@ -323,16 +471,31 @@ def _execute(run: Run, timeout: int, failed_dir: Path) -> dict:
             "error": f"{run.slug}{where}: {ename}: {message}",
             "failed_notebook": str(dest),
         }
-    finally:
-        if Path(tmp).exists():
-            os.unlink(tmp)
-        for k, v in env_keep.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
+def _worker_main(spec_path: str) -> int:
+    """The worker process: run one notebook as ``spec_path`` says, write the result file."""
+    spec = json.loads(Path(spec_path).read_text())
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)  # the pipeline's death is our SIGTERM
+    tmp = Path(spec["tmp"])
+
+    def stop(signum, frame):  # kill the kernel and its pool, leave no temp file, no traceback
+        kill_tree(os.getpid(), signal.SIGKILL, include_root=False)
+        tmp.unlink(missing_ok=True)
+        os._exit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, stop)
+    if os.getppid() != spec["parent"]:  # the pipeline died before PR_SET_PDEATHSIG took effect
+        stop(signal.SIGTERM, None)
+    r = spec["run"]
+    run = Run(r["chapter"], r["name"], Path(r["source"]), Path(r["out_dir"]), r["parameters"])
+    result = _execute(run, spec["timeout"], Path(spec["failed_dir"]), tmp)
+    atomic_write_json(spec["result"], result)
+    return 0
+
+
+# --------------------------------------------------------------------------- execute
 def _tidy_injected_cell(nb: dict, defaults: dict) -> None:
     """Show only what papermill changed: the injected values that differ from the defaults.
 
@@ -392,12 +555,9 @@ def collect_stamps(book_dir: Path, sources: list[tuple[str, str, Path]] | None =
     """The provenance stamps of every toc notebook that has an output in ``book_dir``, in reading order."""
     stamps = []
     for chapter, name, _ in sources if sources is not None else notebook_sources():
-        prov = book_dir / chapter / f"{name}.provenance.json"
-        if prov.exists() and (book_dir / chapter / f"{name}.ipynb").exists():
-            try:
-                stamps.append(json.loads(prov.read_text()))
-            except ValueError:
-                continue
+        stamp = read_stamp(book_dir / chapter / f"{name}.ipynb", book_dir / chapter / f"{name}.provenance.json")
+        if stamp is not None:
+            stamps.append(stamp)
     return stamps
 
 
@@ -492,61 +652,274 @@ def plan(
     return runs
 
 
-def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, book_dir: Path | None = None, report: bool = True) -> int:
-    """Execute the stale runs, up to ``jobs`` at a time; return the number of failures."""
+# --------------------------------------------------------------------------- expected times
+#: Stated estimates (seconds per notebook, quick profile) for a notebook with no previous run of
+#: the profile: measured on 2 shared cores, 2 notebooks at a time, warm simulation cache absent
+#: (commit 4cbf756).  Unknown notebooks get :data:`DEFAULT_QUICK_SECONDS`.
+QUICK_SECONDS = {
+    "min_mva/01-derivation": 8, "min_mva/02-single-packet": 13, "min_mva/03-multi-packet": 9,
+    "min_mva/04-tables": 5, "torus_dor/01-derivation": 4, "torus_dor/02-latency": 13,
+    "torus_dor/03-comparison": 27, "torus_dor/04-assumptions": 11, "torus_ipp/01-traffic": 9,
+    "torus_ipp/02-latency": 27, "torus_ipp/03-burstiness": 48, "torus_nbc/01-derivation": 5,
+    "torus_nbc/02-latency": 10, "torus_nbc/03-routing-comparison": 9, "xfolded_tm/01-topology": 8,
+    "xfolded_tm/02-model": 7, "xfolded_tm/03-delay": 43, "findings/01-claims": 2, "findings/02-one-network": 8,
+}
+DEFAULT_QUICK_SECONDS = 15
+#: The full profile's stated estimate is the quick one times this factor: the README's "about an
+#: hour on 2 cores" for the whole book with a cold cache (the quick times sum to about 270 s).
+FULL_OVER_QUICK = 27
+
+
+def expected_seconds(run: Run, profile: str) -> tuple[float, str]:
+    """(seconds, source) a run is expected to take: its last run with this profile (the
+    provenance beside its output, even if stale), else the stated estimate."""
+    try:
+        stamp = json.loads(run.provenance.read_text())
+        if stamp.get("profile") == profile and stamp.get("status") == "ok" and float(stamp["seconds"]) > 0:
+            return float(stamp["seconds"]), "last run"
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    quick = QUICK_SECONDS.get(run.slug, DEFAULT_QUICK_SECONDS)
+    return float(quick if profile == "quick" else quick * FULL_OVER_QUICK), "estimate"
+
+
+def makespan(seconds: list[float], jobs: int) -> float:
+    """Wall time of running ``seconds`` in order on ``jobs`` slots (each starts when a slot frees)."""
+    import heapq
+
+    slots = [0.0] * max(1, min(jobs, len(seconds) or 1))
+    for s in seconds:
+        heapq.heapreplace(slots, slots[0] + s)
+    return max(slots)
+
+
+def _plan_lines(todo: list[Run], profile: str, jobs: int) -> list[str]:
+    """The table printed before running: each notebook's expected time and the total.
+
+    The wall time is the :func:`makespan` of the other chapters, then of
+    :data:`AFTER_CHAPTERS` (which start when the others are done).
+    """
+    times = {r.slug: expected_seconds(r, profile) for r in todo}
+    width = max(len(r.slug) for r in todo)
+    lines = [f"  {r.slug:<{width}}  about {progress.format_duration(times[r.slug][0])}"
+             f"{'' if times[r.slug][1] == 'last run' else ' (estimate)'}" for r in todo]
+    wall = sum(makespan([times[r.slug][0] for r in todo if (r.chapter in AFTER_CHAPTERS) == after], jobs)
+               for after in (False, True))
+    lines.append(f"  expected: about {progress.format_duration(wall)} "
+                 f"({progress.format_duration(sum(s for s, _ in times.values()))} of notebook time, {jobs} at a time; "
+                 "times from each notebook's last run with this profile, else a stated estimate)")
+    return lines
+
+
+# --------------------------------------------------------------------------- commit
+def commit(run: Run, tmp: Path, stamp: dict) -> None:
+    """Move an executed notebook and its provenance into place together.
+
+    The provenance records the notebook's sha256; the old provenance is
+    removed first, the notebook renamed, the new provenance renamed last.
+    Stopped anywhere in between, the folder holds no notebook whose
+    provenance claims it (:func:`read_stamp`).  Both files get the umask's mode.
+    """
+    mode = file_mode()
+    stamp = {**stamp, "output_sha256": file_sha256(tmp)}
+    os.chmod(tmp, mode)
+    fd, ptmp = tempfile.mkstemp(prefix=f".{run.provenance.name}.", suffix=".tmp", dir=run.out_dir)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            os.fchmod(fh.fileno(), mode)
+            fh.write(json.dumps(stamp, indent=2, sort_keys=True, default=str) + "\n")
+        run.provenance.unlink(missing_ok=True)
+        os.replace(tmp, run.output)
+        os.replace(ptmp, run.provenance)
+    finally:
+        Path(ptmp).unlink(missing_ok=True)
+
+
+class Interrupted(KeyboardInterrupt):
+    """The pipeline stopped on a signal (after cleaning up); ``signum`` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@dataclass
+class _Worker:
+    run: Run
+    proc: subprocess.Popen
+    tmp: Path
+    result: Path
+    log: Path
+    progress: progress.NotebookProgress
+    progress_file: Path
+    offset: int = 0
+    printed: float = 0.0
+
+
+def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None, expected: float) -> _Worker:
+    run.out_dir.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
+    os.close(fd)
+    base = workdir / f"{run.chapter}--{run.name}"
+    (runtime := base.with_suffix(".tmp")).mkdir()
+    spec = {"run": {"chapter": run.chapter, "name": run.name, "source": str(run.source), "out_dir": str(run.out_dir),
+                    "parameters": run.parameters},
+            "timeout": timeout, "failed_dir": str(failed_dir), "tmp": tmp, "result": str(base.with_suffix(".result")),
+            "parent": os.getpid()}
+    base.with_suffix(".spec").write_text(json.dumps(spec))
+    pfile = base.with_suffix(".progress")
+    log = base.with_suffix(".log")
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "models.pipeline", "--worker", str(base.with_suffix(".spec"))],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            env=worker_env(run, pfile, runtime, scheduler),
+        )
+    now = time.time()
+    return _Worker(run, proc, Path(tmp), base.with_suffix(".result"), log,
+                   progress.NotebookProgress(run.slug, now, expected), pfile, printed=now)
+
+
+def _stop(workers: list[_Worker]) -> None:
+    """Kill every worker's process tree, wait for the workers, remove their temp files."""
+    for w in workers:
+        kill_tree(w.proc.pid, signal.SIGKILL)
+    for w in workers:
+        try:
+            w.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        w.tmp.unlink(missing_ok=True)
+        for leftover in w.run.out_dir.rglob(".*.tmp"):  # atomic writes the kill cut short (figures, tables)
+            leftover.unlink(missing_ok=True)
+
+
+def _log_tail(path: Path, lines: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, book_dir: Path | None = None,
+            report: bool = True, scheduler: str | None = None, progress_every: float = 30.0) -> int:
+    """Execute the stale runs, up to ``jobs`` at a time; return the number of failures.
+
+    Prints each stale notebook's expected time and the total first, then a
+    line per finished notebook and, at most every ``progress_every`` seconds
+    per notebook, what it reports from inside (:mod:`models.core.progress`).
+    On SIGINT or SIGTERM it stops every worker and kernel, removes temp
+    files, prints one line saying what finished and what did not, and raises
+    :class:`Interrupted`.  ``scheduler`` is passed to the kernels as
+    ``MODELS_DASK_SCHEDULER``.
+    """
     from .core.plotting import git_commit
 
     book_dir = book_dir or ROOT / "book"
     env = environment_fingerprint()
-    commit = git_commit()
+    commit_id = git_commit()
     timeout = 1800 if profile == "full" else 600
     failed_dir = BUILD / "failed"
+    jobs = max(1, jobs)
     first = [r for r in runs if r.chapter not in AFTER_CHAPTERS]
     later = [r for r in runs if r.chapter in AFTER_CHAPTERS]
     total = len(runs)
     done = 0
     stamps: dict[str, dict] = {}
     failures = []
-    ran = skipped = 0
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    finished: list[str] = []
+    skipped = 0
     t0 = time.perf_counter()
-    for phase in (first, later):
-        if phase is later:  # the other chapters are done: key these by their fresh outputs
-            for r in later:
-                r.key = with_dependencies(getattr(r, "base_key", r.key), r.chapter, book_dir)
-        todo = [r for r in phase if force or not is_fresh(r)]
-        for r in phase:
-            if r in todo:
-                continue
-            done += 1
-            skipped += 1
-            stamps[r.slug] = json.loads(r.provenance.read_text())
-            print(f"[{done}/{total}] {r.slug}: up to date (key {r.key[:12]})", flush=True)
-        if not todo:
-            continue
-        ran += len(todo)
-        print(f"running {len(todo)} notebook(s) with profile {profile!r}, {jobs} at a time", flush=True)
-        with cf.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(_execute, r, timeout, failed_dir): r for r in todo}
-            for fut in cf.as_completed(futures):
-                run = futures[fut]
-                result = fut.result()
+    signals: list[int] = []
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, lambda signum, frame: signals.append(signum))
+    workdir = Path(tempfile.mkdtemp(prefix="models-pipeline-"))
+    active: list[_Worker] = []
+    pending: list[Run] = []
+    try:
+        expected = [r for r in first if force or not is_fresh(r)]
+        # the chapters that read the others run again when any other ran (their key follows the others' keys)
+        expected += [r for r in later if force or expected or not is_fresh(r)]
+        if expected:
+            print(f"{len(expected)} notebook(s) to run with profile {profile!r}, {jobs} at a time:", flush=True)
+            print("\n".join(_plan_lines(expected, profile, jobs)), flush=True)
+        for phase in (first, later):
+            if signals:
+                break
+            if phase is later:  # the other chapters are done: key these by their fresh outputs
+                for r in later:
+                    r.key = with_dependencies(r.base_key or r.key, r.chapter, book_dir)
+            todo = [r for r in phase if force or not is_fresh(r)]
+            for r in phase:
+                if r in todo:
+                    continue
                 done += 1
-                stamp = _stamp(run, result, profile, env, commit)
-                stamps[run.slug] = stamp
-                if result["status"] == "ok":
-                    atomic_write_json(run.provenance, stamp)
-                    print(f"[{done}/{total}] {run.slug}: ok in {result['seconds']:.1f} s", flush=True)
-                else:
-                    failures.append(result)
-                    print(f"[{done}/{total}] {result['error']}", flush=True)
-                    print(f"          (executed notebook kept in {result['failed_notebook']})", flush=True)
+                skipped += 1
+                stamps[r.slug] = json.loads(r.provenance.read_text())
+                print(f"[{done}/{total}] {r.slug}: up to date (key {r.key[:12]})", flush=True)
+            if not todo:
+                continue
+            print(f"running {len(todo)} notebook(s){' (after the other chapters)' if phase is later else ''}", flush=True)
+            pending = list(todo)
+            while (pending or active) and not signals:
+                while pending and len(active) < jobs:
+                    r = pending.pop(0)
+                    active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, expected_seconds(r, profile)[0]))
+                time.sleep(0.2)
+                now = time.time()
+                for w in list(active):
+                    records, w.offset = progress.read_new(w.progress_file, w.offset)
+                    w.progress.feed(records)
+                    if w.proc.poll() is None:
+                        quiet = now - w.printed
+                        if (w.progress.changed and quiet >= progress_every) or quiet >= max(120.0, 4 * progress_every):
+                            print(f"  {w.progress.line(now)}", flush=True)
+                            w.printed, w.progress.changed = now, False
+                        continue
+                    active.remove(w)
+                    done += 1
+                    try:
+                        result = json.loads(w.result.read_text())
+                    except (OSError, ValueError):
+                        result = {"slug": w.run.slug, "status": "failed", "seconds": now - w.progress.started,
+                                  "error": f"{w.run.slug}: the worker exited with status {w.proc.returncode}",
+                                  "failed_notebook": "", "log": _log_tail(w.log)}
+                    stamp = _stamp(w.run, result, profile, env, commit_id)
+                    stamps[w.run.slug] = stamp
+                    if result["status"] == "ok":
+                        commit(w.run, w.tmp, stamp)
+                        finished.append(w.run.slug)
+                        print(f"[{done}/{total}] {w.run.slug}: ok in {result['seconds']:.1f} s", flush=True)
+                    else:
+                        w.tmp.unlink(missing_ok=True)
+                        failures.append(result)
+                        print(f"[{done}/{total}] {result['error']}", flush=True)
+                        if result.get("log"):
+                            print(result["log"], flush=True)
+                        if result["failed_notebook"]:
+                            print(f"          (executed notebook kept in {result['failed_notebook']})", flush=True)
+    finally:
+        stopped = [w.run.slug for w in active]
+        _stop(active)  # nothing is running unless we stopped early (a signal or an error)
+        shutil.rmtree(workdir, ignore_errors=True)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
     ordered = [stamps[r.slug] for r in runs if r.slug in stamps]
+    if signals:
+        if report and finished:
+            write_report(book_dir, ordered, profile)
+        not_started = [r.slug for r in runs if r.slug not in stamps and r.slug not in stopped]
+        print(f"interrupted by {signal.Signals(signals[0]).name} after {time.perf_counter() - t0:.1f} s: "
+              f"finished {', '.join(finished) or 'none'}; stopped {', '.join(stopped) or 'none'}; "
+              f"not started {len(not_started)}; no temp file or half-written output is left, "
+              "run the same command again to do the rest", flush=True)
+        raise Interrupted(signals[0])
     if report:
         write_report(book_dir, ordered, profile)
         remove_orphans(book_dir, runs)
-    print(f"{ran - len(failures)} succeeded, {skipped} up to date, {len(failures)} failed "
+    print(f"{len(finished)} succeeded, {skipped} up to date, {len(failures)} failed "
           f"in {time.perf_counter() - t0:.1f} s", flush=True)
     for f in failures:
         print(f"FAILED {f['error']}", file=sys.stderr, flush=True)
@@ -563,8 +936,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="override a notebook parameter (only with --out, so the book is never mixed)")
     parser.add_argument("--out", type=Path, help="write outputs to OUT/<chapter>/ instead of book/ (reader runs)")
     parser.add_argument("--book-dir", type=Path, default=None, help="the book folder to write into (default: book/)")
-    parser.add_argument("--list", action="store_true", help="print the plan (notebooks, parameters, fresh or stale) and exit")
+    parser.add_argument("--list", action="store_true",
+                        help="print the plan (notebooks, parameters, fresh or stale with its expected time) and exit")
+    parser.add_argument("--scheduler", metavar="ADDR", default=os.environ.get("MODELS_DASK_SCHEDULER") or None,
+                        help="Dask scheduler the notebooks' sweeps use (passed to the kernels as MODELS_DASK_SCHEDULER; "
+                             "default: that variable, else local cores)")
+    parser.add_argument("--progress-every", type=float, default=30.0, metavar="SECONDS",
+                        help="at most one progress line per notebook this often (default 30)")
+    parser.add_argument("--worker", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        return _worker_main(args.worker)
     overrides = {k: v for k, v in args.parameter}
     if overrides and not args.out:
         parser.error("-p overrides need --out DIR: the book itself is built only from the profiles")
@@ -576,12 +958,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.list:
+        stale = []
         for r in runs:
-            state = "up to date" if is_fresh(r) else "stale"
+            if is_fresh(r):
+                state = "up to date"
+            else:
+                seconds, source = expected_seconds(r, args.profile)
+                stale.append(seconds)
+                state = f"stale, about {progress.format_duration(seconds)}{' (estimate)' if source == 'estimate' else ''}"
             print(f"{r.slug}  [{state}]  {json.dumps(r.parameters)}")
+        if stale:
+            print(f"{len(stale)} stale: about {progress.format_duration(makespan(stale, args.jobs))} with --jobs "
+                  f"{args.jobs} ({progress.format_duration(sum(stale))} of notebook time)")
         return 0
-    failures = execute(runs, args.profile, jobs=args.jobs, force=args.force,
-                       book_dir=out_dir or book_dir, report=out_dir is None)
+    try:
+        failures = execute(runs, args.profile, jobs=args.jobs, force=args.force, book_dir=out_dir or book_dir,
+                           report=out_dir is None, scheduler=args.scheduler, progress_every=args.progress_every)
+    except Interrupted as exc:
+        return 128 + exc.signum
     return 1 if failures else 0
 
 

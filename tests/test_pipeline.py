@@ -1,6 +1,7 @@
 """The papermill pipeline: plan, parameter layers, keys, freshness, failure reporting."""
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -86,16 +87,124 @@ def test_models_hash_covers_the_package():
     assert len(tree_hash(ROOT / "models")) == 64
 
 
-def test_freshness_requires_matching_key_and_output(tmp_path):
+def test_freshness_requires_matching_key_output_and_provenance(tmp_path):
     run = pipeline.Run("ch", "01-x", tmp_path / "src.ipynb", tmp_path / "out", {}, key="abc")
     assert not pipeline.is_fresh(run)
     run.out_dir.mkdir()
-    run.provenance.write_text(json.dumps({"key": "abc", "status": "ok"}))
-    assert not pipeline.is_fresh(run)  # no output notebook
-    run.output.write_text("{}")
-    assert pipeline.is_fresh(run)
+    tmp = run.out_dir / ".01-x.tmp.ipynb"
+    tmp.write_text('{"cells": []}')
+    pipeline.commit(run, tmp, {"key": "abc", "status": "ok"})
+    assert pipeline.is_fresh(run) and not tmp.exists()
+    assert not list(run.out_dir.glob(".*"))  # no temp file of the commit left
     run.key = "def"
+    assert not pipeline.is_fresh(run)  # another key
+    run.key = "abc"
+    run.output.write_text('{"cells": [1]}')  # a notebook moved in without its provenance
     assert not pipeline.is_fresh(run)
+    assert pipeline.collect_stamps(tmp_path, [("out", "01-x", run.source)]) == []
+    run.output.unlink()
+    assert not pipeline.is_fresh(run)  # no output notebook
+    stamp = json.loads(run.provenance.read_text())
+    stamp.pop("output_sha256")  # a provenance that does not name its notebook (an older pipeline)
+    run.provenance.write_text(json.dumps(stamp))
+    run.output.write_text('{"cells": []}')
+    assert not pipeline.is_fresh(run)
+
+
+def test_commit_writes_the_provenance_last_and_follows_the_umask(tmp_path, monkeypatch):
+    run = pipeline.Run("ch", "01-x", tmp_path / "src.ipynb", tmp_path / "out", {}, key="abc")
+    run.out_dir.mkdir()
+    run.provenance.write_text(json.dumps({"key": "old", "status": "ok"}))
+    order = []
+    real = pipeline.os.replace
+    monkeypatch.setattr(pipeline.os, "replace", lambda a, b: (order.append(Path(b).name), real(a, b)))
+    old = pipeline.os.umask(0o022)
+    try:
+        tmp = run.out_dir / ".01-x.tmp.ipynb"
+        tmp.write_text("{}")
+        tmp.chmod(0o600)  # as mkstemp makes it
+        pipeline.commit(run, tmp, {"key": "abc", "status": "ok"})
+        assert order == ["01-x.ipynb", "01-x.provenance.json"]
+        assert run.output.stat().st_mode & 0o777 == 0o644 and run.provenance.stat().st_mode & 0o777 == 0o644
+        pipeline.os.umask(0o077)
+        tmp.write_text("{}")
+        pipeline.commit(run, tmp, {"key": "abc", "status": "ok"})
+        assert run.output.stat().st_mode & 0o777 == 0o600
+    finally:
+        pipeline.os.umask(old)
+
+
+def test_atomic_writes_follow_the_umask(tmp_path):
+    from models.core.cache import atomic_write_text, file_mode
+
+    old = os.umask(0o022)
+    try:
+        assert file_mode() == 0o644
+        assert atomic_write_text(tmp_path / "a.svg", "x").stat().st_mode & 0o777 == 0o644
+        os.umask(0o027)
+        assert file_mode() == 0o640
+        assert atomic_write_text(tmp_path / "b.json", "x").stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
+
+
+def test_malformed_value_names_the_parameter(tmp_path):
+    src = _notebook(tmp_path / "ch" / "01-x.ipynb", "NC_values: list = [1, 2]\nn: int = 1", "pass")
+    profiles = {"quick": {}, "full": {}}
+    with pytest.raises(ValueError, match=r"ch/01-x: -p NC_values: expected a list like \[1, 2\].*got '1,2,4'"):
+        pipeline.resolve_parameters("ch", "01-x", src, "full", {"NC_values": "1,2,4"}, profiles=profiles)
+    with pytest.raises(ValueError, match="-p n: expected"):
+        pipeline.resolve_parameters("ch", "01-x", src, "full", {"n": "two"}, profiles=profiles)
+    assert pipeline.resolve_parameters("ch", "01-x", src, "full", {"NC_values": "[1, 2, 4]"},
+                                       profiles=profiles)["NC_values"] == [1, 2, 4]
+
+
+def test_expected_times_from_the_last_run_or_a_stated_estimate(tmp_path, capsys):
+    run = pipeline.Run("min_mva", "01-derivation", tmp_path / "src.ipynb", tmp_path / "out", {}, key="k")
+    assert pipeline.expected_seconds(run, "quick") == (pipeline.QUICK_SECONDS["min_mva/01-derivation"], "estimate")
+    assert pipeline.expected_seconds(run, "full")[0] == pipeline.QUICK_SECONDS["min_mva/01-derivation"] * pipeline.FULL_OVER_QUICK
+    run.out_dir.mkdir()
+    run.provenance.write_text(json.dumps({"profile": "full", "status": "ok", "seconds": 600.0, "key": "old"}))
+    assert pipeline.expected_seconds(run, "full") == (600.0, "last run")  # even when stale
+    assert pipeline.expected_seconds(run, "quick")[1] == "estimate"  # another profile's time says nothing
+    assert pipeline.makespan([10, 10, 10], 2) == 20 and pipeline.makespan([30, 5, 5, 5], 2) == 30
+    assert pipeline.makespan([], 2) == 0
+    other = pipeline.Run("ch", "02-new", tmp_path / "s.ipynb", tmp_path / "out", {}, key="k")
+    lines = pipeline._plan_lines([run, other], "full", 2)
+    assert "min_mva/01-derivation  about 10 min" in lines[0] and "(estimate)" not in lines[0]
+    assert "(estimate)" in lines[1] and lines[-1].startswith("  expected: about")
+    # the findings chapter starts after the others: 8 s then 2 s, not side by side
+    after = pipeline.Run("findings", "01-claims", tmp_path / "f.ipynb", tmp_path / "f", {}, key="k")
+    first = pipeline.Run("min_mva", "01-derivation", tmp_path / "m.ipynb", tmp_path / "m", {}, key="k")
+    assert pipeline._plan_lines([first, after], "quick", 2)[-1].startswith("  expected: about 10 s (10 s of")
+
+
+def test_list_shows_the_cost_of_what_is_stale(tmp_path, capsys):
+    book = tmp_path / "book"
+    assert pipeline.main(["--list", "--profile", "quick", "--book-dir", str(book), "min_mva"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("min_mva/01-derivation  [stale, about 8 s (estimate)]")
+    assert out[-1].startswith("4 stale: about") and "of notebook time" in out[-1]
+
+
+def test_worker_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    run = pipeline.Run("ch", "01-x", tmp_path / "src.ipynb", tmp_path / "out", {}, key="k")
+    env = pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt", scheduler="tcp://sched:8786")
+    assert env["MODELS_DASK_SCHEDULER"] == "tcp://sched:8786" and env["MODELS_PROGRESS_FILE"] == str(tmp_path / "p")
+    assert env["MODELS_NOTEBOOK"] == "ch/01-x" and env["JUPYTER_RUNTIME_DIR"] == env["TMPDIR"] == str(tmp_path / "rt")
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(ROOT), "/elsewhere"]
+    monkeypatch.delenv("MODELS_DASK_SCHEDULER", raising=False)
+    assert "MODELS_DASK_SCHEDULER" not in pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt")
+
+
+def test_scheduler_flag_defaults_to_the_environment(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(pipeline, "execute", lambda runs, profile, **kw: seen.update(kw) or 0)
+    monkeypatch.setattr(pipeline, "plan", lambda *a, **kw: [])
+    monkeypatch.setenv("MODELS_DASK_SCHEDULER", "tcp://env:8786")
+    assert pipeline.main(["--profile", "quick"]) == 0 and seen["scheduler"] == "tcp://env:8786"
+    assert pipeline.main(["--profile", "quick", "--scheduler", "tcp://flag:1"]) == 0 and seen["scheduler"] == "tcp://flag:1"
 
 
 @pytest.mark.notebooks

@@ -88,12 +88,27 @@ def files_hash(paths) -> str:
     return h.hexdigest()
 
 
+def file_mode() -> int:
+    """The mode ``open()`` gives a new file under the current umask: ``0o666 & ~umask`` (0644 by default)."""
+    try:  # Linux >= 4.7 shows the umask without changing it (os.umask is process-wide, not thread-safe)
+        with open("/proc/self/status") as fh:
+            umask = next(int(line.split()[1], 8) for line in fh if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError):
+        umask = os.umask(0o022)
+        os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: Path | str, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (temp file in the same folder + ``os.replace``)."""
+    """Write ``data`` to ``path`` atomically (temp file in the same folder + ``os.replace``).
+
+    The file gets the mode of :func:`file_mode` (the user's umask), not mkstemp's 0600.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, file_mode())  # mkstemp makes 0600; the final file follows the umask like open()
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

@@ -47,6 +47,7 @@ import pandas as pd
 
 from .cache import stable_hash
 from .errors import ParameterError
+from .progress import report as report_progress
 from .saturation import Saturation
 from .validation import compare, saturation_aware_error
 
@@ -391,7 +392,12 @@ def run_figure(figure: Figure, model, sim=None, **kwargs) -> tuple:
     if not isinstance(figure, Figure):
         raise ParameterError(f"`figure` must be a Figure; got {figure!r}")
     kwargs.setdefault("quantity", figure.quantity)
-    return tuple(run_curve(c, model, sim, **kwargs) for c in figure.curves)
+    runs = []
+    for curve in figure.curves:  # curves done / total, for the pipeline's progress lines
+        report_progress(len(runs), len(figure.curves), "curves")
+        runs.append(run_curve(curve, model, sim, **kwargs))
+    report_progress(len(runs), len(figure.curves), "curves")
+    return tuple(runs)
 
 
 def concat(runs: Sequence[CurveRun], which: str = "model", quantity: str | None = None) -> pd.DataFrame:

@@ -67,6 +67,7 @@ from typing import Any, Callable, Iterable
 from models.core.cache import DiskCache
 from models.core.errors import ParameterError
 from models.core.keys import cache_for, function_version, point_key
+from models.core.progress import report as report_progress
 
 __all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV",
            "point_key", "function_version"]  # keys re-exported from models.core.keys
@@ -228,6 +229,9 @@ def run_sweep(
 
         bar = tqdm(total=len(kwlist), initial=len(kwlist) - len(todo), desc="sweep", unit="pt")
     failures: dict[int, BaseException] = {}
+    done = [len(kwlist) - len(todo)]  # finished points, for the pipeline's progress lines
+    if len(kwlist) > 1:  # a one-point sweep (a saturation probe) is not worth a line
+        report_progress(done[0], len(kwlist), "points")
 
     def finish(i, value=None, exc=None):
         if exc is not None:
@@ -239,6 +243,9 @@ def run_sweep(
                 store.put(keys[i], value)
         if bar is not None:
             bar.update(1)
+        done[0] += 1
+        if len(kwlist) > 1:
+            report_progress(done[0], len(kwlist), "points")
 
     try:
         if not todo:
