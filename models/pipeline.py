@@ -756,6 +756,28 @@ class _Worker:
     printed: float = 0.0
 
 
+CELL_TIMEOUT = {"quick": 600, "full": 4 * 3600}
+"""Seconds one notebook cell may run before the run fails (``$MODELS_CELL_TIMEOUT`` overrides).
+
+A full-profile torus figure is one cell that simulates for tens of minutes on
+an idle 2-core machine and over half an hour on a loaded one, hence hours, not
+the quick profile's ten minutes."""
+
+
+def cell_timeout(profile: str) -> int:
+    """The cell timeout for ``profile`` in seconds (:data:`CELL_TIMEOUT`, or ``$MODELS_CELL_TIMEOUT``)."""
+    raw = os.environ.get("MODELS_CELL_TIMEOUT")
+    if raw:
+        try:
+            value = int(float(raw))
+        except ValueError:
+            raise ValueError(f"MODELS_CELL_TIMEOUT must be a number of seconds, got {raw!r}") from None
+        if value <= 0:
+            raise ValueError(f"MODELS_CELL_TIMEOUT must be positive, got {raw!r}")
+        return value
+    return CELL_TIMEOUT.get(profile, CELL_TIMEOUT["full"])
+
+
 def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None, expected: float) -> _Worker:
     run.out_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
@@ -818,7 +840,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     book_dir = book_dir or ROOT / "book"
     env = environment_fingerprint()
     commit_id = git_commit()
-    timeout = 1800 if profile == "full" else 600
+    timeout = cell_timeout(profile)
     failed_dir = BUILD / "failed"
     jobs = max(1, jobs)
     first = [r for r in runs if r.chapter not in AFTER_CHAPTERS]

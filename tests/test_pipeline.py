@@ -261,3 +261,16 @@ def test_findings_key_follows_the_other_chapters_runs(tmp_path):
     prov.write_text('{"key": "bbb"}')
     assert with_dependencies("base", "findings", tmp_path) != k1
     assert "findings" in AFTER_CHAPTERS
+
+
+def test_cell_timeout_is_hours_for_the_full_profile_and_can_be_overridden(monkeypatch):
+    from models import pipeline
+
+    monkeypatch.delenv("MODELS_CELL_TIMEOUT", raising=False)
+    assert pipeline.cell_timeout("quick") == 600
+    assert pipeline.cell_timeout("full") >= 3 * 3600  # a full torus figure cell took > 30 min under load
+    monkeypatch.setenv("MODELS_CELL_TIMEOUT", "90")
+    assert pipeline.cell_timeout("full") == 90
+    monkeypatch.setenv("MODELS_CELL_TIMEOUT", "soon")
+    with pytest.raises(ValueError, match="MODELS_CELL_TIMEOUT"):
+        pipeline.cell_timeout("full")
