@@ -380,11 +380,7 @@ def mmpp_g_matrix(arrival, service: ServiceTime, *, method: str = "auto", tol: f
     _require_choice("method", method, ["auto", "closed", "uniformization"])
     Q, L = _mmpp_args(arrival)
     if method == "auto":
-        try:
-            service.matrix_lst(np.zeros((2, 2)))
-            method = "closed"
-        except NotImplementedError:
-            method = "uniformization"
+        method = "closed" if _has_lst(service) else "uniformization"
     if G0 is None:
         lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
         G0 = np.eye(2) if lam_ * service.mean < 1.0 else np.zeros((2, 2))
@@ -466,11 +462,23 @@ def mmpp_g1(arrival, service: ServiceTime, *, method: str = "auto", tol: float =
 
 
 def _has_lst(service) -> bool:
-    try:
-        service.matrix_lst(np.zeros((2, 2)))
-        return True
-    except NotImplementedError:
-        return False
+    """Whether ``service`` has a closed-form matrix LST (a property of its class, probed once per class)."""
+    return _class_has_lst(type(service), service)
+
+
+_LST_BY_CLASS: dict = {}
+
+
+def _class_has_lst(cls, service) -> bool:
+    hit = _LST_BY_CLASS.get(cls)
+    if hit is None:
+        try:
+            service.matrix_lst(np.zeros((2, 2)))
+            hit = True
+        except NotImplementedError:
+            hit = False
+        _LST_BY_CLASS[cls] = hit
+    return hit
 
 
 def mmpp_g1_wait(arrival, service: ServiceTime, **kw) -> float:
