@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import ParameterError
-from ..core.fixed_point import fixed_point
+from ..core.fixed_point import fixed_point, fixed_points
 from ..core.results import Result
 from ..core.symbolic import lambdify_cached
 from ..core.validate import require, require_choice
@@ -136,7 +136,10 @@ def _kernels(multi: bool, reading: str = "paper") -> dict:
 
 def _arr(v, like):
     """Broadcast a lambdified result (may be a Python scalar) to ``like``'s shape."""
-    return np.broadcast_to(np.asarray(v, dtype=float), np.shape(like))
+    shape = np.shape(like)
+    if type(v) is np.ndarray and v.shape == shape and v.dtype == float:
+        return v  # the common case, without the cost of np.broadcast_to (the same values)
+    return np.broadcast_to(np.asarray(v, dtype=float), shape)
 
 
 # ----------------------------------------------------------------------------
@@ -271,7 +274,7 @@ _PREP_CACHE: dict = {}
 
 
 def _prepare(topology, k, n, return_wiring, P, method) -> _Prepared:
-    key = (topology, k, n, return_wiring, method, hashlib.sha1(np.ascontiguousarray(P).tobytes()).hexdigest())
+    key = (topology, k, n, return_wiring, method, _digest(P))
     hit = _PREP_CACHE.get(key)
     if hit is not None:
         return hit
@@ -314,10 +317,11 @@ def _switch_new(K, Xi_pair, V, r, Dtot, Xtot, Ak, p, NC, m):
     Q = _arr(K["Q_sw"](Xi_pair, V, r, m), V)
     U = _arr(K["U_sw"](Xij, m), V)
     A_o = Dtot - (Q - U)
-    O = Xtot[:, None] - Ak - (1.0 - p) * Xij[:, None]   # sum_{s!=i} (1 - p_skj) X_sj, per input k
-    Cb = _arr(K["sum_b"](p, O, Xij[:, None], NC), O).sum(axis=1)
+    O = Xtot[..., None] - Ak - (1.0 - p) * Xij[..., None]   # sum_{s!=i} (1 - p_skj) X_sj, per input k
+    NCk = np.asarray(NC)[..., None] if np.ndim(NC) else NC  # NC per row (batched curve) against the inputs k
+    Cb = _arr(K["sum_b"](p, O, Xij[..., None], NCk), O).sum(axis=-1)
     if K["sum_c"] is not None:
-        Cc = _arr(K["sum_c"](p, m * O, U[:, None], NC), O).sum(axis=1)  # U_sj = m X_sj
+        Cc = _arr(K["sum_c"](p, m * O, U[..., None], NCk), O).sum(axis=-1)  # U_sj = m X_sj
     else:
         Cc = 0.0
     return _arr(K["switch"](A_o, Q, U, Cb, Cc, NC, m), V)
@@ -400,6 +404,42 @@ def _reduced_step(prep: _Prepared, K, NC, S_pe, S_mm, m):
     return step, class_throughput
 
 
+def _reduced_rows(prep: _Prepared, K, NCs: np.ndarray, S_pe, S_mm, m):
+    """:func:`_reduced_step` for many ``NC`` at once: ``f(x, rows)`` on the rows of a ``(R, B + 1)`` array.
+
+    Element by element the same operations as :func:`_reduced_step` (each
+    row is the reduced fixed point at ``NCs[row]``), for
+    :func:`models.core.fixed_point.fixed_points`.
+    """
+    st = prep.structure
+    nb = len(st.labels) - 1
+    V, Wt, p, A, T = st.V, st.Wtot, st.p, st.A, st.T
+
+    def class_throughput(x, NC):
+        sumR = x[:, :-1] @ T
+        return _arr(K["X_i"](NC, sumR, x[:, -1]), sumR), sumR
+
+    def step(x, rows):
+        NC = NCs[rows][:, None]
+        r, r_pe = x[:, :-1], x[:, -1:]
+        Xi, _ = class_throughput(x, NC[:, 0])
+        Xi = Xi[:, None]
+        rs = r[:, :nb]
+        X = np.broadcast_to(Xi, rs.shape)
+        Xj = _arr(K["X_ij"](Wt[:nb], X), rs)
+        Dj = _arr(K["Q_sw"](X, Wt[:nb], rs, m), rs) - _arr(K["U_sw"](Xj, m), rs)
+        Ajk = A[:nb] * X[..., None]
+        new_sw = _switch_new(K, X, np.broadcast_to(V[:nb], rs.shape), rs, Dj, Xj, Ajk, p[:nb], NC, m)
+        vm, wm, rm = V[nb:], Wt[nb:], r[:, nb:]
+        Um_tot = _arr(K["U_mm"](_arr(K["X_ij"](wm, Xi), rm), S_mm), rm)
+        Dm_tot = _arr(K["Q_mm"](Xi, wm, rm, m), rm) - Um_tot
+        new_mm = _memory_new(K, Xi, np.broadcast_to(vm, rm.shape), rm, Dm_tot, Um_tot, NC, S_mm, m)
+        new_pe = _arr(K["processor"](Xi * r_pe, K["U_pe"](Xi, S_pe, m), NC, S_pe, m), r_pe)
+        return np.concatenate([new_sw, new_mm, new_pe], axis=1)
+
+    return step
+
+
 class _Names:
     """Lazy names of the fixed-point components (for ConvergenceError messages)."""
 
@@ -469,7 +509,38 @@ def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, ma
 
 def _pattern_matrix(pattern, N, pattern_options):
     opts = dict(pattern_options or {})
+    if isinstance(pattern, str):
+        try:
+            return _named_pattern(pattern, N, tuple(sorted(opts.items())))
+        except TypeError:  # unhashable options: build it every time
+            pass
     return reference_matrix(pattern, N, **opts)
+
+
+@functools.lru_cache(maxsize=16)
+def _named_pattern(pattern: str, N: int, opts: tuple) -> np.ndarray:
+    """A named reference matrix, built once per ``(pattern, N, options)`` (``N x N``: 8 MB at N = 1024), read-only."""
+    P = np.array(reference_matrix(pattern, N, **dict(opts)), dtype=float)
+    P.setflags(write=False)
+    return P
+
+
+_DIGESTS: dict = {}
+
+
+def _digest(P: np.ndarray) -> str:
+    """SHA-1 of ``P``'s bytes (the cache key of the load-independent set-up); remembered for the read-only named
+    matrices of :func:`_named_pattern`, which cannot change."""
+    if not P.flags.writeable:
+        hit = _DIGESTS.get(id(P))
+        if hit is not None and hit[0] is P:
+            return hit[1]
+    d = hashlib.sha1(np.ascontiguousarray(P).tobytes()).hexdigest()
+    if not P.flags.writeable:
+        if len(_DIGESTS) > 32:
+            _DIGESTS.clear()
+        _DIGESTS[id(P)] = (P, d)
+    return d
 
 
 def _solve_prepared(prep, *, NC, S_pe, S_mm, m, damping, tol, max_iter, raise_on_failure, params, x0=None,
@@ -633,11 +704,39 @@ def solve(
     )
 
 
+def _reduced_curve(prep: _Prepared, NCs, prm: dict, raise_on_failure: bool) -> list:
+    """:func:`_solve_prepared` on the reduced path at every ``NC`` of ``NCs`` at once (one row per ``NC``)."""
+    m, S_pe, S_mm = prm["m"], prm["S_pe"], prm["S_mm"]
+    multi = m > 1
+    K = _kernels(multi, prm["reading"])
+    eqs = ("eq:4", "eq:5", "eq:6") if multi else ("eq:1", "eq:2", "eq:3")
+    nb = len(prep.structure.labels) - 1
+    init = np.concatenate([np.ones(nb), [m - 1 + S_mm], [m - 1 + S_pe]])
+    NCa = np.asarray(NCs, dtype=float)
+    fps = fixed_points(
+        _reduced_rows(prep, K, NCa, S_pe, S_mm, m), np.tile(init, (NCa.size, 1)), damping=prm["damping"],
+        tol=prm["tol"], max_iter=prm["max_iter"], raise_on_failure=raise_on_failure,
+        where=f"Willick-Eager MVA {eqs} (NC={list(NCs)}, S_mm={S_mm:g}, S_pe={S_pe:g}, m={m}, reduced path, "
+              f"problem = index into NC)",
+        names=_Names(prep, eqs),
+    )
+    out = []
+    for i, NC in enumerate(NCs):
+        _, class_throughput = _reduced_step(prep, K, NC, S_pe, S_mm, m)
+        out.append(_assemble(prep, K, fps[i], class_throughput, NC=NC, S_mm=S_mm, m=m, params={**prm, "NC": NC}))
+    return out
+
+
 def solve_curve(NC_values, /, **kwargs) -> CurveResult:
     """:func:`solve` for each ``NC`` in ``NC_values`` (same keyword arguments otherwise).
 
-    Visits are computed once; each point starts from the previous solution
-    (the fixed point does not depend on the start, only the iteration count).
+    Visits are computed once.  On the reduced path (stage-symmetric visits,
+    e.g. uniform traffic) every ``NC`` is iterated at once on arrays
+    (:func:`models.core.fixed_point.fixed_points`, each row from the same
+    start as :func:`solve`, so each point is :func:`solve`'s, iterations
+    included); on the general path each point starts from the previous
+    solution (the fixed point does not depend on the start, only the
+    iteration count).
     """
     if "NC" in kwargs:
         raise ParameterError("`NC` is given by `NC_values` in solve_curve")
@@ -651,15 +750,19 @@ def solve_curve(NC_values, /, **kwargs) -> CurveResult:
     prm = first.params
     P = _pattern_matrix(kwargs.get("pattern", "uniform"), prm["N"], kwargs.get("pattern_options"))
     prep = _prepare(prm["topology"], prm["k"], prm["n"], prm["return_wiring"], P, prm["method"])
-    x0 = first.state
-    for NC in NCs[1:]:
-        res = _solve_prepared(
-            prep, NC=NC, S_pe=prm["S_pe"], S_mm=prm["S_mm"], m=prm["m"], damping=prm["damping"], tol=prm["tol"],
-            max_iter=prm["max_iter"], raise_on_failure=kwargs.get("raise_on_failure", True), params={**prm, "NC": NC}, x0=x0,
-            reading=prm["reading"],
-        )
-        results.append(res)
-        x0 = res.state
+    raise_on_failure = kwargs.get("raise_on_failure", True)
+    if prep.method == "reduced" and len(NCs) > 1:
+        results.extend(_reduced_curve(prep, NCs[1:], prm, raise_on_failure))
+    else:
+        x0 = first.state
+        for NC in NCs[1:]:
+            res = _solve_prepared(
+                prep, NC=NC, S_pe=prm["S_pe"], S_mm=prm["S_mm"], m=prm["m"], damping=prm["damping"], tol=prm["tol"],
+                max_iter=prm["max_iter"], raise_on_failure=raise_on_failure, params={**prm, "NC": NC}, x0=x0,
+                reading=prm["reading"],
+            )
+            results.append(res)
+            x0 = res.state
     labels = list(first.stage_residence)
     params = {kk: v for kk, v in prm.items() if kk != "NC"}
     R = np.array([r.R for r in results])
@@ -724,6 +827,22 @@ class AsymptoticBounds(Result):
     params: dict = field(default_factory=dict)
 
 
+_VISITS_CACHE: dict = {}
+
+
+def _network_visits(topology, k, n, return_wiring, P) -> tuple:
+    """``(MultistageNetwork, visit_ratios(net, P))``, kept per configuration (they do not depend on the load)."""
+    key = (topology, k, n, return_wiring, _digest(P))
+    hit = _VISITS_CACHE.get(key)
+    if hit is None:
+        net = MultistageNetwork(topology, k, n, return_wiring)
+        hit = (net, visit_ratios(net, P))
+        if len(_VISITS_CACHE) > 8:
+            _VISITS_CACHE.clear()
+        _VISITS_CACHE[key] = hit
+    return hit
+
+
 def asymptotic_bounds(
     *,
     topology: str = "omega",
@@ -770,10 +889,26 @@ def asymptotic_bounds(
     AsymptoticBounds
     """
     k, n, m, S_pe, S_mm = _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring)
-    net = MultistageNetwork(topology, k, n, return_wiring)
+    P = _pattern_matrix(pattern, k**n, pattern_options)
+    key = (topology, k, n, S_pe, S_mm, m, return_wiring, _digest(P), isinstance(pattern, str) and pattern,
+           repr(sorted((pattern_options or {}).items())))
+    hit = _BOUNDS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out = _asymptotic_bounds(topology, k, n, S_pe, S_mm, m, pattern, return_wiring, pattern_options, P)
+    if len(_BOUNDS_CACHE) > 64:
+        _BOUNDS_CACHE.clear()
+    _BOUNDS_CACHE[key] = out
+    return out
+
+
+_BOUNDS_CACHE: dict = {}
+
+
+def _asymptotic_bounds(topology, k, n, S_pe, S_mm, m, pattern, return_wiring, pattern_options, P) -> AsymptoticBounds:
+    """:func:`asymptotic_bounds` after validation (kept per configuration: it does not depend on the load)."""
+    net, vis = _network_visits(topology, k, n, return_wiring, P)
     N = net.N
-    P = _pattern_matrix(pattern, N, pattern_options)
-    vis = visit_ratios(net, P)
     s = vis.n_switch
     cls = vis.cls.astype(np.int64)
     # the model's zero-contention residence per visit: 1 (lead packet) at a switch, m - 1 + S_mm at a memory

@@ -87,9 +87,10 @@ def _mmpp_args(arrival):
     L = np.asarray(L, dtype=float)
     if Q.shape != (2, 2) or L.shape != (2, 2):
         raise _ParameterError(f"`arrival` must be a two-state MMPP (2x2 Q and Lambda); got shapes {Q.shape}, {L.shape}")
-    if not (Q[0, 1] > 0 and Q[1, 0] > 0) or not np.allclose(Q.sum(axis=1), 0):
+    # np.allclose(Q.sum(axis=1), 0) on two rows, as floats (this check runs on every solve of the torus model)
+    if not (Q[0, 1] > 0 and Q[1, 0] > 0) or not (abs(Q[0, 0] + Q[0, 1]) <= 1e-8 and abs(Q[1, 0] + Q[1, 1]) <= 1e-8):
         raise _ParameterError(f"`arrival` Q must be a generator with positive off-diagonal rates; got {Q.tolist()}")
-    if np.any(np.diag(L) < 0) or np.diag(L).sum() <= 0 or np.any(L - np.diag(np.diag(L))):
+    if not (L[0, 0] >= 0 and L[1, 1] >= 0) or L[0, 0] + L[1, 1] <= 0 or L[0, 1] != 0 or L[1, 0] != 0:
         raise _ParameterError(f"`arrival` Lambda must be diagonal with rates >= 0, not all 0; got {L.tolist()}")
     return Q, L
 
@@ -379,11 +380,7 @@ def mmpp_g_matrix(arrival, service: ServiceTime, *, method: str = "auto", tol: f
     _require_choice("method", method, ["auto", "closed", "uniformization"])
     Q, L = _mmpp_args(arrival)
     if method == "auto":
-        try:
-            service.matrix_lst(np.zeros((2, 2)))
-            method = "closed"
-        except NotImplementedError:
-            method = "uniformization"
+        method = "closed" if _has_lst(service) else "uniformization"
     if G0 is None:
         lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
         G0 = np.eye(2) if lam_ * service.mean < 1.0 else np.zeros((2, 2))
@@ -465,11 +462,23 @@ def mmpp_g1(arrival, service: ServiceTime, *, method: str = "auto", tol: float =
 
 
 def _has_lst(service) -> bool:
-    try:
-        service.matrix_lst(np.zeros((2, 2)))
-        return True
-    except NotImplementedError:
-        return False
+    """Whether ``service`` has a closed-form matrix LST (a property of its class, probed once per class)."""
+    return _class_has_lst(type(service), service)
+
+
+_LST_BY_CLASS: dict = {}
+
+
+def _class_has_lst(cls, service) -> bool:
+    hit = _LST_BY_CLASS.get(cls)
+    if hit is None:
+        try:
+            service.matrix_lst(np.zeros((2, 2)))
+            hit = True
+        except NotImplementedError:
+            hit = False
+        _LST_BY_CLASS[cls] = hit
+    return hit
 
 
 def mmpp_g1_wait(arrival, service: ServiceTime, **kw) -> float:

@@ -59,9 +59,20 @@ def equations(V: int) -> dict:
 
 def _check(rho_value):
     r = np.asarray(rho_value, dtype=float)
+    if r.ndim == 0:  # one utilisation (the torus solvers' inner loop): the same test on a float, without reductions
+        x = float(r)
+        if not 0.0 <= x < np.inf:
+            raise ValueError(f"`rho` (channel utilisation lambda*S) must be finite and >= 0; got {rho_value!r}")
+        return r
     if np.any(~np.isfinite(r)) or np.any(r < 0):
         raise ValueError(f"`rho` (channel utilisation lambda*S) must be finite and >= 0; got {rho_value!r}")
     return r
+
+
+@functools.cache
+def _closed(V: int):
+    """The lambdified closed forms :math:`P_0..P_V` (kept per ``V``: hashing the expressions costs more than a call)."""
+    return lambdify_cached((rho,), equations(V)["closed"])
 
 
 def occupancy(V: int, rho_value) -> np.ndarray:
@@ -70,7 +81,9 @@ def occupancy(V: int, rho_value) -> np.ndarray:
     ``rho >= 1`` (saturated channel) gives all mass on ``V`` busy VCs.
     """
     r = _check(rho_value)
-    f = lambdify_cached((rho,), equations(V)["closed"])
+    f = _closed(V)
+    if r.ndim == 0:
+        return np.array(f(np.minimum(r, 1.0)), dtype=float)  # a tuple of V + 1 scalars
     out = np.stack(np.broadcast_arrays(*f(np.minimum(r, 1.0))), axis=-1).astype(float)
     return out
 

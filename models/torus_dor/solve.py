@@ -19,7 +19,12 @@ ejection (:math:`M\\lambda_g\\ge1`) or the source queue
 (:math:`\\lambda_g\\bar S/L\\ge1`) saturates.  The iteration is
 :func:`models.core.fixed_point.fixed_point` (plain steps, a ``saturated``
 outcome); :func:`saturation_load` finds the boundary with
-:func:`models.core.saturation.find_saturation` on :math:`\\lambda_g`.
+:func:`models.core.saturation.find_saturation` on :math:`\\lambda_g`, each
+probe answered early when a point with :math:`W'\\le W` proves the fixed point
+exists (:func:`models.core.fixed_point.monotone_fixed_point_exists`; the same
+answer as the full iteration, #16).  :func:`solve_curve` iterates every load at
+once on arrays (:func:`models.core.fixed_point.fixed_points`, each row exactly
+as :func:`solve` iterates it).
 
 Front door (``models/__init__.py``): the load :math:`\\lambda_g` (``LOAD =
 "lam_g"``, the paper's symbol, messages/node/cycle) is the only positional
@@ -47,7 +52,7 @@ import numpy as np
 import sympy as sp
 
 from ..core.errors import ParameterError
-from ..core.fixed_point import Saturated, fixed_point
+from ..core.fixed_point import Saturated, fixed_point, fixed_points, monotone_fixed_point_exists
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
@@ -185,7 +190,10 @@ def _compiled(readings: Readings) -> dict:
 
 
 def _bc(x, like):
-    return np.broadcast_to(np.asarray(x, dtype=float), np.shape(like)).astype(float)
+    shape = np.shape(like)
+    if type(x) is np.ndarray and x.shape == shape and x.dtype == float:
+        return x  # a lambdified result of the right shape is already a new array (no copy needed)
+    return np.broadcast_to(np.asarray(x, dtype=float), shape).astype(float)
 
 
 # ----------------------------------------------------------------------------
@@ -273,6 +281,9 @@ class _Model:
         self.jgrid = np.arange(int(self.J.max()) + 1, dtype=float)[:, None]  # (j, dim)
         self.jmask = (self.jgrid >= L) & (self.jgrid <= self.J[None, :])
         self.lgrid = np.arange(L + 1, dtype=float)[:, None]
+        # the (j, dim) pairs of eq. 15's sum (L <= j <= J_i), flat: the summand is evaluated only where it counts
+        jj, dd = np.nonzero(self.jmask)
+        self.j_flat, self.dim_flat, self.J_flat = self.jgrid[jj, 0], dd, self.J[dd]
 
     def lam_c(self, lam_g) -> np.ndarray:
         """Per-dimension channel rates (eq. 4; all equal under the printed reading)."""
@@ -290,14 +301,36 @@ class _Model:
         Y = st.B @ W
         D = _bc(K["D"](Y, M, 1.0, W_ej), W)
         rho = _bc(K["rho"](lam_c, D), W)
-        if np.any(rho >= 1.0) or not np.all(np.isfinite(rho)):
+        if not (rho < 1.0).all():  # rho >= 1 or NaN
             return None
         ratio = _bc(K["ratio"](st.q, np.maximum(rho, 1e-12), L), W)
         What = _bc(K["What"](ratio, X, M, 1.0), W)
-        terms = _bc(K["N_term"](self.jgrid, rho[None, :], self.J[None, :], L), self.jmask)
-        Ntil = np.where(self.jmask, terms, 0.0).sum(axis=0)
+        terms = _bc(K["N_term"](self.j_flat, rho[self.dim_flat], self.J_flat, L), self.j_flat)
+        Ntil = np.bincount(self.dim_flat, terms, W.size)  # eq. 15: sum over L <= j <= J_i per dimension
         Wn = _bc(K["W"](What, Ntil), W)
         return dict(X=X, Y=Y, D=D, rho=rho, ratio=ratio, What=What, Ntil=Ntil, W=Wn)
+
+    def step_rows(self, W, lam_c, W_ej):
+        """:meth:`step`'s ``W`` for many loads at once: ``W`` (R, n), ``lam_c`` (R, n), ``W_ej`` (R,).
+
+        The same operations element by element; a row past the pole (``rho >= 1``
+        or not finite) comes back as ``inf`` and is flagged in the second result.
+        """
+        K, st, L, M = self.K, self.st, self.L, self.M
+        X = W @ st.A.T
+        Y = W @ st.B.T
+        D = _bc(K["D"](Y, M, 1.0, W_ej[:, None]), W)
+        rho = _bc(K["rho"](lam_c, D), W)
+        pole = np.any(rho >= 1.0, axis=1) | ~np.all(np.isfinite(rho), axis=1)
+        ratio = _bc(K["ratio"](st.q, np.maximum(rho, 1e-12), L), W)
+        What = _bc(K["What"](ratio, X, M, 1.0), W)
+        jg = self.jgrid[:, None, :]  # (j, 1, dim)
+        mask = np.broadcast_to(self.jmask[:, None, :], (jg.shape[0],) + W.shape)
+        terms = _bc(K["N_term"](jg, rho[None, :, :], self.J[None, None, :], L), mask)
+        Ntil = np.where(mask, terms, 0.0).sum(axis=0)
+        Wn = _bc(K["W"](What, Ntil), W)
+        Wn[pole] = np.inf
+        return Wn, pole
 
 
 def _params(radices, L, M, lam_g, bidirectional, readings):
@@ -392,6 +425,12 @@ def _solve(model: _Model, lam_g: float, tol: float, max_iter: int, raise_on_fail
     fp = fixed_point(f, np.zeros(n), damping=1.0, tol=tol, max_iter=max_iter, saturated=_unbounded,
                      where="torus_dor eq. 8 (blocking time per dimension)",
                      names=[f"W_{{d_{i}}}" for i in range(n)], raise_on_failure=raise_on_failure)
+    return _finish(model, lam_g, lam_c, W_ej, fp)
+
+
+def _finish(model: _Model, lam_g: float, lam_c, W_ej: float, fp) -> TorusDorResult:
+    """The result at the outcome ``fp`` of the fixed point over ``W`` (eqs. 18-22 at the solution)."""
+    K, st, L, M = model.K, model.st, model.L, model.M
     it, residual = fp.iterations, fp.residual
     if fp.saturated:
         return _saturated(model, lam_g, lam_c, it, fp.reason, residual)
@@ -451,7 +490,82 @@ def saturation_load(
     radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
     model = _model(radices, L, M, bidirectional, readings)
     hi = min(1.0 / M, st_bound(model))
-    return find_saturation(lambda x: _solve(model, x, 1e-9, 20_000, False).saturated, 0.0, hi, rtol=rtol).load
+    return find_saturation(lambda x: _is_saturated(model, x), 0.0, hi, rtol=rtol).load
+
+
+def _is_saturated(model: _Model, lam_g: float) -> bool:
+    r"""``_solve(model, lam_g, 1e-9, 20_000, False).saturated``, decided early where it can be.
+
+    The map ``W -> W'`` is non-decreasing (module docstring), so a ``W`` with
+    ``W' <= W`` proves that the least fixed point exists below it
+    (:func:`~models.core.fixed_point.monotone_fixed_point_exists`), without
+    crawling up to it near the saturation load; :math:`\bar S` (eq. 18) grows
+    with ``W`` and ``D``, so the source queue is not saturated at the fixed
+    point either when :math:`\lambda_g\bar S/L<1` at that bound.  Otherwise
+    (the iteration saturated, converged, or the bound is not conclusive) the
+    answer is :func:`_solve`'s, from the same plain iteration.
+    """
+    K, st, L, M = model.K, model.st, model.L, model.M
+    if M * lam_g >= 1.0:
+        return True
+    lam_c = model.lam_c(lam_g)
+    W_ej = float(K["W_ej"](M, lam_g))
+
+    def f(W):
+        out = model.step(W, lam_c, W_ej)
+        if out is None:
+            raise Saturated("channel (rho >= 1: no fixed point of eq. 8)")
+        return out["W"]
+
+    outcome, W, _ = monotone_fixed_point_exists(f, np.zeros(len(st.radices)), tol=1e-9, max_iter=20_000,
+                                                saturated=_unbounded)
+    if outcome in ("saturated", "undecided"):
+        return True
+    if outcome == "certified":
+        out = model.step(W, lam_c, W_ej)
+        S_bound = float(np.sum(_bc(K["S_term"](st.f, out["D"], W), W)))
+        if lam_g * S_bound / L < 1.0:
+            return False
+    return _solve(model, lam_g, 1e-9, 20_000, False).saturated
+
+
+def _solve_rows(model: _Model, loads: np.ndarray, tol: float, max_iter: int) -> tuple:
+    """:func:`_solve` at every load at once: one :func:`~models.core.fixed_point.fixed_points` over the rows.
+
+    Each row is iterated exactly as :func:`_solve` iterates its load (plain
+    steps from ``W = 0``, the same tolerance and saturation tests); a row
+    that reaches ``rho >= 1`` stops saturated at that iteration.
+    """
+    K, st, M = model.K, model.st, model.M
+    n = len(st.radices)
+    lam_c = np.array([model.lam_c(x) for x in loads]).reshape(loads.size, n)
+    W_ej = np.array([float(K["W_ej"](M, x)) if M * x < 1.0 else np.inf for x in loads])
+    live = np.flatnonzero(M * loads < 1.0)
+    out: list = [None] * loads.size
+    for i in np.flatnonzero(M * loads >= 1.0):
+        out[i] = _saturated(model, float(loads[i]), lam_c[i], 0, "ejection channel (M lambda_g >= 1)")
+    if live.size:
+        pole_rows: set = set()
+
+        def f(W, rows):
+            Wn, pole = model.step_rows(W, lam_c[live[rows]], W_ej[live[rows]])
+            pole_rows.update(int(r) for r in rows[pole])
+            return Wn
+
+        def saturated(new, rows):  # _unbounded row by row (a pole row is inf)
+            with np.errstate(invalid="ignore"):
+                return ~np.isfinite(new).all(axis=1) | (new > 1e12).any(axis=1)
+
+        fps = fixed_points(f, np.zeros((live.size, n)), damping=1.0, tol=tol, max_iter=max_iter,
+                           saturated=saturated, where="torus_dor eq. 8 (blocking time per dimension)",
+                           names=[f"W_{{d_{i}}}" for i in range(n)])
+        for j, i in enumerate(live):
+            fp = fps[j]
+            if fp.saturated:
+                reason = "channel (rho >= 1: no fixed point of eq. 8)" if j in pole_rows else _unbounded(fp.x)
+                fp = dataclasses.replace(fp, reason=reason)
+            out[i] = _finish(model, float(loads[i]), lam_c[i], float(W_ej[i]), fp)
+    return tuple(out)
 
 
 def st_bound(model: _Model) -> float:
@@ -476,7 +590,12 @@ def solve_curve(
     with ``saturation`` (default), :func:`saturation_load`."""
     loads = [_check_load(x) for x in loads]
     kw = dict(radices=radices, L=L, M=M, bidirectional=bidirectional, readings=readings)
-    res = tuple(solve(x, tol=tol, max_iter=max_iter, **kw) for x in loads)
+    if loads:
+        radices_, L_, M_, _ = check_params(loads[0], radices=radices, L=L, M=M, bidirectional=bidirectional)
+        res = _solve_rows(_model(radices_, L_, M_, bidirectional, readings), np.array(loads, dtype=float), tol,
+                          max_iter)
+    else:
+        res = ()
     sat = saturation_load(**kw) if saturation else math.nan
     return CurveResult(
         loads=np.array(loads, dtype=float), latency=np.array([r.latency for r in res], dtype=float),

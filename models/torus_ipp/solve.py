@@ -94,8 +94,9 @@ def _fns() -> dict:
     }
 
 
+@functools.lru_cache(maxsize=256)
 def kbar_of(k: int) -> float:
-    """Mean hops per dimension, eq. (2) (``k/4`` for even ``k``)."""
+    """Mean hops per dimension, eq. (2) (``k/4`` for even ``k``); kept per ``k`` (read many times per solve)."""
     return float(_fns()["kbar"](k))
 
 

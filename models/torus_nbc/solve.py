@@ -36,7 +36,12 @@ from the zero-load value, by :func:`models.core.fixed_point.fixed_point`
 increasing in :math:`\\bar S_c`, so the plain iteration rises monotonically
 to the smallest fixed point, or past the pole :math:`\\lambda_c\\bar S_c\\ge1`
 (saturation: the map raises :class:`~models.core.fixed_point.Saturated`).
-The saturation rate is found by :func:`models.core.saturation.find_saturation`.
+The saturation rate is found by :func:`models.core.saturation.find_saturation`,
+each probe answered early when an :math:`S` with :math:`S'\\le S` proves the
+fixed point exists (:func:`models.core.fixed_point.monotone_fixed_point_exists`;
+the same answer as the full iteration).  :func:`solve_curve` iterates every
+rate at once on arrays (:func:`models.core.fixed_point.fixed_points`, each row
+exactly as :func:`solve` iterates it).
 
 Front door (the contract of :mod:`models`): ``solve(rate, /, *, k, M, ...)``
 -> :class:`TorusNbcResult`, ``solve_curve(rates, /, *, k, M, ...)`` ->
@@ -56,7 +61,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from ..core.fixed_point import Saturated, fixed_point
+from ..core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points, monotone_fixed_point_exists
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
@@ -286,6 +291,7 @@ class _Prepared:
     phi: np.ndarray
     d: float
     lam_per_rate: float
+    H_sum: float = 0.0  # float(H.sum()), the denominator of eq:18_S
 
 
 @functools.lru_cache(maxsize=64)
@@ -295,7 +301,7 @@ def _prepare(p: NbcParams) -> _Prepared:
     D = p.diameter
     C1, C2, C3 = _coefficients(p.V, p.V1, p.V2, D)
     d = float(f["d"](f["kbar"](p.k))) if p.mean_distance == "agarwal" else float(H.mean())
-    return _Prepared(p, H, D, C1, C2, C3, _phi_by_remaining(p.k, D), d, float(f["lam_c"](1.0, d)))
+    return _Prepared(p, H, D, C1, C2, C3, _phi_by_remaining(p.k, D), d, float(f["lam_c"](1.0, d)), float(H.sum()))
 
 
 def _step(prep: _Prepared, lam_c: float, Sc: float):
@@ -308,11 +314,33 @@ def _step(prep: _Prepared, lam_c: float, Sc: float):
     Wc = float(f["W_c"](lam_c, Sc, p.M))
     Pv = occupancy(p.V, rho)
     pblock = f["P_block"](prep.C1 @ Pv, prep.C2 @ Pv, prep.C3 @ Pv, prep.phi)
-    Bd = np.broadcast_to(f["B"](pblock, Wc), pblock.shape)
-    cumB = np.cumsum(Bd)
+    Bd = f["B"](pblock, Wc)
+    cumB = np.cumsum(np.broadcast_to(Bd, pblock.shape) if np.shape(Bd) != pblock.shape else Bd)
     S_H = f["S_H"](p.M, prep.H, cumB[prep.H - 1])
-    Sc_new = float(f["S_c"](float(np.dot(prep.H, S_H)), float(prep.H.sum())))
+    Sc_new = float(f["S_c"](float(np.dot(prep.H, S_H)), prep.H_sum))
     return Sc_new, S_H, pblock, Wc, Pv
+
+
+def _step_rows(prep: _Prepared, lam_c: np.ndarray, Sc: np.ndarray) -> np.ndarray:
+    """:func:`_step`'s new ``S_c`` for many rates at once (``lam_c``, ``Sc``: (R,)); ``inf`` past the pole.
+
+    The same operations as :func:`_step`, row by row.
+    """
+    f = _f()
+    p = prep.p
+    rho = lam_c * Sc
+    pole = ~(rho < 1.0)
+    rho = np.where(pole, 0.0, rho)  # any value: those rows come back inf
+    Wc = np.broadcast_to(f["W_c"](lam_c, Sc, p.M), rho.shape)
+    Pv = occupancy(p.V, rho)  # (R, V+1)
+    pblock = f["P_block"](Pv @ prep.C1.T, Pv @ prep.C2.T, Pv @ prep.C3.T, prep.phi)
+    Bd = np.broadcast_to(f["B"](pblock, Wc[:, None]), pblock.shape)
+    cumB = np.cumsum(Bd, axis=1)
+    S_H = f["S_H"](p.M, prep.H, cumB[:, prep.H - 1])
+    out = np.asarray(f["S_c"](S_H @ prep.H.astype(float), prep.H_sum), dtype=float)
+    out = np.array(np.broadcast_to(out, rho.shape))
+    out[pole] = np.inf
+    return out
 
 
 def solve(
@@ -401,6 +429,13 @@ def _solve(prep: _Prepared, rate: float, tol: float, max_iter: int, raise_on_fai
         where="torus_nbc fixed point (eqs. 5-18)", names=("mean channel service time S_c",),
         raise_on_failure=raise_on_failure,
     )
+    return _finish(prep, rate, lam_c, fp)
+
+
+def _finish(prep: _Prepared, rate: float, lam_c: float, fp: FixedPoint) -> TorusNbcResult:
+    """The result at the outcome ``fp`` of the fixed point over :math:`\\bar S_c` (eqs. 1, 17-21 at the solution)."""
+    f = _f()
+    p = prep.p
     it, residual = fp.iterations, fp.residual
     if fp.saturated:
         return _saturated(prep, rate, lam_c, it, residual)
@@ -429,6 +464,20 @@ def _solve(prep: _Prepared, rate: float, tol: float, max_iter: int, raise_on_fai
     )
 
 
+def _solve_rows(prep: _Prepared, rates: np.ndarray, tol: float, max_iter: int, raise_on_failure: bool) -> tuple:
+    """:func:`_solve` at every rate at once: one :func:`~models.core.fixed_point.fixed_points` over the rows,
+    each iterated exactly as :func:`_solve` iterates its rate."""
+    lam_c = prep.lam_per_rate * rates
+    fps = fixed_points(
+        lambda x, rows: _step_rows(prep, lam_c[rows], x[:, 0])[:, None],
+        np.full((rates.size, 1), _zero_load_service(prep)), damping=1.0, tol=tol, max_iter=max_iter,
+        relative_to="old", floor=0.0, saturated=lambda x, rows: ~np.isfinite(x[:, 0]),
+        where="torus_nbc fixed point (eqs. 5-18)", names=("mean channel service time S_c",),
+        raise_on_failure=raise_on_failure,
+    )
+    return tuple(_finish(prep, float(r), float(lc), fps[i]) for i, (r, lc) in enumerate(zip(rates, lam_c)))
+
+
 def saturation_load(
     *, k: int, M: int, V: int = 10, escape_levels: int | None = None, mean_distance: str = "agarwal",
     rtol: float = 1e-5, max_iter: int = 200_000,
@@ -447,7 +496,39 @@ def saturation_load(
     rtol = require("rtol", rtol, 0, 0.1, lo_open=True, unit="relative precision")
     prep = _prepare(p)
     hi = 1.0 / (prep.lam_per_rate * _zero_load_service(prep))
-    return find_saturation(lambda r: _solve(prep, r, 1e-9, max_iter, False).saturated, 0.0, hi, rtol=rtol).lo
+    return find_saturation(lambda r: _is_saturated(prep, r, max_iter), 0.0, hi, rtol=rtol).lo
+
+
+def _is_saturated(prep: _Prepared, rate: float, max_iter: int) -> bool:
+    """``_solve(prep, rate, 1e-9, max_iter, False).saturated``, decided early where it can be.
+
+    The map :math:`\\bar S_c\\to\\bar S_c'` is increasing (module docstring),
+    so an :math:`S` with :math:`S'\\le S` proves that the fixed point exists
+    below it (:func:`~models.core.fixed_point.monotone_fixed_point_exists`)
+    without crawling up to it near the saturation rate; :math:`\\bar S`
+    (eq. 17) grows with :math:`\\bar S_c`, so the source queue is not
+    saturated either when :math:`\\lambda_g\\bar S/V<1` at that bound.
+    Otherwise the answer is :func:`_solve`'s, from the same plain iteration.
+    """
+    lam_c = prep.lam_per_rate * rate
+
+    def channel_service(x):
+        state = _step(prep, lam_c, float(x[0]))
+        if state is None:
+            raise Saturated("lambda_c S_c >= 1")
+        return [state[0]]
+
+    outcome, x, _ = monotone_fixed_point_exists(
+        channel_service, [_zero_load_service(prep)], tol=1e-9, max_iter=max_iter, relative_to="old", floor=0.0,
+        saturated=lambda v: not math.isfinite(v[0]))
+    if outcome in ("saturated", "undecided"):
+        return True
+    if outcome == "certified":
+        state = _step(prep, lam_c, float(x[0]))
+        S = float(_f()["S"](float(state[1].sum()), prep.p.N))
+        if rate * S / prep.p.V < 1.0:
+            return False
+    return _solve(prep, rate, 1e-9, max_iter, False).saturated
 
 
 def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | None = None,
@@ -459,8 +540,10 @@ def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | N
     and ``saturation_load`` is NaN.
     """
     rates = np.asarray([check_rate(r) for r in np.atleast_1d(rates)], dtype=float)
-    res = tuple(solve(r, k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance, tol=tol,
-                      max_iter=max_iter, raise_on_failure=raise_on_failure) for r in rates)
+    p = check_params(k, M, V, escape_levels, mean_distance)
+    tol = require("tol", tol, 0, 1e-3, lo_open=True, unit="relative tolerance")
+    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    res = _solve_rows(_prepare(p), rates, tol, max_iter, raise_on_failure) if rates.size else ()
     sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance) \
         if saturation else math.nan
     params = dict(check_params(k, M, V, escape_levels, mean_distance).as_dict())

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import ConvergenceError, ParameterError
-from ..core.fixed_point import fixed_point
+from ..core.fixed_point import fixed_point, fixed_points
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
@@ -239,82 +239,146 @@ def solve(
     """
     lam, ad, M, V, k, n, nodes, channels = _validate(lam, ad, M, V, k, n, vbar, source_rate, channel_rate,
                                                      nodes, channels)
-    params = dict(lam=lam, ad=ad, M=M, V=V, k=k, n=n, vbar=vbar, source_rate=source_rate,
-                  channel_rate=channel_rate, nodes=nodes, channels=channels)
-    lam_u = float(_f_eq6("printed")(lam, ad)) if channel_rate == "printed" else float(
-        _f_eq6("links")(lam, nodes, n, ad, channels))
-    f9, f10, f2 = _f_eq9(), _f_eq10(), _f_eq2()
-    fPb, fVj = _f_channel(V)
+    m = _Model(lam, ad, M, V, k, n, vbar, source_rate, channel_rate, nodes, channels)
+    S0 = m.S0
+    if lam == 0.0:
+        return m.finish(S0, 0)
+    if np.any(m.lam_u * S0 >= 1.0):
+        return m.saturated()
+    try:
+        # divergence to infinity past saturation is a state, not an error
+        fp = fixed_point(m.step, S0, damping=damping, tol=tol, max_iter=max_iter,
+                         where="eq. (9) (network latency S_i)",
+                         names=[f"S_{i + 1}" for i in range(n)],
+                         saturated=lambda S: not np.all(np.isfinite(S)))
+    except ConvergenceError as err:
+        # the iteration cap reached on the way past saturation (an iterate beyond 1/lambda_u)
+        last = np.asarray(err.result, dtype=float) if err.result is not None else S0
+        if np.any(m.lam_u * last >= 1.0):
+            return m.saturated(err.iterations)
+        raise
+    if fp.saturated:
+        return m.saturated(fp.iterations)
+    return m.finish(fp.x, fp.iterations)
 
-    def saturated(it=0):
-        inf = math.inf
-        return XfoldedTmResult(latency=inf, network_latency=inf, source_wait=inf, multiplexing=float(V),
+
+class _Model:
+    """The model at one generation rate: eqs. (6), (9)-(11), (2) (the body of :func:`solve`)."""
+
+    def __init__(self, lam, ad, M, V, k, n, vbar, source_rate, channel_rate, nodes, channels):
+        self.lam, self.ad, self.M, self.V, self.k, self.n = lam, ad, M, V, k, n
+        self.vbar, self.source_rate = vbar, source_rate
+        self.params = dict(lam=lam, ad=ad, M=M, V=V, k=k, n=n, vbar=vbar, source_rate=source_rate,
+                           channel_rate=channel_rate, nodes=nodes, channels=channels)
+        self.lam_u = float(_f_eq6("printed")(lam, ad)) if channel_rate == "printed" else float(
+            _f_eq6("links")(lam, nodes, n, ad, channels))
+        self.f9, self.f10, self.f2 = _f_eq9(), _f_eq10(), _f_eq2()
+        self.fPb, self.fVj = _f_channel(V)
+        self.S0 = M + ad * np.arange(1, n + 1)
+
+    def saturated(self, it=0):
+        inf, n = math.inf, self.n
+        return XfoldedTmResult(latency=inf, network_latency=inf, source_wait=inf, multiplexing=float(self.V),
                                S=tuple([inf] * n), channel_wait=tuple([inf] * n), blocking=tuple([1.0] * n),
-                               channel_rate=lam_u, iterations=it, saturated=True, params=params)
+                               channel_rate=self.lam_u, iterations=it, saturated=True, params=self.params)
 
-    def channel(Svec):
-        prev = np.concatenate(([M], Svec[:-1]))
+    def channel(self, Svec, lam_u=None):
+        """``(S_{i-1}, rho, W, P_b)`` per dimension (last axis); ``lam_u`` per row for many rates."""
+        lam_u = self.lam_u if lam_u is None else lam_u
+        prev = np.concatenate((np.full(Svec.shape[:-1] + (1,), float(self.M)), Svec[..., :-1]), axis=-1)
         rho = lam_u * Svec
         with np.errstate(divide="ignore", invalid="ignore"):
-            W = np.where(rho < 1, f10(lam_u, 1.0, Svec, prev), np.inf)
-        Pb = np.asarray(fPb(np.minimum(rho, 1.0)), dtype=float) * np.ones_like(Svec)
+            W = np.where(rho < 1, self.f10(lam_u, 1.0, Svec, prev), np.inf)
+        Pb = np.asarray(self.fPb(np.minimum(rho, 1.0)), dtype=float) * np.ones_like(Svec)
         return prev, rho, W, Pb
 
-    def step(Svec):
+    def step(self, Svec, lam_u=None):
+        """Eq. (9) for every dimension in turn (the recursion in ``i`` uses the *new* ``S_{i-1}``)."""
         out = np.empty_like(Svec)
-        prev_new = M
-        _, rho, W, Pb = channel(Svec)
-        for idx in range(n):
-            # eq. (9): the recursion in i uses the *new* S_{i-1}
-            out[idx] = f9(prev_new, ad, W[idx], Pb[idx])
-            prev_new = out[idx]
+        prev_new = self.M
+        _, rho, W, Pb = self.channel(Svec, lam_u)
+        for idx in range(self.n):
+            out[..., idx] = self.f9(prev_new, self.ad, W[..., idx], Pb[..., idx])
+            prev_new = out[..., idx]
         return out
 
-    S0 = M + ad * np.arange(1, n + 1)
-    if lam == 0.0:
-        Svec, iters = S0, 0
-    else:
-        if np.any(lam_u * S0 >= 1.0):
-            return saturated()
-        try:
-            # divergence to infinity past saturation is a state, not an error
-            fp = fixed_point(step, S0, damping=damping, tol=tol, max_iter=max_iter,
-                             where="eq. (9) (network latency S_i)",
-                             names=[f"S_{i + 1}" for i in range(n)],
-                             saturated=lambda S: not np.all(np.isfinite(S)))
-        except ConvergenceError as err:
-            # the iteration cap reached on the way past saturation (an iterate beyond 1/lambda_u)
-            last = np.asarray(err.result, dtype=float) if err.result is not None else S0
-            if np.any(lam_u * last >= 1.0):
-                return saturated(err.iterations)
-            raise
-        if fp.saturated:
-            return saturated(fp.iterations)
-        Svec, iters = fp.x, fp.iterations
-        if np.any(lam_u * Svec >= 1.0):
-            return saturated(iters)
-    _, rho, W, Pb = channel(Svec)
-    vj = np.asarray(fVj(rho), dtype=float) * np.ones_like(Svec)
-    if vbar == "mean":
-        Vb = float(vj.mean())
-    else:  # as printed: sum over j = 1..n(k-1), each dimension's degree k-1 times
-        Vb = float(vj.sum() * (k - 1))
-    Sn = float(Svec[-1])
-    src_rate_div = Vb if source_rate == "vbar" else float(V)
-    if lam / src_rate_div * Sn >= 1.0:
-        return saturated(iters)
-    Wb = float(f10(lam, src_rate_div, Sn, M)) if lam > 0 else 0.0
-    latency = float(f2(Sn, Wb, Vb))
-    if not (math.isfinite(latency) and latency > 0):
-        return saturated(iters)
-    return XfoldedTmResult(latency=latency, network_latency=Sn, source_wait=Wb, multiplexing=Vb,
-                           S=tuple(map(float, Svec)), channel_wait=tuple(map(float, W)),
-                           blocking=tuple(map(float, Pb)), channel_rate=lam_u, iterations=iters, saturated=False,
-                           params=params)
+    def finish(self, Svec, iters) -> XfoldedTmResult:
+        """Eqs. (10), (11), (2) at the solution ``Svec``."""
+        lam, V, M = self.lam, self.V, self.M
+        if np.any(self.lam_u * Svec >= 1.0):
+            return self.saturated(iters)
+        _, rho, W, Pb = self.channel(Svec)
+        vj = np.asarray(self.fVj(rho), dtype=float) * np.ones_like(Svec)
+        if self.vbar == "mean":
+            Vb = float(vj.mean())
+        else:  # as printed: sum over j = 1..n(k-1), each dimension's degree k-1 times
+            Vb = float(vj.sum() * (self.k - 1))
+        Sn = float(Svec[-1])
+        src_rate_div = Vb if self.source_rate == "vbar" else float(V)
+        if lam / src_rate_div * Sn >= 1.0:
+            return self.saturated(iters)
+        Wb = float(self.f10(lam, src_rate_div, Sn, M)) if lam > 0 else 0.0
+        latency = float(self.f2(Sn, Wb, Vb))
+        if not (math.isfinite(latency) and latency > 0):
+            return self.saturated(iters)
+        return XfoldedTmResult(latency=latency, network_latency=Sn, source_wait=Wb, multiplexing=Vb,
+                               S=tuple(map(float, Svec)), channel_wait=tuple(map(float, W)),
+                               blocking=tuple(map(float, Pb)), channel_rate=self.lam_u, iterations=iters,
+                               saturated=False, params=self.params)
+
+
+def _solve_rows(lams: np.ndarray, kwargs: dict) -> tuple:
+    """:func:`solve` at every rate at once: one :func:`~models.core.fixed_point.fixed_points` over the rows,
+    each iterated exactly as :func:`solve` iterates its rate (the same damped steps, tests and outcomes)."""
+    import inspect
+
+    opts = {name: p.default for name, p in inspect.signature(solve).parameters.items() if name != "lam"}
+    unknown = set(kwargs) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(kwargs)
+    damping, tol, max_iter = opts.pop("damping"), opts.pop("tol"), opts.pop("max_iter")
+    require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
+    models = []
+    for lam in lams:
+        lam_, ad, M, V, k, n, nodes, channels = _validate(
+            lam, opts["ad"], opts["M"], opts["V"], opts["k"], opts["n"], opts["vbar"], opts["source_rate"],
+            opts["channel_rate"], opts["nodes"], opts["channels"])
+        models.append(_Model(lam_, ad, M, V, k, n, opts["vbar"], opts["source_rate"], opts["channel_rate"], nodes,
+                             channels))
+    out: list = [None] * len(models)
+    live = []
+    for i, m in enumerate(models):
+        if m.lam == 0.0:
+            out[i] = m.finish(m.S0, 0)
+        elif np.any(m.lam_u * m.S0 >= 1.0):
+            out[i] = m.saturated()
+        else:
+            live.append(i)
+    if live:
+        m0 = models[live[0]]
+        lam_u = np.array([models[i].lam_u for i in live])[:, None]
+        fps = fixed_points(lambda S, rows: m0.step(S, lam_u[rows]), np.array([models[i].S0 for i in live]),
+                           damping=damping, tol=tol, max_iter=max_iter, where="eq. (9) (network latency S_i)",
+                           names=[f"S_{i + 1}" for i in range(m0.n)], raise_on_failure=False,
+                           saturated=lambda S, rows: ~np.isfinite(S).all(axis=1))
+        for j, i in enumerate(live):
+            m, fp = models[i], fps[j]
+            if fp.saturated:
+                out[i] = m.saturated(fp.iterations)
+            elif not fp.converged:
+                # solve(): the cap reached on the way past saturation, or a ConvergenceError
+                if np.any(m.lam_u * fp.x >= 1.0) or not np.all(np.isfinite(fp.x)):
+                    out[i] = m.saturated(fp.iterations)
+                else:
+                    out[i] = solve(m.lam, **kwargs)  # raises the same ConvergenceError
+            else:
+                out[i] = m.finish(fp.x, fp.iterations)
+    return tuple(out)
 
 
 def solve_curve(lams, /, **kwargs) -> CurveResult:
-    """:func:`solve` at every generation rate of ``lams`` (messages/node/cycle), point by point.
+    """:func:`solve` at every generation rate of ``lams`` (messages/node/cycle), all rates iterated at once on arrays.
 
     ``kwargs`` are those of :func:`solve`.  The result also carries
     ``injection = lam * M`` (flits/node/cycle), the x axis of the paper's figure.
@@ -322,7 +386,7 @@ def solve_curve(lams, /, **kwargs) -> CurveResult:
     loads = np.asarray(lams, dtype=float).ravel()
     if loads.size == 0 or np.any(~np.isfinite(loads)) or np.any(loads < 0):
         raise ParameterError(f"`lams` must be finite generation rates >= 0 (messages/node/cycle); got {lams!r}")
-    res = tuple(solve(x, **kwargs) for x in loads)
+    res = _solve_rows(loads, kwargs)
     M = res[0].params["M"]
     return CurveResult(
         loads=loads, injection=loads * M,

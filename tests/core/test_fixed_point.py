@@ -436,3 +436,51 @@ def test_one_unknown_saturated_and_non_finite_like_the_array_iteration():
         assert (one.iterations, one.saturated, one.reason, one.converged) == (two.iterations, two.saturated, two.reason, two.converged)
     with pytest.raises(ConvergenceError, match="became non-finite"):
         fixed_point(lambda x: [math.inf], [1.0], damping=1.0)
+
+
+# ----------------------------------------------------------------------------
+# monotone_fixed_point_exists (#16)
+# ----------------------------------------------------------------------------
+def _fold(a):
+    """x -> a + x^2 / 4 on [0, 2): a fixed point iff a <= 1 (tangent at a = 1); the pole at x = 2."""
+    def f(x):
+        x = np.asarray(x, dtype=float)
+        if np.any(x >= 2.0):
+            raise Saturated("pole")
+        return a + x * x / 4.0
+    return f
+
+
+@pytest.mark.parametrize("a", [0.1, 0.5, 0.9, 0.99, 0.999])
+def test_monotone_certificate_is_an_upper_bound_of_the_least_fixed_point(a):
+    from models.core.fixed_point import monotone_fixed_point_exists
+
+    f = _fold(a)
+    outcome, u, evals = monotone_fixed_point_exists(f, [0.0], tol=1e-12, max_iter=100_000)
+    least = 2.0 - 2.0 * np.sqrt(1.0 - a)
+    assert outcome in ("certified", "converged")
+    if outcome == "certified":
+        assert np.all(f(u) <= u) and u[0] >= least - 1e-12  # f(u) <= u, and u above the least fixed point
+    plain = fixed_point(f, [0.0], damping=1.0, tol=1e-12, max_iter=100_000)
+    assert plain.converged and evals <= plain.iterations + 2
+
+
+@pytest.mark.parametrize("a", [1.0001, 1.01, 1.5])
+def test_monotone_no_fixed_point_is_saturated_where_the_plain_iteration_is(a):
+    from models.core.fixed_point import monotone_fixed_point_exists
+
+    f = _fold(a)
+    outcome, x, evals = monotone_fixed_point_exists(f, [0.0], tol=1e-12, max_iter=100_000)
+    plain = fixed_point(f, [0.0], damping=1.0, tol=1e-12, max_iter=100_000)
+    assert outcome == "saturated" and plain.saturated
+    assert evals >= plain.iterations  # no shortcut to a saturation verdict: the plain iteration proves it
+
+
+def test_monotone_vector_map_and_undecided():
+    from models.core.fixed_point import monotone_fixed_point_exists
+
+    A = np.array([[0.5, 0.2], [0.1, 0.6]])
+    outcome, u, _ = monotone_fixed_point_exists(lambda x: A @ x + 1.0, [0.0, 0.0], tol=1e-14)
+    assert outcome in ("certified", "converged") and np.all(A @ u + 1.0 <= u)
+    outcome, _, evals = monotone_fixed_point_exists(lambda x: x + 1.0, [0.0], tol=1e-12, max_iter=50)
+    assert outcome == "undecided" and evals >= 50

@@ -74,3 +74,15 @@ def test_saturation_load_takes_solve_keywords_and_checks_rtol():
         saturation_load(rtol=1.5)
     with pytest.raises(ParameterError, match="`S_mm`"):
         saturation_load(m=2, S_mm=1)
+
+
+def test_bounds_kept_per_configuration_and_pattern():
+    """asymptotic_bounds is cached (#16): the same configuration returns the same answer, another one its own."""
+    a = asymptotic_bounds(k=2, n=4, S_mm=2)
+    assert asymptotic_bounds(k=2, n=4, S_mm=2) is a
+    b = asymptotic_bounds(k=2, n=4, S_mm=3)
+    assert b is not a and b.NC_star != a.NC_star
+    h = asymptotic_bounds(k=2, n=4, S_mm=2, pattern="hot_spot", pattern_options={"h": 0.3})
+    assert h.NC_star < a.NC_star  # the hot memory saturates first
+    h2 = asymptotic_bounds(k=2, n=4, S_mm=2, pattern="hot_spot", pattern_options={"h": 0.1})
+    assert h.NC_star < h2.NC_star < a.NC_star

@@ -204,3 +204,16 @@ def test_readings_of_eq1():
         solve(8, reading="nonsense")
     with pytest.raises(ValueError, match="`reading`"):
         solve(8, m=2, S_mm=4, reading="q-scaled")
+
+
+@pytest.mark.parametrize("kw", [dict(S_mm=2, n=4), dict(S_mm=8, m=4, n=3), dict(S_mm=1, n=6, reading="q-scaled")])
+def test_curve_on_arrays_is_solve_point_by_point(kw):
+    """The reduced path iterates every NC at once (#16): each row is solve()'s iteration, count included."""
+    NCs = [1, 2, 3.5, 8, 16, 30]
+    c = solve_curve(NCs, **kw)
+    for NC, r in zip(NCs, c.results):
+        one = solve(NC, **kw)
+        assert r.iterations == one.iterations and r.converged
+        assert r.R == pytest.approx(one.R, rel=1e-13) and r.X == pytest.approx(one.X, rel=1e-13)
+        assert all(r.stage_residence[s] == pytest.approx(v, rel=1e-12) for s, v in one.stage_residence.items())
+        assert np.allclose(r.state, one.state, rtol=1e-12, atol=0)

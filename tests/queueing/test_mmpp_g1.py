@@ -106,3 +106,20 @@ def test_expm2_matches_scipy():
     A = np.array([[-3.0, 3.0], [0.5, -0.5]]) * 100  # generator-like, large
     assert np.allclose(mmpp_g1.expm2(A), expm(A), rtol=1e-12, atol=1e-15)
     assert np.allclose(mmpp_g1.expm2(np.zeros((2, 2))), np.eye(2))
+
+
+@pytest.mark.parametrize("Q, L", [
+    ([[-1.0, 1.0], [2.0, -2.1]], [[1.0, 0.0], [0.0, 2.0]]),       # a row of Q does not sum to 0
+    ([[-1.0, 1.0], [0.0, 0.0]], [[1.0, 0.0], [0.0, 2.0]]),        # no way back from phase 2
+    ([[-1.0, 1.0], [2.0, -2.0]], [[1.0, 0.5], [0.0, 2.0]]),       # Lambda not diagonal
+    ([[-1.0, 1.0], [2.0, -2.0]], [[-1.0, 0.0], [0.0, 2.0]]),      # a negative rate
+    ([[-1.0, 1.0], [2.0, -2.0]], [[0.0, 0.0], [0.0, 0.0]]),       # no arrivals at all
+    ([[-1.0, 1.0], [2.0, -2.0]], [[np.nan, 0.0], [0.0, 2.0]]),    # NaN rate
+])
+def test_invalid_mmpp_is_refused(Q, L):
+    """The 2x2 checks written on floats (#16) refuse what the array checks refused."""
+    with pytest.raises(ValueError, match="arrival"):
+        mmpp_g1.mmpp_g1((np.array(Q), np.array(L)), mmpp_g1.Deterministic(1.0))
+    # a generator whose rows sum to 0 within 1e-8 is accepted, as np.allclose accepted it
+    ok = mmpp_g1.mmpp_g1((np.array([[-1.0, 1.0 + 5e-9], [2.0, -2.0]]), np.diag([0.1, 0.2])), mmpp_g1.Deterministic(1.0))
+    assert np.isfinite(ok.wait)

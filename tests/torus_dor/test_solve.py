@@ -260,3 +260,35 @@ def test_printed_readings_reproduce_the_printed_equations():
     # the combinatorial readings: k/2 (literal) for the same-dimension terms
     st = structure((8, 8), False, p)
     assert st.A[0, 0] == pytest.approx(8 / 2) and st.B[0, 0] == pytest.approx(8 / 2)
+
+
+# ----------------------------------------------------------------------------
+# Speed-ups (#16): the same answers
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [dict(radices=(8, 8), L=3, M=32), dict(radices=(4, 6, 5), L=2, M=8),
+                                dict(radices=(8, 8), L=2, M=16, bidirectional=True)])
+def test_early_saturation_verdict_is_the_full_solves(kw):
+    import sys
+
+    S = sys.modules["models.torus_dor.solve"]
+    radices, L, M, _ = S.check_params(radices=kw["radices"], L=kw["L"], M=kw["M"],
+                                      bidirectional=kw.get("bidirectional", False))
+    model = S._model(radices, L, M, kw.get("bidirectional", False), S.Readings())
+    sat = saturation_load(**kw)
+    for frac in (0.3, 0.9, 0.99, 0.999, 0.9999, 1.0001, 1.001, 1.01, 1.2):
+        x = frac * sat
+        assert S._is_saturated(model, x) == S._solve(model, x, 1e-9, 20_000, False).saturated, frac
+
+
+@pytest.mark.parametrize("kw", [dict(radices=(8, 8), L=3, M=32), dict(radices=(4, 6, 5), L=2, M=8)])
+def test_curve_on_arrays_is_solve_point_by_point(kw):
+    sat = saturation_load(**kw)
+    loads = np.linspace(0.05, 1.2, 17) * sat
+    c = solve_curve(loads, saturation=False, **kw)
+    assert c.saturated.any() and not c.saturated.all()
+    for x, r in zip(loads, c.results):
+        one = solve(x, **kw)
+        assert (r.saturated, r.iterations, r.reason) == (one.saturated, one.iterations, one.reason)
+        if not one.saturated:
+            assert r.latency == pytest.approx(one.latency, rel=1e-13)
+            assert np.allclose(r.W, one.W, rtol=1e-13, atol=0) and np.allclose(r.occupancy, one.occupancy, rtol=1e-12)

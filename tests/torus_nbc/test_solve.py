@@ -156,3 +156,52 @@ def test_saturation_load_is_the_lower_end_of_the_bracket():
     assert solve(sat * (1 + 2 * rtol), k=8, M=32).saturated
     with pytest.raises(ParameterError, match="`rtol`"):
         saturation_load(k=8, M=32, rtol=0.5)
+
+
+# ----------------------------------------------------------------------------
+# Speed-ups (#16): the same answers
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [dict(k=8, M=32, V=10), dict(k=8, M=16, V=6, escape_levels=5, mean_distance="exact")])
+def test_early_saturation_verdict_is_the_full_solves(kw):
+    import sys
+
+    S = sys.modules["models.torus_nbc.solve"]
+    from models.torus_nbc.params import check_params
+
+    prep = S._prepare(check_params(kw["k"], kw["M"], kw["V"], kw.get("escape_levels"),
+                                   kw.get("mean_distance", "agarwal")))
+    sat = saturation_load(**kw)
+    for frac in (0.3, 0.9, 0.99, 0.999, 0.9999, 1.00001, 1.0001, 1.001, 1.01, 1.2):
+        x = frac * sat
+        assert S._is_saturated(prep, x, 200_000) == S._solve(prep, x, 1e-9, 200_000, False).saturated, frac
+
+
+def test_curve_on_arrays_is_solve_point_by_point():
+    kw = dict(k=8, M=32, V=10)
+    sat = saturation_load(**kw)
+    rates = np.linspace(0.0, 1.2, 17) * sat
+    c = solve_curve(rates, saturation=False, **kw)
+    assert c.saturated.any() and not c.saturated.all()
+    for x, r in zip(rates, c.results):
+        one = solve(x, **kw)
+        assert (r.saturated, r.iterations, r.converged) == (one.saturated, one.iterations, one.converged)
+        if not one.saturated:
+            assert r.latency == pytest.approx(one.latency, rel=1e-13)
+            assert np.allclose(r.blocking, one.blocking, rtol=1e-12) and np.allclose(r.busy_vcs, one.busy_vcs, rtol=1e-12)
+
+
+def test_occupancy_of_one_utilisation_is_the_array_forms_row():
+    from models.queueing.vc_occupancy import occupancy
+
+    for V in (1, 3, 10):
+        rho = np.array([0.0, 0.3, 0.97, 1.4])
+        rows = occupancy(V, rho)
+        for r, row in zip(rho, rows):
+            one = occupancy(V, float(r))
+            assert one.shape == (V + 1,) and np.allclose(one, row, rtol=1e-14, atol=1e-17)
+            expect = [(1 - min(r, 1.0)) * min(r, 1.0) ** v for v in range(V)] + [min(r, 1.0) ** V]
+            assert np.allclose(one, expect, rtol=1e-13, atol=1e-16)
+    with pytest.raises(ValueError, match="rho"):
+        occupancy(3, -0.1)
+    with pytest.raises(ValueError, match="rho"):
+        occupancy(3, float("nan"))

@@ -166,3 +166,21 @@ def test_topology_claims_at_k8():
     assert t.loc[("Lemma 1: I(i) = i + 1 for 1 <= i <= k-1", "printed"), "holds"]
     with pytest.raises(ValueError, match="`k`"):
         topology_claims([2])
+
+
+@pytest.mark.parametrize("kw", [dict(k=8, V=2, M=32), dict(k=8, V=4, M=16, vbar="sum", source_rate="vcs"),
+                                dict(k=6, V=2, M=32, n=3, channel_rate="links", nodes=216, channels=1296)])
+def test_curve_on_arrays_is_solve_point_by_point(kw):
+    """solve_curve iterates every rate at once (#16): each row is solve()'s damped iteration."""
+    from models.xfolded_tm import theorem1
+
+    kw = dict(kw, ad=float(theorem1(kw["k"])))
+    sat = saturation_load(**kw)
+    lams = np.concatenate([[0.0], np.linspace(0.05, 1.3, 14) * sat])
+    c = solve_curve(lams, **kw)
+    assert c.saturated.any() and not c.saturated.all()
+    for x, r in zip(lams, c.results):
+        one = solve(x, **kw)
+        assert (r.saturated, r.iterations) == (one.saturated, one.iterations)
+        if not one.saturated:
+            assert r.latency == pytest.approx(one.latency, rel=1e-13) and r.S == pytest.approx(one.S, rel=1e-13)
