@@ -164,6 +164,7 @@ from models.core.validate import require, require_choice
 from ...networks.graph import Graph, Mesh, Topology, Torus
 from . import booksim_kernel as K
 from .common import WormholeResult, _batch_ci, _tables, _traffic
+from .simulate import _net
 from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
@@ -359,6 +360,7 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
                              f"in an int32); got {satlim}")
     a, C, NCH, NV = _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap)
     pchan = topology.channels[0].ravel().astype(np.int32)
+    net = _net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
     mmax = M if length_dist == "fixed" else 20 * M
     dlthresh = 20 * mmax + 50 * B + 1000
 
@@ -418,8 +420,8 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     def call(chunk_end):
         cfg[K.C_CHUNKEND] = chunk_end
         return K.run(cfg, cfgf, st, S, F,
-                     rt.minp, rt.nminp, rt.escp, rt.escv, rt.udp, rt.chan_up, rt.nbc_U, rt.label, pchan,
-                     *[a[n] for n in _ORDER], rt.tie_dim, rt.tie_port, rt.tie_escv,
+                     net.route, net.minp, rt.chan_up, rt.label, pchan,
+                     *[a[n] for n in _ORDER],
                      *[a[n] for n in _ORDER2], bt_msgs, bt_flits,
                      mm_state, mm_tsw, mm_tar, rates64, sigs64)
 

@@ -36,6 +36,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .kernel import _prefetch
 from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 
 RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
@@ -137,9 +138,11 @@ def _hold(b, d, nmsg, v_chan, injb, c_nbusy, nch):
 
 
 @njit(cache=True, inline="always")
-def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv, udp, nbc_U,
-              pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, tie_dim, tie_port, tie_escv, half):
-    """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count)."""
+def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, route, minp,
+              pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, half):
+    """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count).
+    ``route`` / ``minp``: the routing tables packed as for the ideal router (one record per
+    (node, destination) pair, :func:`.kernel.route_dtype`), so that a request reads two cache lines."""
     n = 0
     d = m_dest[m]
     if u == d:
@@ -150,7 +153,8 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
                 n += 1
         return n
     idx = u * N + d
-    npt = nminp[idx]
+    rt = route[idx]
+    npt = np.int64(rt.nmin)
     if kind == 1:  # up*/down*
         ph = m_state[m]
         if ph == 0:
@@ -160,17 +164,17 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
                     if inuse[base + v] == 0:
                         out[n] = base + v
                         n += 1
-        vc = c_base[pchan[u * P + udp[idx * 2 + (1 if ph == 2 else 0)]]]
+        vc = c_base[pchan[u * P + (rt.down_port if ph == 2 else rt.up_port)]]
         if inuse[vc] == 0:
             out[n] = vc
             n += 1
         return n
-    td = tie_dim[idx]
+    td = np.int64(rt.tie_dim)
     minus = td >= 0 and ((m_tie[m] >> td) & 1) == 1
     for j in range(npt):
         p = minp[idx * P + j]
         if minus and npt == 1:
-            p = tie_port[idx]
+            p = rt.tie_port
         base = c_base[pchan[u * P + p]]
         for v in range(a0, V):
             if inuse[base + v] == 0:
@@ -179,11 +183,11 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
     if kind == 0:
         if has_esc:
             if minus:
-                base = c_base[pchan[u * P + tie_port[idx]]]
-                cls = tie_escv[idx]
+                base = c_base[pchan[u * P + rt.tie_port]]
+                cls = np.int64(rt.tie_vc)
             else:
-                base = c_base[pchan[u * P + escp[idx]]]
-                cls = escv[idx]
+                base = c_base[pchan[u * P + rt.esc_port]]
+                cls = np.int64(rt.esc_vc)
             if half > 0:  # BookSim's dim_order_torus: dateline class = half of the VCs
                 for v in range(cls * half, cls * half + half):
                     if inuse[base + v] == 0:
@@ -194,7 +198,7 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
                 n += 1
         return n
     f = m_state[m]
-    U = nbc_U[idx]
+    U = np.int64(rt.nbc_top)
     for lv in range(f, U + 1):
         for j in range(npt):
             vc = c_base[pchan[u * P + minp[idx * P + j]]] + lv
@@ -204,9 +208,9 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, esc
     return n
 
 
-@njit(cache=True, boundscheck=False)
+@njit(cache=True, boundscheck=False, _nrt=False)
 def run(cfg, cfgf, st, S, F,
-        minp, nminp, escp, escv, udp, chan_up, nbc_U, label, pchan,
+        route, minp, chan_up, label, pchan,
         c_base, c_nvc, c_type, c_dst, c_src, c_inport, c_outport, n_inj, n_ej,
         v_chan, v_idx, v_li, v_lo,
         qhead, qtail, qlen, q_inlist, qlist,
@@ -218,7 +222,6 @@ def run(cfg, cfgf, st, S, F,
         p_key, p_b, p_touch, og_key, og_pair, og_touch, ia_key, ia_pair, ia_touch,
         cand, gl, in_st, in_cnt, out_st, out_cnt,
         m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next, m_tie,
-        tie_dim, tie_port, tie_escv,
         tg_lat, tg_net, tg_wait, tg_hops, tg_done,
         nch, c_nbusy, hist_acc, c_flits, bt_msgs, bt_flits,
         mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
@@ -348,6 +351,9 @@ def run(cfg, cfgf, st, S, F,
             if s == 0:  # a header at an idle VC: routing now, VC allocation from t + 1
                 vs[b * NVS + VS_ST] = 1
                 vs[b * NVS + VS_FROM] = t + 1
+                idx = c_dst[vs[b * NVS + VS_CHAN]] * N + m_dest[fl >> 1]
+                _prefetch(route, idx)  # its routing-table entries, read from t + 1
+                _prefetch(minp, idx * P)
                 if in_vca[b] == 0:
                     in_vca[b] = 1
                     vca_list[nvca] = b
@@ -472,9 +478,8 @@ def run(cfg, cfgf, st, S, F,
                 continue
             m = bq_f[b * B + vs[b * NVS + VS_HEAD]] >> 1
             u = c_dst[vs[b * NVS + VS_CHAN]]
-            cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, minp, nminp, escp, escv,
-                            udp, nbc_U, pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie,
-                            tie_dim, tie_port, tie_escv, half)
+            cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, route, minp,
+                            pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, half)
             vareq += 1
             li = v_li[b]
             for j in range(cnt):
