@@ -98,6 +98,9 @@ def check_figure(fig, *, max_curves: int = P.MAX_CURVES_PER_PANEL):
     for ax in fig.axes:
         if not ax.get_visible():
             continue
+        over = P.overlapping_ticks(ax)
+        if over:
+            bad.append(f"{ax.get_title()!r}: tick labels overlap: {over[:3]}")
         clipped = P.clipped_points(ax)
         if clipped.size:
             bad.append(f"{ax.get_title()!r}: {clipped.size} points/CI ends outside or on the edge of "
@@ -202,10 +205,11 @@ def test_check_figure_catches_the_old_style():
     ax.set_gid(None)
     ax.lines[-1].set_gid("saturation-model")
     ax.set_ylim(0, 11)
+    ax.set_xticks(np.linspace(0, 1, 60))
     ax.legend(fontsize=7, loc="upper left")
     bad = " | ".join(check_figure(fig))
     plt.close(fig)
-    for what in ("width", "text under", "outside or on the edge", "covers", "palette", "curves (colours)",
+    for what in ("width", "tick labels overlap", "text under", "outside or on the edge", "covers", "palette", "curves (colours)",
                  "model saturation lines"):
         assert what in bad, what
 
@@ -292,8 +296,8 @@ def test_torus_nbc_figures():
 
 def _xfolded_runs():
     runs = {}
-    for key, name in (("torus", "torus"), ("tm", "TM"), ("xfolded_printed", "x-Folded TM (Def. 1 as printed)"),
-                      ("xfolded_completed", "x-Folded TM (completed reading)")):
+    for i, (key, name) in enumerate((("torus", "torus"), ("tm", "TM"), ("xfolded_printed", "x-Folded TM (Def. 1 as "
+                                     "printed)"), ("xfolded_completed", "x-Folded TM (completed reading)"))):
         for setup in ("ours", "model", "booksim"):
             for V in (2, 8):
                 for M in (8, 32):
@@ -303,9 +307,10 @@ def _xfolded_runs():
                     r = fake_run(c, 0.3, zero=35, extra=extra, n=8)
                     sx = np.array(c.loads)
                     sim = pd.DataFrame({"curve": c.label, "load": sx, "fraction": sx / 0.35,
-                                        "latency": 36 / (1 - sx / 0.36), "latency CI": 3.0, "saturated": False})
+                                        "latency": (1 + 0.5 * i) * 36 / (1 - sx / 0.36), "latency CI": 3.0 + 10 * i,
+                                        "saturated": False})  # each panel its own top: shared y must hold all
                     model = pd.DataFrame({"curve": c.label, "load": sx, "fraction": sx / 0.35,
-                                          "latency": np.where(sx < 0.25, 35 / (1 - sx / 0.3), np.inf),
+                                          "latency": np.where(sx < 0.25, 35 / (1 - np.minimum(sx, 0.25) / 0.3), np.inf),
                                           "latency (Thm 1 printed)": 30 + 40 * sx, "saturated": sx >= 0.25})
                     runs[(key, setup, V, M)] = CurveRun(c, model, sim, r.model_saturation, 0.35, params={})
     return runs
@@ -345,9 +350,12 @@ def test_findings_one_network_figure():
     from models.findings import one_network as one
 
     runs = []
-    for routing in ("dor", "duato"):
+    for routing in ("dor", "duato", "duato_nbc"):
         for name in ("torus_dor", "torus_nbc"):
             for setup in ("own", "paper"):
                 c = Curve(f"{name} model", model=dict(name=name), sim=dict(routing=routing), setup=setup)
                 runs.append(fake_run(c, 0.01 if name == "torus_dor" else 0.012))
-    assert_style(one.plot(runs, one.Network(k=8, M=32, V=4)))
+    fig = one.plot(runs, one.Network(k=8, M=32, V=4))
+    spare = [ax for ax in fig.axes if ax.get_visible() and not ax.axison]
+    assert len(spare) == 1 and spare[0].get_legend() is not None and not fig.legends  # the legend fills the 4th cell
+    assert_style(fig)

@@ -56,6 +56,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from cycler import cycler
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from .cache import atomic_write_bytes
 from .paths import ROOT
@@ -142,6 +143,8 @@ def column_figure(rows: int = 1, cols: int = 1, *, row_height: float | None = No
     if height is None:
         height = (row_height or (4.2 if rows == cols == 1 else ROW_HEIGHT)) * rows
     fig, axes = plt.subplots(rows, cols, figsize=(COLUMN_WIDTH, height), squeeze=False, sharex=sharex, sharey=sharey)
+    for ax in axes.ravel():  # narrow panels: fewer x ticks, so 9 pt tick labels never overlap
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=8 if cols == 1 else 4 if cols == 2 else 3, steps=[1, 2, 2.5, 5, 10]))
     return fig, axes
 
 
@@ -166,10 +169,15 @@ def split_panels(items: Sequence, per_panel: int = MAX_CURVES_PER_PANEL) -> list
     return [items[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
 
-def hide_unused(axes, n: int) -> None:
-    """Hide the panels after the first ``n`` (a grid with more cells than panels)."""
-    for ax in np.ravel(axes)[n:]:
+def hide_unused(axes, n: int) -> list:
+    """Hide the panels after the first ``n`` (a grid with more cells than panels); returns them.
+
+    :func:`figure_legend` can put the legend in the first of them (``spare``).
+    """
+    spare = list(np.ravel(axes)[n:])
+    for ax in spare:
         ax.set_visible(False)
+    return spare
 
 
 # ----------------------------------------------------------------------------
@@ -346,7 +354,7 @@ def legend_columns(labels: Sequence[str], width: float = COLUMN_WIDTH) -> int:
     """Columns of a legend ``width`` inches wide for ``labels`` at :data:`MIN_FONT` (about 0.075 in a character)."""
     longest = max((len(str(s)) for s in labels), default=1)
     per = 0.065 * longest + 0.6  # text + handle + spacing [in]
-    return int(max(1, min(len(labels), width // per, 4)))
+    return int(max(0 if width < per else 1, min(len(labels), width // per, 4)))
 
 
 def place_legend(ax, handles=None, labels=None, *, locations: Iterable[str] = LEGEND_LOCATIONS,
@@ -384,17 +392,44 @@ def unique_handles(axes) -> tuple[list, list]:
     return handles, labels
 
 
-def figure_legend(fig, handles, labels, *, ncols: int | None = None, grow: bool = True, **kw):
+def figure_legend(fig, handles, labels, *, ncols: int | None = None, grow: bool = True, spare=None, **kw):
     """One legend for the whole figure, below the panels (constrained layout makes room).
 
-    With ``grow``, the figure is made taller by the legend's height (about
-    0.2 in a row of entries at 9 pt), so the panels keep their size.
+    With ``spare`` (an empty grid cell, or the list :func:`hide_unused`
+    returns), the legend fills that cell instead when it fits there (no
+    axes is drawn in the cell).  Otherwise, with ``grow``, the figure is made
+    taller by the legend's height (about 0.2 in a row of entries at 9 pt),
+    so the panels keep their size.
     """
     kw.pop("loc", None)
+    if isinstance(spare, (list, tuple)):
+        spare = spare[0] if spare else None
+    if spare is not None:
+        cell = spare.get_position()
+        w, h = fig.get_size_inches()
+        cols = legend_columns(labels, cell.width * w + 0.6)
+        if cols >= 1 and 0.24 * math.ceil(len(labels) / cols) <= cell.height * h + 0.4:
+            spare.set_visible(True)
+            spare.set_axis_off()
+            return spare.legend(handles, labels, loc="center", ncols=ncols or cols, frameon=False, **kw)
     ncols = ncols or legend_columns(labels)
     if grow:
         fig.set_figheight(fig.get_figheight() + 0.2 * math.ceil(len(labels) / ncols) + 0.15)
     return fig.legend(handles, labels, loc="outside lower center", ncols=ncols, **kw)
+
+
+def overlapping_ticks(ax) -> list[str]:
+    """Tick labels of ``ax`` whose boxes overlap their neighbour's (tests use it; the figure must be drawn)."""
+    out = []
+    renderer = ax.figure.canvas.get_renderer()
+    for axis in (ax.xaxis, ax.yaxis):
+        boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in axis.get_ticklabels()
+                 if t.get_visible() and t.get_text()]
+        boxes.sort(key=lambda b: (b[1].x0, b[1].y0))
+        for (ta, a), (tb, b) in zip(boxes, boxes[1:]):
+            if a.overlaps(b):
+                out.append(f"{ta} / {tb}")
+    return out
 
 
 def legend_texts(fig) -> set[str]:
@@ -407,7 +442,7 @@ def legend_texts(fig) -> set[str]:
 # Y limits
 # ----------------------------------------------------------------------------
 def point_values(ax) -> np.ndarray:
-    """Y values of every marker and every error-bar end in ``ax`` (data units): what must not be clipped."""
+    """Y values of every marker, error-bar end and bar end in ``ax`` (data units): what must not be clipped."""
     vals = []
     for line in ax.get_lines():
         if line.get_visible() and _has_marker(line) and line.get_transform() == ax.transData:
@@ -417,6 +452,10 @@ def point_values(ax) -> np.ndarray:
             for seg in coll.get_segments():
                 if len(seg):
                     vals.append(np.asarray(seg, dtype=float)[:, 1])
+    for patch in ax.patches:  # bars: their ends
+        if (patch.get_visible() and patch.get_gid() != "background" and hasattr(patch, "get_height")
+                and patch.get_data_transform() == ax.transData):
+            vals.append(np.array([patch.get_y() + patch.get_height()], dtype=float))
     v = np.concatenate(vals) if vals else np.empty(0)
     return v[np.isfinite(v)]
 
@@ -466,6 +505,16 @@ def fit_ylim(ax, *, bottom: float | None = 0.0, cap: float | None = None, rise: 
         else:
             lo = bottom if not pts.size or pts.min() >= bottom else float(pts.min()) - margin * span
     ax.set_ylim(lo, hi)
+    return lo, hi
+
+
+def fit_ylim_all(axes, **kw) -> tuple:
+    """:func:`fit_ylim` on every visible axes of ``axes``, then their union on all (panels sharing y)."""
+    axes = [ax for ax in np.ravel(axes) if ax.get_visible()]
+    lims = [fit_ylim(ax, **kw) for ax in axes]
+    lo, hi = min(lim[0] for lim in lims), max(lim[1] for lim in lims)
+    for ax in axes:
+        ax.set_ylim(lo, hi)
     return lo, hi
 
 

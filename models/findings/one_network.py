@@ -655,7 +655,7 @@ def plot(runs: Sequence[CurveRun], net: Network = Network()):
     (model lines count up to 1.5 times the largest simulated latency).
     Returns the matplotlib figure.
     """
-    from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim, hide_unused, model_line,
+    from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim_all, hide_unused, model_line,
                                  panel_grid, saturation_handles, saturation_line, sim_errorbar)
 
     routings = [r for r in ROUTINGS if any(run.curve.sim["routing"] == r for run in runs)]
@@ -695,11 +695,10 @@ def plot(runs: Sequence[CurveRun], net: Network = Network()):
             any_sim_sat |= saturation_line(ax, run.sim_saturation, color="0.2", kind="sim") is not None
         ax.set(title=f"routing: {ROUTINGS[routing]}", xlabel="generation rate\n[messages/node/cycle]")
         ax.set_xlim(left=0)
-    for ax in axes.ravel()[:len(routings)]:
-        fit_ylim(ax, cap=1.5 * top if top > 0 else None, rise=6.0)
-    hide_unused(axes, len(routings))
+    spare = hide_unused(axes, len(routings))
+    fit_ylim_all(axes, cap=1.5 * top if top > 0 else None, rise=6.0)
     axes[0][0].set_ylabel("mean message latency [cycles]")
     h2, l2 = saturation_handles(any_model_sat, any_sim_sat)
-    figure_legend(fig, handles + h2, labels + l2)
+    figure_legend(fig, handles + h2, labels + l2, spare=spare)
     fig.suptitle(net.label)
     return fig

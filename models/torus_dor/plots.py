@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..core.experiment import Curve, CurveRun, Figure
-from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, hide_unused,
+from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, fit_ylim_all, hide_unused,
                              model_line as draw_model, panel_grid, place_legend, saturation_handles, saturation_line,
                              sim_errorbar, split_panels, style_handle)
 from .experiments import MODEL_POINTS, PRINTED, model_line
@@ -135,8 +135,8 @@ def plot_panels(runs: Sequence[CurveRun], keys: Sequence, key: Callable[[Curve],
         ax.set_xlim(left=0)
         fit_ylim(ax, rise=RISE)
         ax.set(xlabel=XLABEL, ylabel=YLABEL, title=title(k))
-    hide_unused(axes, len(keys))
-    figure_legend(fig, *_legend_entries(colours, used))
+    spare = hide_unused(axes, len(keys))
+    figure_legend(fig, *_legend_entries(colours, used), spare=spare)
     return fig
 
 
@@ -151,8 +151,8 @@ def plot_fig2(runs: Sequence[CurveRun]):
         ax.set_xlim(left=0)
         fit_ylim(ax, rise=RISE)
         ax.set(xlabel=XLABEL, ylabel=YLABEL, title=f"{run.label}\n({run.curve.setup})")
-    hide_unused(axes, len(runs))
-    figure_legend(fig, *_legend_entries(colours, used))
+    spare = hide_unused(axes, len(runs))
+    figure_legend(fig, *_legend_entries(colours, used), spare=spare)
     return fig
 
 
@@ -234,7 +234,7 @@ def plot_occupancy(occ, loads: Sequence[float], fractions: Sequence[float]):
         ax.set(xlabel="busy VCs", ylabel="probability", xticks=v,
                title=f"{f:.0%} of model saturation\n" + r"$\bar{l}$" + f": model {mux['model']:.2f}, "
                      f"sim. {mux['sim']:.2f}")
-        ax.set_ylim(0, 1.1 * max(float(np.nanmax(sub["model"])), float(np.nanmax(sub["sim"]))))
-    hide_unused(axes, len(loads))
-    figure_legend(fig, *axes[0, 0].get_legend_handles_labels())
+    spare = hide_unused(axes, len(loads))
+    fit_ylim_all(axes)  # every bar of every panel (the panels share the y axis)
+    figure_legend(fig, *axes[0, 0].get_legend_handles_labels(), spare=spare)
     return fig

@@ -15,8 +15,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim, model_line, panel_grid,
-                             place_legend, saturation_handles, saturation_line, sim_errorbar, style_handle)
+from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim, hide_unused, model_line,
+                             panel_grid, place_legend, saturation_handles, saturation_line, sim_errorbar,
+                             style_handle)
 from .experiments import SETUPS, TRAFFICS, curves, describe, network
 from .solve import Params, channel_process
 
@@ -90,12 +91,11 @@ def plot_figure(runs, title: str = ""):
                title=f"({key[1]}) $\\sigma_1$={c['sigma1']}, $\\sigma_2$={c['sigma2']}")
         ax.set_xlim(0, None)
         fit_ylim(ax, cap=_cap(mine))
-    for ax in axes.ravel()[len(panels):]:
-        ax.set_visible(False)
+    spare = hide_unused(axes, len(panels))
     h2, l2 = saturation_handles(True, {(f"saturation load, simulation ({su})" if su else
                                         "saturation load, simulation"): styles[su] for su in setups
                                        if su in sat_drawn})
-    figure_legend(fig, handles + h2, labels + l2)
+    figure_legend(fig, handles + h2, labels + l2, spare=spare)
     if title:
         fig.suptitle(title)
     return fig

@@ -76,7 +76,7 @@ def plot_fig1(runs: Sequence[CurveRun], figure: Figure | None = None, *, ymax: f
         ax.set(xlabel=figure.xlabel, ylabel=figure.ylabel, title=f"{k}x{k} torus")
         ax.set_xlim(left=0)
         fit_ylim(ax, cap=ymax, rise=6.0)
-    hide_unused(axes, len(tori))
+    spare = hide_unused(axes, len(tori))
     handles = [style_handle(f"M = {M} flits, model", color=c, ls="-") for M, c in colour_entries.items()]
     labels = [f"M = {M} flits, model" for M in colour_entries]
     for su, st in setups_seen.items():
@@ -91,7 +91,7 @@ def plot_fig1(runs: Sequence[CurveRun], figure: Figure | None = None, *, ymax: f
         handles[-1].set_linewidth(4)
         handles[-1].set_alpha(0.25)
         labels.append("end of the paper's x axis")
-    figure_legend(fig, handles, labels)
+    figure_legend(fig, handles, labels, spare=spare)
     return fig
 
 
@@ -129,7 +129,7 @@ def plot_comparison(points, saturation=None, figure: Figure | None = None):
         ax.set(title=f"{curve},\n{_legend_name(setup)}", xlabel=figure.xlabel, ylabel=figure.ylabel)
         ax.set_xlim(left=0)
         fit_ylim(ax, rise=6.0)
-    hide_unused(axes, len(panels))
+    spare = hide_unused(axes, len(panels))
     h2, l2 = saturation_handles(False, any_sat)
-    figure_legend(fig, [handles[r] for r in handles] + h2, [labels[r] for r in handles] + l2)
+    figure_legend(fig, [handles[r] for r in handles] + h2, [labels[r] for r in handles] + l2, spare=spare)
     return fig

@@ -11,8 +11,9 @@ from typing import Sequence
 import numpy as np
 
 from ..core.experiment import CurveRun, Figure
-from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, hide_unused, model_line,
-                             panel_grid, plot_curve_runs, sim_errorbar, style_handle, unique_handles, use_style)
+from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, fit_ylim_all, hide_unused,
+                             model_line, panel_grid, plot_curve_runs, sim_errorbar, style_handle, unique_handles,
+                             use_style)
 from ..core.validation import saturation_aware_error
 from ..networks.grid2d import build, draw
 from .experiments import THEOREM_LABEL, curve_key
@@ -72,8 +73,8 @@ def plot_model_curves(panels: Sequence[tuple[Figure, Sequence[CurveRun]]], *, ym
             if r.label == THEOREM_LABEL:
                 model_line(ax, r.model["load"], r.model["latency"], ls=":", color=NEUTRAL, label=r.label)
         fit_ylim(ax, cap=ymax)
-    hide_unused(axes, len(panels))
-    figure_legend(fig, *unique_handles(axes))
+    spare = hide_unused(axes, len(panels))
+    figure_legend(fig, *unique_handles(axes), spare=spare)
     return fig
 
 
@@ -132,12 +133,8 @@ def plot_delay(runs: Sequence[CurveRun], figure: Figure | None = None, *, show_t
                             filled=filled) is not None:
                 setups.setdefault(setup, filled)
     top = ymax if ymax is not None else (6 * min(finite_model) if finite_model else None)
-    for ax in axis.values():
-        fit_ylim(ax, cap=top)
-    lo, hi = min(a.get_ylim()[0] for a in axis.values()), max(a.get_ylim()[1] for a in axis.values())
-    for ax in axis.values():
-        ax.set_ylim(lo, hi)
-    hide_unused(axes, len(keys))
+    spare = hide_unused(axes, len(keys))
+    fit_ylim_all(axes, cap=top)
     xlabel, ylabel = ((figure.xlabel, figure.ylabel) if figure is not None
                       else ("injection rate [flits/node/cycle]", "average delay [cycles]"))
     for ax in axes[-1, :]:
@@ -154,8 +151,9 @@ def plot_delay(runs: Sequence[CurveRun], figure: Figure | None = None, *, show_t
     for setup, filled in setups.items():
         handles.append(style_handle(setup, ls="none", marker=BOOKSIM_MARKER if setup == "booksim" else "o",
                                     filled=filled))
-        labels.append(f"simulation [{setup}] (95% CI)")
-    figure_legend(fig, handles, labels)
+        shape = "crosses" if setup == "booksim" else "filled markers" if filled else "open markers"
+        labels.append(f"simulation [{setup}]: {shape} (95% CI)")
+    figure_legend(fig, handles, labels, spare=spare)
     return fig
 
 
@@ -193,8 +191,9 @@ def plot_validation(runs: Sequence[CurveRun], *, ylim: float = 100.0):
         setups.setdefault(run.curve.setup, ls)
         outside = ~inside & ~np.isnan(err)
         if outside.any():
-            edge = np.where(np.nan_to_num(err[outside], posinf=1, neginf=-1) < 0, -0.95, 0.95) * ylim
-            ax.plot(f[outside], edge, ls="none", marker="^", ms=5, color=colour)
+            up = np.nan_to_num(err[outside], posinf=1, neginf=-1) > 0
+            ax.plot(f[outside][up], np.full(up.sum(), 0.95 * ylim), ls="none", marker="^", ms=5, color=colour)
+            ax.plot(f[outside][~up], np.full((~up).sum(), -0.95 * ylim), ls="none", marker="v", ms=5, color=colour)
             off = True
     for i, V in enumerate(vs):
         for j, M in enumerate(ms):
@@ -215,11 +214,11 @@ def plot_validation(runs: Sequence[CurveRun], *, ylim: float = 100.0):
         labels.append(f"set-up {setup}")
     if off:
         handles.append(style_handle("off", ls="none", marker="^", filled=True))
-        labels.append(f"error beyond +-{ylim:g} % or infinite (model saturated)")
+        labels.append(f"|error| > {ylim:g} % or model saturated")
     handles.append(style_handle("band", color="0.85", ls="-"))
     handles[-1].set_linewidth(6)
-    labels.append("+-5 % (the paper's accuracy)")
+    labels.append("the paper's +-5 %")
     handles.append(style_handle("0.8", color="0.5", ls="--"))
-    labels.append("80 % of the simulated saturation")
+    labels.append("80 % of sim. saturation")
     figure_legend(fig, handles, labels)
     return fig
