@@ -114,7 +114,7 @@ def plot_idc(figures: Sequence[int] = (1, 2), mu1: float = 0.005, t_max: float =
                 color=COLORS[i], label=f"{name} channel fit")
     ax.set(xscale="log", xlabel="window t [cycles]", ylabel="IDC(t) = Var N(t) / E N(t)",
            title=f"Index of dispersion, $\\mu_1$ = {mu1} messages/node/cycle")
-    fit_ylim(ax)
+    fit_ylim(ax, bottom=None)  # IDC >= 1: from 0 the curves' rise would be flat
     place_legend(ax)
     return fig
 
