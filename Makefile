@@ -3,6 +3,7 @@
 #               through papermill (profile full), HTML into _build/html
 #   make test   runs the test suite (unit tests, every notebook with the quick
 #               profile, and a -W build of the book)
+#   make pdf    the whole book as one PDF, _build/pdf/book.pdf (needs Chromium)
 # PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line, and
 # ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force").
 # Ctrl-C or `kill -TERM` on make stops the pipeline cleanly (README).
@@ -18,7 +19,7 @@ STAMP   := $(VENV)/.installed
 export OMP_NUM_THREADS := 1
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: book run html test test-fast bench clean venv
+.PHONY: book run html pdf test test-fast bench clean venv
 
 venv: $(STAMP)
 
@@ -38,6 +39,11 @@ html: $(STAMP)
 
 book: run html
 	@echo "The book is in _build/html/index.html"
+
+# One HTML page of the whole book (jupyter-book's singlehtml builder), printed
+# to PDF by the system's headless Chromium (models/core/pdf.py; CHROMIUM=... elsewhere).
+pdf: run
+	$(PY) -m models.core.pdf
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -645,26 +645,29 @@ def setups_table(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS)
 # ----------------------------------------------------------------------------
 # Plot
 # ----------------------------------------------------------------------------
-_MARKERS = ("o", "s", "^", "D")
-
-
 def plot(runs: Sequence[CurveRun], net: Network = Network()):
     """One panel per simulated routing: its models (lines) and the simulation of each set-up (markers, 95% CI).
 
     Dashed vertical lines: each model's saturation load; dotted: each
-    set-up's simulated saturation load.  Returns the matplotlib figure.
+    set-up's simulated saturation load (grey legend entries).  In the
+    compendium's style (:mod:`models.core.plotting`): column width, one
+    legend below the panels, y-limits holding every simulated point and CI
+    (model lines count up to 1.5 times the largest simulated latency).
+    Returns the matplotlib figure.
     """
-    import matplotlib.pyplot as plt
-
-    from ..core.plotting import COLORS
+    from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim_all, hide_unused, model_line,
+                                 panel_grid, saturation_handles, saturation_line, sim_errorbar)
 
     routings = [r for r in ROUTINGS if any(run.curve.sim["routing"] == r for run in runs)]
     setups = list(dict.fromkeys(run.curve.setup for run in runs))
-    fig, axes = plt.subplots(1, len(routings), figsize=(4.6 * len(routings), 4.2), sharey=True, squeeze=False)
+    rows, cols = panel_grid(len(routings))
+    fig, axes = column_figure(rows, cols, row_height=3.6, sharey=True)
     model_names = list(dict.fromkeys(run.curve.model["name"] for run in runs))
     colour = {n: COLORS[i % len(COLORS)] for i, n in enumerate(model_names)}
+    handles, labels = [], []
     top = 0.0
-    for ax, routing in zip(axes[0], routings):
+    any_model_sat = any_sim_sat = False
+    for ax, routing in zip(axes.ravel(), routings):
         mine = [r for r in runs if r.curve.sim["routing"] == routing]
         drawn = set()
         for run in mine:
@@ -672,32 +675,30 @@ def plot(runs: Sequence[CurveRun], net: Network = Network()):
             if name in drawn:
                 continue
             drawn.add(name)
-            m = run.model
-            y = m["latency"].to_numpy(dtype=float)
-            ok = np.isfinite(y)
-            ax.plot(m["load"].to_numpy(dtype=float)[ok], y[ok], "-", color=colour[name], label=run.label)
-            if math.isfinite(run.model_saturation):
-                ax.axvline(run.model_saturation, color=colour[name], ls="--", lw=0.8)
+            line = model_line(ax, run.model["load"], run.model["latency"], color=colour[name])
+            if run.label not in labels:
+                handles.append(line)
+                labels.append(run.label)
+            any_model_sat |= saturation_line(ax, run.model_saturation, color=colour[name], kind="model") is not None
         for i, setup in enumerate(setups):
             run = next((r for r in mine if r.curve.setup == setup), None)
             if run is None or run.sim is None:
                 continue
             s = run.sim
-            ys = s["latency"].to_numpy(dtype=float)
-            ok = np.isfinite(ys)
-            if ok.any():
-                ax.errorbar(s["load"].to_numpy(dtype=float)[ok], ys[ok], yerr=s["latency CI"].to_numpy(dtype=float)[ok],
-                            fmt=_MARKERS[i % len(_MARKERS)], mfc="none", color="0.2", capsize=2, ms=5,
-                            label=f"simulation, {setup}")
-                top = max(top, float(ys[ok].max()))
-            if math.isfinite(run.sim_saturation):
-                ax.axvline(run.sim_saturation, color="0.2", ls=":", lw=0.8)
-        ax.set(title=f"routing: {ROUTINGS[routing]}", xlabel="generation rate [messages/node/cycle]")
+            h = sim_errorbar(ax, s["load"], s["latency"], s["latency CI"], marker=MARKERS[i % len(MARKERS)],
+                             color="0.2")
+            if h is not None:
+                top = max(top, float(np.nanmax(s["latency"].to_numpy(dtype=float))))
+                if f"simulation, {setup}" not in labels:
+                    handles.append(h)
+                    labels.append(f"simulation, {setup}")
+            any_sim_sat |= saturation_line(ax, run.sim_saturation, color="0.2", kind="sim") is not None
+        ax.set(title=f"routing: {ROUTINGS[routing]}", xlabel="generation rate\n[messages/node/cycle]")
         ax.set_xlim(left=0)
-        ax.legend(fontsize=7)
+    spare = hide_unused(axes, len(routings))
+    fit_ylim_all(axes, cap=1.5 * top if top > 0 else None, rise=6.0)
     axes[0][0].set_ylabel("mean message latency [cycles]")
-    if top > 0:
-        axes[0][0].set_ylim(0, 1.5 * top)
+    h2, l2 = saturation_handles(any_model_sat, any_sim_sat)
+    figure_legend(fig, handles + h2, labels + l2, spare=spare)
     fig.suptitle(net.label)
-    fig.tight_layout()
     return fig

@@ -10,14 +10,11 @@ routing comparison from the tables of
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
-import matplotlib.pyplot as plt
-import numpy as np
-
 from ..core.experiment import CurveRun, Figure
-from ..core.plotting import use_style
+from ..core.plotting import (COLORS, column_figure, figure_legend, fit_ylim, hide_unused, model_line, panel_grid,
+                             saturation_handles, saturation_line, sim_errorbar, style_handle)
 from .experiments import FIGURES, PAPER_AXIS, ROUTINGS, SETUPS
 
 __all__ = ["plot_fig1", "plot_comparison", "SETUP_STYLE"]
@@ -34,90 +31,105 @@ def _legend_name(setup: str) -> str:
 
 def plot_fig1(runs: Sequence[CurveRun], figure: Figure | None = None, *, ymax: float = 1200.0,
               paper_axis: bool = True):
-    """Fig. 1: latency vs rate, one panel per torus, one colour per message length.
+    """Fig. 1: latency vs rate, one panel per torus, one colour per message length, one legend below.
 
     Model: a line (the same for every set-up) and a dashed line at its
     saturation rate.  Simulation: one series per set-up with 95% CIs, filled
     circles for the paper's set-up and open squares for the model's, and a
     vertical line at that set-up's simulated saturation rate (dotted for the
-    paper's, dash-dotted for the model's).  With ``paper_axis``, a grey band
-    marks where the paper's x axis ends.  The y axis stops at the largest
-    value drawn (at most ``ymax`` cycles).  Axis labels from ``figure``
+    paper's, dash-dotted for the model's); the legend has a grey entry for
+    each kind of vertical line.  With ``paper_axis``, a grey band marks where
+    the paper's x axis ends.  The y axis holds every simulated point and CI;
+    model lines count up to ``ymax`` cycles.  Axis labels from ``figure``
     (default ``FIGURES["fig1"]``).
     """
     figure = FIGURES["fig1"] if figure is None else figure
-    use_style()
     tori = sorted({int(r.curve.model["k"]) for r in runs})
-    fig, axes = plt.subplots(1, len(tori), figsize=(5.6 * len(tori), 4.4), squeeze=False)
-    colours = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3"])
-    for ax, k in zip(axes[0], tori):
+    rows, cols = panel_grid(len(tori))
+    fig, axes = column_figure(rows, cols, row_height=3.6 if cols > 1 else 4.2)
+    Ms_all = sorted({int(r.curve.model["M"]) for r in runs})
+    colour_of = {M: COLORS[i % len(COLORS)] for i, M in enumerate(Ms_all)}
+    colour_entries, setups_seen, band = {}, {}, False
+    any_model_sat = False
+    for ax, k in zip(axes.ravel(), tori):
         sub = [r for r in runs if int(r.curve.model["k"]) == k]
-        Ms = sorted({int(r.curve.model["M"]) for r in sub})
-        top = 0.0
-        for i, M in enumerate(Ms):
-            colour = colours[i % len(colours)]
+        for M in sorted({int(r.curve.model["M"]) for r in sub}):
+            colour = colour_of[M]
             mine = [r for r in sub if int(r.curve.model["M"]) == M]
             m = mine[0].model
-            y = m[mine[0].quantity].to_numpy(dtype=float)
-            ok = np.isfinite(y)
-            ax.plot(m["load"].to_numpy(dtype=float)[ok], y[ok], "-", color=colour, label=f"M={M} model")
-            top = max(top, float(y[ok].max()) if ok.any() else 0.0)
-            if math.isfinite(mine[0].model_saturation):
-                ax.axvline(mine[0].model_saturation, color=colour, ls="--", lw=0.8)
+            model_line(ax, m["load"], m[mine[0].quantity], color=colour)
+            colour_entries[M] = colour
+            any_model_sat |= saturation_line(ax, mine[0].model_saturation, color=colour, kind="model") is not None
             for run in mine:
                 if run.sim is None:
                     continue
                 st = SETUP_STYLE.get(run.curve.setup, _OTHER)
-                ys = run.sim[run.quantity].to_numpy(dtype=float)
-                oks = np.isfinite(ys)
                 col = f"{run.quantity} CI"
-                ci = run.sim[col].to_numpy(dtype=float)[oks] if col in run.sim else None
-                if oks.any():
-                    ax.errorbar(run.sim["load"].to_numpy(dtype=float)[oks], ys[oks], yerr=ci, fmt=st["marker"],
-                                color=colour, mfc=colour if st["filled"] else "none", capsize=2, ms=5,
-                                label=f"M={M} sim., {_legend_name(run.curve.setup)}")
-                    top = max(top, float(ys[oks].max()))
-                if math.isfinite(run.sim_saturation):
-                    ax.axvline(run.sim_saturation, color=colour, ls=st["ls"], lw=0.9)
+                if sim_errorbar(ax, run.sim["load"], run.sim[run.quantity], run.sim[col] if col in run.sim else None,
+                                color=colour, marker=st["marker"], filled=st["filled"]) is not None:
+                    setups_seen.setdefault(run.curve.setup, st)
+                if saturation_line(ax, run.sim_saturation, color=colour, kind="sim", ls=st["ls"]) is not None:
+                    setups_seen.setdefault(run.curve.setup, st)
         if paper_axis and k in PAPER_AXIS:
-            ax.axvline(PAPER_AXIS[k], color="0.5", lw=4, alpha=0.25, label="end of the paper's x axis")
+            ax.axvline(PAPER_AXIS[k], color="0.5", lw=4, alpha=0.25, gid="background")
+            band = True
         ax.set(xlabel=figure.xlabel, ylabel=figure.ylabel, title=f"{k}x{k} torus")
         ax.set_xlim(left=0)
-        ax.set_ylim(0, min(top * 1.05, ymax) if top > 0 else None)
-        ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+        fit_ylim(ax, cap=ymax, rise=6.0)
+    spare = hide_unused(axes, len(tori))
+    handles = [style_handle(f"M = {M} flits, model", color=c, ls="-") for M, c in colour_entries.items()]
+    labels = [f"M = {M} flits, model" for M in colour_entries]
+    for su, st in setups_seen.items():
+        handles.append(style_handle("", ls="none", marker=st["marker"], filled=st["filled"]))
+        labels.append(f"simulation, {_legend_name(su)}")
+    h2, l2 = saturation_handles(any_model_sat, {f"saturation load, simulation, {su} set-up": st["ls"]
+                                                for su, st in setups_seen.items()})
+    handles += h2
+    labels += l2
+    if band:
+        handles.append(style_handle("", color="0.5", ls="-"))
+        handles[-1].set_linewidth(4)
+        handles[-1].set_alpha(0.25)
+        labels.append("end of the paper's x axis")
+    figure_legend(fig, handles, labels, spare=spare)
     return fig
 
 
 def plot_comparison(points, saturation=None, figure: Figure | None = None):
     """Latency vs rate per routing, one panel per curve and set-up (simulation only, 95% CIs; dotted: saturation rates).
 
-    Axis labels from ``figure`` (default ``FIGURES["routing-comparison"]``).
+    The simulated points of one routing are joined by a thin line (there is
+    no model here).  Axis labels from ``figure`` (default
+    ``FIGURES["routing-comparison"]``).  One legend below the panels.
     """
     figure = FIGURES["routing-comparison"] if figure is None else figure
-    use_style()
     panels = list(dict.fromkeys(zip(points["curve"], points["setup"])))
-    n = len(panels)
-    cols = min(n, 2)
-    rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.9 * rows), squeeze=False)
+    rows, cols = panel_grid(len(panels))
+    fig, axes = column_figure(rows, cols)
     markers = {"duato_nbc": "o", "duato": "s", "dor": "^"}
+    order = list(dict.fromkeys(points["routing"]))
+    colour_of = {r: COLORS[i % len(COLORS)] for i, r in enumerate(order)}
+    handles, labels = {}, {}
+    any_sat = False
     for ax, (curve, setup) in zip(axes.ravel(), panels):
         sub = points[(points["curve"] == curve) & (points["setup"] == setup)]
         for routing, g in sub.groupby("routing", sort=False):
-            ok = np.isfinite(g["latency"])
-            line = ax.errorbar(g["rate"][ok], g["latency"][ok], yerr=g["CI"][ok], fmt="-" + markers.get(routing, "o"),
-                               mfc="none", capsize=2, ms=5, label=ROUTINGS.get(routing, routing))
+            colour = colour_of[routing]
+            h = sim_errorbar(ax, g["rate"], g["latency"], g["CI"], color=colour, marker=markers.get(routing, "o"),
+                             ls="-", lw=0.9)
+            if h is not None:
+                handles.setdefault(routing, h)
+                labels.setdefault(routing, ROUTINGS.get(routing, routing))
             if saturation is not None:
                 s = saturation[(saturation["curve"] == curve) & (saturation["setup"] == setup)
                                & (saturation["routing"] == routing)]
                 if not s.empty:
-                    ax.axvline(float(s["saturation"].iloc[0]), color=line[0].get_color(), ls=":", lw=1)
-        ax.set(title=f"{curve}, {_legend_name(setup)}", xlabel=figure.xlabel, ylabel=figure.ylabel)
+                    any_sat |= saturation_line(ax, float(s["saturation"].iloc[0]), color=colour,
+                                               kind="sim") is not None
+        ax.set(title=f"{curve},\n{_legend_name(setup)}", xlabel=figure.xlabel, ylabel=figure.ylabel)
         ax.set_xlim(left=0)
-        ax.set_ylim(bottom=0)
-        ax.legend(fontsize=8)
-    for ax in axes.ravel()[n:]:
-        ax.set_visible(False)
-    fig.tight_layout()
+        fit_ylim(ax, rise=6.0)
+    spare = hide_unused(axes, len(panels))
+    h2, l2 = saturation_handles(False, any_sat)
+    figure_legend(fig, [handles[r] for r in handles] + h2, [labels[r] for r in handles] + l2, spare=spare)
     return fig
