@@ -163,8 +163,8 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Graph, Mesh, Topology, Torus
 from . import booksim_kernel as K
+from .kernel import pack_net
 from .common import WormholeResult, _batch_ci, _tables, _traffic
-from .simulate import _net
 from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
@@ -360,7 +360,7 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
                              f"in an int32); got {satlim}")
     a, C, NCH, NV = _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap)
     pchan = topology.channels[0].ravel().astype(np.int32)
-    net = _net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
+    net = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
     mmax = M if length_dist == "fixed" else 20 * M
     dlthresh = 20 * mmax + 50 * B + 1000
 

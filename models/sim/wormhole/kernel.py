@@ -152,6 +152,21 @@ def route_dtype(small):
                                           "nbc_top", "up_port", "down_port")])
 
 
+
+def pack_net(rt, chan_of):
+    """The kernel's routing tables: the per-(node, destination) entries in one record each, in the
+    smallest integer type that holds them (a routing decision then reads one cache line, not six).  Shared by both engines."""
+    cols = dict(nmin=rt.nminp, esc_port=rt.escp, esc_vc=rt.escv, tie_dim=rt.tie_dim, tie_port=rt.tie_port,
+                tie_vc=rt.tie_escv, nbc_top=rt.nbc_U, up_port=rt.udp[0::2], down_port=rt.udp[1::2])
+    lo = min(int(a.min()) for a in cols.values())
+    hi = max(max(int(a.max()) for a in cols.values()), int(rt.minp.max()))
+    small = np.int8 if -128 <= lo and hi < 128 else np.int32
+    route = np.zeros(rt.nminp.size, route_dtype(small))
+    for f, a in cols.items():
+        route[f] = a
+    return Net(route, rt.minp.astype(small), rt.chan_up, chan_of.ravel().astype(np.int32))
+
+
 Lists = namedtuple("Lists", ["act", "pend", "qlist"])
 Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
 Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])

@@ -296,20 +296,6 @@ def _records(n, dtype, **fill):
     return a
 
 
-def _net(rt, chan_of):
-    """The kernel's routing tables: the per-(node, destination) entries in one record each, in the
-    smallest integer type that holds them (a routing decision then reads one cache line, not six)."""
-    cols = dict(nmin=rt.nminp, esc_port=rt.escp, esc_vc=rt.escv, tie_dim=rt.tie_dim, tie_port=rt.tie_port,
-                tie_vc=rt.tie_escv, nbc_top=rt.nbc_U, up_port=rt.udp[0::2], down_port=rt.udp[1::2])
-    lo = min(int(a.min()) for a in cols.values())
-    hi = max(max(int(a.max()) for a in cols.values()), int(rt.minp.max()))
-    small = np.int8 if -128 <= lo and hi < 128 else np.int32
-    route = np.zeros(rt.nminp.size, K.route_dtype(small))
-    for f, a in cols.items():
-        route[f] = a
-    return K.Net(route, rt.minp.astype(small), rt.chan_up, chan_of.ravel().astype(np.int32))
-
-
 def _allocate(topology, p):
     """The kernel's state for a run of parameters ``p`` (see :mod:`.kernel`), before the first cycle."""
     rt, V = p.rt, p.V
@@ -350,7 +336,7 @@ def _allocate(topology, p):
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * mmax + 10 * p.B * p.R + 1000),
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams))
-    net = _net(rt, chan_of)
+    net = K.pack_net(rt, chan_of)
 
     rng = seed_state(p.seed)
     sc = np.zeros(1, K.SCALARS)
