@@ -52,7 +52,7 @@ def test_no_index_column_and_flat_headers():
     html = t.to_html()
     assert "<th" in html and html.count("<th ") + html.count("<th>") == 3
     multi = df.pivot_table(index="setup", columns=["figure"], values=["err"])
-    assert list(format_table(multi).frame.columns) == ["setup", "err 2", "err 3"]
+    assert list(format_table(multi).frame.columns) == ["setup", "err figure=2", "err figure=3"]
     # an unnamed default index is dropped, not shown
     assert list(format_table(df).frame.columns) == ["figure", "setup", "err"]
     assert "0" not in list(format_table(df.iloc[[2, 0]]).frame.columns)
@@ -110,3 +110,23 @@ def test_glued_sentences_handle_the_empty_and_the_singular_case():
     assert range_text([0.351, 0.42]) == "35.1% to 42.0%"
     assert range_text([]) == "n/a"
     assert range_text([np.nan]) == "n/a"
+
+
+def test_column_patterns():
+    df = pd.DataFrame({"err @25%": [0.01], "err @50%": [-0.02], "worst |err|": [0.03], "rate": [0.5]})
+    t = format_table(df, fraction=["err @*"], magnitude="worst*")
+    assert list(t.frame.iloc[0]) == ["+1.0%", "-2.0%", "3.0%", "0.5000"]
+
+
+def test_patterns_pick_number_columns_only():
+    df = pd.DataFrame({"variant": ["a", "b"], "ours 2": [0.1, 0.2]})
+    t = format_table(df, magnitude=["*"])
+    assert list(t.frame["variant"]) == ["a", "b"] and list(t.frame["ours 2"]) == ["10.0%", "20.0%"]
+
+
+def test_numbered_column_levels_say_what_they_number():
+    df = pd.DataFrame({"row": ["F1", "F1"], "NC": [2, 4], "ours": [1.0, 1.1]})
+    wide = df.pivot(index="row", columns="NC", values="ours")
+    assert list(format_table(wide).frame.columns) == ["row", "2", "4"]
+    two = df.assign(paper=1.0).pivot(index="row", columns="NC", values=["paper", "ours"]).swaplevel(axis=1)
+    assert list(format_table(two).frame.columns) == ["row", "NC=2 paper", "NC=4 paper", "NC=2 ours", "NC=4 ours"]

@@ -30,6 +30,7 @@ rather than "between 35.1% and 35.1%").
 
 from __future__ import annotations
 
+import fnmatch
 import html as _html
 import math
 import numbers
@@ -146,6 +147,9 @@ def _header(col) -> str:
 def _flat(df: pd.DataFrame) -> pd.DataFrame:
     """No index: a named or non-default index becomes columns; column levels become one header."""
     out = df.copy()
+    if out.index.nlevels == 1 and out.index.name is None and not isinstance(out.index, pd.RangeIndex) \
+            and not out.index.equals(pd.RangeIndex(len(out))):
+        out.index.name = ""  # e.g. a transposed table: its row labels head an empty column
     default = isinstance(out.index, pd.RangeIndex) and out.index.name is None
     if not default:
         names = [n for n in out.index.names]
@@ -154,8 +158,25 @@ def _flat(df: pd.DataFrame) -> pd.DataFrame:
             out = out.reset_index(drop=True)
         else:
             out = out.reset_index()
-    out.columns = [_header(c) for c in out.columns]
+    names = list(out.columns.names) if out.columns.nlevels > 1 else [None]
+
+    def part(name, value):  # a numbered level says what it numbers: "NC=2"
+        num = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        return f"{name}={value}" if name and num else value
+
+    out.columns = [_header(tuple(part(n, v) for n, v in zip(names, c)) if isinstance(c, tuple) else c)
+                   for c in out.columns]
     return out
+
+
+def _numbers(col: pd.Series) -> bool:
+    """Whether a column holds numbers (missing values allowed), not booleans or text."""
+    if pd.api.types.is_bool_dtype(col):
+        return False
+    if pd.api.types.is_numeric_dtype(col):
+        return True
+    vals = [v for v in col if not _is_missing(v)]
+    return bool(vals) and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in vals)
 
 
 class Table:
@@ -183,6 +204,11 @@ class Table:
             cells.append(f'<th{cls} style="text-align:{align};vertical-align:bottom;padding:0.25em 0.75em">'
                          f"{esc(c)}</th>")
         cells.append("</tr></thead><tbody>")
+        # long text wraps in a wide column; numbers and short text stay on one line
+        width = {c: int(self.frame[c].astype(str).str.len().max()) if len(self.frame) else 0
+                 for c in self.frame.columns}
+        wrap = {c: (f"white-space:normal;min-width:{min(28, max(12, width[c] // 5))}em"
+                    if c not in self.numeric and width[c] > 40 else "white-space:nowrap") for c in self.frame.columns}
         for row in self.frame.itertuples(index=False):
             cells.append("<tr>")
             for c, v in zip(self.frame.columns, row):
@@ -192,8 +218,8 @@ class Table:
                 for m in self.notes:  # "n/a ᵃ": the marker as a superscript
                     if text.endswith(f" [{m}]"):
                         text = text[: -len(f" [{m}]")] + f"<sup>{m}</sup>"
-                cells.append(f'<td{cls} style="text-align:{align};padding:0.25em 0.75em;white-space:nowrap">'
-                             f"{text}</td>")
+                cells.append(f'<td{cls} style="text-align:{align};vertical-align:top;padding:0.25em 0.75em;'
+                             f'{wrap[c]}">{text}</td>')
             cells.append("</tr>")
         cells.append("</tbody></table></div>")
         if self.notes:
@@ -232,8 +258,8 @@ def format_table(
 
     Parameters
     ----------
-    df : DataFrame
-    fraction, percent : column names
+    df : DataFrame (or Series, or a pandas Styler: its data)
+    fraction, percent : column names (``fnmatch`` patterns allowed: ``"err @*"``)
         Signed relative errors, as fractions (0.022) or already in percent (2.2),
         shown as ``+2.2%`` with ``digits`` decimals.  Columns whose name ends
         with ``[%]`` are read as ``percent`` unless listed elsewhere.
@@ -254,6 +280,10 @@ def format_table(
         Keep only these columns, in this order (after the index became columns).
     caption : str, optional
     """
+    if hasattr(df, "data") and type(df).__name__ == "Styler":  # a Styler: its data, in this style
+        df = df.data
+    if isinstance(df, pd.Series):
+        df = df.to_frame(df.name if df.name is not None else "value")
     if not isinstance(df, pd.DataFrame):
         raise _bad_param("df", type(df).__name__, "must be a pandas DataFrame")
     if not isinstance(digits, int) or digits < 0:
@@ -264,12 +294,16 @@ def format_table(
         if missing:
             raise _bad_param("columns", missing, "names columns the table does not have")
         flat = flat[list(columns)]
-    groups = {"fraction": set(fraction), "percent": set(percent), "magnitude": set(magnitude),
-              "magnitude_percent": set(magnitude_percent)}
-    for name, cols in groups.items():
-        unknown = [c for c in cols if c not in flat.columns]
-        if unknown and columns is None:
+    groups = {}
+    for name, given in (("fraction", fraction), ("percent", percent), ("magnitude", magnitude),
+                        ("magnitude_percent", magnitude_percent)):
+        given = [given] if isinstance(given, str) else list(given)
+        unknown = [c for c in given if not any(ch in c for ch in "*?[") and c not in flat.columns]
+        if unknown:
             raise _bad_param(name, unknown, "names columns the table does not have")
+        # a pattern picks number columns only (a pivot's label columns are left alone)
+        groups[name] = {c for c in flat.columns
+                        if c in given or (_numbers(flat[c]) and any(fnmatch.fnmatchcase(c, g) for g in given))}
     listed = set().union(*groups.values())
     for c in flat.columns:
         if c.endswith("[%]") and c not in listed:
@@ -339,3 +373,39 @@ def format_table(
     frame = pd.DataFrame(shown, columns=list(shown))
     return Table(frame, {m: r for r, m in markers.items()}, numeric, caption)
 
+
+
+def error_text(
+    table: pd.DataFrame,
+    *,
+    signed: Iterable[str] = (),
+    magnitude: Iterable[str] = (),
+    decimals: Mapping[str, int] | None = None,
+    digits: int = 1,
+) -> pd.DataFrame:
+    """An error table as text for a CSV file or a ``csv-table`` (the page shows :func:`format_table`).
+
+    Columns matching ``signed`` / ``magnitude`` (``fnmatch`` patterns) hold
+    errors **in percent**: ``"+12.3%"`` / ``"12.3%"`` with ``digits`` decimals,
+    ``"model saturated"`` for ``+inf``, ``"n/a"`` when missing; columns in
+    ``decimals`` (exact names) get that many decimals (``"n/a"`` when not
+    finite).  Other columns are left as they are.
+    """
+    shown = table.copy()
+    signed, magnitude = list(signed), list(magnitude)
+
+    def text(x, fn):
+        if _is_inf(x) and float(x) > 0:
+            return "model saturated"
+        out = fn(x, digits, fraction=False)
+        return "n/a" if out is None else out
+
+    for col in shown.columns:
+        if any(fnmatch.fnmatchcase(str(col), g) for g in signed):
+            shown[col] = [text(x, signed_percent) for x in shown[col]]
+        elif any(fnmatch.fnmatchcase(str(col), g) for g in magnitude):
+            shown[col] = [text(x, percent) for x in shown[col]]
+    for col, nd in (decimals or {}).items():
+        if col in shown:
+            shown[col] = [f"{float(x):.{nd}f}" if not (_is_missing(x) or _is_inf(x)) else "n/a" for x in shown[col]]
+    return shown
