@@ -130,3 +130,15 @@ def test_numbered_column_levels_say_what_they_number():
     assert list(format_table(wide).frame.columns) == ["row", "2", "4"]
     two = df.assign(paper=1.0).pivot(index="row", columns="NC", values=["paper", "ours"]).swaplevel(axis=1)
     assert list(format_table(two).frame.columns) == ["row", "NC=2 paper", "NC=4 paper", "NC=2 ours", "NC=4 ours"]
+
+
+def test_decimals_and_units_by_pattern():
+    df = pd.DataFrame({"NC=2 paper": [1.034], "NC=2 diff": [0.00096], "sat 1": [0.5]})
+    t = format_table(df, decimals={"* diff": 4, "*": 3}, units={"sat*": "messages/node/cycle"})
+    assert list(t.frame.iloc[0]) == ["1.034", "0.0010", "0.500"]
+    assert list(t.frame.columns)[-1] == "sat 1 [messages/node/cycle]"
+
+
+def test_no_negative_zero():
+    assert list(format_table(pd.DataFrame({"diff": [-0.00001, 0.5]}), decimals={"diff": 4}).frame["diff"]) == \
+        ["0.0000", "0.5000"]

@@ -20,8 +20,9 @@ Every table a chapter page shows goes through :func:`format_table`:
 * every table in a horizontal scroll container (``<div class="table-scroll"
   style="overflow-x:auto">``), so a wide table scrolls instead of being cut;
   headers and numbers right-aligned, text left-aligned (CSS classes
-  ``compendium-table``, ``num``; the style sheet is ``book/_static/tables.css``
-  added by the book's extension, the inline styles keep it readable without).
+  ``compendium-table``, ``num``; the style sheet ``book/_ext/static/compendium-tables.css``,
+  added by the book's extension, draws scroll shadows at the edges of a wide table; the inline
+  styles keep a table readable without it).
 
 :func:`join_words`, :func:`plural` and :func:`range_text` build glued sentences
 that handle the empty and the singular case ("none", "1 entry", "35.1%"
@@ -169,6 +170,21 @@ def _flat(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _by_pattern(mapping: Mapping | None, columns) -> dict:
+    """``{column: value}`` from a mapping whose keys are column names or ``fnmatch`` patterns (the first match wins)."""
+    mapping = dict(mapping or {})
+    out = {}
+    for c in columns:
+        if c in mapping:
+            out[c] = mapping[c]
+            continue
+        for key, value in mapping.items():
+            if isinstance(key, str) and any(ch in key for ch in "*?[") and fnmatch.fnmatchcase(c, key):
+                out[c] = value
+                break
+    return out
+
+
 def _numbers(col: pd.Series) -> bool:
     """Whether a column holds numbers (missing values allowed), not booleans or text."""
     if pd.api.types.is_bool_dtype(col):
@@ -201,7 +217,9 @@ class Table:
         for c in self.frame.columns:
             cls = ' class="num"' if c in self.numeric else ""
             align = "right" if c in self.numeric else "left"
-            cells.append(f'<th{cls} style="text-align:{align};vertical-align:bottom;padding:0.25em 0.75em">'
+            # a long header wraps onto at most about three lines, not one word per line
+            wide = f";min-width:{min(14, max(6, len(str(c)) // 3))}em" if len(str(c)) > 16 else ""
+            cells.append(f'<th{cls} style="text-align:{align};vertical-align:bottom;padding:0.25em 0.75em{wide}">'
                          f"{esc(c)}</th>")
         cells.append("</tr></thead><tbody>")
         # long text wraps in a wide column; numbers and short text stay on one line
@@ -268,8 +286,9 @@ def format_table(
     digits : int
         Decimals of every percent column.
     decimals : mapping column -> int, optional
-        Decimals of plain number columns (default from :data:`SIGNIFICANT`).
-    units : mapping column -> str, optional
+        Decimals of plain number columns (default from :data:`SIGNIFICANT`);
+        keys may be ``fnmatch`` patterns (the first that matches wins).
+    units : mapping column -> str, optional (keys as for ``decimals``)
         Unit appended to the header as `` [unit]``.
     rename : mapping column -> str, optional
         New header text (before the unit is appended).
@@ -308,8 +327,8 @@ def format_table(
     for c in flat.columns:
         if c.endswith("[%]") and c not in listed:
             groups["percent"].add(c)
-    decimals = dict(decimals or {})
-    units = dict(units or {})
+    decimals = _by_pattern(decimals, flat.columns)
+    units = _by_pattern(units, flat.columns)
     rename = dict(rename or {})
     reasons = {"nan": NAN_NOTE, "inf": INF_NOTE}
     reasons.update({k: v for k, v in (notes or {}).items() if isinstance(k, str)})
@@ -353,7 +372,8 @@ def format_table(
                 elif isinstance(v, (int, np.integer)) and not isinstance(v, bool) and c not in decimals:
                     out.append(f"{int(v):d}")
                 else:
-                    out.append(f"{float(v):.{nd}f}")
+                    text = f"{float(v):.{nd}f}"
+                    out.append(text[1:] if text.startswith("-") and float(text) == 0 else text)  # no "-0.000"
         else:
             for v in vals:
                 if isinstance(v, (bool, np.bool_)):
