@@ -11,6 +11,8 @@
   (``binder-examples/jupyter-stacks-datascience``) into every notebook page;
   the pages here are executed by the pipeline and launch nothing, so its
   event handlers are removed.
+* Tables: ``static/compendium-tables.css`` styles the tables of
+  :mod:`models.core.tables` (scroll shadows on wide tables, aligned headers).
 * Every page's footer names the compendium's version (``CITATION.cff``), the
   commit it was built from, and links to the page that says how to cite it.
 """
@@ -101,7 +103,17 @@ def _drop_thebe(app):
                 app.disconnect(listener.id)
 
 
+#: The table style sheet (models/core/tables.py writes the markup it styles).
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _tables_css(app, config):
+    config.html_static_path = list(config.html_static_path or []) + [str(STATIC)]
+
+
 def setup(app):
+    app.connect("config-inited", _tables_css)
+    app.add_css_file("compendium-tables.css")
     app.connect("config-inited", _config_inited)
     app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)

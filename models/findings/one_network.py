@@ -64,6 +64,7 @@ from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
 from ..core.experiment import error_table as core_error_table
 from ..core.saturation import Saturation, find_saturation
+from ..core.tables import error_text
 from ..core.validate import require
 from ..core.validation import saturation_aware_error
 from ..networks.graph import Torus
@@ -508,24 +509,10 @@ def own_setup(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_errors(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`error_table` for reading: errors as ``+12.3%`` (``model saturated``, ``n/a``), loads to 5 decimals."""
-
-    def signed(x):
-        return f"{x:+.1f}%" if math.isfinite(x) else ("model saturated" if x == math.inf else "n/a")
-
-    def worst(x):
-        return f"{x:.1f}%" if math.isfinite(x) else ("model saturated" if x == math.inf else "n/a")
-
-    shown = table.copy()
-    for col in shown:
-        if col.startswith("err @"):
-            shown[col] = shown[col].map(signed)
-        elif col.startswith("worst |err|"):
-            shown[col] = shown[col].map(worst)
-    for col in ("model saturation", "sim saturation"):
-        shown[col] = shown[col].map(lambda x: f"{x:.5f}" if math.isfinite(x) else "n/a")
-    shown["saturation ratio"] = shown["saturation ratio"].map(lambda x: f"{x:.3f}" if math.isfinite(x) else "n/a")
-    return shown
+    """:func:`error_table` as text (for a CSV file): errors as ``+12.3%`` (``model saturated``, ``n/a``), loads to
+    5 decimals (:func:`models.core.tables.error_text`, as every chapter)."""
+    return error_text(table, signed=["err @*"], magnitude=["worst |err|*"],
+                      decimals={"model saturation": 5, "sim saturation": 5, "saturation ratio": 3})
 
 
 def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:

@@ -346,17 +346,17 @@ def verdict_counts(table: pd.DataFrame) -> dict:
 #: Footnotes of the formatted table's symbols.
 FOOTNOTES = {
     "n/a": "n/a: no number for this claim on this set-up (not applicable to the claim, or not measured).",
-    "inf": "∞: the model is saturated at a simulated load below 80% of the simulated saturation load.",
+    "inf": "unbounded: the model is saturated at a simulated load below 80% of the simulated saturation load.",
 }
 
 
 def format_percent(x, digits: int = 1) -> str:
-    """A fraction as a percentage with fixed precision (``0.1234 -> '12.3%'``); ``'n/a'``; ``'∞'``."""
+    """A fraction as a percentage with fixed precision (``0.1234 -> '12.3%'``); ``'n/a'``; ``'unbounded'`` for +inf."""
     v = _num(x)
     if math.isnan(v):
         return "n/a"
     if math.isinf(v):
-        return "∞"
+        return "unbounded"
     return f"{100 * v:.{digits}f}%"
 
 
@@ -366,7 +366,7 @@ def format_ratio(x, digits: int = 3) -> str:
     if math.isnan(v):
         return "n/a"
     if math.isinf(v):
-        return "∞"
+        return "unbounded"
     return f"{v:.{digits}f}"
 
 
@@ -425,3 +425,22 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
         })
     return pd.DataFrame(out, columns=["chapter", "claim", "what we measured", "worst |error| < 80% sat.",
                                       "model/sim saturation", "verdict", "set-ups it rests on", "cause", "source"])
+
+
+def claim_details(table: pd.DataFrame) -> str:
+    """The claims of :func:`verdict_table` as an HTML numbered list, numbered as the rows of the verdict table.
+
+    Each item: the chapter, the claim as quoted from the paper, and the
+    chapter's note on it (the source of the numbers).  The verdict table on
+    the page then needs only the row number, so its rows stay one or two
+    lines high.
+    """
+    import html
+
+    items = []
+    for _, r in table.iterrows():
+        note = f' <span style="color:var(--pst-color-text-muted, #666)">{html.escape(r["note"])}</span>' \
+            if r["note"] else ""
+        items.append(f'<li><b>{html.escape(r["chapter"])}</b> (<code>{html.escape(r["claim_id"])}</code>): '
+                     f'{html.escape(r["claim"])}{note}</li>')
+    return '<ol class="claim-details">' + "".join(items) + "</ol>"

@@ -55,6 +55,7 @@ from ..core import experiment as core
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
 from ..core.errors import ParameterError
 from ..core.saturation import Saturation, find_saturation
+from ..core.tables import percent, signed_percent
 from ..core.validate import require_choice
 from ..core.validation import saturation_aware_error
 from ..networks.dor_paths import DorCombinatorics
@@ -464,12 +465,12 @@ def error_table(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_FRA
 
 
 def format_fraction(v: float, signed: bool = False) -> str:
-    """A relative error (a fraction) as text: ``"12.3%"``, ``"inf"`` (the model has saturated), ``"n/a"``."""
+    """A relative error (a fraction) as text in the book's style (:mod:`models.core.tables`): ``"12.3%"``
+    (``"+12.3%"`` with ``signed``), ``"unbounded (the model is saturated)"`` for ``+inf``, ``"n/a"``."""
     if v == math.inf:
-        return "inf"
-    if not math.isfinite(v):
-        return "n/a"
-    return f"{v:+.1%}" if signed else f"{v:.1%}"
+        return "unbounded (the model is saturated)"
+    text = signed_percent(v) if signed else percent(v)
+    return "n/a" if text is None else text
 
 
 def errors_below(run: CurveRun, which: str = "default", below: float = BELOW) -> np.ndarray:
@@ -526,9 +527,9 @@ def format_error_table(table: pd.DataFrame) -> pd.DataFrame:
     out = table.copy()
     for c in out.columns:
         if c.startswith("err"):
-            out[c] = [format_fraction(v, signed=True) for v in out[c]]
+            out[c] = ["n/a (model saturated)" if v == math.inf else format_fraction(v, signed=True) for v in out[c]]
         elif c.startswith("worst"):
-            out[c] = [format_fraction(v) for v in out[c]]
+            out[c] = ["n/a (model saturated)" if v == math.inf else format_fraction(v) for v in out[c]]
         elif c.startswith("sat") and c.endswith("/ sim"):
             out[c] = [f"{v:.2f}" if math.isfinite(v) else "n/a" for v in out[c]]
         elif c.startswith("sat"):

@@ -65,6 +65,7 @@ from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
 from ..core.experiment import error_table as core_error_table
 from ..core.experiment import run_figure as core_run_figure
 from ..core.saturation import Saturation, find_saturation
+from ..core.tables import error_text
 from ..core.validate import require
 from ..core.validation import saturation_aware_error
 from ..networks.graph import Torus
@@ -395,24 +396,10 @@ def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS)
 
 
 def format_errors(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`error_table` for reading: errors as ``+12.3%`` (``saturated``, ``n/a``), rates to 5 decimals."""
-
-    def pct(x):
-        return f"{x:+.1f}%" if math.isfinite(x) else ("saturated" if x == math.inf else "n/a")
-
-    def mag(x):
-        return f"{x:.1f}%" if math.isfinite(x) else ("saturated" if x == math.inf else "n/a")
-
-    shown = table.copy()
-    for col in [c for c in shown if c.startswith("err") or c == "saturation err"]:
-        shown[col] = shown[col].map(pct)
-    if WORST in shown:
-        shown[WORST] = shown[WORST].map(mag)
-    for col in ("model saturation", "sim saturation"):
-        shown[col] = shown[col].map(lambda x: f"{x:.5f}")
-    if "saturation ratio" in shown:
-        shown["saturation ratio"] = shown["saturation ratio"].map(lambda x: f"{x:.3f}" if math.isfinite(x) else "n/a")
-    return shown
+    """:func:`error_table` as text (the chapter's CSV, read by the chapter page): errors as ``+12.3%``
+    (``model saturated``, ``n/a``), rates to 5 decimals, the ratio to 3 (:func:`models.core.tables.error_text`)."""
+    return error_text(table, signed=["err*", "saturation err"], magnitude=[WORST],
+                      decimals={"model saturation": 5, "sim saturation": 5, "saturation ratio": 3})
 
 
 GAP_COLUMNS = ("curve", "k", "M", "fraction", "rate", "model latency", "sim latency, paper set-up",

@@ -71,6 +71,7 @@ from ..core.experiment import Curve, CurveRun, Figure, run_curve, run_figure
 from ..core.experiment import error_table as core_error_table
 from ..core.errors import ParameterError
 from ..core.saturation import Saturation, find_saturation
+from ..core.tables import percent
 from ..core.validate import require, require_choice
 from ..core.validation import compare, saturation_aware_error
 from ..networks.grid2d import (READINGS, GridNetwork, build, definition1_node_count, mesh, properties_table,
@@ -843,7 +844,10 @@ TOPOLOGY_CLAIM_IDS = {
 
 
 def _pct(x: float) -> str:
-    return "∞ (model saturated)" if x == math.inf else ("n/a" if not math.isfinite(x) else f"{100 * x:.0f} %")
+    """A fraction as an unsigned percent in the book's style (:func:`models.core.tables.percent`)."""
+    if x == math.inf:
+        return "unbounded (the model is saturated)"
+    return percent(x) or "n/a"
 
 
 def _furthest_from_one(values) -> float:

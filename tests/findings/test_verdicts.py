@@ -156,7 +156,7 @@ def test_repeated_claim_and_setup_raises(tmp_path):
 def test_formatting_one_style():
     assert V.format_percent(0.12345) == "12.3%"
     assert V.format_percent(math.nan) == "n/a"
-    assert V.format_percent(math.inf) == "∞"
+    assert V.format_percent(math.inf) == "unbounded"
     assert V.format_ratio(0.5654) == "0.565"
     table = V.verdict_table(pd.DataFrame([row(setup="paper", worst_err=0.42, sat_ratio=1.4),
                                           row(setup="model", worst_err=0.03, sat_ratio=0.98)]))
@@ -182,3 +182,12 @@ def test_a_setup_neither_paper_nor_model_describes_does_not_count():
     assert v["verdict"] == "holds" and v["rests_on"] == ("model",)
     rows = [row(chapter="xfolded_tm", setup="ours", worst_err=0.01), row(chapter="xfolded_tm", setup="model", worst_err=0.5)]
     assert one_verdict(rows)["verdict"] == "does not hold"
+
+
+def test_claim_details_number_the_claims_as_the_table_rows():
+    table = pd.DataFrame({"chapter": ["a", "b"], "claim_id": ["c-1", "c-2"], "claim": ['"x < 5%"', "y & z"],
+                          "note": ["", "from Fig. 2"]})
+    html = V.claim_details(table)
+    assert html.startswith('<ol class="claim-details">') and html.count("<li>") == 2
+    assert html.index("c-1") < html.index("c-2")
+    assert "y &amp; z" in html and "&quot;x &lt; 5%&quot;" in html and "from Fig. 2" in html

@@ -107,7 +107,7 @@ def test_error_table_math():
     assert t.loc[0, "saturation err"] == pytest.approx(-30.0)
     assert t.loc[0, "saturation ratio"] == pytest.approx(0.7)
     shown = format_errors(t)
-    assert list(shown.iloc[0]) == ["8x8, M=32", "paper", "+25.0%", "-20.0%", "-25.0%", "saturated", "25.0%",
+    assert list(shown.iloc[0]) == ["8x8, M=32", "paper", "+25.0%", "-20.0%", "-25.0%", "model saturated", "25.0%",
                                    "0.35000", "0.50000", "-30.0%", "0.700"]
     # a model saturated below 80% of the simulated saturation makes the worst error unbounded
     early = error_table([_fake_run([10.0, 20.0, math.inf, math.inf], [8.0, 25.0, 40.0, 50.0])])

@@ -234,7 +234,7 @@ def test_fact_rows_from_ranking_and_topology():
 def test_findings_values_are_strings_from_the_tables():
     c, v, vc = _claims(err=0.03)
     vals = findings_values(c, v, vc)
-    assert vals["xfolded_tm-worst-torus-m32-booksim"] == "3 %"
+    assert vals["xfolded_tm-worst-torus-m32-booksim"] == "3.0%"  # the book's percent: one decimal, no space
     assert vals["xfolded_tm-worst-tm-xfolded-m32-booksim"] == "not runnable"
     assert vals["xfolded_tm-satratio-torus-m32-model"] == "0.90"
     assert "does not reproduce" in vals["xfolded_tm-vc-sentence-m32"]
