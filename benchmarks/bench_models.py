@@ -61,12 +61,14 @@ TARGET_FIRST_MS = 1000.0
 # Worker side (runs under either checkout)
 # ----------------------------------------------------------------------------
 def _is_old() -> bool:
-    """The old API (c62df9d): the load was not the first positional argument everywhere."""
-    import inspect
+    """The old API (c62df9d): the load was not the first positional argument everywhere.
 
-    from models.torus_ipp import solve
+    Told by a module the old commit lacks (``models.core.saturation``), not by
+    importing a chapter: the first-call timing must import only the chapter timed.
+    """
+    import importlib.util
 
-    return list(inspect.signature(solve).parameters)[0] != "mu1"
+    return importlib.util.find_spec("models.core.saturation") is None
 
 
 def _calls(chapter: str, cfg: dict):

@@ -20,13 +20,10 @@ Submodules: ``equations`` (SymPy, paper numbering, derivations), ``solve``
 simulator set-ups: the return network's wiring).
 """
 
-from .equations import (
-    equations,
-    kruskal_snir_reduction,
-    no_queueing_reductions,
-    one_by_one_reduction,
-    single_packet_limit,
-)
+from ..core.symbolic import lazy_attributes
+
+lazy_attributes(__name__, {name: ".equations:" + name for name in (
+    "equations", "kruskal_snir_reduction", "no_queueing_reductions", "one_by_one_reduction", "single_packet_limit")})
 from .solve import AsymptoticBounds, CurveResult, MinMvaResult, asymptotic_bounds, saturation_load, solve, solve_curve
 
 #: The load parameter: maximum outstanding requests per processor (customers per class).

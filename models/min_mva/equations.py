@@ -180,12 +180,7 @@ def per_visit(label: str) -> sp.Expr:
 #: Readings of eq. (1) tried against Table 1 (``04-tables``): name -> what changes.  ``"paper"`` is eq. (1)
 #: as the chapter reads it (the default of :func:`models.min_mva.solve`); the others are the alternatives
 #: the chapter tried where the paper's Table 1 resists (``NC >= 16``).
-EQ1_READINGS = {
-    "paper": "as printed: (NC-1)/NC on the own-class parts of terms (b) and (c)",
-    "c-own-unscaled": "term (c): the own class's same-cycle arrivals without the factor (NC-1)/NC",
-    "c-other-classes": "term (c): the other classes' same-cycle arrivals only (the own class dropped)",
-    "q-scaled": "term (b): (NC-1)/NC Q_ij - U_ij (the factor on the queue length only, U_ij subtracted whole)",
-}
+from .readings import EQ1_READINGS  # noqa: E402  (kept in a SymPy-free module for the solver, #16)
 
 
 @functools.cache

@@ -67,13 +67,9 @@ import numpy as np
 from ..core.errors import ParameterError
 from ..core.fixed_point import fixed_point, fixed_points
 from ..core.results import Result
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require, require_choice
-from .equations import SYMBOLS as _SYMBOLS
-from .equations import EQ1_READINGS
-from .equations import eq1_reading as _eq1_reading
-from .equations import equations as _equations
-from .equations import per_visit as _per_visit
+from .readings import EQ1_READINGS
 from ..networks.patterns import reference_matrix
 from ..networks.multistage import RETURN_WIRINGS, TOPOLOGIES, MultistageNetwork
 from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
@@ -93,7 +89,11 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
     ``R_ij = V_ij r_ij`` substituted so that the functions take per-visit
     residence times.
     """
-    s = _SYMBOLS
+    from .equations import SYMBOLS as s
+    from .equations import eq1_reading as _eq1_reading
+    from .equations import equations as _equations
+    from .equations import per_visit as _per_visit
+
     e = _equations()
     Rv = {s.R_ij: s.V * s.r}
     sp_ = {}
@@ -129,7 +129,7 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
 @functools.cache
 def _kernels(multi: bool, reading: str = "paper") -> dict:
     """The lambdified callables of :func:`_kernel_specs` (built once per process)."""
-    K = {name: lambdify_cached(args, expr) for name, (args, expr) in _kernel_specs(multi, reading).items()}
+    K = dict(compiled("min_mva", functools.partial(_kernel_specs, multi, reading), (multi, reading)))
     K.setdefault("sum_c", None)
     return K
 

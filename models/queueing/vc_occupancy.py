@@ -26,13 +26,24 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import sympy as sp
 
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require
 
-lam, S = sp.symbols("lambda_c S", positive=True)
-rho = sp.Symbol("rho", positive=True)
+
+@functools.cache
+def _symbols() -> dict:
+    import sympy as sp
+
+    lam, S = sp.symbols("lambda_c S", positive=True)
+    return {"lam": lam, "S": S, "rho": sp.Symbol("rho", positive=True)}
+
+
+def __getattr__(name: str):
+    """The symbols ``lam``, ``S``, ``rho``, made on first use (SymPy is not imported by the numeric functions)."""
+    if name in ("lam", "S", "rho"):
+        return _symbols()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @functools.cache
@@ -45,7 +56,10 @@ def equations(V: int) -> dict:
     equations), ``"closed"`` (list of the closed forms in ``rho = lam*S``),
     ``"multiplexing"`` (:math:`\\bar V` in terms of ``rho``).
     """
+    import sympy as sp
+
     V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
+    lam, S, rho = (_symbols()[n] for n in ("lam", "S", "rho"))
     q = [sp.Integer(1)]
     for v in range(1, V + 1):
         q.append(q[-1] * (lam * S if v < V else lam / (1 / S - lam)))
@@ -72,7 +86,11 @@ def _check(rho_value):
 @functools.cache
 def _closed(V: int):
     """The lambdified closed forms :math:`P_0..P_V` (kept per ``V``: hashing the expressions costs more than a call)."""
-    return lambdify_cached((rho,), equations(V)["closed"])
+    return compiled("vc_occupancy", functools.partial(_build, V), V)["closed"]
+
+
+def _build(V: int) -> dict:
+    return {"closed": ((_symbols()["rho"],), equations(V)["closed"])}
 
 
 def occupancy(V: int, rho_value) -> np.ndarray:

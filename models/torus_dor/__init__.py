@@ -19,7 +19,10 @@ chapter's own tables), ``plots`` (matplotlib).
 The combinatorics are shared: :mod:`models.networks.dor_paths`.
 """
 
-from .equations import Readings, Readings2003, equations, equations_2003
+from ..core.symbolic import lazy_attributes
+from .readings import Readings, Readings2003
+
+lazy_attributes(__name__, {"equations": ".equations:equations", "equations_2003": ".equations:equations_2003"})
 from .model2003 import Result2003, saturation_load_2003, solve_2003
 from .solve import LOAD, LOAD_UNIT, CurveResult, TorusDorResult, saturation_load, solve, solve_curve
 

@@ -35,10 +35,9 @@ from ..core.errors import ParameterError
 from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..networks.dor_paths import DorCombinatorics
-from .equations import SYMBOLS as s
-from .equations import Readings2003, equations_2003
+from .readings import Readings2003
 from .solve import check_params
 
 __all__ = ["solve_2003", "saturation_load_2003", "Result2003"]
@@ -63,22 +62,29 @@ class Result2003(Result):
     params: dict
 
 
-@functools.lru_cache(maxsize=None)
 def _compiled(readings: Readings2003) -> dict:
+    """The lambdified equations of ``readings``, from disk when generated before (no SymPy then)."""
+    return compiled("torus_dor:2003", functools.partial(_build, readings), readings)
+
+
+def _build(readings: Readings2003) -> dict:
+    from .equations import SYMBOLS as s
+    from .equations import equations_2003
+
     e = equations_2003(readings)
     vb = e["Vbar_i"].rhs.as_numer_denom()
     return {
-        "lam_c": lambdify_cached((s.lam_g, s.kbar), e["lam_c"].rhs),
-        "lam_c_bi": lambdify_cached((s.lam_g, s.kbar), e["lam_c:bidirectional"].rhs),
-        "S_i": lambdify_cached((s.S_prev, s.kbar, s.P_Bi, s.W_i), e["S_i"].rhs),
-        "rho": lambdify_cached((s.lam_c, s.S_i), e["rho"].rhs),
-        "P_B": lambdify_cached((s.rho, s.L), e["P_B"].rhs),
-        "W_i": lambdify_cached((s.lam_c, s.S_i, s.M, s.S_prev), e["W_i"].rhs),
-        "W_ej": lambdify_cached((s.M, s.lam_g), e["W_ej"].rhs),
-        "v_num": lambdify_cached((s.l, s.rho, s.L), vb[0].function),
-        "v_den": lambdify_cached((s.l, s.rho, s.L), vb[1].function),
-        "W_s": lambdify_cached((s.lam_g, s.L, s.S, s.M), e["W_s"].rhs),
-        "T": lambdify_cached((s.S, s.W_s, s.Vbar, s.h, s.e), e["T"].rhs),
+        "lam_c": ((s.lam_g, s.kbar), e["lam_c"].rhs),
+        "lam_c_bi": ((s.lam_g, s.kbar), e["lam_c:bidirectional"].rhs),
+        "S_i": ((s.S_prev, s.kbar, s.P_Bi, s.W_i), e["S_i"].rhs),
+        "rho": ((s.lam_c, s.S_i), e["rho"].rhs),
+        "P_B": ((s.rho, s.L), e["P_B"].rhs),
+        "W_i": ((s.lam_c, s.S_i, s.M, s.S_prev), e["W_i"].rhs),
+        "W_ej": ((s.M, s.lam_g), e["W_ej"].rhs),
+        "v_num": ((s.l, s.rho, s.L), vb[0].function),
+        "v_den": ((s.l, s.rho, s.L), vb[1].function),
+        "W_s": ((s.lam_g, s.L, s.S, s.M), e["W_s"].rhs),
+        "T": ((s.S, s.W_s, s.Vbar, s.h, s.e), e["T"].rhs),
     }
 
 

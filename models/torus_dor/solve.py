@@ -49,17 +49,15 @@ import math
 from typing import Sequence
 
 import numpy as np
-import sympy as sp
 
 from ..core.errors import ParameterError
 from ..core.fixed_point import Saturated, fixed_point, fixed_points, monotone_fixed_point_exists
 from ..core.results import Result
 from ..core.saturation import find_saturation
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require
 from ..networks.dor_paths import DorCombinatorics, check_radices
-from .equations import SYMBOLS as s
-from .equations import Readings, equations
+from .readings import Readings
 
 __all__ = ["LOAD", "LOAD_UNIT", "solve", "solve_curve", "saturation_load", "TorusDorResult", "CurveResult",
            "Structure", "structure", "check_params"]
@@ -156,8 +154,17 @@ def waiting_max(i: int, L: int, bidirectional: bool, readings: Readings) -> int:
 # ----------------------------------------------------------------------------
 # Lambdified equations (built once per process and reading)
 # ----------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
 def _compiled(readings: Readings) -> dict:
+    """The lambdified equations of ``readings``, from disk when generated before (no SymPy then)."""
+    return compiled("torus_dor", functools.partial(_build, readings), readings)
+
+
+def _build(readings: Readings) -> dict:
+    import sympy as sp
+
+    from .equations import SYMBOLS as s
+    from .equations import equations
+
     e = equations(readings)
     lam_c_uni = e["eq:4"].rhs
     lam_c_bi = e["eq:4:bidirectional"].rhs
@@ -168,24 +175,24 @@ def _compiled(readings: Readings) -> dict:
     l_num = e["eq:19"].rhs.as_numer_denom()[0].function
     l_den = e["eq:19"].rhs.as_numer_denom()[1].function
     return {
-        "lam_c": lambdify_cached((s.h, s.lam_g, s.n), lam_c_uni),
-        "lam_c_bi": lambdify_cached((s.h, s.lam_g, s.n), lam_c_bi),
-        "lam_c_dim": lambdify_cached((s.h_i, s.lam_g), e["eq:4:per-dimension"].rhs),
-        "lam_c_dim_bi": lambdify_cached((s.h_i, s.lam_g), e["eq:4:per-dimension-bidirectional"].rhs),
-        "rho": lambdify_cached((s.lam_c, s.D), e["rho"].rhs),
-        "W_ej": lambdify_cached((s.M, s.lam_g), e["eq:16"].rhs),
-        "D": lambdify_cached((s.Y, s.M, s.t_c, s.W_ej), e["eq:9"].rhs),
-        "P_B": lambdify_cached((s.rho, s.L), e["eq:5"].rhs),
-        "P_d": lambdify_cached((s.q, s.rho, s.L), e["eq:6"].rhs),
-        "ratio": lambdify_cached((s.q, s.rho, s.L), ratio),
-        "What": lambdify_cached((sp.Symbol("ratio"), s.X, s.M, s.t_c), what),
-        "N_term": lambdify_cached((s.j, s.rho, s.J, s.L), summand15),
-        "W": lambdify_cached((s.What, s.Ntil), e["eq:8"].rhs),
-        "S_term": lambdify_cached((s.f, s.D, s.W), e["eq:18:term"]),
-        "l_num": lambdify_cached((s.l, s.rho, s.L), l_num),
-        "l_den": lambdify_cached((s.l, s.rho, s.L), l_den),
-        "W_s": lambdify_cached((s.lam_g, s.L, s.S, s.M), e["eq:21"].rhs),
-        "T": lambdify_cached((s.S, s.lbar, s.W_s, s.h, s.e), e["eq:22"].rhs),
+        "lam_c": ((s.h, s.lam_g, s.n), lam_c_uni),
+        "lam_c_bi": ((s.h, s.lam_g, s.n), lam_c_bi),
+        "lam_c_dim": ((s.h_i, s.lam_g), e["eq:4:per-dimension"].rhs),
+        "lam_c_dim_bi": ((s.h_i, s.lam_g), e["eq:4:per-dimension-bidirectional"].rhs),
+        "rho": ((s.lam_c, s.D), e["rho"].rhs),
+        "W_ej": ((s.M, s.lam_g), e["eq:16"].rhs),
+        "D": ((s.Y, s.M, s.t_c, s.W_ej), e["eq:9"].rhs),
+        "P_B": ((s.rho, s.L), e["eq:5"].rhs),
+        "P_d": ((s.q, s.rho, s.L), e["eq:6"].rhs),
+        "ratio": ((s.q, s.rho, s.L), ratio),
+        "What": ((sp.Symbol("ratio"), s.X, s.M, s.t_c), what),
+        "N_term": ((s.j, s.rho, s.J, s.L), summand15),
+        "W": ((s.What, s.Ntil), e["eq:8"].rhs),
+        "S_term": ((s.f, s.D, s.W), e["eq:18:term"]),
+        "l_num": ((s.l, s.rho, s.L), l_num),
+        "l_den": ((s.l, s.rho, s.L), l_den),
+        "W_s": ((s.lam_g, s.L, s.S, s.M), e["eq:21"].rhs),
+        "T": ((s.S, s.lbar, s.W_s, s.h, s.e), e["eq:22"].rhs),
     }
 
 
@@ -463,9 +470,16 @@ def _finish(model: _Model, lam_g: float, lam_c, W_ej: float, fp) -> TorusDorResu
         lam_c=lam_c, h=st.h, params=_params(st.radices, L, M, lam_g, st.bidirectional, model.readings))
 
 
+def _build_occupancy() -> dict:
+    from .equations import SYMBOLS as s
+    from .equations import equations
+
+    return {"P": ((s.j, s.rho, s.L), equations()["eq:13"].rhs)}
+
+
 def _occupancy(rho, L):
     """(n, L+1) :math:`P_{d_i,j}` of eq. 13, lambdified from the same expression."""
-    f = lambdify_cached((s.j, s.rho, s.L), equations()["eq:13"].rhs)
+    f = compiled("torus_dor:eq13", _build_occupancy)["P"]
     return np.stack([_bc(f(float(j), rho, L), rho) for j in range(L + 1)], axis=-1)
 
 

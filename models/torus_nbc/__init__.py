@@ -16,7 +16,9 @@ the routing comparison: figures, simulator translation, runs, error, gap,
 axis and claims tables), ``plots`` (matplotlib).
 """
 
-from .equations import equations
+from ..core.symbolic import lazy_attributes
+
+lazy_attributes(__name__, {"equations": ".equations:equations"})
 from .params import NbcParams, check_params, min_escape_levels, min_vcs
 from .solve import CurveResult, TorusNbcResult, destinations, hop_tables, saturation_load, solve, solve_curve
 

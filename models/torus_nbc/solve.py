@@ -59,19 +59,15 @@ import sys as _sys
 from dataclasses import dataclass, field
 
 import numpy as np
-import sympy as sp
 
 from ..core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points, monotone_fixed_point_exists
 from ..core.results import Result
 from ..core.saturation import find_saturation
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require
 from ..networks.adaptive_paths import phi as _phi_ok
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
-from .equations import SYMBOLS as _SYMBOLS  # noqa: F401  (loads the submodule)
 from .params import NbcParams, check_params, check_rate
-
-E = _sys.modules[__package__ + ".equations"]  # the submodule (the package re-exports the function)
 
 __all__ = ["TorusNbcResult", "CurveResult", "solve", "solve_curve", "saturation_load", "destinations",
            "hop_tables"]
@@ -80,26 +76,31 @@ __all__ = ["TorusNbcResult", "CurveResult", "solve", "solve_curve", "saturation_
 # ----------------------------------------------------------------------------
 # Lambdified equations (built once per process)
 # ----------------------------------------------------------------------------
-@functools.cache
-def _f() -> dict:
+def _build() -> dict:
+    import sympy as sp
+
+    import importlib
+
+    E = importlib.import_module(__package__ + ".equations")  # the submodule (the package re-exports the function)
     s = E.SYMBOLS
     nf = E.numeric_forms()
     eq = E.equations()
     Pv = sp.Symbol("P_v", nonnegative=True)
     f = {
-        "kbar": lambdify_cached((s.k,), nf["kbar"]),
-        "d": lambdify_cached((s.kbar,), nf["d"]),
-        "lam_c": lambdify_cached((s.lam_g, s.d), nf["lam_c"]),
-        "S_H": lambdify_cached((s.M, s.H, s.sum_B), nf["S_H"]),
-        "B": lambdify_cached((s.Pblock, s.W_c), nf["B"]),
-        "P_block": lambdify_cached((s.Pb1, s.Pb2, s.Pb3, s.phi), nf["P_block"]),
-        "P_v0": lambdify_cached((s.V1, s.V2, s.Delta), nf["P_v0"], modules="math"),
-        "P_vl": lambdify_cached((s.V1, s.V2, s.Delta), nf["P_vl"], modules="math"),
-        "S": lambdify_cached((s.sum_S, s.N), nf["S"]),
-        "S_c": lambdify_cached((s.sum_HS, s.sum_Hn), nf["S_c"]),
-        "W_c": lambdify_cached((s.lam_c, s.S_c, s.M), nf["W_c"]),
-        "W_s": lambdify_cached((s.lam_g, s.V, s.S, s.M), nf["W_s"]),
-        "latency": lambdify_cached((s.S, s.W_s, s.Vbar), nf["latency"]),
+        "kbar": ((s.k,), nf["kbar"]),
+        "d": ((s.kbar,), nf["d"]),
+        "lam_c": ((s.lam_g, s.d), nf["lam_c"]),
+        "S_H": ((s.M, s.H, s.sum_B), nf["S_H"]),
+        "B": ((s.Pblock, s.W_c), nf["B"]),
+        "P_block": ((s.Pb1, s.Pb2, s.Pb3, s.phi), nf["P_block"]),
+        "P_v0": ((s.V1, s.V2, s.Delta), nf["P_v0"], "math"),
+        "P_vl": ((s.V1, s.V2, s.Delta), nf["P_vl"], "math"),
+        "S": ((s.sum_S, s.N), nf["S"]),
+        "S_c": ((s.sum_HS, s.sum_Hn), nf["S_c"]),
+        "W_c": ((s.lam_c, s.S_c, s.M), nf["W_c"]),
+        "W_s": ((s.lam_g, s.V, s.S, s.M), nf["W_s"]),
+        "latency": ((s.S, s.W_s, s.Vbar), nf["latency"]),
+        "A1": ((E.V1, E.V2, E.Delta), nf["A1"], "math"),
     }
     # eqs. (12), (14), (15): summands (P[v] -> P_v) and summation limits
     for key, name in (("eq:12", "c1"), ("eq:14", "c2"), ("eq:15", "c3")):
@@ -107,14 +108,25 @@ def _f() -> dict:
         summand = total.function.subs(s.P[s.v], Pv)
         weight = s.P_v0 if key == "eq:12" else s.P_vl
         args = (weight, Pv, s.V, s.V1, s.V2, s.Delta, s.l, s.v)
+        f[name + ":summand"] = (args, summand, "math")
+        f[name + ":v_lo"] = ((s.V1, s.V2, s.Delta, s.l), total.limits[0][1], "math")
+        f[name + ":v_hi"] = ((s.V,), total.limits[0][2], "math")
+        if len(total.limits) > 1:
+            f[name + ":l_lo"] = ((s.V2, s.Delta), total.limits[1][1], "math")
+            f[name + ":l_hi"] = ((s.V2, s.Delta), total.limits[1][2], "math")
+    return f
+
+
+@functools.cache
+def _f() -> dict:
+    """The lambdified equations, from disk when generated before (no SymPy then)."""
+    g = compiled("torus_nbc", _build)
+    f = {k: v for k, v in g.items() if ":" not in k}
+    for name in ("c1", "c2", "c3"):
         f[name] = dict(
-            summand=lambdify_cached(args, summand, modules="math"),
-            v_lo=lambdify_cached((s.V1, s.V2, s.Delta, s.l), total.limits[0][1], modules="math"),
-            v_hi=lambdify_cached((s.V,), total.limits[0][2], modules="math"),
-            l_lim=None if len(total.limits) == 1 else (
-                lambdify_cached((s.V2, s.Delta), total.limits[1][1], modules="math"),
-                lambdify_cached((s.V2, s.Delta), total.limits[1][2], modules="math")),
-            weight="P_v0" if key == "eq:12" else "P_vl",
+            summand=g[name + ":summand"], v_lo=g[name + ":v_lo"], v_hi=g[name + ":v_hi"],
+            l_lim=(g[name + ":l_lo"], g[name + ":l_hi"]) if name + ":l_lo" in g else None,
+            weight="P_v0" if name == "c1" else "P_vl",
         )
     return f
 
@@ -178,7 +190,7 @@ def hop_tables(k: int, V: int = 10, escape_levels: int | None = None) -> dict:
     p = check_params(k, 1, V, escape_levels)
     D = p.diameter
     C1, C2, C3 = _coefficients(p.V, p.V1, p.V2, D)
-    a1 = lambdify_cached((E.V1, E.V2, E.Delta), E.numeric_forms()["A1"], modules="math")
+    a1 = _f()["A1"]
     return {"Delta": np.arange(1, D + 1), "phi": _phi_by_remaining(p.k, D), "C1": C1, "C2": C2, "C3": C3,
             "A1": np.array([int(a1(p.V1, p.V2, dd)) for dd in range(1, D + 1)]), "H": destinations(p.k)}
 

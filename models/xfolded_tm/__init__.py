@@ -19,7 +19,9 @@ VC-saturation and claims tables), ``plots`` (matplotlib).  The topologies are in
 :mod:`models.networks.grid2d`.
 """
 
-from .equations import equations
+from ..core.symbolic import lazy_attributes
+
+lazy_attributes(__name__, {"equations": ".equations:equations"})
 from .solve import LOAD, LOAD_UNIT, CurveResult, XfoldedTmResult, saturation_load, solve, solve_curve, theorem1
 
 __all__ = ["LOAD", "LOAD_UNIT", "equations", "solve", "solve_curve", "saturation_load", "theorem1",

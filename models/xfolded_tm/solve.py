@@ -52,10 +52,8 @@ from ..core.errors import ConvergenceError, ParameterError
 from ..core.fixed_point import fixed_point, fixed_points
 from ..core.results import Result
 from ..core.saturation import find_saturation
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require, require_choice
-from .equations import SYMBOLS as s
-from .equations import channel_terms, equations
 
 VBAR_READINGS = ("mean", "sum")
 SOURCE_RATES = ("vbar", "vcs")
@@ -75,41 +73,64 @@ __all__ = [
 # ----------------------------------------------------------------------------
 # Lambdified equations (built once per process)
 # ----------------------------------------------------------------------------
+def _build(channel_rate: str) -> dict:
+    from .equations import SYMBOLS as s
+    from .equations import equations
+
+    e = equations()
+    return {
+        "eq6": ((s.lam, s.AD), e["eq:6"]) if channel_rate == "printed"
+        else ((s.lam, s.N, s.n, s.AD, s.C), e["eq:6_links"]),
+        "eq9": ((s.S_im1, s.AD, s.W_ci, s.P_bi), e["eq:9"]),
+        # arguments (lambda, Vbar, S_j, S_{j-1}); the channel wait passes (lambda_u, 1, S_i, S_{i-1})
+        "eq10": ((s.lam, s.Vbar, s.S_j, s.S_jm1), e["eq:10"]),
+        "eq2": ((s.S, s.Wbar, s.Vbar), e["eq:2"]),
+        "eq5:theorem": ((s.k, s.AD_prev), e["eq:5"]),
+        "eq5:k/3": ((s.k, s.AD_prev), e["eq:5_k3"]),
+    }
+
+
+def _fns(channel_rate: str = "printed") -> dict:
+    """The lambdified equations, from disk when generated before (no SymPy then)."""
+    return compiled("xfolded_tm", functools.partial(_build, channel_rate), channel_rate)
+
+
 @functools.cache
 def _f_eq6(channel_rate: str):
-    e = equations()
-    if channel_rate == "printed":
-        return lambdify_cached((s.lam, s.AD), e["eq:6"])
-    return lambdify_cached((s.lam, s.N, s.n, s.AD, s.C), e["eq:6_links"])
+    return _fns(channel_rate)["eq6"]
 
 
 @functools.cache
 def _f_eq9():
-    return lambdify_cached((s.S_im1, s.AD, s.W_ci, s.P_bi), equations()["eq:9"])
+    return _fns()["eq9"]
 
 
 @functools.cache
 def _f_eq10():
-    # arguments (lambda, Vbar, S_j, S_{j-1}); the channel wait passes (lambda_u, 1, S_i, S_{i-1})
-    return lambdify_cached((s.lam, s.Vbar, s.S_j, s.S_jm1), equations()["eq:10"])
+    return _fns()["eq10"]
 
 
 @functools.cache
 def _f_eq2():
-    return lambdify_cached((s.S, s.Wbar, s.Vbar), equations()["eq:2"])
+    return _fns()["eq2"]
+
+
+def _build_channel(V: int) -> dict:
+    from .equations import channel_terms
+
+    t = channel_terms(V)
+    return {"P_b": ((t["rho"],), t["P_b"]), "Vbar_j": ((t["rho"],), t["Vbar_j"])}
 
 
 @functools.cache
 def _f_channel(V: int):
-    t = channel_terms(V)
-    return lambdify_cached((t["rho"],), t["P_b"]), lambdify_cached((t["rho"],), t["Vbar_j"])
+    f = compiled("xfolded_tm:channel", functools.partial(_build_channel, V), V)
+    return f["P_b"], f["Vbar_j"]
 
 
 @functools.cache
 def _f_theorem(which: str):
-    e = equations()
-    key = "eq:5" if which == "theorem" else "eq:5_k3"
-    return lambdify_cached((s.k, s.AD_prev), e[key])
+    return _fns()["eq5:theorem" if which == "theorem" else "eq5:k/3"]
 
 
 def theorem1(k: int, which: str = "theorem") -> float:

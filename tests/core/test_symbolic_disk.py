@@ -1,0 +1,62 @@
+"""The lambdified code kept on disk (#16): same functions as SymPy's, loaded without SymPy."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import sympy as sp
+
+from models.core import symbolic
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _build():
+    x, y = sp.symbols("x y", positive=True)
+    l = sp.Symbol("l", integer=True)
+    return {
+        "pw": ((x, y), sp.Piecewise((sp.exp(x) * sp.sqrt(y) + sp.exp(x), x > 1), (sp.pi, True))),
+        "sum": ((x, y), sp.Sum(x**l / sp.factorial(l), (l, 0, y)), "math"),
+        "tuple": ((x,), (x**2, 1 / (1 - x))),
+    }
+
+
+def test_stored_functions_equal_sympys(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path))
+    symbolic._SETS.clear()
+    first = symbolic.compiled("test:set", _build, ("a",))
+    stored = list((tmp_path / "lambdified").glob("test:set-*.json"))
+    assert len(stored) == 1
+    assert set(json.loads(stored[0].read_text())["functions"]) == {"pw", "sum", "tuple"}
+    symbolic._SETS.clear()
+    again = symbolic.compiled("test:set", lambda: (_ for _ in ()).throw(AssertionError("rebuilt")), ("a",))
+    ref = {k: symbolic.lambdify_cached(a, e, modules=(m[0] if m else "numpy")) for k, (a, e, *m) in _build().items()}
+    xs = np.array([0.3, 1.5, 2.0])
+    for f in (first, again):
+        assert np.array_equal(f["pw"](xs, 2.0), ref["pw"](xs, 2.0))
+        assert f["sum"](0.7, 6) == ref["sum"](0.7, 6)
+        assert f["tuple"](0.25) == ref["tuple"](0.25)
+    # other parameters are another set; an unreadable file is regenerated
+    symbolic._SETS.clear()
+    symbolic.compiled("test:set", _build, ("b",))
+    assert len(list((tmp_path / "lambdified").glob("test:set-*.json"))) == 2
+    stored[0].write_text("{not json")
+    symbolic._SETS.clear()
+    assert symbolic.compiled("test:set", _build, ("a",))["tuple"](0.5) == (0.25, 2.0)
+
+
+def test_warm_process_does_not_import_sympy(tmp_path):
+    code = ("import sys; import models.torus_dor as m; import models.xfolded_tm as x; import models.torus_nbc as n; "
+            "import models.min_mva as mm; "
+            "r = [m.solve(0.0003, radices=(8, 8), L=3, M=32).latency, x.solve(0.005, k=8, V=2, M=32, ad=x.theorem1(8)).latency, "
+            "n.solve(0.001, k=8, M=32, V=10).latency, mm.solve(4, topology='omega', k=2, n=3).R]; "
+            "print(repr(r)); print('sympy' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MODELS_CACHE_DIR=str(tmp_path))
+    run = lambda: subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,  # noqa: E731
+                                 check=True, cwd=ROOT).stdout.split("\n")
+    cold, warm = run(), run()
+    assert cold[1] == "True" and warm[1] == "False"
+    assert cold[0] == warm[0]
