@@ -51,7 +51,8 @@ from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
-from ..core.validate import require
+from ..core.validate import (require_max_iter, require_message_length, require_radices, require_rate,
+                             require_tol, require_vcs, require_loads)
 from ..networks.dor_paths import DorCombinatorics, check_radices
 from .equations import SYMBOLS as s
 from .equations import Readings, equations
@@ -68,24 +69,36 @@ LOAD_UNIT = "messages/node/cycle"
 # ----------------------------------------------------------------------------
 # Parameters
 # ----------------------------------------------------------------------------
-def check_params(lam_g=None, *, radices, L, M, bidirectional=False):
-    """Validate at the door; returns ``(radices, L, M, lam_g)``.
+_NO_LOAD = object()
 
-    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``) for
-    ``L < 2``, any ``k_i < 2``, ``M < 1`` or ``lam_g <= 0`` (or not finite).
+
+def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=None, max_iter=None, rtol=None):
+    """Validate at the door; returns ``(radices, L, M, lam_g)`` (``lam_g`` None when not given).
+
+    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``)
+    outside the sane ranges of :mod:`models.core.validate`: ``L`` in
+    ``[2, 128]``, every ``k_i`` in ``[2, 1024]`` (at most 16 dimensions and
+    ``2**20`` nodes), ``M`` in ``[1, 1e6]`` flits, ``lam_g`` in
+    ``[1e-12, 1e6]`` messages/node/cycle, and, when given, ``tol`` in
+    ``[1e-15, 0.1]``, ``max_iter`` in ``[1, 1e7]``, ``rtol`` in ``[1e-15, 0.1]``.
     """
-    radices = check_radices(radices)
-    L = require("L", L, 2, unit="virtual channels per physical channel", integer=True)
-    M = require("M", M, 1, unit="message length, flits")
-    if lam_g is not None:
-        lam_g = _check_load(lam_g)
+    radices = require_radices("radices", radices)
+    L = require_vcs("L", L, 2)
+    M = require_message_length("M", M)
+    lam_g = None if lam_g is _NO_LOAD else _check_load(lam_g)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise ParameterError(f"`bidirectional` must be True or False; got {bidirectional!r}")
-    return radices, L, float(M), (None if lam_g is None else float(lam_g))
+    if tol is not None:
+        require_tol("tol", tol)
+    if max_iter is not None:
+        require_max_iter("max_iter", max_iter)
+    if rtol is not None:
+        require_tol("rtol", rtol)
+    return radices, L, float(M), lam_g
 
 
 def _check_load(lam_g) -> float:
-    return require(LOAD, lam_g, 0, lo_open=True, unit="generation rate lambda_g, " + LOAD_UNIT)
+    return require_rate(LOAD, lam_g, unit="generation rate lambda_g, " + LOAD_UNIT)
 
 
 # ----------------------------------------------------------------------------
@@ -354,7 +367,8 @@ def solve(
     ConvergenceError
         The iteration neither converged nor diverged within ``max_iter``.
     """
-    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional)
+    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional, tol=tol,
+                                        max_iter=max_iter)
     return _solve(_model(radices, L, M, bidirectional, readings), lam_g, tol, max_iter, raise_on_failure)
 
 
@@ -448,7 +462,7 @@ def saturation_load(
     boundary, so a probe that has not settled in 20,000 iterations (to 1e-9)
     counts as saturated.
     """
-    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
+    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional, rtol=rtol)
     model = _model(radices, L, M, bidirectional, readings)
     hi = min(1.0 / M, st_bound(model))
     return find_saturation(lambda x: _solve(model, x, 1e-9, 20_000, False).saturated, 0.0, hi, rtol=rtol).load
@@ -474,7 +488,7 @@ def solve_curve(
 ) -> CurveResult:
     """:func:`solve` at every load of ``loads`` (:math:`\\lambda_g`, messages/node/cycle) and,
     with ``saturation`` (default), :func:`saturation_load`."""
-    loads = [_check_load(x) for x in loads]
+    loads = require_loads("loads", loads, _check_load, unit=LOAD_UNIT)
     kw = dict(radices=radices, L=L, M=M, bidirectional=bidirectional, readings=readings)
     res = tuple(solve(x, tol=tol, max_iter=max_iter, **kw) for x in loads)
     sat = saturation_load(**kw) if saturation else math.nan

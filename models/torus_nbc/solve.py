@@ -60,7 +60,7 @@ from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
-from ..core.validate import require
+from ..core.validate import require_loads, require_max_iter, require_tol
 from ..networks.adaptive_paths import phi as _phi_ok
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .equations import SYMBOLS as _SYMBOLS  # noqa: F401  (loads the submodule)
@@ -361,8 +361,8 @@ def solve(
     """
     p = check_params(k, M, V, escape_levels, mean_distance)
     rate = check_rate(rate)
-    tol = require("tol", tol, 0, 1e-3, lo_open=True, unit="relative tolerance")
-    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    tol = require_tol("tol", tol, 1e-3)
+    max_iter = require_max_iter("max_iter", max_iter)
     return _solve(_prepare(p), rate, tol, max_iter, raise_on_failure)
 
 
@@ -444,7 +444,8 @@ def saturation_load(
     saturated.
     """
     p = check_params(k, M, V, escape_levels, mean_distance)
-    rtol = require("rtol", rtol, 0, 0.1, lo_open=True, unit="relative precision")
+    rtol = require_tol("rtol", rtol, 0.1, unit="relative precision")
+    max_iter = require_max_iter("max_iter", max_iter)
     prep = _prepare(p)
     hi = 1.0 / (prep.lam_per_rate * _zero_load_service(prep))
     return find_saturation(lambda r: _solve(prep, r, 1e-9, max_iter, False).saturated, 0.0, hi, rtol=rtol).lo
@@ -458,7 +459,7 @@ def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | N
     With ``saturation=False`` the (bisected) saturation rate is not computed
     and ``saturation_load`` is NaN.
     """
-    rates = np.asarray([check_rate(r) for r in np.atleast_1d(rates)], dtype=float)
+    rates = np.asarray(require_loads("rates", rates, check_rate, unit="messages/node/cycle"), dtype=float)
     res = tuple(solve(r, k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance, tol=tol,
                       max_iter=max_iter, raise_on_failure=raise_on_failure) for r in rates)
     sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance) \
