@@ -200,18 +200,20 @@ def require_max_iter(name: str, value: Any, *, unit: str = "iterations") -> int:
     return require(name, value, 1, MAX_ITER, unit=unit, integer=True)
 
 
-def require_radices(name: str, values: Any, lo: int = 2, *, unit: str = "nodes per dimension") -> tuple:
-    """A non-empty sequence of at most :data:`MAX_DIMENSIONS` radices, each in ``[lo, MAX_RADIX]``,
-    with at most :data:`MAX_NODES` nodes in all; returns a tuple of ints."""
+def require_radices(name: str, values: Any, lo: int = 2, hi: int = MAX_RADIX, *, max_dims: int = MAX_DIMENSIONS,
+                    max_nodes: int = MAX_NODES, unit: str = "nodes per dimension") -> tuple:
+    """A non-empty sequence of at most ``max_dims`` radices, each in ``[lo, hi]``, with at most
+    ``max_nodes`` nodes in all (defaults :data:`MAX_DIMENSIONS`, :data:`MAX_RADIX`, :data:`MAX_NODES`);
+    returns a tuple of ints."""
     if isinstance(values, (str, bytes, dict)) or values is None:
         raise ParameterError(f"`{name}` must be a sequence of integer radices ({unit}); got {values!r}")
     try:
         ks = tuple(values)
     except TypeError:
         ks = (values,)
-    require(f"len({name})", len(ks), 1, MAX_DIMENSIONS, unit="number of dimensions", integer=True)
-    ks = tuple(require_radix(f"{name}[{i}]", k, lo, unit=unit) for i, k in enumerate(ks))
-    require(f"prod({name})", math.prod(ks), 1, MAX_NODES, unit="nodes of the network", integer=True)
+    require(f"len({name})", len(ks), 1, min(max_dims, MAX_DIMENSIONS), unit="number of dimensions", integer=True)
+    ks = tuple(require(f"{name}[{i}]", k, lo, min(hi, MAX_RADIX), unit=unit, integer=True) for i, k in enumerate(ks))
+    require(f"prod({name})", math.prod(ks), 1, min(max_nodes, MAX_NODES), unit="nodes of the network", integer=True)
     return ks
 
 

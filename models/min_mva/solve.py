@@ -81,12 +81,13 @@ from .visits import StageStructure, Visits, stage_labels, stage_structure, visit
 METHODS = ("auto", "general", "reduced")
 
 # Sane ranges (issue #15; the others are those of models.core.validate): N = k**n <= 4096 processors,
-# so n <= 12 stages; at most 1e4 packets per request, service times <= 1e6 cycles, NC <= 1e6 requests.
+# so n <= 12 stages; at most 1e4 packets per request, service times <= 1e6 cycles, NC <= 256 requests per
+# processor (the damped iteration needs ~30 NC steps: past NC ~ 650 it exceeds the default max_iter).
 MAX_PROCESSORS = 4096
 MAX_STAGES = 12
 MAX_PACKETS = 10_000
 MAX_SERVICE = 1e6
-MAX_POPULATION = 1e6
+MAX_POPULATION = 256
 
 
 # ----------------------------------------------------------------------------
@@ -588,19 +589,20 @@ def solve(
 
     Parameters
     ----------
-    NC : float >= 1 (positional)
+    NC : float in [1, 256] (positional)
         Maximum outstanding requests per processor (customers per class), the
         load (:data:`models.min_mva.LOAD`).  The paper's values are integers;
         real values >= 1 are accepted (the equations are continuous in ``NC``).
     topology : {"omega", "baseline", "cube"}
         Forward network topology (the return network is its mirror image or a copy).
     k, n : int
-        ``k x k`` switches, ``n`` stages, ``N = k**n`` processors and memories.
-    S_pe : float >= 1
+        ``k x k`` switches (``2 <= k <= 1024``), ``n <= 12`` stages, ``N = k**n <= 4096``
+        processors and memories.
+    S_pe : float in [1, 1e6]
         Mean processor inter-request time when not blocked (cycles, geometric).
-    S_mm : float >= m
+    S_mm : float in [m, 1e6]
         Memory service time (cycles, deterministic).
-    m : int >= 1
+    m : int in [1, 1e4]
         Packets per request and per reply; ``m = 1`` uses eqs. (1)-(3),
         ``m > 1`` eqs. (4)-(6) (module docstring for the readings).
     pattern : "uniform", "hot_spot" or (N, N) array
@@ -610,7 +612,8 @@ def solve(
     pattern_options : dict, optional
         Keyword options of the named pattern (e.g. ``{"h": 0.2}``).
     damping, tol, max_iter
-        Damped fixed-point iteration on the per-visit residence times.
+        Damped fixed-point iteration on the per-visit residence times
+        (``0 < damping <= 1``, ``tol >= 1e-15``, ``max_iter <= 1e7``).
     raise_on_failure : bool
         Raise :class:`~models.core.errors.ConvergenceError` (default) or return
         ``converged=False``.

@@ -70,19 +70,25 @@ LOAD_UNIT = "messages/node/cycle"
 # Parameters
 # ----------------------------------------------------------------------------
 _NO_LOAD = object()
+#: Sane ranges of the torus (issue #15): the per-torus combinatorics take seconds at k = 64 and
+#: minutes at k = 128 per dimension.
+MAX_DOR_RADIX = 64
+MAX_DOR_DIMENSIONS = 8
+MAX_DOR_NODES = 1 << 16
 
 
 def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=None, max_iter=None, rtol=None):
     """Validate at the door; returns ``(radices, L, M, lam_g)`` (``lam_g`` None when not given).
 
     Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``)
-    outside the sane ranges of :mod:`models.core.validate`: ``L`` in
-    ``[2, 128]``, every ``k_i`` in ``[2, 1024]`` (at most 16 dimensions and
-    ``2**20`` nodes), ``M`` in ``[1, 1e6]`` flits, ``lam_g`` in
+    outside the sane ranges (:mod:`models.core.validate`, and this model's
+    combinatorics, whose cost grows steeply with the radix): ``L`` in
+    ``[2, 128]``, every ``k_i`` in ``[2, 64]`` (at most 8 dimensions and
+    ``2**16`` nodes), ``M`` in ``[1, 1e6]`` flits, ``lam_g`` in
     ``[1e-12, 1e6]`` messages/node/cycle, and, when given, ``tol`` in
     ``[1e-15, 0.1]``, ``max_iter`` in ``[1, 1e7]``, ``rtol`` in ``[1e-15, 0.1]``.
     """
-    radices = require_radices("radices", radices)
+    radices = require_radices("radices", radices, hi=MAX_DOR_RADIX, max_dims=MAX_DOR_DIMENSIONS, max_nodes=MAX_DOR_NODES)
     L = require_vcs("L", L, 2)
     M = require_message_length("M", M)
     lam_g = None if lam_g is _NO_LOAD else _check_load(lam_g)

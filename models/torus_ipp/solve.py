@@ -60,7 +60,7 @@ from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
-from ..core.validate import (require_choice, require_loads, require_max_iter, require_message_length, require_radix,
+from ..core.validate import (MAX_RATE, require_choice, require_loads, require_max_iter, require_message_length, require_radix,
                              require_rate, require_tol, require_vcs)
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .equations import SYMBOLS as _S
@@ -324,13 +324,14 @@ def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: floa
         x-axis).  The mean rate is ``lambda_s = (mu1 sigma2 + mu2 sigma1) /
         (sigma1 + sigma2)`` (eq. 9).
     k : int
-        Nodes per dimension of the ``k x k`` bidirectional torus (a multiple of 4).
+        Nodes per dimension of the ``k x k`` bidirectional torus (a multiple of 4, ``<= 1024``).
     V : int
-        Virtual channels per physical channel, ``>= 3``.
+        Virtual channels per physical channel, ``3 <= V <= 128``.
     M : float
-        Message length, flits.
+        Message length, flits, ``1 <= M <= 1e6``.
     sigma1, sigma2 : float
-        Switching rates on->off and off->on, per cycle.
+        Switching rates on->off and off->on, per cycle, in ``[1e-12, 1e6]`` (as ``mu1``;
+        ``mu2`` is 0 or in that range): the sane ranges of :mod:`models.core.validate`.
     mu2 : float
         Rate in state 2 (0: IPP).
     traffic : {'ipp', 'poisson'}
@@ -477,4 +478,8 @@ def saturation_load(*, rtol: float = 1e-6, **params) -> float:
     if "mu1" in params:
         raise ParameterError("saturation_load finds `mu1`; do not pass it")
     rtol = require_tol("rtol", rtol)
+    if saturation_bound(**params) > MAX_RATE:
+        raise ParameterError(
+            f"`sigma2` / (`sigma1` + `sigma2`) is so small that the saturation on-rate `mu1` would exceed {MAX_RATE} "
+            f"messages/node/cycle (saturation_bound = {saturation_bound(**params):.3g}); got {params!r}")
     return find_saturation(lambda m: solve(m, **params).saturated, 0.0, saturation_bound(**params), rtol=rtol).lo

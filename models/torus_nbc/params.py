@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.errors import ParameterError
-from ..core.validate import require, require_choice, require_message_length, require_radix, require_rate, require_vcs
+from ..core.validate import require, require_choice, require_message_length, require_rate, require_vcs
 
 MEAN_DISTANCES = ("agarwal", "exact")
 
@@ -78,8 +78,8 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
     Parameters
     ----------
     k : int
-        Radix (nodes per dimension), even and a multiple of 4, ``4 <= k <= 1024``
-        (with ``V <= 128``, in effect ``k <= 252``).
+        Radix (nodes per dimension), even and a multiple of 4, ``4 <= k <= 128``
+        (the sane range of issue #15: at ``k = 128, V = 128`` a solve takes seconds).
     M : int
         Message length, flits, ``1 <= M <= 1e6``.
     V : int
@@ -91,7 +91,7 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
         ``d`` of eq. (3): the paper's ``d = 2 kbar = k/2`` (eq. 2), or the exact
         mean over the ``N - 1`` destinations.
     """
-    k = require_radix("k", k, 4, unit="radix: nodes per dimension of the k x k torus")
+    k = require("k", k, 4, 128, unit="radix: nodes per dimension of the k x k torus", integer=True)
     if k % 2:
         raise ParameterError(
             f"`k` must be even (radix of the k x k torus): the negative-hop colouring (x + y) mod 2 "

@@ -345,7 +345,9 @@ def solve(
     mean_distance : {'agarwal', 'exact'}
         ``d`` in eq. (3): the paper's ``k/2`` or the exact mean distance.
     tol : float
-        Relative change of :math:`\\bar S_c` at which the iteration stops.
+        Relative change of :math:`\\bar S_c` at which the iteration stops, ``1e-15 <= tol <= 1e-3``
+        (``rate`` is 0 or in ``[1e-12, 1e6]``, ``max_iter <= 1e7``; ranges of ``k``, ``M``, ``V``:
+        :func:`~models.torus_nbc.params.check_params`).
     max_iter : int
         Iteration cap; reaching it raises :class:`~models.core.errors.ConvergenceError`
         (naming :math:`\\bar S_c`), unless ``raise_on_failure=False``.

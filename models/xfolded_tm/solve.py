@@ -236,11 +236,13 @@ def solve(
         Average distance per dimension ``AD_k`` (hops): :func:`theorem1`, or a
         topology's BFS mean distance divided by ``n``.
     M : float
-        Message length, flits (the paper's ``L``).
+        Message length, flits (the paper's ``L``), ``1 <= M <= 1e6``.
     V : int
-        Virtual channels per physical channel (``>= 1``).
+        Virtual channels per physical channel (``1 <= V <= 128``).
     k, n : int
-        Radix (``>= 3``) and dimensions; ``k`` enters only eq. (11)'s printed sum.
+        Radix (``3 <= k <= 1024``) and dimensions (``1 <= n <= 16``); ``k`` enters only eq. (11)'s printed sum.
+        ``lam`` is 0 or in ``[1e-12, 1e6]``, ``ad`` in ``(0, 1024]``; ``0 < damping <= 1``,
+        ``tol >= 1e-15``, ``max_iter <= 1e7`` (sane ranges, :mod:`models.core.validate`).
     vbar, source_rate, channel_rate : str
         Readings (module docstring).
     nodes, channels : int
