@@ -80,11 +80,12 @@ from .visits import StageStructure, Visits, stage_labels, stage_structure, visit
 
 METHODS = ("auto", "general", "reduced")
 
-# Sane ranges (issue #15; the others are those of models.core.validate): N = k**n <= 4096 processors,
-# so n <= 12 stages; at most 1e4 packets per request, service times <= 1e6 cycles, NC <= 256 requests per
+# Sane ranges (issue #15; the others are those of models.core.validate): N = k**n <= 1024 processors
+# (the visit ratios alone take about a minute at N = 4096),
+# so n <= 10 stages; at most 1e4 packets per request, service times <= 1e6 cycles, NC <= 256 requests per
 # processor (the damped iteration needs ~30 NC steps: past NC ~ 650 it exceeds the default max_iter).
-MAX_PROCESSORS = 4096
-MAX_STAGES = 12
+MAX_PROCESSORS = 1024
+MAX_STAGES = 10
 MAX_PACKETS = 10_000
 MAX_SERVICE = 1e6
 MAX_POPULATION = 256
@@ -596,7 +597,7 @@ def solve(
     topology : {"omega", "baseline", "cube"}
         Forward network topology (the return network is its mirror image or a copy).
     k, n : int
-        ``k x k`` switches (``2 <= k <= 1024``), ``n <= 12`` stages, ``N = k**n <= 4096``
+        ``k x k`` switches (``2 <= k <= 1024``), ``n <= 10`` stages, ``N = k**n <= 1024``
         processors and memories.
     S_pe : float in [1, 1e6]
         Mean processor inter-request time when not blocked (cycles, geometric).
