@@ -82,10 +82,21 @@ def require(
     return value
 
 
+def _same_choice(value: Any, choice: Any) -> bool:
+    """``value == choice`` as a plain bool (an array, or an object whose ``==`` fails, is no choice)."""
+    if isinstance(value, np.ndarray):
+        return False
+    try:
+        same = value == choice
+    except Exception:  # noqa: BLE001 - an object that cannot be compared is not one of the choices
+        return False
+    return same is True or (isinstance(same, (bool, np.bool_)) and bool(same))
+
+
 def require_choice(name: str, value: Any, choices: Iterable[Any], *, unit: str = "") -> Any:
     """Check that ``value`` is one of ``choices``."""
     choices = list(choices)
-    if value not in choices:
+    if not any(_same_choice(value, c) for c in choices):
         where = f" ({unit})" if unit else ""
         raise ParameterError(
             f"`{name}` must be one of {', '.join(repr(c) for c in choices)}{where}; got {value!r}"
@@ -122,3 +133,114 @@ def require_stochastic_rows(name: str, matrix: Any, *, atol: float = 1e-9) -> np
             f"`{name}` rows must sum to 1 (reference probabilities); row {i} sums to {sums[i]:.6g}"
         )
     return P
+
+
+# ----------------------------------------------------------------------------
+# Sane ranges (issue #15): sizes and values beyond them are rejected at the door
+# ----------------------------------------------------------------------------
+#: Largest radix (nodes per dimension of a torus or mesh, ports of a switch).
+MAX_RADIX = 1024
+#: Most dimensions of a torus.
+MAX_DIMENSIONS = 16
+#: Most nodes of a network (product of the radices).
+MAX_NODES = 1 << 20
+#: Most virtual channels per physical channel.
+MAX_VCS = 128
+#: Longest message, flits.
+MAX_MESSAGE = 1e6
+#: Largest rate (a load in messages/node/cycle, or a switching rate per cycle): far past any saturation.
+MAX_RATE = 1e6
+#: Smallest positive rate accepted where a rate must be > 0 (per cycle); below it the time scales
+#: (1 / rate > 1e12 cycles) are meaningless and the arithmetic loses every digit.
+MIN_RATE = 1e-12
+#: Smallest relative tolerance of a fixed point or a bisection (a few ulps of a double).
+MIN_TOL = 1e-15
+#: Most iterations of a fixed point.
+MAX_ITER = 10**7
+
+
+def require_radix(name: str, value: Any, lo: int = 2, *, unit: str = "radix, nodes per dimension") -> int:
+    """An integer radix in ``[lo, MAX_RADIX]`` (:data:`MAX_RADIX` = 1024)."""
+    return require(name, value, lo, MAX_RADIX, unit=unit, integer=True)
+
+
+def require_vcs(name: str, value: Any, lo: int = 1, hi: int = MAX_VCS, *,
+                unit: str = "virtual channels per physical channel") -> int:
+    """An integer number of virtual channels in ``[lo, hi]`` (at most :data:`MAX_VCS` = 128)."""
+    return require(name, value, lo, min(hi, MAX_VCS), unit=unit, integer=True)
+
+
+def require_message_length(name: str, value: Any, lo: float = 1, *, integer: bool = False,
+                           unit: str = "message length, flits") -> Any:
+    """A message length in ``[lo, MAX_MESSAGE]`` flits (:data:`MAX_MESSAGE` = 1e6)."""
+    return require(name, value, lo, MAX_MESSAGE, unit=unit, integer=integer)
+
+
+def require_rate(name: str, value: Any, *, positive: bool = True, unit: str = "rate, per cycle") -> float:
+    """A rate in ``[MIN_RATE, MAX_RATE]`` (``positive``) or ``{0} u [MIN_RATE, MAX_RATE]``.
+
+    :data:`MIN_RATE` = 1e-12 and :data:`MAX_RATE` = 1e6 per cycle: a rate of
+    ``1e-300`` or ``1e300`` has no meaning in a network clocked in cycles, and
+    the arithmetic of the models (``1/rate``, products of rates) overflows there.
+    """
+    value = float(require(name, value, 0, MAX_RATE, unit=unit, lo_open=positive))
+    if value != 0 and value < MIN_RATE:
+        raise ParameterError(
+            f"`{name}` must be {'' if positive else '0 or '}>= {MIN_RATE} and <= {MAX_RATE} ({unit}); got {value!r}")
+    return value
+
+
+def require_tol(name: str, value: Any, hi: float = 0.1, *, unit: str = "relative tolerance") -> float:
+    """A tolerance in ``[MIN_TOL, hi]`` (:data:`MIN_TOL` = 1e-15)."""
+    return float(require(name, value, MIN_TOL, hi, unit=unit))
+
+
+def require_max_iter(name: str, value: Any, *, unit: str = "iterations") -> int:
+    """An iteration budget in ``[1, MAX_ITER]`` (:data:`MAX_ITER` = 1e7)."""
+    return require(name, value, 1, MAX_ITER, unit=unit, integer=True)
+
+
+def require_radices(name: str, values: Any, lo: int = 2, hi: int = MAX_RADIX, *, max_dims: int = MAX_DIMENSIONS,
+                    max_nodes: int = MAX_NODES, unit: str = "nodes per dimension") -> tuple:
+    """A non-empty sequence of at most ``max_dims`` radices, each in ``[lo, hi]``, with at most
+    ``max_nodes`` nodes in all (defaults :data:`MAX_DIMENSIONS`, :data:`MAX_RADIX`, :data:`MAX_NODES`);
+    returns a tuple of ints."""
+    if isinstance(values, (str, bytes, dict)) or values is None:
+        raise ParameterError(f"`{name}` must be a sequence of integer radices ({unit}); got {values!r}")
+    try:
+        ks = tuple(values)
+    except TypeError:
+        ks = (values,)
+    require(f"len({name})", len(ks), 1, min(max_dims, MAX_DIMENSIONS), unit="number of dimensions", integer=True)
+    ks = tuple(require(f"{name}[{i}]", k, lo, min(hi, MAX_RADIX), unit=unit, integer=True) for i, k in enumerate(ks))
+    require(f"prod({name})", math.prod(ks), 1, min(max_nodes, MAX_NODES), unit="nodes of the network", integer=True)
+    return ks
+
+
+#: Most points of a curve.
+MAX_POINTS = 10_000
+
+
+def require_loads(name: str, values: Any, check, *, unit: str = "") -> list:
+    """A non-empty 1-D sequence of at most :data:`MAX_POINTS` loads, each passed through ``check(value)``.
+
+    ``check`` validates one load (and names it); the sequence itself must not
+    be a string, a mapping, ``None``, a scalar, or nested.
+    """
+    where = f" ({unit})" if unit else ""
+    if isinstance(values, (str, bytes, dict)) or values is None:
+        raise ParameterError(f"`{name}` must be a non-empty 1-D sequence of loads{where}; got {values!r}")
+    try:
+        items = list(np.asarray(values, dtype=object).reshape(-1)) if np.ndim(values) <= 1 else None
+    except (TypeError, ValueError):
+        items = None
+    if items is None or np.ndim(values) != 1 or not 1 <= len(items) <= MAX_POINTS:
+        raise ParameterError(
+            f"`{name}` must be a non-empty 1-D sequence of at most {MAX_POINTS} loads{where}; got {values!r}")
+    out = []
+    for v in items:
+        try:
+            out.append(check(v))
+        except ParameterError as exc:
+            raise ParameterError(f"`{name}`: {exc}") from None
+    return out

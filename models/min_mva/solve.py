@@ -68,13 +68,23 @@ from ..core.errors import ParameterError
 from ..core.fixed_point import fixed_point, fixed_points
 from ..core.results import Result
 from ..core.symbolic import compiled
-from ..core.validate import require, require_choice
+from ..core.validate import require, require_choice, require_loads, require_max_iter, require_radix, require_tol
 from .readings import EQ1_READINGS
 from ..networks.patterns import reference_matrix
 from ..networks.multistage import RETURN_WIRINGS, TOPOLOGIES, MultistageNetwork
 from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
 
 METHODS = ("auto", "general", "reduced")
+
+# Sane ranges (issue #15; the others are those of models.core.validate): N = k**n <= 1024 processors
+# (the visit ratios alone take about a minute at N = 4096),
+# so n <= 10 stages; at most 1e4 packets per request, service times <= 1e6 cycles, NC <= 256 requests per
+# processor (the damped iteration needs ~30 NC steps: past NC ~ 650 it exceeds the default max_iter).
+MAX_PROCESSORS = 1024
+MAX_STAGES = 10
+MAX_PACKETS = 10_000
+MAX_SERVICE = 1e6
+MAX_POPULATION = 256
 
 
 # ----------------------------------------------------------------------------
@@ -478,18 +488,18 @@ def _population(NC):
     equations are continuous in it, so the model also takes real values in
     between (the contract's fractions of ``N*`` need them).
     """
-    NC = require("NC", NC, 1, unit="maximum outstanding requests per processor (customers per class)")
+    NC = require("NC", NC, 1, MAX_POPULATION, unit="maximum outstanding requests per processor (customers per class)")
     return int(NC) if float(NC).is_integer() else float(NC)
 
 
 def _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring):
     require_choice("topology", topology, TOPOLOGIES, unit="multistage network")
-    k = require("k", k, 2, unit="switch radix (k x k switches), ports", integer=True)
-    n = require("n", n, 1, unit="number of stages; N = k**n processors", integer=True)
-    require("N = k**n", k**n, 2, 4096, unit="processors and memory modules", integer=True)
-    m = require("m", m, 1, unit="packets per request/reply", integer=True)
-    S_pe = float(require("S_pe", S_pe, 1, unit="mean processor inter-request time, cycles"))
-    S_mm = float(require("S_mm", S_mm, m, unit=f"memory service time, cycles (>= m = {m} packets)"))
+    k = require_radix("k", k, 2, unit="switch radix (k x k switches), ports")
+    n = require("n", n, 1, MAX_STAGES, unit="number of stages; N = k**n processors", integer=True)
+    require("N = k**n", k**n, 2, MAX_PROCESSORS, unit="processors and memory modules", integer=True)
+    m = require("m", m, 1, MAX_PACKETS, unit="packets per request/reply", integer=True)
+    S_pe = float(require("S_pe", S_pe, 1, MAX_SERVICE, unit="mean processor inter-request time, cycles"))
+    S_mm = float(require("S_mm", S_mm, m, MAX_SERVICE, unit=f"memory service time, cycles (>= m = {m} packets)"))
     require_choice("return_wiring", return_wiring, RETURN_WIRINGS, unit="return network wiring")
     return k, n, m, S_pe, S_mm
 
@@ -501,20 +511,34 @@ def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, ma
         raise ParameterError(f"`reading` {reading!r} is a reading of eq. (1), for m = 1 only; got m = {m}")
     NC = _population(NC)
     require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
-    require("tol", tol, 0, lo_open=True, unit="relative change")
-    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    require_tol("tol", tol, unit="relative change")
+    max_iter = require_max_iter("max_iter", max_iter)
     require_choice("method", method, METHODS)
     return k, n, NC, m, S_pe, S_mm, max_iter
 
 
 def _pattern_matrix(pattern, N, pattern_options):
+    """The reference matrix; a ``pattern`` or ``pattern_options`` of the wrong kind is a ParameterError naming it.
+
+    A named pattern is built once per ``(pattern, N, options)`` (:func:`_named_pattern`)."""
+    if pattern_options is not None and not isinstance(pattern_options, dict):
+        raise ParameterError(f"`pattern_options` must be a dict of the pattern's options or None; got {pattern_options!r}")
     opts = dict(pattern_options or {})
-    if isinstance(pattern, str):
+    if not isinstance(pattern, str):
         try:
-            return _named_pattern(pattern, N, tuple(sorted(opts.items())))
-        except TypeError:  # unhashable options: build it every time
-            pass
-    return reference_matrix(pattern, N, **opts)
+            pattern = np.asarray(pattern, dtype=float)
+        except (TypeError, ValueError):
+            raise ParameterError(f"`pattern` must be a pattern name or an N x N matrix (N = {N}); got {pattern!r}") from None
+    try:
+        if isinstance(pattern, str):
+            try:
+                return _named_pattern(pattern, N, tuple(sorted(opts.items())))
+            except TypeError as exc:
+                if "unhashable" not in str(exc):
+                    raise
+        return reference_matrix(pattern, N, **opts)
+    except TypeError as exc:  # an option the named pattern does not take
+        raise ParameterError(f"`pattern_options` {pattern_options!r} do not fit pattern {pattern!r}: {exc}") from None
 
 
 @functools.lru_cache(maxsize=16)
@@ -641,19 +665,20 @@ def solve(
 
     Parameters
     ----------
-    NC : float >= 1 (positional)
+    NC : float in [1, 256] (positional)
         Maximum outstanding requests per processor (customers per class), the
         load (:data:`models.min_mva.LOAD`).  The paper's values are integers;
         real values >= 1 are accepted (the equations are continuous in ``NC``).
     topology : {"omega", "baseline", "cube"}
         Forward network topology (the return network is its mirror image or a copy).
     k, n : int
-        ``k x k`` switches, ``n`` stages, ``N = k**n`` processors and memories.
-    S_pe : float >= 1
+        ``k x k`` switches (``2 <= k <= 1024``), ``n <= 10`` stages, ``N = k**n <= 1024``
+        processors and memories.
+    S_pe : float in [1, 1e6]
         Mean processor inter-request time when not blocked (cycles, geometric).
-    S_mm : float >= m
+    S_mm : float in [m, 1e6]
         Memory service time (cycles, deterministic).
-    m : int >= 1
+    m : int in [1, 1e4]
         Packets per request and per reply; ``m = 1`` uses eqs. (1)-(3),
         ``m > 1`` eqs. (4)-(6) (module docstring for the readings).
     pattern : "uniform", "hot_spot" or (N, N) array
@@ -663,7 +688,8 @@ def solve(
     pattern_options : dict, optional
         Keyword options of the named pattern (e.g. ``{"h": 0.2}``).
     damping, tol, max_iter
-        Damped fixed-point iteration on the per-visit residence times.
+        Damped fixed-point iteration on the per-visit residence times
+        (``0 < damping <= 1``, ``tol >= 1e-15``, ``max_iter <= 1e7``).
     raise_on_failure : bool
         Raise :class:`~models.core.errors.ConvergenceError` (default) or return
         ``converged=False``.
@@ -740,9 +766,7 @@ def solve_curve(NC_values, /, **kwargs) -> CurveResult:
     """
     if "NC" in kwargs:
         raise ParameterError("`NC` is given by `NC_values` in solve_curve")
-    NCs = [_population(v) for v in np.atleast_1d(NC_values)]
-    if not NCs:
-        raise ParameterError("`NC_values` must be a non-empty sequence of numbers >= 1")
+    NCs = require_loads("NC_values", NC_values, _population, unit="requests/processor")
     results = []
     x0 = None
     first = solve(NCs[0], **kwargs)

@@ -111,7 +111,8 @@ def solve_2003(
     :math:`\\lambda_g` first, messages/node/cycle); ``inf`` and
     ``saturated=True`` past saturation.
     """
-    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional)
+    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional, tol=tol,
+                                        max_iter=max_iter)
     _check_readings(readings)
     return _solve(radices, L, M, lam_g, bool(bidirectional), readings, tol, max_iter)
 
@@ -202,7 +203,7 @@ def saturation_load_2003(
     which the busiest channel or the ejection channel is busy all the time;
     a probe that has not settled in 20,000 iterations counts as saturated.
     """
-    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
+    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional, rtol=rtol)
     _check_readings(readings)
     c = DorCombinatorics(radices, bidirectional=bidirectional)
     kmax = max(sum(t * w for t, w in enumerate(c.w[d])) / c.radices[d] for d in range(c.n))

@@ -55,7 +55,8 @@ from ..core.fixed_point import Saturated, fixed_point, fixed_points, monotone_fi
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
-from ..core.validate import require
+from ..core.validate import (require_loads, require_max_iter, require_message_length, require_radices,
+                             require_rate, require_tol, require_vcs)
 from ..networks.dor_paths import DorCombinatorics, check_radices
 from .readings import Readings
 
@@ -71,24 +72,42 @@ LOAD_UNIT = "messages/node/cycle"
 # ----------------------------------------------------------------------------
 # Parameters
 # ----------------------------------------------------------------------------
-def check_params(lam_g=None, *, radices, L, M, bidirectional=False):
-    """Validate at the door; returns ``(radices, L, M, lam_g)``.
+_NO_LOAD = object()
+#: Sane ranges of the torus (issue #15): the per-torus combinatorics take seconds at k = 64 and
+#: minutes at k = 128 per dimension.
+MAX_DOR_RADIX = 64
+MAX_DOR_DIMENSIONS = 8
+MAX_DOR_NODES = 1 << 16
 
-    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``) for
-    ``L < 2``, any ``k_i < 2``, ``M < 1`` or ``lam_g <= 0`` (or not finite).
+
+def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=None, max_iter=None, rtol=None):
+    """Validate at the door; returns ``(radices, L, M, lam_g)`` (``lam_g`` None when not given).
+
+    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``)
+    outside the sane ranges (:mod:`models.core.validate`, and this model's
+    combinatorics, whose cost grows steeply with the radix): ``L`` in
+    ``[2, 128]``, every ``k_i`` in ``[2, 64]`` (at most 8 dimensions and
+    ``2**16`` nodes), ``M`` in ``[1, 1e6]`` flits, ``lam_g`` in
+    ``[1e-12, 1e6]`` messages/node/cycle, and, when given, ``tol`` in
+    ``[1e-15, 0.1]``, ``max_iter`` in ``[1, 1e7]``, ``rtol`` in ``[1e-15, 0.1]``.
     """
-    radices = check_radices(radices)
-    L = require("L", L, 2, unit="virtual channels per physical channel", integer=True)
-    M = require("M", M, 1, unit="message length, flits")
-    if lam_g is not None:
-        lam_g = _check_load(lam_g)
+    radices = require_radices("radices", radices, hi=MAX_DOR_RADIX, max_dims=MAX_DOR_DIMENSIONS, max_nodes=MAX_DOR_NODES)
+    L = require_vcs("L", L, 2)
+    M = require_message_length("M", M)
+    lam_g = None if lam_g is _NO_LOAD else _check_load(lam_g)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise ParameterError(f"`bidirectional` must be True or False; got {bidirectional!r}")
-    return radices, L, float(M), (None if lam_g is None else float(lam_g))
+    if tol is not None:
+        require_tol("tol", tol)
+    if max_iter is not None:
+        require_max_iter("max_iter", max_iter)
+    if rtol is not None:
+        require_tol("rtol", rtol)
+    return radices, L, float(M), lam_g
 
 
 def _check_load(lam_g) -> float:
-    return require(LOAD, lam_g, 0, lo_open=True, unit="generation rate lambda_g, " + LOAD_UNIT)
+    return require_rate(LOAD, lam_g, unit="generation rate lambda_g, " + LOAD_UNIT)
 
 
 # ----------------------------------------------------------------------------
@@ -394,7 +413,8 @@ def solve(
     ConvergenceError
         The iteration neither converged nor diverged within ``max_iter``.
     """
-    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional)
+    radices, L, M, lam_g = check_params(lam_g, radices=radices, L=L, M=M, bidirectional=bidirectional, tol=tol,
+                                        max_iter=max_iter)
     return _solve(_model(radices, L, M, bidirectional, readings), lam_g, tol, max_iter, raise_on_failure)
 
 
@@ -501,7 +521,7 @@ def saturation_load(
     boundary, so a probe that has not settled in 20,000 iterations (to 1e-9)
     counts as saturated.
     """
-    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
+    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional, rtol=rtol)
     model = _model(radices, L, M, bidirectional, readings)
     hi = min(1.0 / M, st_bound(model))
     return find_saturation(lambda x: _is_saturated(model, x), 0.0, hi, rtol=rtol).load
@@ -602,10 +622,11 @@ def solve_curve(
 ) -> CurveResult:
     """:func:`solve` at every load of ``loads`` (:math:`\\lambda_g`, messages/node/cycle) and,
     with ``saturation`` (default), :func:`saturation_load`."""
-    loads = [_check_load(x) for x in loads]
+    loads = require_loads("loads", loads, _check_load, unit=LOAD_UNIT)
     kw = dict(radices=radices, L=L, M=M, bidirectional=bidirectional, readings=readings)
     if loads:
-        radices_, L_, M_, _ = check_params(loads[0], radices=radices, L=L, M=M, bidirectional=bidirectional)
+        radices_, L_, M_, _ = check_params(loads[0], radices=radices, L=L, M=M, bidirectional=bidirectional,
+                                           tol=tol, max_iter=max_iter)
         res = _solve_rows(_model(radices_, L_, M_, bidirectional, readings), np.array(loads, dtype=float), tol,
                           max_iter)
     else:

@@ -60,7 +60,8 @@ from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import lambdify_cached
-from ..core.validate import require, require_choice
+from ..core.validate import (MAX_RATE, require_choice, require_loads, require_max_iter, require_message_length, require_radix,
+                             require_rate, require_tol, require_vcs)
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .equations import SYMBOLS as _S
 from .equations import equations as _equations
@@ -131,17 +132,17 @@ class Params:
     fit: str = "closed"
 
     def __post_init__(self):
-        k = require("k", self.k, 4, integer=True, unit="nodes per dimension")
+        k = require_radix("k", self.k, 4, unit="nodes per dimension")
         kb = kbar_of(k)
         if not float(kb).is_integer():
             raise ParameterError(
                 f"`k` must be a multiple of 4 (eq. 23 needs an integer mean hop count per dimension k/4); got {k}")
-        require("V", self.V, 3, integer=True, unit="virtual channels per physical channel; Duato's routing needs V-2 >= 1 adaptive + 2 escape")
-        require("M", self.M, 1, unit="message length, flits")
-        require("mu1", self.mu1, 0, lo_open=True, unit="on-state rate, messages/node/cycle")
-        require("sigma1", self.sigma1, 0, lo_open=True, unit="on->off switching rate, per cycle")
-        require("sigma2", self.sigma2, 0, lo_open=True, unit="off->on switching rate, per cycle")
-        require("mu2", self.mu2, 0, unit="state-2 rate, messages/node/cycle")
+        require_vcs("V", self.V, 3, unit="virtual channels per physical channel; Duato's routing needs V-2 >= 1 adaptive + 2 escape")
+        require_message_length("M", self.M)
+        require_rate("mu1", self.mu1, unit="on-state rate, messages/node/cycle")
+        require_rate("sigma1", self.sigma1, unit="on->off switching rate, per cycle")
+        require_rate("sigma2", self.sigma2, unit="off->on switching rate, per cycle")
+        require_rate("mu2", self.mu2, positive=False, unit="state-2 rate, messages/node/cycle")
         require_choice("traffic", self.traffic, TRAFFIC)
         require_choice("pab", self.pab, PAB_READINGS, unit="reading of eq. 26")
         require_choice("fit", self.fit, FITS, unit="channel MMPP fit")
@@ -324,13 +325,14 @@ def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: floa
         x-axis).  The mean rate is ``lambda_s = (mu1 sigma2 + mu2 sigma1) /
         (sigma1 + sigma2)`` (eq. 9).
     k : int
-        Nodes per dimension of the ``k x k`` bidirectional torus (a multiple of 4).
+        Nodes per dimension of the ``k x k`` bidirectional torus (a multiple of 4, ``<= 1024``).
     V : int
-        Virtual channels per physical channel, ``>= 3``.
+        Virtual channels per physical channel, ``3 <= V <= 128``.
     M : float
-        Message length, flits.
+        Message length, flits, ``1 <= M <= 1e6``.
     sigma1, sigma2 : float
-        Switching rates on->off and off->on, per cycle.
+        Switching rates on->off and off->on, per cycle, in ``[1e-12, 1e6]`` (as ``mu1``;
+        ``mu2`` is 0 or in that range): the sane ranges of :mod:`models.core.validate`.
     mu2 : float
         Rate in state 2 (0: IPP).
     traffic : {'ipp', 'poisson'}
@@ -360,6 +362,7 @@ def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: floa
         If the blocking fixed point does not settle in ``max_iter`` Newton steps.
     """
     p = Params(k=k, V=V, M=M, mu1=mu1, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab, fit=fit)
+    tol, max_iter = require_tol("tol", tol), require_max_iter("max_iter", max_iter)
     return _solve(p, tol=tol, max_iter=max_iter)
 
 
@@ -438,9 +441,8 @@ class CurveResult(Result):
 
 def solve_curve(mu1_values, /, **params) -> CurveResult:
     """:func:`solve` at every ``mu1`` of ``mu1_values`` (messages/node/cycle); ``params`` as for :func:`solve`."""
-    mu = np.asarray(mu1_values, dtype=float)
-    if mu.ndim != 1 or mu.size == 0:
-        raise ParameterError(f"`mu1_values` must be a non-empty 1-D sequence (messages/node/cycle); got {mu1_values!r}")
+    mu = np.asarray(require_loads("mu1_values", mu1_values, lambda v: require_rate("mu1", v), unit=LOAD_UNIT),
+                    dtype=float)
     res = tuple(solve(float(m), **params) for m in mu)
     col = lambda name: np.array([getattr(r, name) for r in res], dtype=float)  # noqa: E731
     return CurveResult(loads=mu, mean_rate=col("rate_source"), latency=col("latency"),
@@ -476,4 +478,9 @@ def saturation_load(*, rtol: float = 1e-6, **params) -> float:
     """
     if "mu1" in params:
         raise ParameterError("saturation_load finds `mu1`; do not pass it")
+    rtol = require_tol("rtol", rtol)
+    if saturation_bound(**params) > MAX_RATE:
+        raise ParameterError(
+            f"`sigma2` / (`sigma1` + `sigma2`) is so small that the saturation on-rate `mu1` would exceed {MAX_RATE} "
+            f"messages/node/cycle (saturation_bound = {saturation_bound(**params):.3g}); got {params!r}")
     return find_saturation(lambda m: solve(m, **params).saturated, 0.0, saturation_bound(**params), rtol=rtol).lo

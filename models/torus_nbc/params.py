@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.errors import ParameterError
-from ..core.validate import require, require_choice
+from ..core.validate import require, require_choice, require_message_length, require_rate, require_vcs
 
 MEAN_DISTANCES = ("agarwal", "exact")
 
@@ -78,11 +78,12 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
     Parameters
     ----------
     k : int
-        Radix (nodes per dimension), even and a multiple of 4, ``>= 4``.
+        Radix (nodes per dimension), even and a multiple of 4, ``4 <= k <= 128``
+        (the sane range of issue #15: at ``k = 128, V = 128`` a solve takes seconds).
     M : int
-        Message length, flits, ``>= 1``.
+        Message length, flits, ``1 <= M <= 1e6``.
     V : int
-        Virtual channels per physical channel, ``>= k/2 + 2``.
+        Virtual channels per physical channel, ``k/2 + 2 <= V <= 128``.
     escape_levels : int, optional
         ``V2``, negative-hop escape levels, ``k/2 + 1 <= V2 <= V - 1``;
         default the minimum ``k/2 + 1`` (so ``V1 = V - k/2 - 1`` adaptive VCs).
@@ -90,7 +91,7 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
         ``d`` of eq. (3): the paper's ``d = 2 kbar = k/2`` (eq. 2), or the exact
         mean over the ``N - 1`` destinations.
     """
-    k = require("k", k, 4, unit="radix: nodes per dimension of the k x k torus", integer=True)
+    k = require("k", k, 4, 128, unit="radix: nodes per dimension of the k x k torus", integer=True)
     if k % 2:
         raise ParameterError(
             f"`k` must be even (radix of the k x k torus): the negative-hop colouring (x + y) mod 2 "
@@ -101,10 +102,10 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
             f"`k` must be a multiple of 4 (radix of the k x k torus): eq. (2) gives kbar = k/4 hops per "
             f"dimension and phi_h (eqs. 8-10) needs an integer kbar; got {k}"
         )
-    M = require("M", M, 1, unit="message length, flits", integer=True)
+    M = require_message_length("M", M, integer=True)
     need_v2 = min_escape_levels(k)
-    V = require("V", V, need_v2 + 1, 128, integer=True,
-                unit=f"virtual channels per physical channel; Duato-Nbc on a {k}x{k} torus needs "
+    V = require_vcs("V", V, need_v2 + 1,
+                unit=f"virtual channels per physical channel; Duato-Nbc on a {k}x{k} torus (`k` = {k}) needs "
                      f"{need_v2} escape levels plus at least one adaptive VC")
     if escape_levels is None:
         V2 = need_v2
@@ -118,5 +119,5 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
 
 
 def check_rate(rate) -> float:
-    """A generation rate, messages/node/cycle, ``>= 0``."""
-    return float(require("rate", rate, 0, unit="traffic generation rate lambda_g, messages/node/cycle"))
+    """A generation rate, messages/node/cycle: 0 or in ``[1e-12, 1e6]`` (:func:`~models.core.validate.require_rate`)."""
+    return require_rate("rate", rate, positive=False, unit="traffic generation rate lambda_g, messages/node/cycle")

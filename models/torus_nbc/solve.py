@@ -64,7 +64,7 @@ from ..core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points,
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
-from ..core.validate import require
+from ..core.validate import require_loads, require_max_iter, require_tol
 from ..networks.adaptive_paths import phi as _phi_ok
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .params import NbcParams, check_params, check_rate
@@ -385,7 +385,9 @@ def solve(
     mean_distance : {'agarwal', 'exact'}
         ``d`` in eq. (3): the paper's ``k/2`` or the exact mean distance.
     tol : float
-        Relative change of :math:`\\bar S_c` at which the iteration stops.
+        Relative change of :math:`\\bar S_c` at which the iteration stops, ``1e-15 <= tol <= 1e-3``
+        (``rate`` is 0 or in ``[1e-12, 1e6]``, ``max_iter <= 1e7``; ranges of ``k``, ``M``, ``V``:
+        :func:`~models.torus_nbc.params.check_params`).
     max_iter : int
         Iteration cap; reaching it raises :class:`~models.core.errors.ConvergenceError`
         (naming :math:`\\bar S_c`), unless ``raise_on_failure=False``.
@@ -401,8 +403,8 @@ def solve(
     """
     p = check_params(k, M, V, escape_levels, mean_distance)
     rate = check_rate(rate)
-    tol = require("tol", tol, 0, 1e-3, lo_open=True, unit="relative tolerance")
-    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    tol = require_tol("tol", tol, 1e-3)
+    max_iter = require_max_iter("max_iter", max_iter)
     return _solve(_prepare(p), rate, tol, max_iter, raise_on_failure)
 
 
@@ -505,7 +507,8 @@ def saturation_load(
     saturated.
     """
     p = check_params(k, M, V, escape_levels, mean_distance)
-    rtol = require("rtol", rtol, 0, 0.1, lo_open=True, unit="relative precision")
+    rtol = require_tol("rtol", rtol, 0.1, unit="relative precision")
+    max_iter = require_max_iter("max_iter", max_iter)
     prep = _prepare(p)
     hi = 1.0 / (prep.lam_per_rate * _zero_load_service(prep))
     return find_saturation(lambda r: _is_saturated(prep, r, max_iter), 0.0, hi, rtol=rtol).lo
@@ -551,10 +554,10 @@ def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | N
     With ``saturation=False`` the (bisected) saturation rate is not computed
     and ``saturation_load`` is NaN.
     """
-    rates = np.asarray([check_rate(r) for r in np.atleast_1d(rates)], dtype=float)
+    rates = np.asarray(require_loads("rates", rates, check_rate, unit="messages/node/cycle"), dtype=float)
     p = check_params(k, M, V, escape_levels, mean_distance)
-    tol = require("tol", tol, 0, 1e-3, lo_open=True, unit="relative tolerance")
-    max_iter = require("max_iter", max_iter, 1, unit="iterations", integer=True)
+    tol = require_tol("tol", tol, 1e-3)
+    max_iter = require_max_iter("max_iter", max_iter)
     res = _solve_rows(_prepare(p), rates, tol, max_iter, raise_on_failure) if rates.size else ()
     sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance) \
         if saturation else math.nan

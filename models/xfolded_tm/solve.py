@@ -53,7 +53,9 @@ from ..core.fixed_point import fixed_point, fixed_points
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
-from ..core.validate import require, require_choice
+from ..core.validate import (MAX_DIMENSIONS, MAX_NODES, MAX_RADIX, require, require_choice, require_loads,
+                             require_max_iter, require_message_length, require_radix, require_rate, require_tol,
+                             require_vcs)
 
 VBAR_READINGS = ("mean", "sum")
 SOURCE_RATES = ("vbar", "vcs")
@@ -139,7 +141,7 @@ def theorem1(k: int, which: str = "theorem") -> float:
     ``which="theorem"``: eq. (5) as printed (below 1 for every ``k >= 4``);
     ``"k/3"``: the reading with the factor ``(k-1)^2 - 1`` (equals ``k/3``).
     """
-    k = require("k", k, 3, unit="radix, nodes per dimension", integer=True)
+    k = require_radix("k", k, 3)
     which = require_choice("which", which, AD_SOURCES, unit="reading of Theorem 1")
     f = _f_theorem(which)
     ad = 1.0
@@ -202,21 +204,28 @@ class CurveResult(Result):
 # Solver
 # ----------------------------------------------------------------------------
 def _validate(lam, ad, M, V, k, n, vbar, source_rate, channel_rate, nodes, channels):
-    lam = require("lam", lam, 0, unit="generation rate, messages/node/cycle")
-    ad = require("ad", ad, 0, lo_open=True, unit="average distance per dimension, hops")
-    M = require("M", M, 1, unit="message length, flits")
-    V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
-    k = require("k", k, 3, unit="radix, nodes per dimension", integer=True)
-    n = require("n", n, 1, unit="dimensions", integer=True)
+    lam = require_rate("lam", lam, positive=False, unit="generation rate, messages/node/cycle")
+    ad = require("ad", ad, 0, MAX_RADIX, lo_open=True, unit="average distance per dimension, hops")
+    M = require_message_length("M", M)
+    V = require_vcs("V", V)
+    k = require_radix("k", k, 3)
+    n = require("n", n, 1, MAX_DIMENSIONS, unit="dimensions", integer=True)
     require_choice("vbar", vbar, VBAR_READINGS, unit="reading of eq. (11)")
     require_choice("source_rate", source_rate, SOURCE_RATES, unit="rate of the source queue in eq. (10)")
     require_choice("channel_rate", channel_rate, CHANNEL_RATES, unit="eq. (6) as printed or from the channel count")
     if channel_rate == "links":
         if nodes is None or channels is None:
             raise ParameterError("`channel_rate='links'` needs `nodes` and `channels` (the network's counts)")
-        nodes = require("nodes", nodes, 2, unit="nodes", integer=True)
-        channels = require("channels", channels, 1, unit="unidirectional network channels", integer=True)
+        nodes = require("nodes", nodes, 2, MAX_NODES, unit="nodes", integer=True)
+        channels = require("channels", channels, 1, 2 * MAX_DIMENSIONS * MAX_NODES,
+                           unit="unidirectional network channels", integer=True)
     return lam, ad, M, V, k, n, nodes, channels
+
+
+def _validate_controls(damping, tol, max_iter):
+    require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
+    require_tol("tol", tol)
+    require_max_iter("max_iter", max_iter)
 
 
 def solve(
@@ -248,11 +257,13 @@ def solve(
         Average distance per dimension ``AD_k`` (hops): :func:`theorem1`, or a
         topology's BFS mean distance divided by ``n``.
     M : float
-        Message length, flits (the paper's ``L``).
+        Message length, flits (the paper's ``L``), ``1 <= M <= 1e6``.
     V : int
-        Virtual channels per physical channel (``>= 1``).
+        Virtual channels per physical channel (``1 <= V <= 128``).
     k, n : int
-        Radix (``>= 3``) and dimensions; ``k`` enters only eq. (11)'s printed sum.
+        Radix (``3 <= k <= 1024``) and dimensions (``1 <= n <= 16``); ``k`` enters only eq. (11)'s printed sum.
+        ``lam`` is 0 or in ``[1e-12, 1e6]``, ``ad`` in ``(0, 1024]``; ``0 < damping <= 1``,
+        ``tol >= 1e-15``, ``max_iter <= 1e7`` (sane ranges, :mod:`models.core.validate`).
     vbar, source_rate, channel_rate : str
         Readings (module docstring).
     nodes, channels : int
@@ -260,6 +271,7 @@ def solve(
     """
     lam, ad, M, V, k, n, nodes, channels = _validate(lam, ad, M, V, k, n, vbar, source_rate, channel_rate,
                                                      nodes, channels)
+    _validate_controls(damping, tol, max_iter)
     m = _Model(lam, ad, M, V, k, n, vbar, source_rate, channel_rate, nodes, channels)
     S0 = m.S0
     if lam == 0.0:
@@ -359,7 +371,7 @@ def _solve_rows(lams: np.ndarray, kwargs: dict) -> tuple:
         raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
     opts.update(kwargs)
     damping, tol, max_iter = opts.pop("damping"), opts.pop("tol"), opts.pop("max_iter")
-    require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
+    _validate_controls(damping, tol, max_iter)
     models = []
     for lam in lams:
         lam_, ad, M, V, k, n, nodes, channels = _validate(
@@ -404,9 +416,8 @@ def solve_curve(lams, /, **kwargs) -> CurveResult:
     ``kwargs`` are those of :func:`solve`.  The result also carries
     ``injection = lam * M`` (flits/node/cycle), the x axis of the paper's figure.
     """
-    loads = np.asarray(lams, dtype=float).ravel()
-    if loads.size == 0 or np.any(~np.isfinite(loads)) or np.any(loads < 0):
-        raise ParameterError(f"`lams` must be finite generation rates >= 0 (messages/node/cycle); got {lams!r}")
+    loads = np.asarray(require_loads("lams", lams, lambda v: require_rate("lam", v, positive=False), unit=LOAD_UNIT),
+                       dtype=float).ravel()
     res = _solve_rows(loads, kwargs)
     M = res[0].params["M"]
     return CurveResult(
@@ -426,5 +437,6 @@ def saturation_load(*, rtol: float = 1e-4, **kwargs) -> float:
     the model is not saturated even at ``1/M``, that bound is returned.
     ``kwargs`` are those of :func:`solve` (``lam`` excluded).
     """
-    M = require("M", kwargs.get("M", 32), 1, unit="message length, flits")
+    M = require_message_length("M", kwargs.get("M", 32))
+    rtol = require_tol("rtol", rtol)
     return find_saturation(lambda lam: solve(lam, **kwargs).saturated, 0.0, 1.0 / M, rtol=rtol, check_hi=True).lo
