@@ -243,3 +243,13 @@ def test_result_type_and_cache(tmp_cache):
     assert list((tmp_cache / "wormhole").glob("*.pkl"))
     b = simulate(Torus((4, 4)), cache=True, **kw)
     assert b.wall_time == a.wall_time  # read back, not recomputed
+
+
+@pytest.mark.parametrize("router", ["ideal", "booksim"])
+def test_max_cycles_beyond_int32_stamps_rejected(router):
+    """The kernels keep cycle stamps in int32: a run that could reach 2**31 cycles is refused."""
+    kw = dict(routing="dor", vcs=2, message_length=4, rate=0.01, router=router)
+    with pytest.raises(ValueError, match="max_cycles"):
+        simulate(Torus((4, 4)), max_cycles=2**31, **kw)
+    r = simulate(Torus((4, 4)), max_cycles=2**31 - 16, messages=200, warmup_messages=20, **kw)
+    assert r.cycles < 2**31

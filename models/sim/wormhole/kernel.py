@@ -17,7 +17,8 @@ node) sits in one cache line and is read by name (``vc[b].nin``):
     buffer holds flits of one message only and is described by counters:
     ``nin`` / ``nout`` flits in / out so far (``nin - nout`` buffered; a free VC
     keeps ``nin = len``), ``prv`` the upstream VC of the same message,
-    ``lastin`` / ``lastout`` the last cycle a flit entered / left; ``vo.chan``
+    ``lastout`` the last cycle a flit left, ``nxt`` the VC the message was granted next,
+    ``up`` / ``uplast`` a copy of ``prv``'s flits in and last cycle one entered; ``vo.chan``
     its channel, ``vo.router`` the node whose router the buffer feeds, ``vo.hdrt``
     the cycle the buffered header may be routed, ``vo.seen`` the router's release
     count when its last routing attempt failed.  The ejection "buffer" is the PE (a sink).
@@ -49,7 +50,7 @@ cycle loop's time in the profile.
 
 One cycle ``t`` (every phase reads the state left by the previous one; a
 VC receives and sends at most one flit per cycle, and "start of cycle"
-counts are reconstructed from the ``lastin`` / ``lastout`` stamps, so
+counts are reconstructed from the ``uplast`` / ``lastout`` stamps, so
 the in-place update equals a synchronous one):
 
 1. generation: new messages join their node's source queue (FIFO);
@@ -110,9 +111,13 @@ PF_CHAN, PF_VC = 6, 3
 
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
-#: one virtual channel, the fields the flit traversal reads (32 bytes: two VCs per cache line)
-VC = np.dtype([("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4), ("lastin", _i8), ("lastout", _i8)],
-              align=True)
+#: one virtual channel, the fields the flit traversal reads (32 bytes: two VCs per cache line); the
+#: cycle stamps are int32 (:func:`.simulate.simulate` keeps ``max_cycles`` below ``2**31 - 16``).
+#: ``up`` / ``uplast`` mirror the upstream VC's flits in and the last cycle one entered it (kept by
+#: the traversal through the upstream's ``nxt``, the VC its message was granted next, -1: header not
+#: routed yet), so that :func:`_pick` reads only the records of the channel it visits.
+VC = np.dtype([("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4), ("lastout", _i4),
+               ("nxt", _i4), ("up", _i4), ("uplast", _i4)], align=True)
 #: one virtual channel, the fields VC allocation and routing read (32 bytes)
 VCO = np.dtype([("owner", _i4), ("chan", _i4), ("router", _i4), ("hdrt", _i8), ("seen", _i8)], align=True)
 #: one physical channel
@@ -226,6 +231,10 @@ def _take(vc, vo, b, m, L, prv):
     x.nin = 0
     x.nout = 0
     x.prv = prv
+    x.nxt = -1
+    if prv >= 0:  # granted in phase 3 of a cycle: no flit has entered prv in this cycle yet
+        x.up = vc[prv].nin
+        x.uplast = -1
 
 
 @njit(cache=True, inline="always")
@@ -257,10 +266,9 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
         x = vc[base + k]
         if x.nin >= x.len:
             continue  # free (a free VC keeps nin = len), or tail already in (the upstream VC may belong to another message now)
-        if from_vc:
-            y = vc[x.prv]
-            avail = y.nin - y.nout
-            if y.lastin == t:
+        if from_vc:  # the upstream VC (its flits out = x.nin), from the mirror
+            avail = x.up - x.nin
+            if x.uplast == t:
                 avail -= 1
             if avail <= 0:
                 continue
@@ -498,6 +506,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 w += 1
                 continue
             _take(vc, vo, nb, m, vc[b].len, b)
+            vc[b].nxt = nb
             ch = vo[nb].chan
             nact = _activate(chan, ch, act, nact)
             c = chan[ch]
@@ -575,7 +584,11 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             # the flit enters b
             nin = x.nin + 1
             x.nin = nin
-            x.lastin = t
+            nx = x.nxt
+            if nx >= 0:  # mirror into the next VC of the message
+                z = vc[nx]
+                z.up = nin
+                z.uplast = t
             if typ == CT_EJ:
                 hops += 1
                 if nin == L:

@@ -265,7 +265,8 @@ def _validate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
         target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
-    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, integer=True)
+    # cycle stamps are int32 in the kernel's VC records (as BookSim's): runs stop before 2**31 cycles
+    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16, integer=True)
     R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
     ej_v = require("ejection_vcs", ejection_vcs, 1, integer=True)
     seed = require("seed", seed, 0, integer=True)
@@ -313,7 +314,7 @@ def _allocate(topology, p):
     chan["dst"] = np.concatenate([cdst, nodes, nodes])
     NV = int(chan["nvc"].sum())
 
-    vc = _records(NV, K.VC, prv=-1, lastin=-1, lastout=-1)
+    vc = _records(NV, K.VC, prv=-1, lastout=-1, nxt=-1, uplast=-1)
     vo = _records(NV, K.VCO, owner=-1, seen=-1)
     vo["chan"] = np.repeat(np.arange(NCH), chan["nvc"])
     vo["router"] = chan["dst"][vo["chan"]]

@@ -1,0 +1,63 @@
+"""Same seed, same result across BookSim-kernel rewrites: a digest of every result field of
+``router="booksim"`` (all but ``wall_time`` and ``params``), pinned from the engine of main before the
+second issue #12 round (merge ec5297f), on configurations that exercise DOR on bidirectional and
+unidirectional tori with '+'/'-' random ties, a mesh with one VC, geometric lengths with self traffic,
+IPP traffic, up*/down*, Duato, Nbc and ``wait_for_tail_credit``.  A kernel change that alters the
+random stream, the allocators' order or any statistic fails here.
+"""
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from models.sim.wormhole import IPP, Mesh, Torus, simulate
+
+CASES = {
+    "dor_bi": (Torus((6, 6)), dict(routing="dor", vcs=4, message_length=16, buffer_depth=4, rate=0.012)),
+    "dor_uni": (Torus((6, 6), bidirectional=False), dict(routing="dor", vcs=2, message_length=12, buffer_depth=3, rate=0.01)),
+    "dor_tie": (Torus((4, 4)), dict(routing="dor", vcs=2, message_length=8, buffer_depth=2, rate=0.03, tie="random")),
+    "mesh": (Mesh((4, 5)), dict(routing="dor", vcs=1, message_length=10, buffer_depth=5, rate=0.02)),
+    "geo_self": (Torus((4, 4)), dict(routing="dor", vcs=2, message_length=10, buffer_depth=6, rate=0.02,
+                                     length_dist="geometric", self_traffic=True)),
+    "ipp": (Torus((4, 4)), dict(routing="dor", vcs=2, message_length=8, buffer_depth=4, traffic=IPP(0.2, 0.05, 0.1))),
+    "updown": (Torus((4, 4)), dict(routing="updown", vcs=3, message_length=8, buffer_depth=4, rate=0.02,
+                                   wait_for_tail_credit=True)),
+    "duato": (Torus((4, 4)), dict(routing="duato", vcs=4, message_length=8, buffer_depth=4, rate=0.03,
+                                  wait_for_tail_credit=True)),
+    "nbc": (Torus((4, 4)), dict(routing="nbc", vcs=4, message_length=8, buffer_depth=4, rate=0.02)),
+    "dor_wtc": (Torus((5, 5)), dict(routing="dor", vcs=2, message_length=6, buffer_depth=2, rate=0.03,
+                                    wait_for_tail_credit=True)),
+}
+
+#: (digest of the result fields, latency) per case
+GOLDEN = {
+    "dor_bi": ("169c739bfd3d", 52.654),
+    "dor_uni": ("beedf66e5bd1", float("inf")),
+    "dor_tie": ("2b4c6b46a02a", float("inf")),
+    "mesh": ("674c77252279", 44.74633333333333),
+    "geo_self": ("0440d9871a02", 34.175333333333334),
+    "ipp": ("17431a654ebd", float("inf")),
+    "updown": ("e31955910482", 29.206666666666667),
+    "duato": ("9fac3a78366c", 31.598333333333333),
+    "nbc": ("712aa40a2a3b", 29.137666666666668),
+    "dor_wtc": ("883a93ab0382", 166.98833333333334),
+}
+
+ARRAYS = ("vc_busy_hist", "channel_load")
+
+
+def result_digest(r):
+    """SHA-1 (12 hex digits) of the JSON of every scalar, string and dict field of a result and its
+    arrays ``vc_busy_hist`` and ``channel_load`` (``wall_time``, ``version`` and ``params`` left out)."""
+    d = {k: (np.asarray(v).tolist() if k in ARRAYS else v) for k, v in vars(r).items()
+         if k not in ("wall_time", "version", "params") and (isinstance(v, (int, float, str, dict)) or k in ARRAYS)}
+    return hashlib.sha1(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_booksim_bit_identical_to_reference(name):
+    topo, kw = CASES[name]
+    r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3)
+    assert (result_digest(r), r.latency) == GOLDEN[name]
