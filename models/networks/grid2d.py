@@ -372,11 +372,16 @@ def draw(net: GridNetwork, ax=None, *, labels: bool = False, highlight_removed: 
 
     A wrap-around link is drawn as a blue stub leaving each of its two end
     nodes outwards (the link goes around); a fold link, which joins the two
-    sides of the removed wedge, as a dashed purple line over the removed
-    positions (grey crosses).  Missing links (TM's, Definition 1's) are simply
-    absent.  Returns the axes.
+    sides of the removed wedge, as a dashed reddish-purple line over the removed
+    positions (grey crosses); nodes in vermillion.  Colours from the book's
+    colour-blind-safe palette (:data:`models.core.plotting.PALETTE`).  Missing
+    links (TM's, Definition 1's) are simply absent.  Returns the axes.
     """
     import matplotlib.pyplot as plt
+
+    from ..core.plotting import PALETTE
+
+    blue, vermillion, purple = PALETTE[0], PALETTE[3], PALETTE[4]
 
     if ax is None:
         _, ax = plt.subplots(figsize=(3.4, 3.4))
@@ -395,18 +400,18 @@ def draw(net: GridNetwork, ax=None, *, labels: bool = False, highlight_removed: 
             between = [(x1, y) for y in range(y1 + 1, y2)]
         if not any(c in alive for c in between):
             # fold link: joins the two sides of the removed wedge, drawn over the removed nodes
-            ax.plot([x1, x2], [y1, y2], "--", color="tab:purple", lw=1.1, zorder=1)
+            ax.plot([x1, x2], [y1, y2], "--", color=purple, lw=1.1, zorder=1)
         else:
             # wrap-around link: a stub leaving each end outwards
             dx, dy = (stub, 0) if y1 == y2 else (0, stub)
-            ax.plot([x1, x1 - dx], [y1, y1 - dy], "-", color="tab:blue", lw=1.1, zorder=1)
-            ax.plot([x2, x2 + dx], [y2, y2 + dy], "-", color="tab:blue", lw=1.1, zorder=1)
+            ax.plot([x1, x1 - dx], [y1, y1 - dy], "-", color=blue, lw=1.1, zorder=1)
+            ax.plot([x2, x2 + dx], [y2, y2 + dy], "-", color=blue, lw=1.1, zorder=1)
     if highlight_removed and net.kind == "xfolded":
         gone = removed_nodes(k)
         if gone:
             g = np.array(gone, dtype=float)
             ax.plot(g[:, 0], g[:, 1], "x", color="0.75", ms=5, zorder=2)
-    ax.plot(xy[:, 0], xy[:, 1], "o", color="tab:red", ms=4 if k > 6 else 6, zorder=3)
+    ax.plot(xy[:, 0], xy[:, 1], "o", color=vermillion, ms=4 if k > 6 else 6, zorder=3)
     if labels:
         for i, (x, y) in enumerate(net.coords):
             ax.annotate(str(i), (x, y), textcoords="offset points", xytext=(3, 3), fontsize=6)
