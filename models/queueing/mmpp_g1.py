@@ -32,19 +32,26 @@ import functools
 import math as _math
 
 import numpy as np
-import sympy as sp
 
 from ..core.fixed_point import fixed_point
 from ..core.errors import ParameterError as _ParameterError
 from ..core.results import Result as _Result
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require as _require
 from ..core.validate import require_choice as _require_choice
 
-_d1, _d2 = sp.symbols("delta_1 delta_2", positive=True)
-_l1, _l2 = sp.symbols("lambda_1 lambda_2", nonnegative=True)
-_g1 = sp.Symbol("g_1", nonnegative=True)
-_h1, _h2 = sp.symbols("tbar tbar^{(2)}", positive=True)
+
+@functools.cache
+def _symbols() -> tuple:
+    """``(delta_1, delta_2, lambda_1, lambda_2, g_1, tbar, tbar^(2))`` (SymPy, imported here: the
+    numeric wait below loads its generated code without SymPy)."""
+    import sympy as sp
+
+    d1, d2 = sp.symbols("delta_1 delta_2", positive=True)
+    l1, l2 = sp.symbols("lambda_1 lambda_2", nonnegative=True)
+    g1 = sp.Symbol("g_1", nonnegative=True)
+    h1, h2 = sp.symbols("tbar tbar^{(2)}", positive=True)
+    return d1, d2, l1, l2, g1, h1, h2
 
 
 @functools.cache
@@ -55,6 +62,9 @@ def mmpp_equations() -> dict:
     in ``delta_1, delta_2, lambda_1, lambda_2, g_1, tbar, tbar^(2)``
     (``g = (g_1, 1 - g_1)``); ``"rho"``; ``"matrices"`` (Q, Lambda, pi, g, e).
     """
+    import sympy as sp
+
+    _d1, _d2, _l1, _l2, _g1, _h1, _h2 = _symbols()
     Q = sp.Matrix([[-_d1, _d1], [_d2, -_d2]])
     L = sp.diag(_l1, _l2)
     pi = sp.Matrix([[_d2, _d1]]) / (_d1 + _d2)
@@ -429,11 +439,16 @@ class MMPPG1Result(_Result):
     saturated: bool
 
 
+def _build_wait() -> dict:
+    e = mmpp_equations()
+    args = _symbols()
+    return {"W": (args, e["W"]), "Wv": (args, e["Wv"])}
+
+
 @functools.cache
 def _mmpp_wait_fn():
-    e = mmpp_equations()
-    args = (_d1, _d2, _l1, _l2, _g1, _h1, _h2)
-    return lambdify_cached(args, e["W"]), lambdify_cached(args, e["Wv"])
+    f = compiled("mmpp_g1:wait", _build_wait)
+    return f["W"], f["Wv"]
 
 
 def mmpp_g1(arrival, service: ServiceTime, *, method: str = "auto", tol: float = 1e-13, G0=None,

@@ -59,11 +59,9 @@ from ..core.errors import ParameterError
 from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require, require_choice
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
-from .equations import SYMBOLS as _S
-from .equations import equations as _equations
 
 #: The load of the front door: the sources' on-state rate (the paper's x-axis), and its unit.
 LOAD = "mu1"
@@ -75,23 +73,29 @@ TRAFFIC = ("ipp", "poisson")
 
 
 # ----------------------------------------------------------------------------
-# Lambdified equations (once per process)
+# Lambdified equations (generated once, kept on disk: a warm process does not import SymPy)
 # ----------------------------------------------------------------------------
+def _build() -> dict:
+    from .equations import SYMBOLS as S
+    from .equations import equations
+
+    e = equations()
+    return {
+        "kbar": ((S.k,), e["eq:2"].rhs),
+        "n_s": ((S.kbar,), e["eq:13"].rhs),
+        "lam_c": ((S.n_s, S.lam_s), e["eq:14"].rhs),
+        "moments": ((S.M, S.d, S.bbar), e["eq:6:moments"]),
+        "P_a": ((S.V, S.P_V, S.P_V1, S.P_V2), e["eq:25:expanded"].rhs),
+        "P_ab:printed": ((S.V, S.P_V, S.P_V1), e["eq:26:expanded"].rhs),
+        "P_ab:specific": ((S.V, S.P_V, S.P_V1), e["eq:26:specific:expanded"].rhs),
+        "P_b": ((S.P_theta, S.P_a, S.P_ab), e["eq:24"].rhs),
+        "latency": ((S.tbar, S.w_s, S.vbar), e["eq:1"].rhs),
+    }
+
+
 @functools.cache
 def _fns() -> dict:
-    e = _equations()
-    S = _S
-    return {
-        "kbar": lambdify_cached((S.k,), e["eq:2"].rhs),
-        "n_s": lambdify_cached((S.kbar,), e["eq:13"].rhs),
-        "lam_c": lambdify_cached((S.n_s, S.lam_s), e["eq:14"].rhs),
-        "moments": lambdify_cached((S.M, S.d, S.bbar), e["eq:6:moments"]),
-        "P_a": lambdify_cached((S.V, S.P_V, S.P_V1, S.P_V2), e["eq:25:expanded"].rhs),
-        "P_ab:printed": lambdify_cached((S.V, S.P_V, S.P_V1), e["eq:26:expanded"].rhs),
-        "P_ab:specific": lambdify_cached((S.V, S.P_V, S.P_V1), e["eq:26:specific:expanded"].rhs),
-        "P_b": lambdify_cached((S.P_theta, S.P_a, S.P_ab), e["eq:24"].rhs),
-        "latency": lambdify_cached((S.tbar, S.w_s, S.vbar), e["eq:1"].rhs),
-    }
+    return compiled("torus_ipp", _build)
 
 
 @functools.lru_cache(maxsize=256)
