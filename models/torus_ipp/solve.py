@@ -237,6 +237,7 @@ class _BlockingMap:
     def __init__(self, p: Params, channel: MMPP2, theta: np.ndarray):
         self.p, self.channel, self.theta = p, channel, theta
         self.lam_c = channel.mean_rate
+        self.QL = _q._mmpp_args(channel)  # (Q, Lambda) validated once, not at every evaluation
         self.G = None
         F = _fns()
         self.P_ab = F["P_ab:" + p.pab]
@@ -256,7 +257,7 @@ class _BlockingMap:
         Pa = float(F["P_a"](p.V, P[p.V], P[p.V - 1], P[p.V - 2]))
         Pab = float(self.P_ab(p.V, P[p.V], P[p.V - 1]))
         Pb = np.asarray(F["P_b"](self.theta, Pa, Pab), dtype=float)
-        r = _q.mmpp_g1(self.channel, _service(p, bbar), G0=self.G)
+        r = _q.mmpp_g1(self.QL, _service(p, bbar), G0=self.G)
         if r.saturated:
             return None
         self.G = r.G
@@ -376,7 +377,7 @@ def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIppRes
     theta = p_theta(p.d, p.kbar)
     f = _BlockingMap(p, chan, theta)
     bmax = 1.0 / lam_c - (p.M + p.d)  # lambda_c tbar = 1
-    params = dataclasses.asdict(p)
+    params = {name: getattr(p, name) for name in Params.__dataclass_fields__}  # = asdict(p): scalar fields
     nan, inf = math.nan, math.inf
 
     def saturated(by, evals=0):
