@@ -580,3 +580,87 @@ def mmpp_m1_wait_exact(arrival, mean_service: float, *, tail: float = 1e-15, max
     p = spsolve(M.tocsr(), rhs).reshape(levels, 2)
     lvl = np.arange(levels)[:, None]
     return float((lvl * p * np.diag(L)[None, :]).sum() / (lam_ * mu))
+
+
+# ----------------------------------------------------------------------------
+# Many queues at once (constant-plus-exponential service): one row per queue
+# ----------------------------------------------------------------------------
+def _expm2_rows(A: np.ndarray) -> np.ndarray:
+    """:func:`expm2` of every 2x2 matrix of ``A`` (shape ``(n, 2, 2)``), the same formula element by element."""
+    a = 0.5 * (A[:, 0, 0] + A[:, 1, 1])
+    det = A[:, 0, 0] * A[:, 1, 1] - A[:, 0, 1] * A[:, 1, 0]
+    with np.errstate(all="ignore"):
+        D = np.sqrt((a * a - det).astype(complex))
+        D = np.where(D.real < 0, -D, D)
+        x = 2 * D
+        far = x.real > 30
+        hi, lo_far = np.exp(a + D), np.exp(a - D)
+        ch_far, sh_far = (hi + lo_far) / 2, (hi - lo_far) / x
+        lo = np.exp(a - D)
+        em1 = np.where(np.abs(x) > 1e-5, np.expm1(x), x * (1 + x / 2 * (1 + x / 3 * (1 + x / 4))))
+        ch = lo * (1 + em1 / 2)
+        sh = np.where(np.abs(x) > 0, lo * em1 / x, np.exp(a) + 0j)
+        ch, sh = np.where(far, ch_far, ch), np.where(far, sh_far, sh)
+    out = ch[:, None, None] * _I2 + sh[:, None, None] * (A - a[:, None, None] * _I2)
+    return out.real
+
+
+def _inv2_rows(A: np.ndarray) -> np.ndarray:
+    det = A[:, 0, 0] * A[:, 1, 1] - A[:, 0, 1] * A[:, 1, 0]
+    out = np.empty_like(A)
+    out[:, 0, 0], out[:, 0, 1], out[:, 1, 0], out[:, 1, 1] = A[:, 1, 1], -A[:, 0, 1], -A[:, 1, 0], A[:, 0, 0]
+    return out / det[:, None, None]
+
+
+def _lst_rows(c: float, exp_mean: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """:meth:`ConstantPlusExponential.matrix_lst` per row (constant ``c > 0``, exponential means per row)."""
+    out = _expm2_rows(c * A)
+    e = exp_mean > 0
+    if e.any():
+        b = 1.0 / exp_mean[e]
+        out[e] = out[e] @ (b[:, None, None] * _inv2_rows(b[:, None, None] * _I2 - A[e]))
+    return out
+
+
+def mmpp_g1_rows(Q: np.ndarray, L: np.ndarray, c: float, exp_mean: np.ndarray, G0: np.ndarray | None = None,
+                 *, tol: float = 1e-13, max_iter: int = 200_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`mmpp_g1` (closed method) for ``n`` MMPP(2)/(c + Exp)/1 queues at once.
+
+    ``Q``, ``L``: shape ``(n, 2, 2)``, validated generators and rate matrices;
+    ``c`` (cycles, ``> 0``) and ``exp_mean[i]`` the service time ``c + Exp``;
+    ``G0`` (``(n, 2, 2)``) the starting matrices (default: the identity).
+    Every row is iterated as :func:`mmpp_g1` iterates it (same iterates and
+    stop; a row stops when its own change is ``<= tol``).  Rows with
+    ``rho >= 1`` must not be passed.
+
+    Returns ``(wait, G, rho)`` per row (``wait`` at arrival instants, eq. 19).
+    """
+    n = Q.shape[0]
+    d1, d2, l1, l2 = Q[:, 0, 1], Q[:, 1, 0], L[:, 0, 0], L[:, 1, 1]
+    lam_ = (l1 * d2 + l2 * d1) / (d1 + d2)
+    h1 = c + exp_mean
+    h2 = c**2 + 2 * c * exp_mean + 2 * exp_mean**2
+    X = np.array(np.broadcast_to(_I2, (n, 2, 2)) if G0 is None else G0, dtype=float)
+    base = Q - L
+    active = np.arange(n)
+    for it in range(1, max_iter + 1):
+        if active.size == 0:
+            break
+        new = _lst_rows(c, exp_mean[active], base[active] + L[active] @ X[active])
+        if not np.isfinite(new).all():
+            from ..core.errors import ConvergenceError
+
+            raise ConvergenceError("MMPP/G/1 matrix G (closed) (G became non-finite)", it, np.inf, X[active[0]])
+        res = np.abs(new - X[active]).max(axis=(1, 2))
+        X[active] = new
+        active = active[res > tol]
+    if active.size:
+        from ..core.errors import ConvergenceError
+
+        raise ConvergenceError("MMPP/G/1 matrix G (closed)", max_iter, float(res.max()), X[active[0]])
+    a, b = X[:, 0, 1], X[:, 1, 0]
+    with np.errstate(all="ignore"):
+        g0 = np.where(a + b > 0, b / (a + b), np.where(X[:, 0, 0] >= X[:, 1, 1], 1.0, 0.0))
+    fW, _ = _mmpp_wait_fn()
+    W = np.asarray(fW(d1, d2, l1, l2, g0, h1, h2), dtype=float) * np.ones(n)
+    return np.maximum(W, 0.0), X, lam_ * h1

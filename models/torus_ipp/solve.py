@@ -441,12 +441,186 @@ class CurveResult(Result):
                                                               "saturated", "iterations")})
 
 
+class _BlockingRows:
+    """:class:`_BlockingMap` for many loads at once (one row per load, same ``k, V, M, d``, readings).
+
+    Every row is evaluated as :class:`_BlockingMap` evaluates its load: the
+    same formulas element by element, its own warm-started matrix ``G``.
+    """
+
+    def __init__(self, ps: list, chans: list, theta: np.ndarray):
+        p0 = ps[0]
+        self.p, self.theta = p0, theta
+        QL = [_q._mmpp_args(ch) for ch in chans]
+        self.Q = np.array([ql[0] for ql in QL])
+        self.L = np.array([ql[1] for ql in QL])
+        self.lam_c = np.array([ch.mean_rate for ch in chans])
+        self.G = np.array(np.broadcast_to(np.eye(2), (len(ps), 2, 2)), dtype=float)
+        self.F = _fns()
+        self.P_ab = self.F["P_ab:" + p0.pab]
+
+    def parts(self, rows: np.ndarray, bbar: np.ndarray) -> dict:
+        """The map's pieces at ``bbar`` (one per row of ``rows``); ``ok`` False where :class:`_BlockingMap`
+        gives ``None`` (channel saturated); ``G`` of the ``ok`` rows advanced."""
+        p, F = self.p, self.F
+        tb = np.asarray(F["moments"](p.M, p.d, bbar)[0], dtype=float) * np.ones(rows.size)
+        rho = self.lam_c[rows] * tb
+        ok = rho < 1.0
+        n = rows.size
+        out = dict(tbar=tb, rho=rho, P_a=np.full(n, np.nan), P_ab=np.full(n, np.nan),
+                   P_block=np.full((n, self.theta.size), np.nan), w_b=np.full(n, np.inf), value=np.full(n, np.inf))
+        if ok.any():
+            i = np.flatnonzero(ok)
+            P = occupancy(p.V, rho[i])
+            Pa = np.asarray(F["P_a"](p.V, P[:, p.V], P[:, p.V - 1], P[:, p.V - 2]), dtype=float) * np.ones(i.size)
+            Pab = np.asarray(self.P_ab(p.V, P[:, p.V], P[:, p.V - 1]), dtype=float) * np.ones(i.size)
+            Pb = np.asarray(F["P_b"](self.theta[None, :], Pa[:, None], Pab[:, None]), dtype=float)
+            Pb = Pb * np.ones((i.size, self.theta.size))
+            r = rows[i]
+            svc_c = float(p.M + p.d)
+            lam_ = (self.L[r, 0, 0] * self.Q[r, 1, 0] + self.L[r, 1, 1] * self.Q[r, 0, 1]) / (self.Q[r, 0, 1] + self.Q[r, 1, 0])
+            fine = lam_ * (svc_c + bbar[i]) < 1.0  # mmpp_g1's own saturation test
+            i, r, Pa, Pab, Pb = i[fine], r[fine], Pa[fine], Pab[fine], Pb[fine]
+            ok[:] = False
+            ok[i] = True
+            if i.size:
+                w, G, _ = _q.mmpp_g1_rows(self.Q[r], self.L[r], svc_c, bbar[i], self.G[r])
+                self.G[r] = G
+                out["P_a"][i], out["P_ab"][i], out["P_block"][i], out["w_b"][i] = Pa, Pab, Pb, w
+                out["value"][i] = Pb.sum(axis=1) * w
+        out["ok"] = ok
+        return out
+
+
+def _solve_rows(ps: list, *, tol: float = 1e-10, max_iter: int = 500) -> tuple:
+    """:func:`_solve` at every :class:`Params` of ``ps`` (same but ``mu1``) at once: the Newton iteration of
+    :func:`_blocking_fixed_point` on all loads together, each row stepped, tested and stopped as
+    :func:`_solve` steps its load (same evaluations of the map, hence the same ``iterations``)."""
+    n = len(ps)
+    p0 = ps[0]
+    fits = [channel_process(p) for p in ps]
+    chans = [f.mmpp for f in fits]
+    srcs = [p.source for p in ps]
+    lam_s = np.array([s_.mean_rate for s_ in srcs])
+    F = _fns()
+    lam_c = np.array([float(F["lam_c"](p.n_s, ls)) for p, ls in zip(ps, lam_s)])
+    theta = p_theta(p0.d, p0.kbar)
+    bmax = 1.0 / lam_c - (p0.M + p0.d)
+    f = _BlockingRows(ps, chans, theta)
+    x = np.zeros(n)
+    evals = np.zeros(n, dtype=int)
+    state = np.where(bmax <= 0, 2, 0)  # 0 iterating, 1 converged, 2 saturated (channel)
+    b_out = np.full(n, np.nan)
+    change = np.full(n, np.inf)
+    active = np.flatnonzero(state == 0)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        evals[active] += 1
+        pa = f.parts(active, x[active])
+        fx = pa["value"]
+        sat = ~pa["ok"]
+        state[active[sat]] = 2
+        xa = x[active]
+        step_abs = np.abs(fx - xa)
+        done = ~sat & (step_abs <= tol * np.maximum(1.0, np.abs(xa)))
+        state[active[done]] = 1
+        b_out[active[done]] = fx[done]
+        change[active[done]] = step_abs[done]
+        go = ~sat & ~done
+        rows, b, fb = active[go], xa[go], fx[go]
+        if rows.size == 0:
+            active = rows
+            break
+        # the Newton update of _blocking_fixed_point, row by row
+        stp = fb - b
+        h = np.maximum(1e-7 * np.maximum(1.0, b), 1e-3 * stp)
+        evals[rows] += 1
+        ph = f.parts(rows, b + h)
+        fh = ph["value"]
+        sat_h = ~ph["ok"]
+        with np.errstate(all="ignore"):
+            slope = (fh - fb) / h
+            new = np.where(slope >= 1.0, fb, np.maximum(b + stp / (1.0 - slope), fb))
+        bad = sat_h | ((slope >= 1.0) & (stp > 0))
+        bm = bmax[rows]
+        over = ~bad & (new >= bm)
+        new = np.where(over, np.where(fb < bm, 0.5 * (b + bm), bm), new)
+        bad |= over & (new >= bm * (1 - 1e-12))
+        state[rows[bad]] = 2
+        x[rows[~bad]] = new[~bad]
+        active = rows[~bad]
+    out: list = [None] * n
+    for i in active:  # max_iter reached: _solve raises its ConvergenceError
+        out[i] = _solve(ps[i], tol=tol, max_iter=max_iter)
+    conv = np.flatnonzero(state == 1)
+    fin = None
+    if conv.size:
+        fin = f.parts(conv, b_out[conv])
+    nan, inf = math.nan, math.inf
+    params = [{name: getattr(p, name) for name in Params.__dataclass_fields__} for p in ps]
+
+    def saturated(i, by):
+        p = ps[i]
+        return TorusIppResult(latency=inf, network_latency=inf, source_wait=inf, blocking=inf, channel_wait=inf,
+                              multiplexing=float(p.V), rho_channel=1.0, rho_source=nan, P_a=nan, P_ab=nan,
+                              P_block=np.full(p.d, nan), rate_source=float(lam_s[i]), rate_channel=float(lam_c[i]),
+                              channel=chans[i], iterations=int(evals[i]), residual=inf, saturated=True,
+                              saturated_by=by, params=params[i])
+
+    for i in np.flatnonzero(state == 2):
+        out[i] = saturated(i, "channel")
+    if fin is not None:
+        ok = fin["ok"]
+        for j in np.flatnonzero(~ok):
+            out[conv[j]] = saturated(conv[j], "channel")
+        j = np.flatnonzero(ok)
+        rows = conv[j]
+        svc_c = float(p0.M + p0.d)
+        b = b_out[rows]
+        QL = [_q._mmpp_args(srcs[i]) for i in rows]
+        Qs, Ls = np.array([q[0] for q in QL]), np.array([q[1] for q in QL])
+        lam_src = (Ls[:, 0, 0] * Qs[:, 1, 0] + Ls[:, 1, 1] * Qs[:, 0, 1]) / (Qs[:, 0, 1] + Qs[:, 1, 0])
+        fine = lam_src * (svc_c + b) < 1.0
+        for jj in np.flatnonzero(~fine):
+            out[rows[jj]] = saturated(rows[jj], "source")
+        j, rows, b = j[fine], rows[fine], b[fine]
+        if rows.size:
+            ws, _, rho_s = _q.mmpp_g1_rows(Qs[fine], Ls[fine], svc_c, b)
+            rho = fin["rho"][j]
+            vb = np.asarray(multiplexing_degree(p0.V, rho), dtype=float) * np.ones(rows.size)
+            tb = fin["tbar"][j]
+            lat = np.asarray(F["latency"](tb, ws, vb), dtype=float) * np.ones(rows.size)
+            for t, i in enumerate(rows):
+                out[i] = TorusIppResult(
+                    latency=float(lat[t]), network_latency=float(tb[t]), source_wait=float(ws[t]),
+                    blocking=float(b[t]), channel_wait=float(fin["w_b"][j[t]]), multiplexing=float(vb[t]),
+                    rho_channel=float(rho[t]), rho_source=float(rho_s[t]), P_a=float(fin["P_a"][j[t]]),
+                    P_ab=float(fin["P_ab"][j[t]]), P_block=fin["P_block"][j[t]].copy(), rate_source=float(lam_s[i]),
+                    rate_channel=float(lam_c[i]), channel=chans[i], iterations=int(evals[i]),
+                    residual=float(change[i]), saturated=False, saturated_by="", params=params[i])
+    return tuple(out)
+
+
 def solve_curve(mu1_values, /, **params) -> CurveResult:
-    """:func:`solve` at every ``mu1`` of ``mu1_values`` (messages/node/cycle); ``params`` as for :func:`solve`."""
+    """:func:`solve` at every ``mu1`` of ``mu1_values`` (messages/node/cycle); ``params`` as for :func:`solve`.
+
+    The loads are solved together (:func:`_solve_rows`: every load iterated
+    as :func:`solve` iterates it; tested point by point).
+    """
     mu = np.asarray(mu1_values, dtype=float)
     if mu.ndim != 1 or mu.size == 0:
         raise ParameterError(f"`mu1_values` must be a non-empty 1-D sequence (messages/node/cycle); got {mu1_values!r}")
-    res = tuple(solve(float(m), **params) for m in mu)
+    import inspect
+
+    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
+    unknown = set(params) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(params)
+    tol, max_iter = opts.pop("tol"), opts.pop("max_iter")
+    ps = [Params(mu1=float(m), **opts) for m in mu]
+    res = _solve_rows(ps, tol=tol, max_iter=max_iter)
     col = lambda name: np.array([getattr(r, name) for r in res], dtype=float)  # noqa: E731
     return CurveResult(loads=mu, mean_rate=col("rate_source"), latency=col("latency"),
                        network_latency=col("network_latency"), source_wait=col("source_wait"),

@@ -28,4 +28,4 @@ def test_g_iteration_errors():
     with pytest.raises(ConvergenceError):
         q._g_iteration(lambda G: G + 1.0, np.eye(2), 1e-13, 5)
     with pytest.raises(ConvergenceError, match="non-finite"):
-        q._g_iteration(lambda G: G * np.inf, np.eye(2), 1e-13, 5)
+        q._g_iteration(lambda G: G + np.inf, np.eye(2), 1e-13, 5)
