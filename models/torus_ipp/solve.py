@@ -655,4 +655,45 @@ def saturation_load(*, rtol: float = 1e-6, **params) -> float:
     """
     if "mu1" in params:
         raise ParameterError("saturation_load finds `mu1`; do not pass it")
-    return find_saturation(lambda m: solve(m, **params).saturated, 0.0, saturation_bound(**params), rtol=rtol).lo
+    import inspect
+
+    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
+    unknown = set(params) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(params)
+    tol, max_iter = opts.pop("tol"), opts.pop("max_iter")
+    hi = saturation_bound(**params)
+    return find_saturation(lambda m: _is_saturated(Params(mu1=m, **opts), tol, max_iter), 0.0, hi, rtol=rtol).lo
+
+
+def _is_saturated(p: Params, tol: float, max_iter: int) -> bool:
+    """``_solve(p, tol=tol, max_iter=max_iter).saturated`` without what only the latency needs.
+
+    :func:`_solve` is saturated when the blocking fixed point is (the same
+    :func:`_blocking_fixed_point` here), or at that fixed point ``b`` when
+    ``_BlockingMap.parts(b)`` is ``None`` or the source queue is saturated.
+    ``parts`` is ``None`` exactly when ``lambda_c tbar >= 1`` or when
+    :func:`~models.queueing.mmpp_g1.mmpp_g1` of the channel reports
+    saturation, which it does exactly when its ``rho = lambda (M + d + b) >= 1``
+    (before computing ``G``); the source queue likewise.  So these are tested
+    as utilisations, and the final ``G`` iterations, the source wait and the
+    result are skipped (tested equal to ``solve(...).saturated``).
+    """
+    chan = channel_process(p).mmpp
+    src = p.source
+    lam_c = float(_fns()["lam_c"](p.n_s, src.mean_rate))
+    bmax = 1.0 / lam_c - (p.M + p.d)
+    if bmax <= 0:
+        return True
+    f = _BlockingMap(p, chan, p_theta(p.d, p.kbar))
+    b, _, _ = _blocking_fixed_point(f, bmax, tol, max_iter)
+    if b is None or f.lam_c * f.tbar(b) >= 1.0:  # parts(b): the channel MMPP's rate times tbar
+        return True
+
+    def rho(process) -> float:  # mmpp_g1's utilisation test, same arithmetic
+        Q, L = _q._mmpp_args(process)
+        lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
+        return lam_ * _service(p, b).mean
+
+    return bool(rho(chan) >= 1.0 or rho(src) >= 1.0)

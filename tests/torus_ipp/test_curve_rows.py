@@ -42,3 +42,17 @@ def test_curve_checks_like_solve():
         solve_curve([0.001], k=16, nonsense=1)
     with pytest.raises(ParameterError):
         solve_curve([], k=16)
+
+
+@pytest.mark.parametrize("kw", CONFIGS)
+def test_saturation_predicate_is_solves_verdict(kw):
+    import sys
+
+    S = sys.modules["models.torus_ipp.solve"]
+    sat = saturation_load(**kw)
+    opts = {k: v for k, v in kw.items()}
+    for f in (0.3, 0.9, 0.999, 1.0, 1.0 + 1e-6, 1.001, 1.1, 2.0):
+        x = f * sat
+        assert S._is_saturated(S.Params(mu1=x, **opts), 1e-10, 500) == solve(x, **kw).saturated, f
+    # the search itself: the largest load not saturated, the next one up saturated
+    assert not solve(sat, **kw).saturated and solve(sat * (1 + 2e-6), **kw).saturated
