@@ -32,19 +32,26 @@ import functools
 import math as _math
 
 import numpy as np
-import sympy as sp
 
 from ..core.fixed_point import fixed_point
 from ..core.errors import ParameterError as _ParameterError
 from ..core.results import Result as _Result
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require as _require
 from ..core.validate import require_choice as _require_choice
 
-_d1, _d2 = sp.symbols("delta_1 delta_2", positive=True)
-_l1, _l2 = sp.symbols("lambda_1 lambda_2", nonnegative=True)
-_g1 = sp.Symbol("g_1", nonnegative=True)
-_h1, _h2 = sp.symbols("tbar tbar^{(2)}", positive=True)
+
+@functools.cache
+def _symbols() -> tuple:
+    """``(delta_1, delta_2, lambda_1, lambda_2, g_1, tbar, tbar^(2))`` (SymPy, imported here: the
+    numeric wait below loads its generated code without SymPy)."""
+    import sympy as sp
+
+    d1, d2 = sp.symbols("delta_1 delta_2", positive=True)
+    l1, l2 = sp.symbols("lambda_1 lambda_2", nonnegative=True)
+    g1 = sp.Symbol("g_1", nonnegative=True)
+    h1, h2 = sp.symbols("tbar tbar^{(2)}", positive=True)
+    return d1, d2, l1, l2, g1, h1, h2
 
 
 @functools.cache
@@ -55,6 +62,9 @@ def mmpp_equations() -> dict:
     in ``delta_1, delta_2, lambda_1, lambda_2, g_1, tbar, tbar^(2)``
     (``g = (g_1, 1 - g_1)``); ``"rho"``; ``"matrices"`` (Q, Lambda, pi, g, e).
     """
+    import sympy as sp
+
+    _d1, _d2, _l1, _l2, _g1, _h1, _h2 = _symbols()
     Q = sp.Matrix([[-_d1, _d1], [_d2, -_d2]])
     L = sp.diag(_l1, _l2)
     pi = sp.Matrix([[_d2, _d1]]) / (_d1 + _d2)
@@ -121,8 +131,12 @@ def expm2(A: np.ndarray) -> np.ndarray:
         em1 = np.expm1(x) if abs(x) > 1e-5 else x * (1 + x / 2 * (1 + x / 3 * (1 + x / 4)))
         ch = lo * (1 + em1 / 2)  # e^a cosh(D) = e^{a-D}(e^{2D} + 1)/2
         sh_d = lo * em1 / x if abs(x) > 0 else np.exp(a) + 0j  # e^a sinh(D)/D
-    out = ch * np.eye(2) + sh_d * (A - a * np.eye(2))
+    out = ch * _I2 + sh_d * (A - a * _I2)
     return out.real
+
+
+_I2 = np.eye(2)
+_I2.flags.writeable = False
 
 
 def _inv2(A: np.ndarray) -> np.ndarray:
@@ -265,7 +279,7 @@ class ConstantPlusExponential(ServiceTime):
         out = _expm(self.c * A) if self.c > 0 else np.eye(A.shape[0])
         if self.exp_mean > 0:
             b = 1.0 / self.exp_mean
-            out = out @ (b * _inv(b * np.eye(A.shape[0]) - A))
+            out = out @ (b * _inv(b * (_I2 if A.shape == (2, 2) else np.eye(A.shape[0])) - A))
         return out
 
     def poisson_weights(self, theta, n):
@@ -401,10 +415,33 @@ def mmpp_g_matrix(arrival, service: ServiceTime, *, method: str = "auto", tol: f
                 H = P @ H
                 new = new + gn * H
             return new
+    if method == "closed":
+        return _g_iteration(step, G0, tol, max_iter)
     # plain iteration, absolute max-norm change (G is a probability matrix)
     fp = fixed_point(step, np.array(G0, dtype=float), damping=1.0, tol=tol, max_iter=max_iter, relative=False,
                      where=f"MMPP/G/1 matrix G ({method})", names=["G11", "G12", "G21", "G22"])
     return fp.x, fp.iterations
+
+
+def _g_iteration(step, G0, tol: float, max_iter: int) -> tuple[np.ndarray, int]:
+    """``G <- step(G)`` until the max-norm change is ``<= tol``: the iterates, the stop and the errors of
+    :func:`~models.core.fixed_point.fixed_point` with ``damping=1, relative=False`` (tested equal), without
+    its per-call overhead (torus_ipp solves this 2x2 iteration hundreds of times per curve)."""
+    from ..core.errors import ConvergenceError
+
+    x = np.array(G0, dtype=float)
+    residual = np.inf
+    for it in range(1, max_iter + 1):
+        new = np.asarray(step(x), dtype=float)
+        if new.shape != x.shape:
+            raise ValueError(f"MMPP/G/1 matrix G (closed): step changed the shape from {x.shape} to {new.shape}")
+        if not np.isfinite(new).all():
+            raise ConvergenceError("MMPP/G/1 matrix G (closed) (G became non-finite)", it, np.inf, x)
+        residual = float(np.abs(new - x).max())
+        if residual <= tol:
+            return new, it
+        x = new
+    raise ConvergenceError("MMPP/G/1 matrix G (closed)", max_iter, residual, x)
 
 
 def stationary_vector(G: np.ndarray) -> np.ndarray:
@@ -429,11 +466,16 @@ class MMPPG1Result(_Result):
     saturated: bool
 
 
+def _build_wait() -> dict:
+    e = mmpp_equations()
+    args = _symbols()
+    return {"W": (args, e["W"]), "Wv": (args, e["Wv"])}
+
+
 @functools.cache
 def _mmpp_wait_fn():
-    e = mmpp_equations()
-    args = (_d1, _d2, _l1, _l2, _g1, _h1, _h2)
-    return lambdify_cached(args, e["W"]), lambdify_cached(args, e["Wv"])
+    f = compiled("mmpp_g1:wait", _build_wait)
+    return f["W"], f["Wv"]
 
 
 def mmpp_g1(arrival, service: ServiceTime, *, method: str = "auto", tol: float = 1e-13, G0=None,
@@ -538,3 +580,87 @@ def mmpp_m1_wait_exact(arrival, mean_service: float, *, tail: float = 1e-15, max
     p = spsolve(M.tocsr(), rhs).reshape(levels, 2)
     lvl = np.arange(levels)[:, None]
     return float((lvl * p * np.diag(L)[None, :]).sum() / (lam_ * mu))
+
+
+# ----------------------------------------------------------------------------
+# Many queues at once (constant-plus-exponential service): one row per queue
+# ----------------------------------------------------------------------------
+def _expm2_rows(A: np.ndarray) -> np.ndarray:
+    """:func:`expm2` of every 2x2 matrix of ``A`` (shape ``(n, 2, 2)``), the same formula element by element."""
+    a = 0.5 * (A[:, 0, 0] + A[:, 1, 1])
+    det = A[:, 0, 0] * A[:, 1, 1] - A[:, 0, 1] * A[:, 1, 0]
+    with np.errstate(all="ignore"):
+        D = np.sqrt((a * a - det).astype(complex))
+        D = np.where(D.real < 0, -D, D)
+        x = 2 * D
+        far = x.real > 30
+        hi, lo_far = np.exp(a + D), np.exp(a - D)
+        ch_far, sh_far = (hi + lo_far) / 2, (hi - lo_far) / x
+        lo = np.exp(a - D)
+        em1 = np.where(np.abs(x) > 1e-5, np.expm1(x), x * (1 + x / 2 * (1 + x / 3 * (1 + x / 4))))
+        ch = lo * (1 + em1 / 2)
+        sh = np.where(np.abs(x) > 0, lo * em1 / x, np.exp(a) + 0j)
+        ch, sh = np.where(far, ch_far, ch), np.where(far, sh_far, sh)
+    out = ch[:, None, None] * _I2 + sh[:, None, None] * (A - a[:, None, None] * _I2)
+    return out.real
+
+
+def _inv2_rows(A: np.ndarray) -> np.ndarray:
+    det = A[:, 0, 0] * A[:, 1, 1] - A[:, 0, 1] * A[:, 1, 0]
+    out = np.empty_like(A)
+    out[:, 0, 0], out[:, 0, 1], out[:, 1, 0], out[:, 1, 1] = A[:, 1, 1], -A[:, 0, 1], -A[:, 1, 0], A[:, 0, 0]
+    return out / det[:, None, None]
+
+
+def _lst_rows(c: float, exp_mean: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """:meth:`ConstantPlusExponential.matrix_lst` per row (constant ``c > 0``, exponential means per row)."""
+    out = _expm2_rows(c * A)
+    e = exp_mean > 0
+    if e.any():
+        b = 1.0 / exp_mean[e]
+        out[e] = out[e] @ (b[:, None, None] * _inv2_rows(b[:, None, None] * _I2 - A[e]))
+    return out
+
+
+def mmpp_g1_rows(Q: np.ndarray, L: np.ndarray, c: float, exp_mean: np.ndarray, G0: np.ndarray | None = None,
+                 *, tol: float = 1e-13, max_iter: int = 200_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`mmpp_g1` (closed method) for ``n`` MMPP(2)/(c + Exp)/1 queues at once.
+
+    ``Q``, ``L``: shape ``(n, 2, 2)``, validated generators and rate matrices;
+    ``c`` (cycles, ``> 0``) and ``exp_mean[i]`` the service time ``c + Exp``;
+    ``G0`` (``(n, 2, 2)``) the starting matrices (default: the identity).
+    Every row is iterated as :func:`mmpp_g1` iterates it (same iterates and
+    stop; a row stops when its own change is ``<= tol``).  Rows with
+    ``rho >= 1`` must not be passed.
+
+    Returns ``(wait, G, rho)`` per row (``wait`` at arrival instants, eq. 19).
+    """
+    n = Q.shape[0]
+    d1, d2, l1, l2 = Q[:, 0, 1], Q[:, 1, 0], L[:, 0, 0], L[:, 1, 1]
+    lam_ = (l1 * d2 + l2 * d1) / (d1 + d2)
+    h1 = c + exp_mean
+    h2 = c**2 + 2 * c * exp_mean + 2 * exp_mean**2
+    X = np.array(np.broadcast_to(_I2, (n, 2, 2)) if G0 is None else G0, dtype=float)
+    base = Q - L
+    active = np.arange(n)
+    for it in range(1, max_iter + 1):
+        if active.size == 0:
+            break
+        new = _lst_rows(c, exp_mean[active], base[active] + L[active] @ X[active])
+        if not np.isfinite(new).all():
+            from ..core.errors import ConvergenceError
+
+            raise ConvergenceError("MMPP/G/1 matrix G (closed) (G became non-finite)", it, np.inf, X[active[0]])
+        res = np.abs(new - X[active]).max(axis=(1, 2))
+        X[active] = new
+        active = active[res > tol]
+    if active.size:
+        from ..core.errors import ConvergenceError
+
+        raise ConvergenceError("MMPP/G/1 matrix G (closed)", max_iter, float(res.max()), X[active[0]])
+    a, b = X[:, 0, 1], X[:, 1, 0]
+    with np.errstate(all="ignore"):
+        g0 = np.where(a + b > 0, b / (a + b), np.where(X[:, 0, 0] >= X[:, 1, 1], 1.0, 0.0))
+    fW, _ = _mmpp_wait_fn()
+    W = np.asarray(fW(d1, d2, l1, l2, g0, h1, h2), dtype=float) * np.ones(n)
+    return np.maximum(W, 0.0), X, lam_ * h1

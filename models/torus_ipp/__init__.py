@@ -22,8 +22,10 @@ shared: :mod:`models.traffic` (the process, its moments, the
 Heffes-Lucantoni fit) and :mod:`models.queueing.mmpp_g1` (MMPP/G/1).
 """
 
-from .equations import equations
-from .solve import (
+from ..core.symbolic import lazy_attributes
+
+lazy_attributes(__name__, {"equations": ".equations:equations"})
+from .solve import (  # noqa: E402
     LOAD,
     LOAD_UNIT,
     CurveResult,

@@ -59,12 +59,10 @@ from ..core.errors import ParameterError
 from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
-from ..core.symbolic import lambdify_cached
-from ..core.validate import (MAX_RATE, require_choice, require_loads, require_max_iter, require_message_length, require_radix,
-                             require_rate, require_tol, require_vcs)
+from ..core.symbolic import compiled
+from ..core.validate import (MAX_RATE, require_choice, require_loads, require_max_iter, require_message_length,
+                             require_radix, require_rate, require_tol, require_vcs)
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
-from .equations import SYMBOLS as _S
-from .equations import equations as _equations
 
 #: The load of the front door: the sources' on-state rate (the paper's x-axis), and its unit.
 LOAD = "mu1"
@@ -76,23 +74,29 @@ TRAFFIC = ("ipp", "poisson")
 
 
 # ----------------------------------------------------------------------------
-# Lambdified equations (once per process)
+# Lambdified equations (generated once, kept on disk: a warm process does not import SymPy)
 # ----------------------------------------------------------------------------
+def _build() -> dict:
+    from .equations import SYMBOLS as S
+    from .equations import equations
+
+    e = equations()
+    return {
+        "kbar": ((S.k,), e["eq:2"].rhs),
+        "n_s": ((S.kbar,), e["eq:13"].rhs),
+        "lam_c": ((S.n_s, S.lam_s), e["eq:14"].rhs),
+        "moments": ((S.M, S.d, S.bbar), e["eq:6:moments"]),
+        "P_a": ((S.V, S.P_V, S.P_V1, S.P_V2), e["eq:25:expanded"].rhs),
+        "P_ab:printed": ((S.V, S.P_V, S.P_V1), e["eq:26:expanded"].rhs),
+        "P_ab:specific": ((S.V, S.P_V, S.P_V1), e["eq:26:specific:expanded"].rhs),
+        "P_b": ((S.P_theta, S.P_a, S.P_ab), e["eq:24"].rhs),
+        "latency": ((S.tbar, S.w_s, S.vbar), e["eq:1"].rhs),
+    }
+
+
 @functools.cache
 def _fns() -> dict:
-    e = _equations()
-    S = _S
-    return {
-        "kbar": lambdify_cached((S.k,), e["eq:2"].rhs),
-        "n_s": lambdify_cached((S.kbar,), e["eq:13"].rhs),
-        "lam_c": lambdify_cached((S.n_s, S.lam_s), e["eq:14"].rhs),
-        "moments": lambdify_cached((S.M, S.d, S.bbar), e["eq:6:moments"]),
-        "P_a": lambdify_cached((S.V, S.P_V, S.P_V1, S.P_V2), e["eq:25:expanded"].rhs),
-        "P_ab:printed": lambdify_cached((S.V, S.P_V, S.P_V1), e["eq:26:expanded"].rhs),
-        "P_ab:specific": lambdify_cached((S.V, S.P_V, S.P_V1), e["eq:26:specific:expanded"].rhs),
-        "P_b": lambdify_cached((S.P_theta, S.P_a, S.P_ab), e["eq:24"].rhs),
-        "latency": lambdify_cached((S.tbar, S.w_s, S.vbar), e["eq:1"].rhs),
-    }
+    return compiled("torus_ipp", _build)
 
 
 @functools.lru_cache(maxsize=256)
@@ -234,6 +238,7 @@ class _BlockingMap:
     def __init__(self, p: Params, channel: MMPP2, theta: np.ndarray):
         self.p, self.channel, self.theta = p, channel, theta
         self.lam_c = channel.mean_rate
+        self.QL = _q._mmpp_args(channel)  # (Q, Lambda) validated once, not at every evaluation
         self.G = None
         F = _fns()
         self.P_ab = F["P_ab:" + p.pab]
@@ -253,7 +258,7 @@ class _BlockingMap:
         Pa = float(F["P_a"](p.V, P[p.V], P[p.V - 1], P[p.V - 2]))
         Pab = float(self.P_ab(p.V, P[p.V], P[p.V - 1]))
         Pb = np.asarray(F["P_b"](self.theta, Pa, Pab), dtype=float)
-        r = _q.mmpp_g1(self.channel, _service(p, bbar), G0=self.G)
+        r = _q.mmpp_g1(self.QL, _service(p, bbar), G0=self.G)
         if r.saturated:
             return None
         self.G = r.G
@@ -375,7 +380,7 @@ def _solve(p: Params, *, tol: float = 1e-10, max_iter: int = 500) -> TorusIppRes
     theta = p_theta(p.d, p.kbar)
     f = _BlockingMap(p, chan, theta)
     bmax = 1.0 / lam_c - (p.M + p.d)  # lambda_c tbar = 1
-    params = dataclasses.asdict(p)
+    params = {name: getattr(p, name) for name in Params.__dataclass_fields__}  # = asdict(p): scalar fields
     nan, inf = math.nan, math.inf
 
     def saturated(by, evals=0):
@@ -439,11 +444,185 @@ class CurveResult(Result):
                                                               "saturated", "iterations")})
 
 
+class _BlockingRows:
+    """:class:`_BlockingMap` for many loads at once (one row per load, same ``k, V, M, d``, readings).
+
+    Every row is evaluated as :class:`_BlockingMap` evaluates its load: the
+    same formulas element by element, its own warm-started matrix ``G``.
+    """
+
+    def __init__(self, ps: list, chans: list, theta: np.ndarray):
+        p0 = ps[0]
+        self.p, self.theta = p0, theta
+        QL = [_q._mmpp_args(ch) for ch in chans]
+        self.Q = np.array([ql[0] for ql in QL])
+        self.L = np.array([ql[1] for ql in QL])
+        self.lam_c = np.array([ch.mean_rate for ch in chans])
+        self.G = np.array(np.broadcast_to(np.eye(2), (len(ps), 2, 2)), dtype=float)
+        self.F = _fns()
+        self.P_ab = self.F["P_ab:" + p0.pab]
+
+    def parts(self, rows: np.ndarray, bbar: np.ndarray) -> dict:
+        """The map's pieces at ``bbar`` (one per row of ``rows``); ``ok`` False where :class:`_BlockingMap`
+        gives ``None`` (channel saturated); ``G`` of the ``ok`` rows advanced."""
+        p, F = self.p, self.F
+        tb = np.asarray(F["moments"](p.M, p.d, bbar)[0], dtype=float) * np.ones(rows.size)
+        rho = self.lam_c[rows] * tb
+        ok = rho < 1.0
+        n = rows.size
+        out = dict(tbar=tb, rho=rho, P_a=np.full(n, np.nan), P_ab=np.full(n, np.nan),
+                   P_block=np.full((n, self.theta.size), np.nan), w_b=np.full(n, np.inf), value=np.full(n, np.inf))
+        if ok.any():
+            i = np.flatnonzero(ok)
+            P = occupancy(p.V, rho[i])
+            Pa = np.asarray(F["P_a"](p.V, P[:, p.V], P[:, p.V - 1], P[:, p.V - 2]), dtype=float) * np.ones(i.size)
+            Pab = np.asarray(self.P_ab(p.V, P[:, p.V], P[:, p.V - 1]), dtype=float) * np.ones(i.size)
+            Pb = np.asarray(F["P_b"](self.theta[None, :], Pa[:, None], Pab[:, None]), dtype=float)
+            Pb = Pb * np.ones((i.size, self.theta.size))
+            r = rows[i]
+            svc_c = float(p.M + p.d)
+            lam_ = (self.L[r, 0, 0] * self.Q[r, 1, 0] + self.L[r, 1, 1] * self.Q[r, 0, 1]) / (self.Q[r, 0, 1] + self.Q[r, 1, 0])
+            fine = lam_ * (svc_c + bbar[i]) < 1.0  # mmpp_g1's own saturation test
+            i, r, Pa, Pab, Pb = i[fine], r[fine], Pa[fine], Pab[fine], Pb[fine]
+            ok[:] = False
+            ok[i] = True
+            if i.size:
+                w, G, _ = _q.mmpp_g1_rows(self.Q[r], self.L[r], svc_c, bbar[i], self.G[r])
+                self.G[r] = G
+                out["P_a"][i], out["P_ab"][i], out["P_block"][i], out["w_b"][i] = Pa, Pab, Pb, w
+                out["value"][i] = Pb.sum(axis=1) * w
+        out["ok"] = ok
+        return out
+
+
+def _solve_rows(ps: list, *, tol: float = 1e-10, max_iter: int = 500) -> tuple:
+    """:func:`_solve` at every :class:`Params` of ``ps`` (same but ``mu1``) at once: the Newton iteration of
+    :func:`_blocking_fixed_point` on all loads together, each row stepped, tested and stopped as
+    :func:`_solve` steps its load (same evaluations of the map, hence the same ``iterations``)."""
+    n = len(ps)
+    p0 = ps[0]
+    fits = [channel_process(p) for p in ps]
+    chans = [f.mmpp for f in fits]
+    srcs = [p.source for p in ps]
+    lam_s = np.array([s_.mean_rate for s_ in srcs])
+    F = _fns()
+    lam_c = np.array([float(F["lam_c"](p.n_s, ls)) for p, ls in zip(ps, lam_s)])
+    theta = p_theta(p0.d, p0.kbar)
+    bmax = 1.0 / lam_c - (p0.M + p0.d)
+    f = _BlockingRows(ps, chans, theta)
+    x = np.zeros(n)
+    evals = np.zeros(n, dtype=int)
+    state = np.where(bmax <= 0, 2, 0)  # 0 iterating, 1 converged, 2 saturated (channel)
+    b_out = np.full(n, np.nan)
+    change = np.full(n, np.inf)
+    active = np.flatnonzero(state == 0)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        evals[active] += 1
+        pa = f.parts(active, x[active])
+        fx = pa["value"]
+        sat = ~pa["ok"]
+        state[active[sat]] = 2
+        xa = x[active]
+        step_abs = np.abs(fx - xa)
+        done = ~sat & (step_abs <= tol * np.maximum(1.0, np.abs(xa)))
+        state[active[done]] = 1
+        b_out[active[done]] = fx[done]
+        change[active[done]] = step_abs[done]
+        go = ~sat & ~done
+        rows, b, fb = active[go], xa[go], fx[go]
+        if rows.size == 0:
+            active = rows
+            break
+        # the Newton update of _blocking_fixed_point, row by row
+        stp = fb - b
+        h = np.maximum(1e-7 * np.maximum(1.0, b), 1e-3 * stp)
+        evals[rows] += 1
+        ph = f.parts(rows, b + h)
+        fh = ph["value"]
+        sat_h = ~ph["ok"]
+        with np.errstate(all="ignore"):
+            slope = (fh - fb) / h
+            new = np.where(slope >= 1.0, fb, np.maximum(b + stp / (1.0 - slope), fb))
+        bad = sat_h | ((slope >= 1.0) & (stp > 0))
+        bm = bmax[rows]
+        over = ~bad & (new >= bm)
+        new = np.where(over, np.where(fb < bm, 0.5 * (b + bm), bm), new)
+        bad |= over & (new >= bm * (1 - 1e-12))
+        state[rows[bad]] = 2
+        x[rows[~bad]] = new[~bad]
+        active = rows[~bad]
+    out: list = [None] * n
+    for i in active:  # max_iter reached: _solve raises its ConvergenceError
+        out[i] = _solve(ps[i], tol=tol, max_iter=max_iter)
+    conv = np.flatnonzero(state == 1)
+    fin = None
+    if conv.size:
+        fin = f.parts(conv, b_out[conv])
+    nan, inf = math.nan, math.inf
+    params = [{name: getattr(p, name) for name in Params.__dataclass_fields__} for p in ps]
+
+    def saturated(i, by):
+        p = ps[i]
+        return TorusIppResult(latency=inf, network_latency=inf, source_wait=inf, blocking=inf, channel_wait=inf,
+                              multiplexing=float(p.V), rho_channel=1.0, rho_source=nan, P_a=nan, P_ab=nan,
+                              P_block=np.full(p.d, nan), rate_source=float(lam_s[i]), rate_channel=float(lam_c[i]),
+                              channel=chans[i], iterations=int(evals[i]), residual=inf, saturated=True,
+                              saturated_by=by, params=params[i])
+
+    for i in np.flatnonzero(state == 2):
+        out[i] = saturated(i, "channel")
+    if fin is not None:
+        ok = fin["ok"]
+        for j in np.flatnonzero(~ok):
+            out[conv[j]] = saturated(conv[j], "channel")
+        j = np.flatnonzero(ok)
+        rows = conv[j]
+        svc_c = float(p0.M + p0.d)
+        b = b_out[rows]
+        QL = [_q._mmpp_args(srcs[i]) for i in rows]
+        Qs, Ls = np.array([q[0] for q in QL]), np.array([q[1] for q in QL])
+        lam_src = (Ls[:, 0, 0] * Qs[:, 1, 0] + Ls[:, 1, 1] * Qs[:, 0, 1]) / (Qs[:, 0, 1] + Qs[:, 1, 0])
+        fine = lam_src * (svc_c + b) < 1.0
+        for jj in np.flatnonzero(~fine):
+            out[rows[jj]] = saturated(rows[jj], "source")
+        j, rows, b = j[fine], rows[fine], b[fine]
+        if rows.size:
+            ws, _, rho_s = _q.mmpp_g1_rows(Qs[fine], Ls[fine], svc_c, b)
+            rho = fin["rho"][j]
+            vb = np.asarray(multiplexing_degree(p0.V, rho), dtype=float) * np.ones(rows.size)
+            tb = fin["tbar"][j]
+            lat = np.asarray(F["latency"](tb, ws, vb), dtype=float) * np.ones(rows.size)
+            for t, i in enumerate(rows):
+                out[i] = TorusIppResult(
+                    latency=float(lat[t]), network_latency=float(tb[t]), source_wait=float(ws[t]),
+                    blocking=float(b[t]), channel_wait=float(fin["w_b"][j[t]]), multiplexing=float(vb[t]),
+                    rho_channel=float(rho[t]), rho_source=float(rho_s[t]), P_a=float(fin["P_a"][j[t]]),
+                    P_ab=float(fin["P_ab"][j[t]]), P_block=fin["P_block"][j[t]].copy(), rate_source=float(lam_s[i]),
+                    rate_channel=float(lam_c[i]), channel=chans[i], iterations=int(evals[i]),
+                    residual=float(change[i]), saturated=False, saturated_by="", params=params[i])
+    return tuple(out)
+
+
 def solve_curve(mu1_values, /, **params) -> CurveResult:
-    """:func:`solve` at every ``mu1`` of ``mu1_values`` (messages/node/cycle); ``params`` as for :func:`solve`."""
+    """:func:`solve` at every ``mu1`` of ``mu1_values`` (messages/node/cycle); ``params`` as for :func:`solve`.
+
+    The loads are solved together (:func:`_solve_rows`: every load iterated
+    as :func:`solve` iterates it; tested point by point).
+    """
     mu = np.asarray(require_loads("mu1_values", mu1_values, lambda v: require_rate("mu1", v), unit=LOAD_UNIT),
                     dtype=float)
-    res = tuple(solve(float(m), **params) for m in mu)
+    import inspect
+
+    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
+    unknown = set(params) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(params)
+    tol, max_iter = require_tol("tol", opts.pop("tol")), require_max_iter("max_iter", opts.pop("max_iter"))
+    ps = [Params(mu1=float(m), **opts) for m in mu]
+    res = _solve_rows(ps, tol=tol, max_iter=max_iter)
     col = lambda name: np.array([getattr(r, name) for r in res], dtype=float)  # noqa: E731
     return CurveResult(loads=mu, mean_rate=col("rate_source"), latency=col("latency"),
                        network_latency=col("network_latency"), source_wait=col("source_wait"),
@@ -478,9 +657,50 @@ def saturation_load(*, rtol: float = 1e-6, **params) -> float:
     """
     if "mu1" in params:
         raise ParameterError("saturation_load finds `mu1`; do not pass it")
+    import inspect
+
+    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
+    unknown = set(params) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(params)
+    tol, max_iter = require_tol("tol", opts.pop("tol")), require_max_iter("max_iter", opts.pop("max_iter"))
     rtol = require_tol("rtol", rtol)
-    if saturation_bound(**params) > MAX_RATE:
+    hi = saturation_bound(**params)
+    if hi > MAX_RATE:
         raise ParameterError(
             f"`sigma2` / (`sigma1` + `sigma2`) is so small that the saturation on-rate `mu1` would exceed {MAX_RATE} "
-            f"messages/node/cycle (saturation_bound = {saturation_bound(**params):.3g}); got {params!r}")
-    return find_saturation(lambda m: solve(m, **params).saturated, 0.0, saturation_bound(**params), rtol=rtol).lo
+            f"messages/node/cycle (saturation_bound = {hi:.3g}); got {params!r}")
+    return find_saturation(lambda m: _is_saturated(Params(mu1=m, **opts), tol, max_iter), 0.0, hi, rtol=rtol).lo
+
+
+def _is_saturated(p: Params, tol: float, max_iter: int) -> bool:
+    """``_solve(p, tol=tol, max_iter=max_iter).saturated`` without what only the latency needs.
+
+    :func:`_solve` is saturated when the blocking fixed point is (the same
+    :func:`_blocking_fixed_point` here), or at that fixed point ``b`` when
+    ``_BlockingMap.parts(b)`` is ``None`` or the source queue is saturated.
+    ``parts`` is ``None`` exactly when ``lambda_c tbar >= 1`` or when
+    :func:`~models.queueing.mmpp_g1.mmpp_g1` of the channel reports
+    saturation, which it does exactly when its ``rho = lambda (M + d + b) >= 1``
+    (before computing ``G``); the source queue likewise.  So these are tested
+    as utilisations, and the final ``G`` iterations, the source wait and the
+    result are skipped (tested equal to ``solve(...).saturated``).
+    """
+    chan = channel_process(p).mmpp
+    src = p.source
+    lam_c = float(_fns()["lam_c"](p.n_s, src.mean_rate))
+    bmax = 1.0 / lam_c - (p.M + p.d)
+    if bmax <= 0:
+        return True
+    f = _BlockingMap(p, chan, p_theta(p.d, p.kbar))
+    b, _, _ = _blocking_fixed_point(f, bmax, tol, max_iter)
+    if b is None or f.lam_c * f.tbar(b) >= 1.0:  # parts(b): the channel MMPP's rate times tbar
+        return True
+
+    def rho(process) -> float:  # mmpp_g1's utilisation test, same arithmetic
+        Q, L = _q._mmpp_args(process)
+        lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
+        return lam_ * _service(p, b).mean
+
+    return bool(rho(chan) >= 1.0 or rho(src) >= 1.0)

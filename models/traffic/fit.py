@@ -38,13 +38,10 @@ import functools
 import math
 
 import numpy as np
-import sympy as sp
 
 from ..core.errors import ParameterError
-from ..core.symbolic import lambdify_cached
+from ..core.symbolic import compiled
 from ..core.validate import require, require_choice
-from . import moments
-from .moments import derivation, disk_cached
 from .process import MMPP2, poisson
 
 __all__ = [
@@ -52,14 +49,37 @@ __all__ = [
     "superposed_characteristics", "fit_mmpp2", "fit_superposition", "superposition_closed_form",
 ]
 
-_S = moments.SYMBOLS
-sigma1, sigma2, mu1, mu2, t, n_s = _S.sigma1, _S.sigma2, _S.mu1, _S.mu2, _S.t, _S.n_s
-s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _S.s, _S.lam, _S.c2, _S.h, _S.gap, _S.g3, _S.m3, _S.idc
+
+# SymPy and models.traffic.moments (SymPy, SciPy) are imported where the algebra is derived:
+# the numeric fits below load its generated code from disk (models.core.symbolic.compiled)
+# without them.
+def _symbols():
+    """``(sympy, sigma1, sigma2, mu1, mu2, t, n_s, s, lambda, c2, h, Delta, g3, m3, IDC)``."""
+    import sympy as sp
+
+    from .moments import SYMBOLS as S
+
+    return (sp, S.sigma1, S.sigma2, S.mu1, S.mu2, S.t, S.n_s, S.s, S.lam, S.c2, S.h, S.gap, S.g3, S.m3, S.idc)
+
+
+def _disk_cached(fn):
+    """:func:`models.traffic.moments.disk_cached` applied on first call (same key: ``fn``'s name and this file)."""
+    @functools.cache
+    def wrapper():
+        from .moments import disk_cached
+
+        return disk_cached(fn)()
+
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__name__ = fn.__name__
+    wrapper.uncached = fn
+    return wrapper
+
 
 # ----------------------------------------------------------------------------
 # Heffes-Lucantoni fit
 # ----------------------------------------------------------------------------
-@disk_cached
+@_disk_cached
 def fit_equations() -> dict:
     """The algebra of the Heffes-Lucantoni fit (SymPy), derived from :func:`derivation`.
 
@@ -73,6 +93,9 @@ def fit_equations() -> dict:
     ``Delta``, ``delta1``, ``delta2``, ``lambda1``, ``lambda2``  the back-out;
     ``h_ipp``   the ``h`` for which ``lambda2 = 0`` (the feasibility boundary).
     """
+    from .moments import derivation
+
+    sp, sigma1, sigma2, mu1, mu2, t, n_s, s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _symbols()
     d = derivation()
     # reparametrise the MMPP by (lambda, s, Delta, d1) and check that g3 depends on it
     # only through (lambda, s, c2, h):
@@ -117,17 +140,21 @@ def fit_equations() -> dict:
     }
 
 
-@functools.cache
-def _fit_functions():
+def _build_fit() -> dict:
+    sp, sigma1, sigma2, mu1, mu2, t, n_s, s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _symbols()
     f = fit_equations()
     return {
-        "c2": lambdify_cached((lam_, s_, f["binf"]), f["c2"]),
-        "h": lambdify_cached((g3_, lam_, s_, c2_, t), f["h"]),
-        "g3": lambdify_cached((m3_, lam_, idc_, t), f["g3_from_m3"]),
-        "Delta": lambdify_cached((h_, c2_, s_), f["Delta"]),
-        "back": lambdify_cached((lam_, s_, h_, gap_), (f["delta1"], f["delta2"], f["lambda1"], f["lambda2"])),
-        "h_ipp": lambdify_cached((lam_, s_, c2_), f["h_ipp"]),
+        "c2": ((lam_, s_, f["binf"]), f["c2"]),
+        "h": ((g3_, lam_, s_, c2_, t), f["h"]),
+        "g3": ((m3_, lam_, idc_, t), f["g3_from_m3"]),
+        "Delta": ((h_, c2_, s_), f["Delta"]),
+        "back": ((lam_, s_, h_, gap_), (f["delta1"], f["delta2"], f["lambda1"], f["lambda2"])),
+        "h_ipp": ((lam_, s_, c2_), f["h_ipp"]),
     }
+
+
+def _fit_functions():
+    return compiled("traffic:fit", _build_fit)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,6 +186,8 @@ class FitResult:
 
 def characteristics(proc: MMPP2, t1: float, t2: float) -> Characteristics:
     """The four characteristics of ``proc`` (windows ``t1``, ``t2`` in cycles)."""
+    from . import moments
+
     t1 = require("t1", t1, 0, lo_open=True, unit="window for the IDC, cycles")
     t2 = require("t2", t2, 0, lo_open=True, unit="window for the third moment, cycles")
     return Characteristics(proc.mean_rate, float(moments.idc(proc, t1)), moments.idc_inf(proc),
@@ -261,7 +290,7 @@ def fit_superposition(source: MMPP2, n: float, *, t1: float | None = None, t2: f
     return fit_mmpp2(superposed_characteristics(source, n, t1, t2), on_infeasible=on_infeasible)
 
 
-@disk_cached
+@_disk_cached
 def superposition_equations() -> dict:
     """Closed form of the MMPP(2) matched to ``n_s`` superposed MMPP(2) sources (SymPy).
 
@@ -273,6 +302,9 @@ def superposition_equations() -> dict:
     Returns ``{"h", "Delta", "delta1", "delta2", "lambda1", "lambda2"}`` in
     ``sigma_1, sigma_2, mu_1, mu_2, n_s``.
     """
+    from .moments import derivation
+
+    sp, sigma1, sigma2, mu1, mu2, t, n_s, s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _symbols()
     f = fit_equations()
     d = derivation()
     S, X = s_, sp.Symbol("X", positive=True)
@@ -299,10 +331,14 @@ def superposition_equations() -> dict:
     return out
 
 
-@functools.cache
-def _closed_functions():
+def _build_closed() -> dict:
+    sp, sigma1, sigma2, mu1, mu2, t, n_s, s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _symbols()
     e = superposition_equations()
-    return lambdify_cached((sigma1, sigma2, mu1, mu2, n_s), (e["delta1"], e["delta2"], e["lambda1"], e["lambda2"]))
+    return {"back": ((sigma1, sigma2, mu1, mu2, n_s), (e["delta1"], e["delta2"], e["lambda1"], e["lambda2"]))}
+
+
+def _closed_functions():
+    return compiled("traffic:superposition", _build_closed)["back"]
 
 
 def superposition_closed_form(source: MMPP2, n: float, *, on_infeasible: str = "raise") -> MMPP2:

@@ -60,3 +60,16 @@ def test_warm_process_does_not_import_sympy(tmp_path):
     cold, warm = run(), run()
     assert cold[1] == "True" and warm[1] == "False"
     assert cold[0] == warm[0]
+
+
+def test_warm_torus_ipp_does_not_import_sympy_or_scipy_linalg(tmp_path):
+    """torus_ipp's chain (traffic.fit, queueing.mmpp_g1) loads its generated code from disk too."""
+    code = ("import sys; import models.torus_ipp as t; "
+            "r = [t.solve(0.002).latency, t.solve(0.003, k=8, V=4, M=32).latency, t.solve(0.002, traffic='poisson').latency]; "
+            "print(repr(r)); print('sympy' in sys.modules, 'scipy.linalg' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MODELS_CACHE_DIR=str(tmp_path))
+    run = lambda: subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,  # noqa: E731
+                                 check=True, cwd=ROOT).stdout.split("\n")
+    cold, warm = run(), run()
+    assert cold[1] == "True True" and warm[1] == "False False"
+    assert cold[0] == warm[0]
