@@ -67,8 +67,14 @@ def _is_old() -> bool:
     importing a chapter: the first-call timing must import only the chapter timed.
     """
     import importlib.util
+    import os
 
-    return importlib.util.find_spec("models.core.saturation") is None
+    import models
+
+    # the editable install's finder serves modules missing from an old tree out of this checkout,
+    # so the module must also sit in the tree ``models`` was imported from
+    spec = importlib.util.find_spec("models.core.saturation")
+    return spec is None or not str(spec.origin).startswith(os.path.dirname(models.__file__) + os.sep)
 
 
 def _calls(chapter: str, cfg: dict):
