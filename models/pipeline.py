@@ -324,6 +324,7 @@ def _prctl(option: int, arg: int) -> bool:
 
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 def _children() -> dict[int, list[int]]:
@@ -816,6 +817,24 @@ def _stop(workers: list[_Worker]) -> None:
             leftover.unlink(missing_ok=True)
 
 
+def _remove_workdir(workdir: Path, settle: float) -> None:
+    """Remove the pipeline's temp folder, and keep removing it for ``settle`` seconds.
+
+    After a stop, a kernel that its worker was starting when it was killed
+    (in a session of its own, so possibly not yet in the tree :func:`_stop`
+    read) can still be alive for a moment and make its runtime folder in
+    ``workdir`` again (jupyter creates it on start); whatever of ours is left
+    is killed and the folder removed until it stays gone.
+    """
+    shutil.rmtree(workdir, ignore_errors=True)
+    deadline = time.monotonic() + settle
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        if workdir.exists():
+            kill_tree(os.getpid(), signal.SIGKILL, include_root=False)
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
 def _log_tail(path: Path, lines: int = 15) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
@@ -857,6 +876,9 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             handlers[sig] = signal.signal(sig, lambda signum, frame: signals.append(signum))
+    # orphans of killed workers (their kernels run in sessions of their own) become our children, so a
+    # stop reaches them through our own process tree (Linux; elsewhere the workers' trees must do)
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     workdir = Path(tempfile.mkdtemp(prefix="models-pipeline-"))
     active: list[_Worker] = []
     pending: list[Run] = []
@@ -925,7 +947,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     finally:
         stopped = [w.run.slug for w in active]
         _stop(active)  # nothing is running unless we stopped early (a signal or an error)
-        shutil.rmtree(workdir, ignore_errors=True)
+        _remove_workdir(workdir, settle=1.0 if stopped else 0.0)
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     ordered = [stamps[r.slug] for r in runs if r.slug in stamps]
