@@ -87,6 +87,19 @@ def mmpp_equations() -> dict:
     }
 
 
+def mean_arrival_rate(Q, L):
+    """Stationary mean arrival rate of an MMPP(2) (arrivals/cycle): ``(l1 d2 + l2 d1) / (d1 + d2)``.
+
+    ``Q`` the generator (``d1 = Q[0, 1]``, ``d2 = Q[1, 0]``), ``L`` the rate
+    matrix (``l1 = L[0, 0]``, ``l2 = L[1, 1]``); shapes ``(2, 2)`` or
+    ``(n, 2, 2)`` (one rate per row).  The one place this is written: the
+    utilisation ``rho = mean_arrival_rate * mean service`` of every
+    saturation test here and in the chapters follows from it.
+    """
+    d1, d2, l1, l2 = Q[..., 0, 1], Q[..., 1, 0], L[..., 0, 0], L[..., 1, 1]
+    return (l1 * d2 + l2 * d1) / (d1 + d2)
+
+
 def _mmpp_args(arrival):
     """(Q, Lam) 2x2 float arrays from an object with ``Q``/``Lambda`` or a pair."""
     if hasattr(arrival, "Q") and hasattr(arrival, "Lambda"):
@@ -396,7 +409,7 @@ def mmpp_g_matrix(arrival, service: ServiceTime, *, method: str = "auto", tol: f
     if method == "auto":
         method = "closed" if _has_lst(service) else "uniformization"
     if G0 is None:
-        lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
+        lam_ = mean_arrival_rate(Q, L)
         G0 = np.eye(2) if lam_ * service.mean < 1.0 else np.zeros((2, 2))
     base = Q - L
     if method == "closed":
@@ -489,7 +502,7 @@ def mmpp_g1(arrival, service: ServiceTime, *, method: str = "auto", tol: float =
     Q, L = _mmpp_args(arrival)
     d1, d2 = Q[0, 1], Q[1, 0]
     l1, l2 = L[0, 0], L[1, 1]
-    lam_ = (l1 * d2 + l2 * d1) / (d1 + d2)
+    lam_ = mean_arrival_rate(Q, L)
     h1, h2 = service.mean, service.second_moment
     rho_ = lam_ * h1
     if rho_ >= 1.0:
@@ -637,7 +650,7 @@ def mmpp_g1_rows(Q: np.ndarray, L: np.ndarray, c: float, exp_mean: np.ndarray, G
     """
     n = Q.shape[0]
     d1, d2, l1, l2 = Q[:, 0, 1], Q[:, 1, 0], L[:, 0, 0], L[:, 1, 1]
-    lam_ = (l1 * d2 + l2 * d1) / (d1 + d2)
+    lam_ = mean_arrival_rate(Q, L)
     h1 = c + exp_mean
     h2 = c**2 + 2 * c * exp_mean + 2 * exp_mean**2
     X = np.array(np.broadcast_to(_I2, (n, 2, 2)) if G0 is None else G0, dtype=float)

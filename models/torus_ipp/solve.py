@@ -698,9 +698,7 @@ def _is_saturated(p: Params, tol: float, max_iter: int) -> bool:
     if b is None or f.lam_c * f.tbar(b) >= 1.0:  # parts(b): the channel MMPP's rate times tbar
         return True
 
-    def rho(process) -> float:  # mmpp_g1's utilisation test, same arithmetic
-        Q, L = _q._mmpp_args(process)
-        lam_ = (L[0, 0] * Q[1, 0] + L[1, 1] * Q[0, 1]) / (Q[0, 1] + Q[1, 0])
-        return lam_ * _service(p, b).mean
+    def rho(process) -> float:  # mmpp_g1's utilisation test, the same function
+        return _q.mean_arrival_rate(*_q._mmpp_args(process)) * _service(p, b).mean
 
     return bool(rho(chan) >= 1.0 or rho(src) >= 1.0)

@@ -123,3 +123,27 @@ def test_invalid_mmpp_is_refused(Q, L):
     # a generator whose rows sum to 0 within 1e-8 is accepted, as np.allclose accepted it
     ok = mmpp_g1.mmpp_g1((np.array([[-1.0, 1.0 + 5e-9], [2.0, -2.0]]), np.diag([0.1, 0.2])), mmpp_g1.Deterministic(1.0))
     assert np.isfinite(ok.wait)
+
+
+def test_mean_arrival_rate_is_the_symbolic_pi_lambda_e():
+    """The numeric stationary rate (the utilisation test of every saturation check) is the SymPy
+    derivation's ``lambda = pi Lambda e``, for single matrices and for row stacks."""
+    import sympy as sp
+
+    from models.queueing import mmpp_g1 as q
+
+    eqs = q.mmpp_equations()
+    d1, d2, l1, l2 = q._symbols()[:4]
+    cases = [(0.3, 0.05, 0.02, 0.0), (1e-3, 2e-2, 0.5, 0.1), (0.7, 0.7, 0.01, 0.04)]
+    rows_Q, rows_L = [], []
+    for a, b, x, y in cases:
+        Q = np.array([[-a, a], [b, -b]])
+        L = np.diag([x, y])
+        exact = float(eqs["lambda"].subs({d1: a, d2: b, l1: x, l2: y}))
+        assert q.mean_arrival_rate(Q, L) == pytest.approx(exact, rel=1e-14)
+        rows_Q.append(Q)
+        rows_L.append(L)
+    stacked = q.mean_arrival_rate(np.array(rows_Q), np.array(rows_L))
+    assert stacked.shape == (len(cases),)
+    assert list(stacked) == [q.mean_arrival_rate(Q, L) for Q, L in zip(rows_Q, rows_L)]
+    assert isinstance(eqs["lambda"], sp.Expr)
