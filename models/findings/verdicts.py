@@ -74,6 +74,8 @@ from typing import Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from ..core.tables import percent
+
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
     "read_claims", "check_claims", "row_outcome", "Verdict", "verdict", "verdict_table", "format_verdicts",
@@ -353,11 +355,9 @@ FOOTNOTES = {
 def format_percent(x, digits: int = 1) -> str:
     """A fraction as a percentage with fixed precision (``0.1234 -> '12.3%'``); ``'n/a'``; ``'unbounded'`` for +inf."""
     v = _num(x)
-    if math.isnan(v):
-        return "n/a"
     if math.isinf(v):
         return "unbounded"
-    return f"{100 * v:.{digits}f}%"
+    return percent(v, digits) or "n/a"
 
 
 def format_ratio(x, digits: int = 3) -> str:
