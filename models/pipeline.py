@@ -684,28 +684,57 @@ def expected_seconds(run: Run, profile: str) -> tuple[float, str]:
     return float(quick if profile == "quick" else quick * FULL_OVER_QUICK), "estimate"
 
 
-def makespan(seconds: list[float], jobs: int) -> float:
-    """Wall time of running ``seconds`` in order on ``jobs`` slots (each starts when a slot frees)."""
-    import heapq
+def next_run(pending: list[Run], running_chapters: set[str], seconds: dict[str, float]) -> Run:
+    """The notebook to start next in a free slot.
 
-    slots = [0.0] * max(1, min(jobs, len(seconds) or 1))
-    for s in seconds:
-        heapq.heapreplace(slots, slots[0] + s)
-    return max(slots)
+    A chapter's notebooks share simulation points (a later page re-reads an
+    earlier one's runs from the cache), so they run in reading order and,
+    where possible, not at the same time: the next notebook of the chapter
+    with the most expected time left among those not running now (the
+    longest chain first, so the chapters finish together).  When every
+    pending notebook's chapter is running, the first pending one starts
+    anyway (a point both ask for is still simulated once: the cache's
+    computing lock makes the second wait for the first).
+    """
+    left: dict[str, float] = {}
+    for r in pending:
+        left[r.chapter] = left.get(r.chapter, 0.0) + seconds.get(r.slug, 0.0)
+    free = [c for c in left if c not in running_chapters]
+    if not free:
+        return pending[0]
+    chapter = max(free, key=lambda c: (left[c], -[r.chapter for r in pending].index(c)))
+    return next(r for r in pending if r.chapter == chapter)
+
+
+def planned_wall(runs: list[Run], seconds: dict[str, float], jobs: int) -> float:
+    """Wall time of ``runs`` as :func:`execute` schedules them (:func:`next_run` on ``jobs`` slots),
+    the other chapters first, then :data:`AFTER_CHAPTERS`."""
+    wall = 0.0
+    for after in (False, True):
+        pending = [r for r in runs if (r.chapter in AFTER_CHAPTERS) == after]
+        running: list[tuple[float, str]] = []  # (end time, chapter)
+        now = 0.0
+        while pending or running:
+            while pending and len(running) < max(1, jobs):
+                r = next_run(pending, {c for _, c in running}, seconds)
+                pending.remove(r)
+                running.append((now + seconds.get(r.slug, 0.0), r.chapter))
+            running.sort()
+            now, _ = running.pop(0)
+        wall += now
+    return wall
 
 
 def _plan_lines(todo: list[Run], profile: str, jobs: int) -> list[str]:
     """The table printed before running: each notebook's expected time and the total.
 
-    The wall time is the :func:`makespan` of the other chapters, then of
-    :data:`AFTER_CHAPTERS` (which start when the others are done).
+    The wall time is :func:`planned_wall`: the schedule of :func:`execute`.
     """
     times = {r.slug: expected_seconds(r, profile) for r in todo}
     width = max(len(r.slug) for r in todo)
     lines = [f"  {r.slug:<{width}}  about {progress.format_duration(times[r.slug][0])}"
              f"{'' if times[r.slug][1] == 'last run' else ' (estimate)'}" for r in todo]
-    wall = sum(makespan([times[r.slug][0] for r in todo if (r.chapter in AFTER_CHAPTERS) == after], jobs)
-               for after in (False, True))
+    wall = planned_wall(todo, {slug: t for slug, (t, _) in times.items()}, jobs)
     lines.append(f"  expected: about {progress.format_duration(wall)} "
                  f"({progress.format_duration(sum(s for s, _ in times.values()))} of notebook time, {jobs} at a time; "
                  "times from each notebook's last run with this profile, else a stated estimate)")
@@ -907,9 +936,11 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                 continue
             print(f"running {len(todo)} notebook(s){' (after the other chapters)' if phase is later else ''}", flush=True)
             pending = list(todo)
+            seconds = {r.slug: expected_seconds(r, profile)[0] for r in pending}
             while (pending or active) and not signals:
                 while pending and len(active) < jobs:
-                    r = pending.pop(0)
+                    r = next_run(pending, {w.run.chapter for w in active}, seconds)
+                    pending.remove(r)
                     active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, expected_seconds(r, profile)[0]))
                 time.sleep(0.2)
                 now = time.time()
@@ -1002,18 +1033,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.list:
-        stale = []
+        stale: dict[str, float] = {}
         for r in runs:
             if is_fresh(r):
                 state = "up to date"
             else:
                 seconds, source = expected_seconds(r, args.profile)
-                stale.append(seconds)
+                stale[r.slug] = seconds
                 state = f"stale, about {progress.format_duration(seconds)}{' (estimate)' if source == 'estimate' else ''}"
             print(f"{r.slug}  [{state}]  {json.dumps(r.parameters)}")
         if stale:
-            print(f"{len(stale)} stale: about {progress.format_duration(makespan(stale, args.jobs))} with --jobs "
-                  f"{args.jobs} ({progress.format_duration(sum(stale))} of notebook time)")
+            wall = planned_wall([r for r in runs if r.slug in stale], stale, args.jobs)
+            print(f"{len(stale)} stale: about {progress.format_duration(wall)} with --jobs "
+                  f"{args.jobs} ({progress.format_duration(sum(stale.values()))} of notebook time)")
         return 0
     try:
         failures = execute(runs, args.profile, jobs=args.jobs, force=args.force, book_dir=out_dir or book_dir,

@@ -159,6 +159,26 @@ def test_malformed_value_names_the_parameter(tmp_path):
                                        profiles=profiles)["NC_values"] == [1, 2, 4]
 
 
+def test_chapters_run_in_order_and_apart_longest_first(tmp_path):
+    """A chapter's notebooks share simulation points: the scheduler starts them in order and not side by
+    side while another chapter can run, the chapter with the most time left first (#15)."""
+    def run(chapter, name):
+        return pipeline.Run(chapter, name, tmp_path / "s.ipynb", tmp_path / chapter, {}, key="k")
+
+    a1, a2, a3, b1, b2, c1 = (run("a", "01-x"), run("a", "02-y"), run("a", "03-z"), run("b", "01-x"),
+                              run("b", "02-y"), run("c", "01-x"))
+    secs = {"a/01-x": 10, "a/02-y": 10, "a/03-z": 10, "b/01-x": 5, "b/02-y": 40, "c/01-x": 1}
+    pending = [a1, a2, a3, b1, b2, c1]
+    assert pipeline.next_run(pending, set(), secs) is b1          # b has 45 s left, a 30 s
+    assert pipeline.next_run(pending, {"b"}, secs) is a1          # never a second notebook of a running chapter
+    assert pipeline.next_run([a2, a3], {"a"}, secs) is a2         # unless nothing else is pending: in order
+    # the 45 s chain (b) beside a, then c (31 s): 45 s; in list order (a1 beside a2) it would be 55 s
+    assert pipeline.planned_wall(pending, secs, 2) == 45
+    assert pipeline.planned_wall(pending, secs, 1) == sum(secs.values())
+    findings = pipeline.Run("findings", "01-claims", tmp_path / "s.ipynb", tmp_path / "f", {}, key="k")
+    assert pipeline.planned_wall(pending + [findings], dict(secs, **{"findings/01-claims": 3}), 2) == 48
+
+
 def test_expected_times_from_the_last_run_or_a_stated_estimate(tmp_path, capsys):
     run = pipeline.Run("min_mva", "01-derivation", tmp_path / "src.ipynb", tmp_path / "out", {}, key="k")
     assert pipeline.expected_seconds(run, "quick") == (pipeline.QUICK_SECONDS["min_mva/01-derivation"], "estimate")
@@ -167,8 +187,7 @@ def test_expected_times_from_the_last_run_or_a_stated_estimate(tmp_path, capsys)
     run.provenance.write_text(json.dumps({"profile": "full", "status": "ok", "seconds": 600.0, "key": "old"}))
     assert pipeline.expected_seconds(run, "full") == (600.0, "last run")  # even when stale
     assert pipeline.expected_seconds(run, "quick")[1] == "estimate"  # another profile's time says nothing
-    assert pipeline.makespan([10, 10, 10], 2) == 20 and pipeline.makespan([30, 5, 5, 5], 2) == 30
-    assert pipeline.makespan([], 2) == 0
+    assert pipeline.planned_wall([], {}, 2) == 0
     other = pipeline.Run("ch", "02-new", tmp_path / "s.ipynb", tmp_path / "out", {}, key="k")
     lines = pipeline._plan_lines([run, other], "full", 2)
     assert "min_mva/01-derivation  about 10 min" in lines[0] and "(estimate)" not in lines[0]

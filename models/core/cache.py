@@ -10,12 +10,18 @@
   a reader sees either the old file or the whole new one, never a half.
 * :class:`DiskCache` is a folder of pickled values keyed by
   :func:`stable_hash` of every input; a corrupt or unreadable entry is
-  treated as missing (and removed), never returned.
+  treated as missing (and removed), never returned.  :meth:`DiskCache.lock`
+  and :meth:`DiskCache.fetch_or_compute` make sure an entry is computed
+  once even when several processes (two notebooks of one chapter, two
+  pipeline workers) ask for it at the same time: the second waits for the
+  first and reads its result.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -182,11 +188,70 @@ class DiskCache:
         return atomic_write_bytes(self.path(key), pickle.dumps({"key": key, "value": value}, protocol=4))
 
     def get_or_compute(self, inputs: Any, compute: Callable[[], Any]) -> Any:
-        """Return the cached value for ``inputs`` or compute, store and return it."""
-        key = self.key(inputs)
+        """Return the cached value for ``inputs`` or compute, store and return it (once: :meth:`fetch_or_compute`)."""
+        return self.fetch_or_compute(self.key(inputs), compute)
+
+    def fetch_or_compute(self, key: str, compute: Callable[[], Any]) -> Any:
+        """The value under ``key``; if absent, ``compute()`` it, store it and return it.
+
+        The computation holds :meth:`lock` on ``key``: a process asking for
+        the same key meanwhile waits and then reads the stored value instead
+        of computing it a second time.
+        """
         sentinel = object()
         value = self.get(key, sentinel)
-        if value is sentinel:
-            value = compute()
-            self.put(key, value)
+        if value is not sentinel:
+            return value
+        with self.lock(key):
+            value = self.get(key, sentinel)  # computed by another process while we waited
+            if value is sentinel:
+                value = compute()
+                self.put(key, value)
         return value
+
+    def lock_path(self, key: str) -> Path:
+        return self.folder / f".{key}.lock"
+
+    @contextlib.contextmanager
+    def lock(self, key: str, *, blocking: bool = True):
+        """Hold the computing lock of ``key`` (an advisory ``flock`` on ``.<key>.lock``).
+
+        Yields True once held; with ``blocking=False`` yields False at once
+        (and holds nothing) when another process holds it.  The lock file is
+        removed on release; a waiter that locked a removed file retries on
+        the new one, so two processes never both hold a key.  A process that
+        dies releases its lock (the kernel drops it with the descriptor).
+        """
+        path = self.lock_path(key)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = None
+        while fd is None:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+                held = os.fstat(fd)
+                try:
+                    current = os.stat(path)
+                except FileNotFoundError:
+                    current = None
+            except BlockingIOError:  # held by another process (blocking=False)
+                os.close(fd)
+                fd = None
+                break
+            except BaseException:
+                os.close(fd)
+                raise
+            if current is None or (current.st_ino, current.st_dev) != (held.st_ino, held.st_dev):
+                os.close(fd)  # the holder removed the file we waited on: lock the new one
+                fd = None
+        if fd is None:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+            os.close(fd)

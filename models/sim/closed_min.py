@@ -448,10 +448,4 @@ def simulate(
 
     if not cache:
         return compute()
-    store = cache_for(simulate, True)
-    key = _key(*args)
-    hit = store.get(key)
-    if hit is None:
-        hit = compute()
-        store.put(key, hit)
-    return hit
+    return cache_for(simulate, True).fetch_or_compute(_key(*args), compute)  # computed once across processes

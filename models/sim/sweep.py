@@ -59,6 +59,7 @@ of its module's source file and the module's name are used).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 import sys
 import threading
@@ -212,76 +213,122 @@ def run_sweep(
     keys = [point_key(fn, kw) for kw in kwlist] if store is not None else [None] * len(kwlist)
     results: list = [None] * len(kwlist)
     todo = []
+    copies: dict[int, list[int]] = {}  # a point listed twice is simulated once: first index -> the others
+    first_of: dict[str, int] = {}
     sentinel = object()
     for i, (kw, key) in enumerate(zip(kwlist, keys)):
         hit = store.get(key, sentinel) if store is not None else sentinel
-        if hit is sentinel:
-            todo.append(i)
-        else:
+        if hit is not sentinel:
             results[i] = hit
+        elif key is not None and key in first_of:
+            copies.setdefault(first_of[key], []).append(i)
+        else:
+            if key is not None:
+                first_of[key] = i
+            todo.append(i)
     cluster = False
     if todo and executor is None:
         executor = cluster_executor()  # None unless $MODELS_DASK_SCHEDULER is set
         cluster = executor is not None
     bar = None
+    missing = len(todo) + sum(len(c) for c in copies.values())
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(kwlist), initial=len(kwlist) - len(todo), desc="sweep", unit="pt")
+        bar = tqdm(total=len(kwlist), initial=len(kwlist) - missing, desc="sweep", unit="pt")
     failures: dict[int, BaseException] = {}
-    done = [len(kwlist) - len(todo)]  # finished points, for the pipeline's progress lines
+    done = [len(kwlist) - missing]  # finished points, for the pipeline's progress lines
     if len(kwlist) > 1:  # a one-point sweep (a saturation probe) is not worth a line
         report_progress(done[0], len(kwlist), "points")
+    held: dict[int, contextlib.AbstractContextManager] = {}  # computing locks this process holds
 
     def finish(i, value=None, exc=None):
-        if exc is not None:
-            failures[i] = exc
-            results[i] = exc
-        else:
-            results[i] = value
-            if store is not None:
-                store.put(keys[i], value)
-        if bar is not None:
-            bar.update(1)
-        done[0] += 1
-        if len(kwlist) > 1:
-            report_progress(done[0], len(kwlist), "points")
+        for j in (i, *copies.get(i, ())):
+            if exc is not None:
+                failures[j] = exc
+                results[j] = exc
+            else:
+                results[j] = value
+            if bar is not None:
+                bar.update(1)
+            done[0] += 1
+            if len(kwlist) > 1:
+                report_progress(done[0], len(kwlist), "points")
+        if exc is None and store is not None and i in held:
+            store.put(keys[i], value)
+        release(i)
+
+    def release(i):
+        lock = held.pop(i, None)
+        if lock is not None:
+            lock.__exit__(None, None, None)
+
+    def claim(i, blocking: bool) -> str:
+        """Take point i's computing lock: 'mine' (compute it), 'done' (cached meanwhile) or 'busy'."""
+        if store is None:
+            return "mine"
+        lock = store.lock(keys[i], blocking=blocking)
+        if not lock.__enter__():
+            return "busy"  # another process is computing it (non-blocking)
+        held[i] = lock
+        hit = store.get(keys[i], sentinel)  # finished by another process before we took the lock
+        if hit is not sentinel:
+            release(i)
+            finish(i, hit)
+            return "done"
+        return "mine"
+
+    def run_here(indices):
+        for i in indices:
+            if claim(i, blocking=True) != "mine":
+                continue
+            try:
+                v = _call(fn, kwlist[i])
+            except Exception as e:  # noqa: BLE001 - reported below
+                finish(i, exc=e)
+            else:
+                finish(i, v)
 
     try:
         if not todo:
             pass
         elif executor is None and (jobs == 1 or len(todo) == 1):
             # in this process (also where KeyboardInterrupt stops the sweep at once)
-            for i in todo:
-                try:
-                    v = _call(fn, kwlist[i])
-                except Exception as e:  # noqa: BLE001 - reported below
-                    finish(i, exc=e)
-                else:
-                    finish(i, v)
+            run_here(todo)
         else:
+            # points another process is computing right now (another notebook's sweep) wait until the
+            # pool is done, then are read from the cache (or computed here if that process died)
+            claims = {i: claim(i, blocking=False) for i in todo}
+            mine = [i for i in todo if claims[i] == "mine"]
+            busy = [i for i in todo if claims[i] == "busy"]
             own = executor is None
-            ex = executor or cf.ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(todo)))
+            ex = executor
+            if mine and ex is None:
+                ex = cf.ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(mine)))
             try:
-                version = function_version(fn)
-                futs = {ex.submit(_call_checked, fn, kwlist[i], version): i for i in todo}
-                for f in cf.as_completed(futs):
-                    i = futs[f]
-                    try:
-                        v = f.result()
-                    except Exception as e:  # noqa: BLE001
-                        finish(i, exc=e)
-                    else:
-                        finish(i, v)
+                if mine:
+                    version = function_version(fn)
+                    futs = {ex.submit(_call_checked, fn, kwlist[i], version): i for i in mine}
+                    for f in cf.as_completed(futs):
+                        i = futs[f]
+                        try:
+                            v = f.result()
+                        except Exception as e:  # noqa: BLE001
+                            finish(i, exc=e)
+                        else:
+                            finish(i, v)
             finally:
-                if own:
+                if own and ex is not None:
                     ex.shutdown(wait=True, cancel_futures=True)
                 elif cluster:
                     try:  # cancel what is left after an error or an interrupt; the client stays open
                         ex.shutdown(wait=False)
                     except Exception:  # noqa: BLE001 - the scheduler may be gone
                         pass
+            run_here(busy)
     finally:
+        for i in list(held):  # an error or an interrupt: let other processes compute what we did not finish
+            release(i)
         if bar is not None:
             bar.close()
     if failures and errors == "raise":

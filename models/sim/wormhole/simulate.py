@@ -225,14 +225,8 @@ def simulate(
            if cache else None)
     if kwargs["ejection_vcs"] is None and router == "ideal":
         kwargs["ejection_vcs"] = 1
-    if cache:
-        dc = DiskCache(cache_dir() / "wormhole")
-        hit = dc.get(key)
-        if hit is not None:
-            return hit
-        res = run(topology, **kwargs)
-        dc.put(key, res)
-        return res
+    if cache:  # computed once, even when another process asks for the same point meanwhile
+        return DiskCache(cache_dir() / "wormhole").fetch_or_compute(key, lambda: run(topology, **kwargs))
     return run(topology, **kwargs)
 
 
