@@ -164,7 +164,7 @@ from models.core.validate import require, require_choice
 from ...networks.graph import Graph, Mesh, Topology, Torus
 from . import booksim_kernel as K
 from .kernel import pack_net
-from .common import WormholeResult, _batch_ci, _tables, _traffic
+from .common import WormholeResult, _batch_ci, _tables, _traffic, check_max_messages
 from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
@@ -304,6 +304,7 @@ _ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".s
 
 def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
             messages, warmup_messages, batches, target_ci, max_cycles, router_delay, injection_vcs,
+            max_messages=None,
             ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic,
             wait_for_tail_credit=False, mode=0, warmup_cycles=0, run_cycles=0):
     """Validate, set up and run the engine; returns (status, state dict) for the result builders."""
@@ -324,6 +325,7 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
         target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
+    max_messages = check_max_messages(max_messages, messages, target_ci) if mode == 0 else None
     maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16,
                                                             integer=True)
     R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
@@ -354,7 +356,7 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         satlim = 20 * N + 500
     else:
         satlim = require("saturation_backlog", saturation_backlog, 1, integer=True)
-    tagcap = 2 * messages + satlim if mode == 0 else 1
+    tagcap = 2 * (max_messages or messages) + satlim if mode == 0 else 1
     if satlim >= 2**29:
         raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
                              f"in an int32); got {satlim}")
@@ -412,6 +414,7 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     bt_flits = np.zeros(max(batches, 1), np.int64)
     state = dict(a=a, S=S, F=F, cfg=cfg, rt=rt, N=N, C=C, V=V, Vej=Vej, M=M, B=B, offered=offered,
                  tspec=tspec, warmup=warmup, messages=messages, batches=batches, target_ci=target_ci,
+                 max_messages=max_messages,
                  maxcyc=maxcyc, satlim=satlim, seed=seed, tie=tie, self_traffic=bool(self_traffic),
                  length_dist=length_dist, rate=rate, bt_msgs=bt_msgs, bt_flits=bt_flits,
                  escape_levels=escape_levels, routing=routing,
@@ -433,11 +436,15 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         if status == K.DONE and mode == 0 and target_ci is not None:
             n = int(cfg[K.C_TARGET])
             lat = a["tg_lat"][:n].astype(float)
-            if _batch_ci(lat, batches) > target_ci * lat.mean():
-                cfg[K.C_TARGET] = int(math.ceil(n * 1.5))
-                if a["tg_lat"].size < 2 * cfg[K.C_TARGET] + satlim:
-                    raise ParameterError("target_ci needs more tagged messages than allocated; "
-                                         "raise `messages`")
+            if _batch_ci(lat, batches) > target_ci * lat.mean() and (max_messages is None or n < max_messages):
+                cfg[K.C_TARGET] = int(math.ceil(n * 1.5)) if max_messages is None else min(int(math.ceil(n * 1.5)),
+                                                                                            max_messages)
+                need = 2 * int(cfg[K.C_TARGET]) + satlim
+                if a["tg_lat"].size < need:  # more tagged messages than allocated: grow the tag records
+                    for name in ("tg_lat", "tg_net", "tg_wait", "tg_hops", "tg_done"):
+                        grown = np.zeros(need, a[name].dtype)
+                        grown[:a[name].size] = a[name]
+                        a[name] = grown
                 continue
         break
     state["wall"] = time.perf_counter() - t0
@@ -497,7 +504,8 @@ def simulate_booksim(topology, **kw):
         topology=topology.spec(), routing=s["routing"], vcs=V, message_length=s["M"], rate=s["rate"],
         buffer_depth=s["B"], traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
         length_dist=s["length_dist"], messages=s["messages"], warmup_messages=s["warmup"],
-        batches=s["batches"], target_ci=s["target_ci"], max_cycles=s["maxcyc"], router_delay=1,
+        batches=s["batches"], target_ci=s["target_ci"], max_messages=s["max_messages"], max_cycles=s["maxcyc"],
+        router_delay=1,
         injection_vcs=1, ejection_vcs=s["Vej"],
         escape_levels=s["rt"].escape_levels if s["routing"] in ("duato_nbc", "nbc") else None,
         saturation_backlog=s["satlim"], tie=s["tie"], self_traffic=s["self_traffic"], router="booksim",

@@ -96,3 +96,15 @@ def _batch_ci(x: np.ndarray, batches: int) -> float:
     if n < 1:
         return math.inf
     return ci_halfwidth(x[: n * batches].reshape(batches, n).mean(axis=1))
+
+
+def check_max_messages(max_messages, messages: int, target_ci) -> int | None:
+    """``max_messages`` checked: None, or an integer >= ``messages`` given with ``target_ci`` (both engines)."""
+    if max_messages is None:
+        return None
+    from models.core.validate import require
+
+    if target_ci is None:
+        raise ParameterError("`max_messages` caps the run that `target_ci` extends; give `target_ci` too "
+                             "(or leave max_messages=None)")
+    return require("max_messages", max_messages, messages, unit="measured messages, >= messages", integer=True)

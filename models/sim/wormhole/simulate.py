@@ -47,7 +47,9 @@ delivered (traffic continues meanwhile, so no tagged message is censored).
 Latency statistics are over those messages, with a 95% confidence interval
 by batch means (``batches`` consecutive batches in generation order;
 Student t).  With ``target_ci`` the run is extended (x1.5 messages each
-time) until the CI half-width is at most ``target_ci`` times the mean.
+time) until the CI half-width is at most ``target_ci`` times the mean, or
+until ``max_messages`` are measured: ``messages`` is then the least run, so
+a point that is precise early stops early.
 Time averages (busy-VC histogram, utilisation, accepted throughput,
 messages in the network) are over the cycles from the end of the warm-up
 to the end of the run.
@@ -87,7 +89,7 @@ from ...networks.graph import Topology
 from ...traffic.process import IPP, MMPP2
 from .traffic import mmpp_init, seed_state
 
-from .common import SIM_VERSION, WormholeResult, _batch_ci, _tables, _traffic  # noqa: F401  (shared by both engines)
+from .common import SIM_VERSION, WormholeResult, _batch_ci, _tables, _traffic, check_max_messages  # noqa: F401  (shared by both engines)
 
 __all__ = ["simulate", "WormholeResult", "SIM_VERSION"]
 
@@ -106,6 +108,7 @@ def simulate(
     warmup_messages: int = 10_000,
     batches: int = 20,
     target_ci: float | None = None,
+    max_messages: int | None = None,
     max_cycles: int | None = None,
     router_delay: int = 1,
     injection_vcs: int | None = None,
@@ -143,6 +146,10 @@ def simulate(
         Batches for the batch-means confidence interval.
     target_ci : float, optional
         Extend the run until the CI half-width <= ``target_ci * latency``.
+    max_messages : int, optional
+        With ``target_ci``: measure at most this many messages (>= ``messages``);
+        the run stops there even if the CI is still wider.  Default: no cap
+        (``max_cycles`` still applies).
     max_cycles : int, optional
         Hard cap on simulated cycles (default 2e8).
     router_delay : int
@@ -211,8 +218,8 @@ def simulate(
     kwargs = dict(
         routing=routing, vcs=vcs, message_length=message_length, rate=rate, buffer_depth=buffer_depth,
         traffic=traffic, length_dist=length_dist, messages=messages, warmup_messages=warmup_messages,
-        batches=batches, target_ci=target_ci, max_cycles=max_cycles, router_delay=router_delay,
-        injection_vcs=injection_vcs, ejection_vcs=ejection_vcs, escape_levels=escape_levels,
+        batches=batches, target_ci=target_ci, max_messages=max_messages, max_cycles=max_cycles,
+        router_delay=router_delay, injection_vcs=injection_vcs, ejection_vcs=ejection_vcs, escape_levels=escape_levels,
         saturation_backlog=saturation_backlog, seed=seed, tie=tie, self_traffic=self_traffic,
     )
     run = _simulate
@@ -243,7 +250,7 @@ def _simulate(topology, **kw):
 
 # ----------------------------------------------------------------- validation
 def _validate(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
-              messages, warmup_messages, batches, target_ci, max_cycles, router_delay,
+              messages, warmup_messages, batches, target_ci, max_messages, max_cycles, router_delay,
               injection_vcs, ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic):
     """The checked parameters of one run (a namespace), with the routing tables and the traffic source."""
     if not isinstance(topology, Topology):
@@ -259,6 +266,7 @@ def _validate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
         target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
+    max_messages = check_max_messages(max_messages, messages, target_ci)
     # cycle stamps are int32 in the kernel's VC records (as BookSim's): runs stop before 2**31 cycles
     maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16, integer=True)
     R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
@@ -275,7 +283,7 @@ def _validate(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     satlim = 20 * N + 500 if saturation_backlog is None else require("saturation_backlog", saturation_backlog, 1, integer=True)
     return types.SimpleNamespace(
         routing=routing, rt=rt, V=V, M=M, B=B, R=R, length_dist=length_dist, messages=messages, warmup=warmup,
-        batches=batches, target_ci=target_ci, maxcyc=maxcyc, ej_v=ej_v, inj_v=max(V, streams), streams=streams,
+        batches=batches, target_ci=target_ci, max_messages=max_messages, maxcyc=maxcyc, ej_v=ej_v, inj_v=max(V, streams), streams=streams,
         seed=seed, traffic_kind=tk, rates=rates.astype(np.float64), sigs=sigs.astype(np.float64),
         offered=offered, tspec=tspec, rate=rate, tie=tie, self_traffic=bool(self_traffic), satlim=satlim)
 
@@ -367,8 +375,8 @@ def _run(s, p):
             n = int(sc["target"])
             lat = s.tags.lat[:n]
             ci = _batch_ci(lat.astype(float), p.batches)
-            if ci > p.target_ci * lat.mean():
-                n = int(math.ceil(n * 1.5))
+            if ci > p.target_ci * lat.mean() and (p.max_messages is None or n < p.max_messages):
+                n = int(math.ceil(n * 1.5)) if p.max_messages is None else min(int(math.ceil(n * 1.5)), p.max_messages)
                 sc["target"] = n
                 if s.tags.lat.size < 2 * n + p.satlim:
                     s.tags = _grow_tags(s.tags, 2 * n + p.satlim)
@@ -386,7 +394,7 @@ def _summary(topology, p, s, status, wall):
         topology=topology.spec(), routing=p.routing, vcs=V, message_length=p.M, rate=p.rate,
         buffer_depth=p.B, traffic=p.tspec if isinstance(p.tspec, str) else dataclasses.asdict(p.tspec),
         length_dist=p.length_dist, messages=p.messages, warmup_messages=p.warmup, batches=p.batches,
-        target_ci=p.target_ci, max_cycles=p.maxcyc, router_delay=p.R, injection_vcs=p.streams,
+        target_ci=p.target_ci, max_messages=p.max_messages, max_cycles=p.maxcyc, router_delay=p.R, injection_vcs=p.streams,
         ejection_vcs=p.ej_v, escape_levels=p.rt.escape_levels if p.routing in ("duato_nbc", "nbc") else None,
         saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic, router="ideal",
     )

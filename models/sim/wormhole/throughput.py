@@ -59,7 +59,7 @@ def saturation_throughput(topology, *, rate, cycles: int = 40_000, warmup_cycles
         As :func:`models.sim.wormhole.simulate` (``routing``, ``vcs``,
         ``message_length``, ``buffer_depth``, ``traffic``, ``tie``,
         ``self_traffic``, ``injection_vcs`` ...); ``messages``,
-        ``warmup_messages``, ``max_cycles`` and ``target_ci`` are set here.
+        ``warmup_messages``, ``max_cycles``, ``target_ci`` and ``max_messages`` are set here.
     rate : float or sequence of float
         Offered load(s), messages / node / cycle (``None`` with an MMPP source).
     cycles : int
@@ -83,7 +83,7 @@ def saturation_throughput(topology, *, rate, cycles: int = 40_000, warmup_cycles
     batches = require("batches", batches, 2, unit="batches", integer=True)
     if cycles < batches:
         raise ParameterError(f"`cycles` must be >= `batches` ({batches}); got {cycles}")
-    for k in ("messages", "warmup_messages", "max_cycles", "target_ci", "cache"):
+    for k in ("messages", "warmup_messages", "max_cycles", "target_ci", "max_messages", "cache"):
         if k in kw:
             raise ParameterError(f"`{k}` is set by saturation_throughput; do not pass it")
     from .simulate import _traffic
@@ -141,6 +141,7 @@ def _sim_defaults(kw: dict) -> dict:
     out["messages"] = 1
     out["warmup_messages"] = 0
     out["target_ci"] = None
+    out["max_messages"] = None
     out.pop("max_cycles", None)
     unknown = set(kw) - set(out)
     if unknown:
