@@ -170,6 +170,8 @@ def _coerce(text: str, default: Any) -> Any:
         value = yaml.safe_load(text)
     except yaml.YAMLError:
         value = text
+    if value is None or text.strip() == "None":  # "null" / "None": an optional setting switched off
+        return None
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ValueError(f"expected true/false, got {text!r}")

@@ -44,6 +44,9 @@ def test_parameter_layers(tmp_path):
         pipeline.resolve_parameters("ch", "01-x", src, "full", {"c": "1"}, profiles=profiles)
     with pytest.raises(ValueError, match="expected"):
         pipeline.resolve_parameters("ch", "01-x", src, "full", {"a": "[1, 2]"}, profiles=profiles)
+    # an optional setting (a precision target) is switched off with null / None
+    for off in ("null", "None", "~"):
+        assert pipeline.resolve_parameters("ch", "01-x", src, "full", {"b": off}, profiles=profiles)["b"] is None
 
 
 def test_chapter_profile_file_is_a_layer(tmp_path):

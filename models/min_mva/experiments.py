@@ -146,24 +146,31 @@ def model_point(curve: Curve, NC) -> dict:
 
 
 def sim_kwargs(curve: Curve, NC: int, *, cycles: int = CYCLES, warmup_cycles: int = WARMUP_CYCLES,
-               batches: int = 20, seed: int = 1) -> dict:
+               batches: int = 20, seed: int = 1, target_ci: float | None = None,
+               max_cycles: int | None = None) -> dict:
     """Every keyword argument of the :func:`models.sim.closed_min.simulate` call of ``curve`` at ``NC``.
 
     The curve's configuration (:func:`sim_params`), ``NC``, the run lengths
-    and the seed: what makes one simulated point (and its cache key).
+    (with ``target_ci``: ``cycles`` is the first run, lengthened up to
+    ``max_cycles`` until ``R`` and ``X`` are that precise) and the seed: what
+    makes one simulated point (and its cache key).
     """
-    return dict(sim_params(curve.model, curve.sim), NC=int(NC), cycles=cycles, warmup=warmup_cycles,
-                batches=batches, seed=seed)
+    kw = dict(sim_params(curve.model, curve.sim), NC=int(NC), cycles=cycles, warmup=warmup_cycles,
+              batches=batches, seed=seed)
+    if target_ci is not None:
+        kw.update(target_ci=target_ci, max_cycles=max_cycles)
+    return kw
 
 
-def _simulator(cycles: int, warmup_cycles: int, batches: int, seed: int):
+def _simulator(cycles: int, warmup_cycles: int, batches: int, seed: int, target_ci=None, max_cycles=None):
     """``sim(curve, loads)`` for :func:`models.core.experiment.run_curve`: one cached closed simulation per ``NC``."""
 
     def sim(curve: Curve, loads: list) -> list[dict]:
         rows = []
         for nc in loads:
             res = closed_min.simulate(**sim_kwargs(curve, nc, cycles=cycles, warmup_cycles=warmup_cycles,
-                                                   batches=batches, seed=seed))
+                                                   batches=batches, seed=seed, target_ci=target_ci,
+                                                   max_cycles=max_cycles))
             rows.append({"R": res.R, "R CI": res.R_ci, "X": res.X, "X CI": res.X_ci, "saturated": False})
         return rows
 
@@ -183,6 +190,8 @@ def run_curve(
     warmup_cycles: int = WARMUP_CYCLES,
     batches: int = 20,
     seed: int = 1,
+    target_ci: float | None = None,
+    max_cycles: int | None = None,
     overrides: dict | None = None,
     setup: str | None = None,
 ) -> CurveRun:
@@ -192,7 +201,10 @@ def run_curve(
     ``model`` has ``R`` (cycles), ``X`` (requests/cycle), ``iterations``;
     with ``simulate``, ``sim`` has ``R``, ``R CI``, ``X``, ``X CI`` (95% half
     widths by batch means) of a run of ``cycles`` cycles whose first
-    ``warmup_cycles`` are discarded.  ``model_saturation`` is ``N*``.
+    ``warmup_cycles`` are discarded; with ``target_ci`` (relative 95% half
+    width of ``R`` and ``X``) that run is lengthened (4x the measured window
+    each time, up to ``max_cycles``) until both are that precise.
+    ``model_saturation`` is ``N*``.
     ``overrides`` replaces entries of the curve's configuration, for the model
     and the simulator (e.g. ``{"n": 7}`` for a reader's own network).
     ``setup`` moves the curve to that simulator set-up first (:func:`with_setup`;
@@ -207,7 +219,7 @@ def run_curve(
     curve = curve.replace(model={**curve.model, **over},
                           sim={**curve.sim, **{k: v for k, v in over.items() if k in curve.sim}}, loads=NCs)
     return core_experiment.run_curve(
-        curve, model_point, _simulator(cycles, warmup_cycles, batches, seed) if simulate else None,
+        curve, model_point, _simulator(cycles, warmup_cycles, batches, seed, target_ci, max_cycles) if simulate else None,
         model_saturation=_model_saturation, quantity="R",
     )
 

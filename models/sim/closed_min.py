@@ -231,6 +231,10 @@ class ClosedSimResult(Result):
         )
 
 
+#: With ``target_ci`` and no ``max_cycles``: the longest measured window, in multiples of the first.
+MAX_EXTENSION = 64
+
+
 def _batch_ci(sums: np.ndarray, counts: np.ndarray) -> float:
     ok = counts > 0
     if ok.sum() < 2:
@@ -238,7 +242,8 @@ def _batch_ci(sums: np.ndarray, counts: np.ndarray) -> float:
     return ci_halfwidth(sums[ok] / counts[ok])
 
 
-def _validate(topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, return_wiring, cycles, warmup, batches, seed):
+def _validate(topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, return_wiring, cycles, warmup, batches, seed,
+              target_ci=None, max_cycles=None):
     require_choice("topology", topology, TOPOLOGIES)
     k = require("k", k, 2, unit="switch radix, ports per switch", integer=True)
     n = require("n", n, 1, unit="number of network stages", integer=True)
@@ -255,7 +260,15 @@ def _validate(topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, retur
     if pattern_options is not None and not isinstance(pattern_options, dict):
         raise ParameterError(f"`pattern_options` must be a dict of keyword options or None; got {pattern_options!r}")
     P = reference_matrix(pattern, k**n, **(pattern_options or {}))
-    return topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed
+    if target_ci is not None:
+        target_ci = float(require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width of R and X"))
+        max_cycles = (warmup + MAX_EXTENSION * (cycles - warmup) if max_cycles is None else
+                      require("max_cycles", max_cycles, cycles, unit=f"simulated cycles, >= cycles = {cycles}",
+                              integer=True))
+    elif max_cycles is not None:
+        raise ParameterError("`max_cycles` caps the runs that `target_ci` lengthens; give `target_ci` too "
+                             "(or leave max_cycles=None)")
+    return topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, target_ci, max_cycles
 
 
 def _cumulative(P: np.ndarray) -> np.ndarray:
@@ -350,12 +363,13 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     )
 
 
-def _key(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed) -> str:
+def _key(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, target_ci=None,
+         max_cycles=None) -> str:
     """The cache key of a validated call (the reference pattern resolved to its matrix ``P``)."""
     return point_key(simulate, dict(topology=topology, k=k, n=n, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m,
                                     pattern=np.ascontiguousarray(P, dtype=np.float64), pattern_options=None,
                                     return_wiring=return_wiring, cycles=cycles, warmup=warmup, batches=batches,
-                                    seed=seed))
+                                    seed=seed, target_ci=target_ci, max_cycles=max_cycles))
 
 
 def cache_key(**kwargs) -> str:
@@ -381,6 +395,8 @@ def simulate(
     warmup: int = 20_000,
     batches: int = 20,
     seed: int = 1,
+    target_ci: float | None = None,
+    max_cycles: int | None = None,
     cache: bool = True,
 ) -> ClosedSimResult:
     """Simulate the closed processor / forward MIN / memory / return MIN system.
@@ -410,6 +426,16 @@ def simulate(
         Batches of the measured window for the confidence intervals (>= 2).
     seed : int
         Random seed (same seed, same result bit for bit).
+    target_ci : float, optional
+        Stop at a precision instead of a length: if the 95% half-widths of
+        ``R`` or ``X`` exceed ``target_ci`` times their means after
+        ``cycles``, the run is repeated (same seed, so the first cycles are
+        the same) with a measured window 4x as long, until both are within
+        it or ``max_cycles`` is reached.  ``result.cycles`` says how long
+        the run that is returned was.
+    max_cycles : int, optional
+        With ``target_ci``: the longest run, cycles (>= ``cycles``; default
+        ``warmup + 64 (cycles - warmup)``).
     cache : bool
         Read/write the on-disk cache (``cache_dir()/"closed_min"``).
 
@@ -424,9 +450,9 @@ def simulate(
     SimulationError
         If no request completed in the measured window.
     """
-    (topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed) = _validate(
-        topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, return_wiring, cycles, warmup, batches, seed
-    )
+    (topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, target_ci,
+     max_cycles) = _validate(topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, return_wiring, cycles,
+                             warmup, batches, seed, target_ci, max_cycles)
     params = {
         "topology": topology,
         "k": k,
@@ -442,10 +468,18 @@ def simulate(
         "version": SIM_VERSION,
     }
     args = (topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed)
+    if target_ci is not None:
+        params.update(target_ci=target_ci, max_cycles=max_cycles)
 
     def compute():
-        return _run(*args, params)
+        run_cycles = cycles
+        while True:
+            res = _run(*args[:9], run_cycles, *args[10:], params)
+            precise = res.R_ci <= target_ci * res.R and res.X_ci <= target_ci * res.X if target_ci else True
+            if precise or run_cycles >= max_cycles:
+                return res
+            run_cycles = min(max_cycles, warmup + 4 * (run_cycles - warmup))
 
     if not cache:
         return compute()
-    return cache_for(simulate, True).fetch_or_compute(_key(*args), compute)  # computed once across processes
+    return cache_for(simulate, True).fetch_or_compute(_key(*args, target_ci, max_cycles), compute)  # computed once across processes

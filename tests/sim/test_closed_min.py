@@ -306,3 +306,24 @@ def test_no_completion_is_an_error():
     # the first request cannot complete before cycle 14 (2n + S_mm + 1)
     with pytest.raises(SimulationError, match="no request completed"):
         simulate(cycles=12, warmup=0, batches=2, cache=False)
+
+
+def test_target_ci_lengthens_an_imprecise_run_up_to_max_cycles(tmp_cache):
+    """A run stops at a precision (#15): a loose target keeps the first length, an unreachable one
+    stops at max_cycles, and the target is part of the cache key."""
+    from models.sim import closed_min
+
+    base = dict(k=2, n=2, NC=2, cycles=4000, warmup=400, batches=10, seed=2)
+    loose = closed_min.simulate(**base, target_ci=0.5)
+    assert loose.cycles == 4000
+    assert loose.R_ci <= 0.5 * loose.R
+    tight = closed_min.simulate(**base, target_ci=1e-9, max_cycles=30000)
+    assert tight.cycles == 30000  # 4000 -> 14800 -> capped at 30000
+    assert tight.R_ci < loose.R_ci
+    mid = closed_min.simulate(**base, target_ci=0.0005, max_cycles=10**6)
+    assert mid.R_ci <= 0.0005 * mid.R and mid.X_ci <= 0.0005 * mid.X and mid.cycles > 4000
+    assert closed_min.cache_key(**base, target_ci=0.5) != closed_min.cache_key(**base)
+    with pytest.raises(ValueError, match="target_ci"):
+        closed_min.simulate(**base, max_cycles=8000)
+    with pytest.raises(ValueError, match="max_cycles"):
+        closed_min.simulate(**base, target_ci=0.1, max_cycles=100)
