@@ -497,10 +497,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         tries = 0
         w = 0
         for i in range(sc.npend):
-            b = pend[i]
-            x = vo[b]
+            b = pend[_u(i)]
+            x = vo[_u(b)]
             u = x.router
-            if x.hdrt > t or x.seen == node[u].rel:
+            if x.hdrt > t or x.seen == node[_u(u)].rel:
                 # not yet routed in this router, or failed before and no VC has been
                 # released at this router since
                 pend[w] = b
@@ -546,12 +546,12 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         for i in range(nact):
             # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
             if i + PF_CHAN < nact:
-                _prefetch(chan, act[i + PF_CHAN])
+                _prefetch(chan, act[_u(i + PF_CHAN)])
             if i + PF_VC < nact:
-                cq = act[i + PF_VC]
+                cq = _u(act[_u(i + PF_VC)])
                 _prefetch(vc, vbase[cq])
-                _prefetch(vc, vbase[cq + 1] - 1)
-            ch = act[i]
+                _prefetch(vc, vbase[cq + np.uint64(1)] - 1)
+            ch = act[_u(i)]
             c = chan[_u(ch)]
             if c.pos != i or c.busy == 0:
                 continue  # a stale entry (the channel was appended again), or it holds no VC
@@ -583,8 +583,8 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 y.nout = nin
                 y.lastout = t
                 if nin == L:
-                    yo = vo[yb]
-                    ca = chan[yo.chan]
+                    yo = vo[_u(yb)]
+                    ca = chan[_u(yo.chan)]
                     yo.owner = -1
                     if ca.typ == CT_NET:
                         kk = ca.busy
@@ -628,12 +628,12 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     hops += 1
                     if measuring:
                         netflits += 1
-                        c_flits[ch] += 1
+                        c_flits[_u(ch)] += 1
                 if nin == 1:
-                    xo = vo[b]
+                    xo = vo[_u(b)]
                     xo.hdrt = t + R
                     xo.seen = -1
-                    pend[npend] = b
+                    pend[_u(npend)] = b
                     npend += 1
                     # the header is routed R cycles from now: fetch its routing-table entries
                     idx = xo.router * N + msg[xo.owner].dest
