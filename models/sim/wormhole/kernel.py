@@ -172,7 +172,9 @@ def pack_net(rt, chan_of):
     return Net(route, rt.minp.astype(small), rt.chan_up, chan_of.ravel().astype(np.int32))
 
 
-Lists = namedtuple("Lists", ["act", "pend", "qlist"])
+#: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs, a dense copy that the
+#: traversal's look-ahead reads to prefetch a channel's VCs without waiting for its channel record
+Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase"])
 Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
 Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
 Hist = namedtuple("Hist", ["nch", "acc", "flits"])
@@ -197,6 +199,12 @@ def _prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _u(i):
+    """Index ``i`` (known to be >= 0) as unsigned: numba then emits no negative-index wraparound."""
+    return np.uint64(i)
 
 
 @njit(cache=True, inline="always")
@@ -263,7 +271,7 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
         k = r + j
         if k >= nv:
             k -= nv
-        x = vc[base + k]
+        x = vc[_u(base + k)]
         if x.nin >= x.len:
             continue  # free (a free VC keeps nin = len), or tail already in (the upstream VC may belong to another message now)
         if from_vc:  # the upstream VC (its flits out = x.nin), from the mirror
@@ -407,6 +415,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     act = lists.act
     pend = lists.pend
     qlist = lists.qlist
+    vbase = lists.vbase
     nch = hist.nch
     hist_acc = hist.acc
     c_flits = hist.flits
@@ -488,10 +497,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         tries = 0
         w = 0
         for i in range(sc.npend):
-            b = pend[i]
-            x = vo[b]
+            b = pend[_u(i)]
+            x = vo[_u(b)]
             u = x.router
-            if x.hdrt > t or x.seen == node[u].rel:
+            if x.hdrt > t or x.seen == node[_u(u)].rel:
                 # not yet routed in this router, or failed before and no VC has been
                 # released at this router since
                 pend[w] = b
@@ -537,13 +546,13 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         for i in range(nact):
             # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
             if i + PF_CHAN < nact:
-                _prefetch(chan, act[i + PF_CHAN])
+                _prefetch(chan, act[_u(i + PF_CHAN)])
             if i + PF_VC < nact:
-                cp = chan[act[i + PF_VC]]
-                _prefetch(vc, cp.base)
-                _prefetch(vc, cp.base + cp.nvc - 1)
-            ch = act[i]
-            c = chan[ch]
+                cq = _u(act[_u(i + PF_VC)])
+                _prefetch(vc, vbase[cq])
+                _prefetch(vc, vbase[cq + np.uint64(1)] - 1)
+            ch = act[_u(i)]
+            c = chan[_u(ch)]
             if c.pos != i or c.busy == 0:
                 continue  # a stale entry (the channel was appended again), or it holds no VC
             visits += 1
@@ -555,25 +564,27 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             else:
                 b = _pick(vc, c, t, B, False, True)
             if b < 0:
-                act[w] = ch
+                act[_u(w)] = ch
                 c.pos = w
                 w += 1
                 continue
             moved = True
-            x = vc[b]
+            x = vc[_u(b)]
             L = x.len
+            nin = x.nin + 1
             if typ == CT_INJ:
-                if x.nin + 1 == L:
+                if nin == L:
                     node[msg[vo[b].owner].src].writing -= 1  # the tail enters: the source may start the next message
             else:
-                # the flit leaves the upstream VC
+                # the flit leaves the upstream VC: every flit out of it enters b, so its flits out
+                # equal b's flits in (stored, not read: the upstream record need not be fetched)
                 yb = x.prv
-                y = vc[yb]
-                y.nout += 1
+                y = vc[_u(yb)]
+                y.nout = nin
                 y.lastout = t
-                if y.nout == L:
-                    yo = vo[yb]
-                    ca = chan[yo.chan]
+                if nin == L:
+                    yo = vo[_u(yb)]
+                    ca = chan[_u(yo.chan)]
                     yo.owner = -1
                     if ca.typ == CT_NET:
                         kk = ca.busy
@@ -582,11 +593,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                         node[ca.src].rel += 1
                     ca.busy -= 1
             # the flit enters b
-            nin = x.nin + 1
             x.nin = nin
             nx = x.nxt
             if nx >= 0:  # mirror into the next VC of the message
-                z = vc[nx]
+                z = vc[_u(nx)]
                 z.up = nin
                 z.uplast = t
             if typ == CT_EJ:
@@ -618,12 +628,12 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     hops += 1
                     if measuring:
                         netflits += 1
-                        c_flits[ch] += 1
+                        c_flits[_u(ch)] += 1
                 if nin == 1:
-                    xo = vo[b]
+                    xo = vo[_u(b)]
                     xo.hdrt = t + R
                     xo.seen = -1
-                    pend[npend] = b
+                    pend[_u(npend)] = b
                     npend += 1
                     # the header is routed R cycles from now: fetch its routing-table entries
                     idx = xo.router * N + msg[xo.owner].dest
@@ -632,7 +642,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             if c.busy > 0:
                 # kept (if a later move releases its last VC in this cycle, the entry is dropped
                 # next cycle, or becomes stale when the channel is appended again)
-                act[w] = ch
+                act[_u(w)] = ch
                 c.pos = w
                 w += 1
         sc.npend = npend

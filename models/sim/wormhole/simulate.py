@@ -355,7 +355,8 @@ def _allocate(topology, p):
     nch[0] = C
     return types.SimpleNamespace(
         C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
-        lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32)),
+        lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
+                      np.append(chan["base"], NV).astype(np.int32)),
         mm=mm, tags=_alloc_tags(2 * p.messages + p.satlim),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
