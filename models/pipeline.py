@@ -82,7 +82,7 @@ class Run:
     out_dir: Path
     parameters: dict[str, Any] = field(default_factory=dict)
     key: str = ""
-    base_key: str = ""  # the key before the dependencies of AFTER_CHAPTERS
+    base_key: str = ""  # the key before the dependencies of AFTER_NOTEBOOKS
 
     @property
     def slug(self) -> str:
@@ -260,19 +260,25 @@ def run_key(source: Path, parameters: dict, models_hash: str, env: dict) -> str:
     return h.hexdigest()
 
 
-#: Chapters that read the other chapters' outputs (their tables): run after every other
-#: notebook, and keyed also by the other chapters' run keys, so they are never stale.
-AFTER_CHAPTERS = ("findings",)
+#: Notebooks that read the other chapters' outputs (their tables): run after every other
+#: notebook, and keyed also by the other notebooks' run keys, so they are never stale.  (The
+#: findings chapter's comparison page, 02-one-network, simulates on its own and runs with the rest.)
+AFTER_NOTEBOOKS = ("findings/01-claims",)
 
 
-def with_dependencies(key: str, chapter: str, book_dir: Path) -> str:
-    """``key`` extended, for a chapter of :data:`AFTER_CHAPTERS`, by the run keys of every other
-    chapter's notebooks in ``book_dir`` (their provenance files); other chapters' keys unchanged."""
-    if chapter not in AFTER_CHAPTERS:
+def runs_after(slug: str) -> bool:
+    """Whether the notebook ``chapter/name`` reads other chapters' outputs (:data:`AFTER_NOTEBOOKS`)."""
+    return slug in AFTER_NOTEBOOKS
+
+
+def with_dependencies(key: str, slug: str, book_dir: Path) -> str:
+    """``key`` extended, for a notebook of :data:`AFTER_NOTEBOOKS` (``slug`` = ``chapter/name``), by the
+    run keys of every other notebook in ``book_dir`` (their provenance files); other keys unchanged."""
+    if not runs_after(slug):
         return key
     deps = {}
     for prov in sorted(book_dir.glob("*/*.provenance.json")):
-        if prov.parent.name in AFTER_CHAPTERS:
+        if runs_after(f"{prov.parent.name}/{prov.name.removesuffix('.provenance.json')}"):
             continue
         try:
             deps[f"{prov.parent.name}/{prov.name}"] = json.loads(prov.read_text()).get("key")
@@ -650,7 +656,7 @@ def plan(
         target = (out_dir / chapter) if out_dir else (book_dir / chapter)
         run = Run(chapter, name, source, target, params)
         run.base_key = run_key(source, params, models_hash, env)
-        run.key = with_dependencies(run.base_key, chapter, book_dir)
+        run.key = with_dependencies(run.base_key, run.slug, book_dir)
         runs.append(run)
     return runs
 
@@ -710,10 +716,10 @@ def next_run(pending: list[Run], running_chapters: set[str], seconds: dict[str, 
 
 def planned_wall(runs: list[Run], seconds: dict[str, float], jobs: int) -> float:
     """Wall time of ``runs`` as :func:`execute` schedules them (:func:`next_run` on ``jobs`` slots),
-    the other chapters first, then :data:`AFTER_CHAPTERS`."""
+    the other notebooks first, then :data:`AFTER_NOTEBOOKS`."""
     wall = 0.0
     for after in (False, True):
-        pending = [r for r in runs if (r.chapter in AFTER_CHAPTERS) == after]
+        pending = [r for r in runs if runs_after(r.slug) == after]
         running: list[tuple[float, str]] = []  # (end time, chapter)
         now = 0.0
         while pending or running:
@@ -893,8 +899,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     timeout = cell_timeout(profile)
     failed_dir = BUILD / "failed"
     jobs = max(1, jobs)
-    first = [r for r in runs if r.chapter not in AFTER_CHAPTERS]
-    later = [r for r in runs if r.chapter in AFTER_CHAPTERS]
+    first = [r for r in runs if not runs_after(r.slug)]
+    later = [r for r in runs if runs_after(r.slug)]
     total = len(runs)
     done = 0
     stamps: dict[str, dict] = {}
@@ -925,7 +931,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                 break
             if phase is later:  # the other chapters are done: key these by their fresh outputs
                 for r in later:
-                    r.key = with_dependencies(r.base_key or r.key, r.chapter, book_dir)
+                    r.key = with_dependencies(r.base_key or r.key, r.slug, book_dir)
             todo = [r for r in phase if force or not is_fresh(r)]
             for r in phase:
                 if r in todo:

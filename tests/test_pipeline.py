@@ -178,7 +178,7 @@ def test_chapters_run_in_order_and_apart_longest_first(tmp_path):
     # the 45 s chain (b) beside a, then c (31 s): 45 s; in list order (a1 beside a2) it would be 55 s
     assert pipeline.planned_wall(pending, secs, 2) == 45
     assert pipeline.planned_wall(pending, secs, 1) == sum(secs.values())
-    findings = pipeline.Run("findings", "01-claims", tmp_path / "s.ipynb", tmp_path / "f", {}, key="k")
+    findings = pipeline.Run("findings", "01-claims", tmp_path / "s.ipynb", tmp_path / "f", {}, key="k")  # runs after
     assert pipeline.planned_wall(pending + [findings], dict(secs, **{"findings/01-claims": 3}), 2) == 48
 
 
@@ -273,16 +273,23 @@ def test_cli_refuses_overrides_into_the_book():
 
 def test_findings_key_follows_the_other_chapters_runs(tmp_path):
     """A chapter that reads the others' tables is re-run when any of their runs changes."""
-    from models.pipeline import AFTER_CHAPTERS, with_dependencies
+    from models.pipeline import AFTER_NOTEBOOKS, runs_after, with_dependencies
 
     (tmp_path / "torus_dor").mkdir()
+    (tmp_path / "findings").mkdir()
     prov = tmp_path / "torus_dor" / "02-latency.provenance.json"
     prov.write_text('{"key": "aaa"}')
-    k1 = with_dependencies("base", "findings", tmp_path)
-    assert with_dependencies("base", "torus_dor", tmp_path) == "base"  # others keep their key
+    own = tmp_path / "findings" / "01-claims.provenance.json"
+    own.write_text('{"key": "x"}')
+    k1 = with_dependencies("base", "findings/01-claims", tmp_path)
+    assert with_dependencies("base", "torus_dor/02-latency", tmp_path) == "base"  # others keep their key
+    assert with_dependencies("base", "findings/02-one-network", tmp_path) == "base"  # simulates on its own
+    own.write_text('{"key": "y"}')
+    assert with_dependencies("base", "findings/01-claims", tmp_path) == k1  # not keyed by its own last run
     prov.write_text('{"key": "bbb"}')
-    assert with_dependencies("base", "findings", tmp_path) != k1
-    assert "findings" in AFTER_CHAPTERS
+    assert with_dependencies("base", "findings/01-claims", tmp_path) != k1
+    assert "findings/01-claims" in AFTER_NOTEBOOKS and runs_after("findings/01-claims")
+    assert not runs_after("findings/02-one-network")
 
 
 def test_cell_timeout_is_hours_for_the_full_profile_and_can_be_overridden(monkeypatch):
