@@ -1,5 +1,6 @@
 """Issue #12: router='booksim' (BookSim 2's iq router) and the throughput mode."""
 
+import numpy as np
 import pytest
 
 from models.core.errors import ParameterError
@@ -189,3 +190,19 @@ def test_wait_for_tail_credit_zero_load_and_options():
         simulate(Torus((4, 4)), wait_for_tail_credit=1, **kw)
     assert simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.01, messages=100,
                     warmup_messages=0).params["router"] == "ideal"
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.int8])
+def test_engine_state_arrays_start_on_a_cache_line(dtype):
+    """The booksim engine's per-VC rows (32 bytes) must not straddle two cache lines: the array
+    starts on a 64-byte boundary whatever address NumPy gives the allocation, has ``n`` zeros
+    and is writable."""
+    from models.sim.wormhole.booksim import _aligned
+
+    for n in (1, 7, 1000, 49152):
+        for _ in range(4):
+            a = _aligned(n, dtype)
+            assert a.ctypes.data % 64 == 0
+            assert a.shape == (n,) and a.dtype == dtype and not a.any()
+            a[:] = 1
+            assert a.sum() == n

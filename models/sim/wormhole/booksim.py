@@ -235,6 +235,16 @@ def _inports(topology: Topology, csrc, cdst, cport) -> np.ndarray:
     return out
 
 
+def _aligned(n, dtype):
+    """A zeroed array of ``n`` items that starts on a 64-byte boundary, so that a VC's 32-byte
+    row of ``vs`` (and a VC's ``B``-flit ring) never straddles two cache lines (NumPy only
+    guarantees 16 bytes: half the rows of an unaligned ``vs`` would cost two lines)."""
+    size = np.dtype(dtype).itemsize
+    raw = np.zeros(n + 64 // size, dtype)
+    off = (-raw.ctypes.data % 64) // size
+    return raw[off:off + n]
+
+
 def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
     """All arrays of the engine (a dict)."""
     chan_of, csrc, cdst, cport = topology.channels
@@ -263,7 +273,7 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         n_inj=(C + nodes).astype(np.int32), n_ej=(C + N + nodes).astype(np.int32),
         v_chan=v_chan, v_idx=v_idx, v_li=v_li, v_lo=v_lo,
         qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
-        bq_f=np.zeros(NV * B, np.int32), vs=np.zeros(NV * K.NVS, np.int32),
+        bq_f=_aligned(NV * B, np.int32), vs=_aligned(NV * K.NVS, np.int32),
         inuse=np.zeros(NV, np.int8), tsent=np.zeros(NV, np.int8), v_busy=i32(NV),
         va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
         vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
@@ -277,7 +287,8 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         p_key=np.full(NCH * (P + 1), -1, np.int64), p_b=i32(NCH * (P + 1)), p_touch=i32(NCH * (P + 1)),
         og_key=np.full(NCH, -1, np.int64), og_pair=i32(NCH), og_touch=i32(NCH),
         ia_key=np.full(NCH, -1, np.int64), ia_pair=i32(NCH), ia_touch=i32(NCH),
-        cand=i32(NV), gl=i32(NV), in_st=np.full(NCH, -1, np.int64), in_cnt=i32(NCH),
+        cand=i32(NV), cand_o=i32(NV), cand_ich=i32(NV), cand_och=i32(NV), gl=i32(NV),
+        in_st=np.full(NCH, -1, np.int64), in_cnt=i32(NCH),
         out_st=np.full(NCH, -1, np.int64), out_cnt=i32(NCH),
         m_dest=i32(mcap), m_src=i32(mcap), m_len=i32(mcap), m_tgen=np.zeros(mcap, np.int64),
         m_tinj=np.zeros(mcap, np.int64), m_hops=i32(mcap), m_tag=np.full(mcap, -1, np.int64),
@@ -297,7 +308,8 @@ _ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan 
           "qhead qtail qlen q_inlist qlist bq_f vs inuse tsent v_busy "
           "va_g va_a sw_g sw_a sw_rr vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
           "ev_f ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
-          "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand gl in_st in_cnt out_st out_cnt "
+          "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand cand_o cand_ich cand_och gl "
+          "in_st in_cnt out_st out_cnt "
           "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
 _ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".split()
 
