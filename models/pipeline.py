@@ -674,8 +674,18 @@ QUICK_SECONDS = {
     "xfolded_tm/02-model": 7, "xfolded_tm/03-delay": 43, "findings/01-claims": 2, "findings/02-one-network": 8,
 }
 DEFAULT_QUICK_SECONDS = 15
-#: The full profile's stated estimate is the quick one times this factor: the README's "about an
-#: hour on 2 cores" for the whole book with a cold cache (the quick times sum to about 270 s).
+#: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores,
+#: 2 notebooks at a time (measured with ``--jobs 2 --force``, see the README).  They also order a
+#: first build (:func:`next_run`: the chapter with the most time left first).
+FULL_SECONDS = {
+    "min_mva/01-derivation": 8, "min_mva/02-single-packet": 426, "min_mva/03-multi-packet": 141,
+    "min_mva/04-tables": 241, "torus_dor/01-derivation": 4, "torus_dor/02-latency": 1260,
+    "torus_dor/03-comparison": 1225, "torus_dor/04-assumptions": 142, "torus_ipp/01-traffic": 34,
+    "torus_ipp/02-latency": 621, "torus_ipp/03-burstiness": 764, "torus_nbc/01-derivation": 10,
+    "torus_nbc/02-latency": 447, "torus_nbc/03-routing-comparison": 858, "xfolded_tm/01-topology": 16,
+    "xfolded_tm/02-model": 11, "xfolded_tm/03-delay": 454, "findings/01-claims": 3, "findings/02-one-network": 52,
+}
+#: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27
 
 
@@ -689,7 +699,9 @@ def expected_seconds(run: Run, profile: str) -> tuple[float, str]:
     except (OSError, ValueError, KeyError, TypeError):
         pass
     quick = QUICK_SECONDS.get(run.slug, DEFAULT_QUICK_SECONDS)
-    return float(quick if profile == "quick" else quick * FULL_OVER_QUICK), "estimate"
+    if profile == "quick":
+        return float(quick), "estimate"
+    return float(FULL_SECONDS.get(run.slug, quick * FULL_OVER_QUICK)), "estimate"
 
 
 def next_run(pending: list[Run], running_chapters: set[str], seconds: dict[str, float]) -> Run:

@@ -185,7 +185,10 @@ def test_chapters_run_in_order_and_apart_longest_first(tmp_path):
 def test_expected_times_from_the_last_run_or_a_stated_estimate(tmp_path, capsys):
     run = pipeline.Run("min_mva", "01-derivation", tmp_path / "src.ipynb", tmp_path / "out", {}, key="k")
     assert pipeline.expected_seconds(run, "quick") == (pipeline.QUICK_SECONDS["min_mva/01-derivation"], "estimate")
-    assert pipeline.expected_seconds(run, "full")[0] == pipeline.QUICK_SECONDS["min_mva/01-derivation"] * pipeline.FULL_OVER_QUICK
+    assert pipeline.expected_seconds(run, "full") == (pipeline.FULL_SECONDS["min_mva/01-derivation"], "estimate")
+    assert set(pipeline.FULL_SECONDS) == set(pipeline.QUICK_SECONDS) == {r.slug for r in pipeline.plan(None, "full")}
+    own = pipeline.Run("mine", "01-own", tmp_path / "src.ipynb", tmp_path / "own", {}, key="k")
+    assert pipeline.expected_seconds(own, "full")[0] == pipeline.DEFAULT_QUICK_SECONDS * pipeline.FULL_OVER_QUICK
     run.out_dir.mkdir()
     run.provenance.write_text(json.dumps({"profile": "full", "status": "ok", "seconds": 600.0, "key": "old"}))
     assert pipeline.expected_seconds(run, "full") == (600.0, "last run")  # even when stale
