@@ -230,8 +230,14 @@ def sim_traffic(config: dict, mu1: float, traffic: str = "ipp"):
 
 
 def sim_kwargs(config: dict, mu1: float, traffic: str | None = None, *, messages: int = SIM_MESSAGES,
-               warmup_messages: int = SIM_WARMUP, seed: int = 1, **overrides) -> dict:
+               warmup_messages: int = SIM_WARMUP, seed: int = 1, target_ci: float | None = None,
+               min_messages: int | None = None, **overrides) -> dict:
     """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point.
+
+    ``messages`` measured messages per point; with ``target_ci`` (relative 95%
+    half width of the latency) the run measures ``min_messages`` first and is
+    lengthened until that precise, up to ``messages``
+    (``simulate(messages=min_messages, target_ci=..., max_messages=messages)``).
 
     ``config`` is a curve's model (``k, V, M, sigma1, sigma2``, optionally
     ``traffic``); ``traffic`` overrides its traffic (default ``'ipp'``);
@@ -243,6 +249,9 @@ def sim_kwargs(config: dict, mu1: float, traffic: str | None = None, *, messages
     kw = dict(topology=_wormhole().Torus((config["k"], config["k"]), bidirectional=True), routing="duato",
               vcs=config["V"], message_length=int(config["M"]), rate=rate, traffic=tr,
               messages=int(messages), warmup_messages=int(warmup_messages), seed=int(seed), injection_vcs=1)
+    if target_ci is not None:
+        least = int(messages) if min_messages is None else min(int(min_messages), int(messages))
+        kw.update(messages=least, target_ci=float(target_ci), max_messages=int(messages))
     fixed = sorted(set(overrides) & {"topology", "routing", "vcs", "message_length", "rate", "traffic"})
     if fixed:
         raise ParameterError(f"a set-up may not override the network or the traffic ({fixed}); "
@@ -297,11 +306,13 @@ def model_grid(saturation: float, points: int) -> np.ndarray:
 
 
 def _functions(*, simulate: bool, messages: int, warmup_messages: int, sat_steps: int, seed: int,
-               model_points: int, jobs: int) -> dict:
-    """The functions of :func:`models.core.experiment.run_curve` for this chapter."""
+               model_points: int, jobs: int, target_ci: float | None = None, min_messages: int | None = None) -> dict:
+    """The functions of :func:`models.core.experiment.run_curve` for this chapter (the saturation probes
+    are fixed-length runs whatever ``target_ci``: their verdict, not a mean, is what they measure)."""
 
     def sim(curve: Curve, loads: list) -> list:
-        kws = [sim_kwargs(curve.model, m, messages=messages, warmup_messages=warmup_messages, seed=seed, **curve.sim)
+        kws = [sim_kwargs(curve.model, m, messages=messages, warmup_messages=warmup_messages, seed=seed,
+                          target_ci=target_ci, min_messages=min_messages, **curve.sim)
                for m in loads]
         return [{"latency": s.latency, "latency CI": s.latency_ci, "network latency": s.network_latency,
                  "source wait": s.source_wait, "multiplexing": s.multiplexing, "saturated": s.saturated,
@@ -329,7 +340,8 @@ def _prepare(curve: Curve, traffic: str | None, setup: str | None, fractions: Se
 def run_curve(curve: Curve, traffic: str | None = None, setup: str | None = None, *, simulate: bool = True,
               fractions: Sequence[float] = PLOT_FRACTIONS, messages: int = SIM_MESSAGES,
               warmup_messages: int = SIM_WARMUP, sat_steps: int = 7, seed: int = 1, model_points: int = 40,
-              pab: str = "printed", jobs: int = 1) -> CurveRun:
+              pab: str = "printed", jobs: int = 1, target_ci: float | None = None,
+              min_messages: int | None = None) -> CurveRun:
     """Model and simulation of one curve (:func:`models.core.experiment.run_curve`).
 
     ``traffic`` (``'ipp'``/``'poisson'``, default the curve's own) and ``pab``
@@ -340,22 +352,25 @@ def run_curve(curve: Curve, traffic: str | None = None, setup: str | None = None
     point (half as many, at least 1000 / 500, per probe of the ``sat_steps``
     bisection); the model is drawn on ``model_points`` loads up to its
     saturation point.  Loads are ``mu1`` (messages/node/cycle), times cycles.
+    With ``target_ci`` a simulated point stops at that relative precision,
+    between ``min_messages`` and ``messages`` (:func:`sim_kwargs`).
     """
     fns = _functions(simulate=simulate, messages=messages, warmup_messages=warmup_messages, sat_steps=sat_steps,
-                     seed=seed, model_points=model_points, jobs=jobs)
+                     seed=seed, model_points=model_points, jobs=jobs, target_ci=target_ci, min_messages=min_messages)
     return core.run_curve(_prepare(curve, traffic, setup, fractions, pab, simulate), **fns)
 
 
 def run_figure(number: int, traffic: str = "ipp", setup: str = VERDICT_SETUP, *, simulate: bool = True,
                fractions: Sequence[float] = PLOT_FRACTIONS, messages: int = SIM_MESSAGES,
                warmup_messages: int = SIM_WARMUP, sat_steps: int = 7, seed: int = 1, model_points: int = 40,
-               pab: str = "printed", jobs: int = 1) -> tuple:
+               pab: str = "printed", jobs: int = 1, target_ci: float | None = None,
+               min_messages: int | None = None) -> tuple:
     """:func:`run_curve` for both panels of figure ``number`` (:func:`models.core.experiment.run_figure`)."""
     fig = FIGURES[require_choice("figure", number, list(FIGURES))]
     prepared = Figure(label=fig.label, title=fig.title, x_label=fig.x_label, x_unit=fig.x_unit,
                       curves=tuple(_prepare(c, traffic, setup, fractions, pab, simulate) for c in fig.curves))
     fns = _functions(simulate=simulate, messages=messages, warmup_messages=warmup_messages, sat_steps=sat_steps,
-                     seed=seed, model_points=model_points, jobs=jobs)
+                     seed=seed, model_points=model_points, jobs=jobs, target_ci=target_ci, min_messages=min_messages)
     return core.run_figure(prepared, **fns)
 
 
