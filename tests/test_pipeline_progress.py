@@ -102,6 +102,23 @@ def test_run_figure_reports_curves(tmp_path, monkeypatch):
     assert got == [(0, 2, "curves"), (1, 2, "curves"), (2, 2, "curves")]
 
 
+def test_the_chapters_own_figure_loops_report_curves(tmp_path, monkeypatch):
+    """min_mva and torus_dor loop over their curves themselves: they report curves too (#15)."""
+    from models.min_mva import experiments as mm
+    from models.torus_dor import experiments as td
+
+    path = tmp_path / "p"
+    monkeypatch.setenv(progress.ENV, str(path))
+    monkeypatch.setattr(td, "run_curve", lambda c, **kw: c.label)
+    fig = td.Figure("fig-torus_dor-x", "t", (td.Curve("a", loads=(0.1,)), td.Curve("b", loads=(0.2,))))
+    assert td.run_figure(fig) == ("a", "b")
+    monkeypatch.setattr(mm, "run_curve", lambda c, NC_values, setup=None, **kw: (c.label, setup))
+    runs = mm.run_figure(2, [1], setups=["paper", "second-omega"])
+    n = len(runs)
+    got = [(r["done"], r["total"]) for r in read_new(path, 0)[0] if r["label"] == "curves"]
+    assert got == [(0, 2), (1, 2), (2, 2)] + [(i, n) for i in range(n + 1)]
+
+
 @pytest.mark.notebooks
 def test_pipeline_relays_progress_from_inside_the_kernel(tmp_path, capsys):
     """The kernel sees MODELS_PROGRESS_FILE and the pipeline prints what it reports."""

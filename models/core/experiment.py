@@ -51,7 +51,7 @@ from .progress import report as report_progress
 from .saturation import Saturation
 from .validation import compare, saturation_aware_error
 
-__all__ = ["Curve", "Figure", "CurveRun", "run_curve", "run_figure", "error_table", "concat", "FRACTIONS_OF",
+__all__ = ["Curve", "Figure", "CurveRun", "run_curve", "run_figure", "each_curve", "error_table", "concat", "FRACTIONS_OF",
            "ERROR_FRACTIONS"]
 
 #: What a curve's loads are fractions of: absolute loads (None), the simulated or the model's saturation load.
@@ -392,11 +392,18 @@ def run_figure(figure: Figure, model, sim=None, **kwargs) -> tuple:
     if not isinstance(figure, Figure):
         raise ParameterError(f"`figure` must be a Figure; got {figure!r}")
     kwargs.setdefault("quantity", figure.quantity)
+    return each_curve(figure.curves, lambda curve: run_curve(curve, model, sim, **kwargs))
+
+
+def each_curve(curves: Sequence, run: Callable) -> tuple:
+    """``run(curve)`` for every curve, in order, reporting curves done / total to the pipeline's
+    progress lines (:mod:`models.core.progress`); the chapters' own figure loops use it too."""
+    curves = tuple(curves)
     runs = []
-    for curve in figure.curves:  # curves done / total, for the pipeline's progress lines
-        report_progress(len(runs), len(figure.curves), "curves")
-        runs.append(run_curve(curve, model, sim, **kwargs))
-    report_progress(len(runs), len(figure.curves), "curves")
+    for curve in curves:
+        report_progress(len(runs), len(curves), "curves")
+        runs.append(run(curve))
+    report_progress(len(runs), len(curves), "curves")
     return tuple(runs)
 
 

@@ -234,8 +234,8 @@ def run_figure(number: int, NC_values: Sequence[int], *, setups: Sequence[str] =
         raise ParameterError(f"`number` must be one of the paper's figures {sorted(FIGURES)}; got {number!r}")
     if isinstance(setups, str) or not setups:
         raise ParameterError(f"`setups` must be a non-empty sequence of set-up names {list(SETUPS)}; got {setups!r}")
-    return tuple(run_curve(c, NC_values, setup=check_setup(s), **kwargs)
-                 for s in setups for c in FIGURES[number].curves)
+    pairs = [(s, c) for s in setups for c in FIGURES[number].curves]
+    return core_experiment.each_curve(pairs, lambda sc: run_curve(sc[1], NC_values, setup=check_setup(sc[0]), **kwargs))
 
 
 # ----------------------------------------------------------------------------

@@ -375,7 +375,7 @@ def run_curve(
 
 def run_figure(figure: Figure, **kwargs) -> tuple:
     """:func:`run_curve` for every curve of ``figure`` (keywords as for :func:`run_curve`)."""
-    return tuple(run_curve(c, **kwargs) for c in figure.curves)
+    return core.each_curve(figure.curves, lambda c: run_curve(c, **kwargs))
 
 
 def sim_results(run: CurveRun) -> list:
