@@ -675,15 +675,16 @@ QUICK_SECONDS = {
 }
 DEFAULT_QUICK_SECONDS = 15
 #: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores,
-#: 2 notebooks at a time (measured with ``--jobs 2 --force``, see the README).  They also order a
+#: 2 notebooks at a time (measured with ``--jobs 2 --force`` at commit 9731457, see the README).  They also order a
 #: first build (:func:`next_run`: the chapter with the most time left first).
 FULL_SECONDS = {
-    "min_mva/01-derivation": 8, "min_mva/02-single-packet": 426, "min_mva/03-multi-packet": 141,
-    "min_mva/04-tables": 241, "torus_dor/01-derivation": 4, "torus_dor/02-latency": 1260,
-    "torus_dor/03-comparison": 1225, "torus_dor/04-assumptions": 142, "torus_ipp/01-traffic": 34,
-    "torus_ipp/02-latency": 621, "torus_ipp/03-burstiness": 764, "torus_nbc/01-derivation": 10,
-    "torus_nbc/02-latency": 447, "torus_nbc/03-routing-comparison": 858, "xfolded_tm/01-topology": 16,
-    "xfolded_tm/02-model": 11, "xfolded_tm/03-delay": 454, "findings/01-claims": 3, "findings/02-one-network": 52,
+    "min_mva/01-derivation": 5, "min_mva/02-single-packet": 123, "min_mva/03-multi-packet": 76,
+    "min_mva/04-tables": 224, "torus_dor/01-derivation": 4, "torus_dor/02-latency": 1189,
+    "torus_dor/03-comparison": 23, "torus_dor/04-assumptions": 92, "torus_ipp/01-traffic": 22,
+    "torus_ipp/02-latency": 438, "torus_ipp/03-burstiness": 321, "torus_nbc/01-derivation": 9,
+    "torus_nbc/02-latency": 330, "torus_nbc/03-routing-comparison": 480, "xfolded_tm/01-topology": 10,
+    "xfolded_tm/02-model": 8, "xfolded_tm/03-delay": 286, "findings/01-claims": 2,
+    "findings/02-one-network": 51,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27
