@@ -675,16 +675,16 @@ QUICK_SECONDS = {
 }
 DEFAULT_QUICK_SECONDS = 15
 #: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores,
-#: 2 notebooks at a time (measured with ``--jobs 2 --force`` at commit 9731457, see the README).  They also order a
+#: 2 notebooks at a time (measured with ``--jobs 2 --force`` at commit 1a91cb4, see the README).  They also order a
 #: first build (:func:`next_run`: the chapter with the most time left first).
 FULL_SECONDS = {
-    "min_mva/01-derivation": 5, "min_mva/02-single-packet": 123, "min_mva/03-multi-packet": 76,
-    "min_mva/04-tables": 224, "torus_dor/01-derivation": 4, "torus_dor/02-latency": 1189,
-    "torus_dor/03-comparison": 23, "torus_dor/04-assumptions": 92, "torus_ipp/01-traffic": 22,
-    "torus_ipp/02-latency": 438, "torus_ipp/03-burstiness": 321, "torus_nbc/01-derivation": 9,
-    "torus_nbc/02-latency": 330, "torus_nbc/03-routing-comparison": 480, "xfolded_tm/01-topology": 10,
-    "xfolded_tm/02-model": 8, "xfolded_tm/03-delay": 286, "findings/01-claims": 2,
-    "findings/02-one-network": 51,
+    "min_mva/01-derivation": 5, "min_mva/02-single-packet": 110, "min_mva/03-multi-packet": 67,
+    "min_mva/04-tables": 194, "torus_dor/01-derivation": 7, "torus_dor/02-latency": 1077,
+    "torus_dor/03-comparison": 17, "torus_dor/04-assumptions": 76, "torus_ipp/01-traffic": 24,
+    "torus_ipp/02-latency": 288, "torus_ipp/03-burstiness": 321, "torus_nbc/01-derivation": 13,
+    "torus_nbc/02-latency": 349, "torus_nbc/03-routing-comparison": 426, "xfolded_tm/01-topology": 8,
+    "xfolded_tm/02-model": 8, "xfolded_tm/03-delay": 234, "findings/01-claims": 2,
+    "findings/02-one-network": 41,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27
