@@ -613,14 +613,7 @@ def solve_curve(mu1_values, /, **params) -> CurveResult:
     """
     mu = np.asarray(require_loads("mu1_values", mu1_values, lambda v: require_rate("mu1", v), unit=LOAD_UNIT),
                     dtype=float)
-    import inspect
-
-    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
-    unknown = set(params) - set(opts)
-    if unknown:
-        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
-    opts.update(params)
-    tol, max_iter = require_tol("tol", opts.pop("tol")), require_max_iter("max_iter", opts.pop("max_iter"))
+    opts, tol, max_iter = _solve_options(params)
     ps = [Params(mu1=float(m), **opts) for m in mu]
     res = _solve_rows(ps, tol=tol, max_iter=max_iter)
     col = lambda name: np.array([getattr(r, name) for r in res], dtype=float)  # noqa: E731
@@ -629,6 +622,20 @@ def solve_curve(mu1_values, /, **params) -> CurveResult:
                        blocking=col("blocking"), multiplexing=col("multiplexing"),
                        saturated=np.array([r.saturated for r in res]),
                        iterations=np.array([r.iterations for r in res]), results=res)
+
+
+def _solve_options(params: dict) -> tuple[dict, float, int]:
+    """:func:`solve`'s keyword arguments with its defaults filled in (``mu1`` excluded), split into the
+    :class:`Params` fields and the checked iteration controls ``tol``, ``max_iter`` (the curve and the
+    saturation search iterate every load as :func:`solve` would)."""
+    import inspect
+
+    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
+    unknown = set(params) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(params)
+    return opts, require_tol("tol", opts.pop("tol")), require_max_iter("max_iter", opts.pop("max_iter"))
 
 
 def saturation_bound(**params) -> float:
@@ -657,14 +664,7 @@ def saturation_load(*, rtol: float = 1e-6, **params) -> float:
     """
     if "mu1" in params:
         raise ParameterError("saturation_load finds `mu1`; do not pass it")
-    import inspect
-
-    opts = {name: q.default for name, q in inspect.signature(solve).parameters.items() if name != "mu1"}
-    unknown = set(params) - set(opts)
-    if unknown:
-        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
-    opts.update(params)
-    tol, max_iter = require_tol("tol", opts.pop("tol")), require_max_iter("max_iter", opts.pop("max_iter"))
+    opts, tol, max_iter = _solve_options(params)
     rtol = require_tol("rtol", rtol)
     hi = saturation_bound(**params)
     if hi > MAX_RATE:
