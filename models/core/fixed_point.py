@@ -456,6 +456,10 @@ def monotone_fixed_point_exists(
     """
     _check_options(1.0, relative_to, floor)
     x = np.array(x0, dtype=float, copy=True)
+    if x.shape == (1,):
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            return _monotone_1(f, float(x[0]), tol=tol, max_iter=max_iter, saturated=saturated,
+                               relative_to=relative_to, floor=floor, every=every)
     evals = 0
     prev = prev2 = None
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
@@ -493,3 +497,51 @@ def monotone_fixed_point_exists(
                 if np.all(np.isfinite(fu)) and not (saturated is not None and saturated(fu)) and np.all(fu <= u):
                     return "certified", u, evals
     return "undecided", x, evals
+
+
+def _monotone_1(f, x: float, *, tol, max_iter, saturated, relative_to, floor, every) -> tuple[str, np.ndarray, int]:
+    """:func:`monotone_fixed_point_exists` for one unknown, on Python floats: the same steps, tests and
+    certificates in the same order with the same numbers (IEEE arithmetic, as numpy's on a 1-element
+    array), without the cost of numpy calls on 1-element arrays; ``f`` and ``saturated`` still see
+    1-element arrays."""
+    isfinite = math.isfinite
+    evals = 0
+    prev = prev2 = None
+    for it in range(1, max_iter + 1):
+        try:
+            out = np.asarray(f(np.array([x])), dtype=float)
+        except Saturated:
+            return "saturated", np.array([x]), evals + 1
+        evals += 1
+        if out.size != 1:
+            raise ValueError(f"f changed the shape from (1,) to {out.shape}")
+        new = float(out.reshape(-1)[0])
+        if saturated is not None and saturated(out.reshape(1)):
+            return "saturated", out.reshape(1), evals
+        if not isfinite(new):
+            return "saturated", np.array([x]), evals
+        step = abs(new - x)
+        scale = max(floor, abs(new if relative_to == "new" else x))
+        diff = step / scale if scale != 0 else (math.inf if step > 0 else math.nan)
+        if diff <= tol:
+            return "converged", out.reshape(1), evals
+        prev2, prev, x = prev, x, new
+        if prev2 is None or it % every:
+            continue
+        d1, d2 = prev - prev2, x - prev
+        r = d2 / d1 if d1 > 0 else 0.0
+        if not (d2 >= 0 and r < 1.0):
+            continue  # not (yet) a monotone, contracting tail
+        tail = d2 * r / (1.0 - r)
+        for mult in (1.0, 2.0):
+            u = x + mult * tail + 1e-15 * abs(x)
+            try:
+                fu = np.asarray(f(np.array([u])), dtype=float)
+            except Saturated:
+                evals += 1
+                break
+            evals += 1
+            v = float(fu.reshape(-1)[0])
+            if isfinite(v) and not (saturated is not None and saturated(fu.reshape(1))) and v <= u:
+                return "certified", np.array([u]), evals
+    return "undecided", np.array([x]), evals

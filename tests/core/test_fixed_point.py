@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.core.errors import ConvergenceError, ParameterError
 from models.core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points
@@ -484,3 +486,34 @@ def test_monotone_vector_map_and_undecided():
     assert outcome in ("certified", "converged") and np.all(A @ u + 1.0 <= u)
     outcome, _, evals = monotone_fixed_point_exists(lambda x: x + 1.0, [0.0], tol=1e-12, max_iter=50)
     assert outcome == "undecided" and evals >= 50
+
+
+def _as_matrix(f):
+    """``f`` on a (1, 1) array: the same map, taken by monotone_fixed_point_exists's general (array) path."""
+    def g(x):
+        return np.asarray(f(np.asarray(x, dtype=float).reshape(1)), dtype=float).reshape(1, 1)
+    return g
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=st.floats(0.0, 3.0), b=st.floats(0.0, 1.2), c=st.floats(0.0, 1.0), x0=st.floats(0.0, 2.0),
+       pole=st.sampled_from([None, 1.0, 3.0, 50.0]), tol=st.sampled_from([1e-6, 1e-9, 1e-12, 0.0]),
+       max_iter=st.sampled_from([1, 2, 5, 40, 3000]), relative_to=st.sampled_from(["new", "old"]),
+       floor=st.sampled_from([0.0, 1.0]), every=st.sampled_from([1, 2, 3]), big=st.sampled_from([None, 10.0, 1e6]))
+def test_monotone_one_unknown_on_floats_is_the_array_path(a, b, c, x0, pole, tol, max_iter, relative_to, floor,
+                                                          every, big):
+    """#16: the 1-element path (Python floats) takes the same steps, certificates and outcome as the array path."""
+    from models.core.fixed_point import monotone_fixed_point_exists
+
+    def f(x):
+        x = np.asarray(x, dtype=float)
+        if pole is not None and np.any(x >= pole):
+            raise Saturated("pole")
+        return a + b * x + c * x * x
+
+    sat = None if big is None else (lambda v: bool(np.any(np.asarray(v) > big)))
+    kw = dict(tol=tol, max_iter=max_iter, saturated=sat, relative_to=relative_to, floor=floor, every=every)
+    one = monotone_fixed_point_exists(f, [x0], **kw)
+    arr = monotone_fixed_point_exists(_as_matrix(f), [[x0]], **kw)
+    assert one[0] == arr[0] and one[2] == arr[2]
+    assert one[1].shape == (1,) and np.array_equal(one[1], arr[1].reshape(1), equal_nan=True)
