@@ -471,11 +471,11 @@ def monotone_fixed_point_exists(
             evals += 1
             if saturated is not None and saturated(new):
                 return "saturated", new, evals
-            if not np.all(np.isfinite(new)):
+            if not np.isfinite(new).all():
                 return "saturated", x, evals
             step = np.abs(new - x)
             scale = np.maximum(floor, np.abs(new if relative_to == "new" else x))
-            if float(np.max(step / scale)) <= tol:
+            if float((step / scale).max()) <= tol:
                 return "converged", new, evals
             prev2, prev, x = prev, x, new
             if prev2 is None or it % every:
@@ -483,7 +483,7 @@ def monotone_fixed_point_exists(
             d1, d2 = prev - prev2, x - prev
             with np.errstate(all="ignore"):
                 r = np.where(d1 > 0, d2 / np.where(d1 > 0, d1, 1.0), 0.0)
-            if not (np.all(d2 >= 0) and np.all(r < 1.0)):
+            if not ((d2 >= 0).all() and (r < 1.0).all()):
                 continue  # not (yet) a monotone, contracting tail
             tail = d2 * r / (1.0 - r)
             for mult in (1.0, 2.0):
@@ -494,7 +494,7 @@ def monotone_fixed_point_exists(
                     evals += 1
                     break
                 evals += 1
-                if np.all(np.isfinite(fu)) and not (saturated is not None and saturated(fu)) and np.all(fu <= u):
+                if np.isfinite(fu).all() and not (saturated is not None and saturated(fu)) and (fu <= u).all():
                     return "certified", u, evals
     return "undecided", x, evals
 

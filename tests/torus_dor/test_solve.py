@@ -292,3 +292,27 @@ def test_curve_on_arrays_is_solve_point_by_point(kw):
         if not one.saturated:
             assert r.latency == pytest.approx(one.latency, rel=1e-13)
             assert np.allclose(r.W, one.W, rtol=1e-13, atol=0) and np.allclose(r.occupancy, one.occupancy, rtol=1e-12)
+
+
+def test_piecewise_select_is_numpy_select_to_the_last_bit():
+    """#16: the lambdified Piecewise (eqs. 15, 19) runs with numpy.where in place of numpy.select: same values."""
+    import sys
+    import types
+
+    S = sys.modules["models.torus_dor.solve"]
+    rng = np.random.default_rng(16)
+    K = S._compiled(S.Readings())
+    piecewise = [name for name, fn in K.items() if fn.__globals__.get("select") is S._select]
+    assert sorted(piecewise) == ["N_term", "l_den", "l_num"]
+    for name in piecewise:
+        fast = K[name]
+        slow = types.FunctionType(fast.__code__, dict(fast.__globals__, select=np.select))
+        for L in (2, 3, 6):
+            j = np.arange(13, dtype=float)[:, None, None]
+            rho = rng.uniform(0, 1, (1, 5, 3))
+            rho[0, 0] = [0.0, 1.0, 1e-300]
+            J = rng.integers(L, 13, (1, 1, 3)).astype(float)
+            args = (j, rho, J, L) if name == "N_term" else (j, rho[0], L)
+            a, b = fast(*args), slow(*args)
+            assert a.dtype == b.dtype == float and a.shape == b.shape
+            assert np.array_equal(a, b, equal_nan=True) and np.array_equal(np.signbit(a), np.signbit(b))
