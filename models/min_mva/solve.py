@@ -146,7 +146,7 @@ def _kernels(multi: bool, reading: str = "paper") -> dict:
 
 def _arr(v, like):
     """Broadcast a lambdified result (may be a Python scalar) to ``like``'s shape."""
-    shape = np.shape(like)
+    shape = like.shape if type(like) is np.ndarray else np.shape(like)
     if type(v) is np.ndarray and v.shape == shape and v.dtype == float:
         return v  # the common case, without the cost of np.broadcast_to (the same values)
     return np.broadcast_to(np.asarray(v, dtype=float), shape)
@@ -424,6 +424,11 @@ def _reduced_rows(prep: _Prepared, K, NCs: np.ndarray, S_pe, S_mm, m):
     st = prep.structure
     nb = len(st.labels) - 1
     V, Wt, p, A, T = st.V, st.Wtot, st.p, st.A, st.T
+    Wt_sw, V_sw, A_sw, p_sw = Wt[:nb], V[:nb], A[:nb], p[:nb]
+    vm, wm = V[nb:], Wt[nb:]
+    spread = [0] * nb  # Xi[:, spread]: each row's X_i in every switch column (a copy, the same values)
+    # the visit arrays spread over R rows (read-only views, the same values), made once per R
+    views: dict = {}
 
     def class_throughput(x, NC):
         sumR = x[:, :-1] @ T
@@ -435,15 +440,19 @@ def _reduced_rows(prep: _Prepared, K, NCs: np.ndarray, S_pe, S_mm, m):
         Xi, _ = class_throughput(x, NC[:, 0])
         Xi = Xi[:, None]
         rs = r[:, :nb]
-        X = np.broadcast_to(Xi, rs.shape)
-        Xj = _arr(K["X_ij"](Wt[:nb], X), rs)
-        Dj = _arr(K["Q_sw"](X, Wt[:nb], rs, m), rs) - _arr(K["U_sw"](Xj, m), rs)
-        Ajk = A[:nb] * X[..., None]
-        new_sw = _switch_new(K, X, np.broadcast_to(V[:nb], rs.shape), rs, Dj, Xj, Ajk, p[:nb], NC, m)
-        vm, wm, rm = V[nb:], Wt[nb:], r[:, nb:]
+        R = rs.shape[0]
+        V_rows = views.get(R)
+        if V_rows is None:
+            V_rows = views[R] = (np.broadcast_to(V_sw, rs.shape), np.broadcast_to(vm, (R, vm.size)))
+        X = Xi[:, spread]
+        Xj = _arr(K["X_ij"](Wt_sw, X), rs)
+        Dj = _arr(K["Q_sw"](X, Wt_sw, rs, m), rs) - _arr(K["U_sw"](Xj, m), rs)
+        Ajk = A_sw * X[..., None]
+        new_sw = _switch_new(K, X, V_rows[0], rs, Dj, Xj, Ajk, p_sw, NC, m)
+        rm = r[:, nb:]
         Um_tot = _arr(K["U_mm"](_arr(K["X_ij"](wm, Xi), rm), S_mm), rm)
         Dm_tot = _arr(K["Q_mm"](Xi, wm, rm, m), rm) - Um_tot
-        new_mm = _memory_new(K, Xi, np.broadcast_to(vm, rm.shape), rm, Dm_tot, Um_tot, NC, S_mm, m)
+        new_mm = _memory_new(K, Xi, V_rows[1], rm, Dm_tot, Um_tot, NC, S_mm, m)
         new_pe = _arr(K["processor"](Xi * r_pe, K["U_pe"](Xi, S_pe, m), NC, S_pe, m), r_pe)
         return np.concatenate([new_sw, new_mm, new_pe], axis=1)
 
