@@ -426,8 +426,7 @@ def _reduced_rows(prep: _Prepared, K, NCs: np.ndarray, S_pe, S_mm, m):
     V, Wt, p, A, T = st.V, st.Wtot, st.p, st.A, st.T
     Wt_sw, V_sw, A_sw, p_sw = Wt[:nb], V[:nb], A[:nb], p[:nb]
     vm, wm = V[nb:], Wt[nb:]
-    spread = [0] * nb  # Xi[:, spread]: each row's X_i in every switch column (a copy, the same values)
-    # the visit arrays spread over R rows (read-only views, the same values), made once per R
+    # the visit arrays spread over R rows (the same read-only views as before), made once per R
     views: dict = {}
 
     def class_throughput(x, NC):
@@ -444,7 +443,7 @@ def _reduced_rows(prep: _Prepared, K, NCs: np.ndarray, S_pe, S_mm, m):
         V_rows = views.get(R)
         if V_rows is None:
             V_rows = views[R] = (np.broadcast_to(V_sw, rs.shape), np.broadcast_to(vm, (R, vm.size)))
-        X = Xi[:, spread]
+        X = np.broadcast_to(Xi, rs.shape)
         Xj = _arr(K["X_ij"](Wt_sw, X), rs)
         Dj = _arr(K["Q_sw"](X, Wt_sw, rs, m), rs) - _arr(K["U_sw"](Xj, m), rs)
         Ajk = A_sw * X[..., None]
