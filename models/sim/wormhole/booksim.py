@@ -275,43 +275,45 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
         qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
         bq_f=_aligned(NV * B, np.int32), vs=_aligned(NV * K.NVS, np.int32),
         inuse=np.zeros(NV, np.int8), tsent=np.zeros(NV, np.int8), v_busy=i32(NV),
-        va_g=i32(NV), va_a=i32(NV), sw_g=i32(NCH), sw_a=i32(NCH), sw_rr=i32(NCH),
+        va_g=i32(NV), va_a=i32(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
         vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
         src_list=i32(N), in_src=np.zeros(N, np.int8), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1),
         last_vc=i32(N, -1),
         ev_f=np.zeros(K.NSLOT * NCH, np.int64), ev_fn=np.zeros(K.NSLOT, np.int64),
-        ev_cb=i32(K.NSLOT * NCH), ev_cn=np.zeros(K.NSLOT, np.int64),
+        ev_cb=np.zeros(K.NSLOT * NCH, np.int64), ev_cn=np.zeros(K.NSLOT, np.int64),
         req_b=i32(NV * (P * V + W) + 1), req_o=i32(NV * (P * V + W) + 1), rq_tmp=i32(P * V + W + 1),
         g_key=np.full(NV, -1, np.int64), g_in=i32(NV), g_touch=i32(NV),
         a_key=np.full(NV, -1, np.int64), a_o=i32(NV), a_touch=i32(NV),
-        p_key=np.full(NCH * (P + 1), -1, np.int64), p_b=i32(NCH * (P + 1)), p_touch=i32(NCH * (P + 1)),
-        og_key=np.full(NCH, -1, np.int64), og_pair=i32(NCH), og_touch=i32(NCH),
-        ia_key=np.full(NCH, -1, np.int64), ia_pair=i32(NCH), ia_touch=i32(NCH),
-        cand=i32(NV), cand_o=i32(NV), cand_ich=i32(NV), cand_och=i32(NV), gl=i32(NV),
-        in_st=np.full(NCH, -1, np.int64), in_cnt=i32(NCH),
-        out_st=np.full(NCH, -1, np.int64), out_cnt=i32(NCH),
+        p_key=np.full(NCH * (P + 1), -1, np.int64), p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH),
+        ia_touch=i32(NCH), cand=i32(NV), cand_o=i32(NV), cand_ich=i32(NV), cand_och=i32(NV), cand_ip=i32(NV),
+        cand_op=i32(NV), cand_vi=i32(NV), gl=i32(NV),
         m_dest=i32(mcap), m_src=i32(mcap), m_len=i32(mcap), m_tgen=np.zeros(mcap, np.int64),
         m_tinj=np.zeros(mcap, np.int64), m_hops=i32(mcap), m_tag=np.full(mcap, -1, np.int64),
         m_state=i32(mcap), m_next=np.arange(1, mcap + 1, dtype=np.int32), m_tie=np.zeros(mcap, np.int64),
         tg_lat=np.zeros(tagcap, np.int64), tg_net=np.zeros(tagcap, np.int64), tg_wait=np.zeros(tagcap, np.int64),
         tg_hops=i32(tagcap), tg_done=np.zeros(tagcap, np.int8),
-        nch=np.zeros(V + 1, np.int64), c_nbusy=i32(NCH), hist_acc=np.zeros(V + 1), c_flits=np.zeros(NCH, np.int64),
+        nch=np.zeros(V + 1, np.int64), c_nbusy=i32(NCH), hist_acc=np.zeros(V + 1),
     )
     a["vs"][K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
+    a["vs"][K.VS_IDX::K.NVS] = v_idx
+    a["vs"][K.VS_INPORT::K.NVS] = c_inport[v_chan]
     a["vs"][K.VS_OWN::K.NVS] = -1
     a["m_next"][-1] = -1
+    for f in ("tc", "ia"):
+        a["chin"][f] = -1
+    for f in ("tc", "og"):
+        a["chout"][f] = -1
     a["nch"][0] = C
     return a, C, NCH, NV
 
 
 _ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan v_idx v_li v_lo "
           "qhead qtail qlen q_inlist qlist bq_f vs inuse tsent v_busy "
-          "va_g va_a sw_g sw_a sw_rr vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
+          "va_g va_a chin chout vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
           "ev_f ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
-          "p_key p_b p_touch og_key og_pair og_touch ia_key ia_pair ia_touch cand cand_o cand_ich cand_och gl "
-          "in_st in_cnt out_st out_cnt "
+          "p_key p_touch og_touch ia_touch cand cand_o cand_ich cand_och cand_ip cand_op cand_vi gl "
           "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
-_ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc c_flits".split()
+_ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc".split()
 
 
 def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
@@ -462,7 +464,9 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     state["wall"] = time.perf_counter() - t0
     if status == K.DEADLOCK:
         held = []
-        occ = a["vs"][K.VS_OCC::K.NVS]
+        vs = a["vs"].reshape(-1, K.NVS)
+        own = vs[:, K.VS_OWN]  # a held VC's credit count is kept in its holder's row
+        occ = np.where(own >= 0, vs[np.maximum(own, 0), K.VS_OCCO], vs[:, K.VS_OCC])
         for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (occ[: a["c_base"][C]] > 0))[0][:50]:
             ch = int(a["v_chan"][b])
             held.append(f"{topology.describe_channel(ch)} vc{int(a['v_idx'][b])} "
@@ -533,7 +537,7 @@ def simulate_booksim(topology, **kw):
         window_cycles=Tw, stop_reason=reason,
         work=dict(vc_alloc_requests=int(S[K.S_VAREQ]), sw_alloc_requests=int(S[K.S_SWREQ]),
                   generated=int(S[K.S_GEN]), delivered=int(S[K.S_DELIV])),
-        channel_load=a["c_flits"][:C] / Tw if Tw > 0 else np.full(C, math.nan),
+        channel_load=a["chout"]["flits"][:C] / Tw if Tw > 0 else np.full(C, math.nan),
     )
 
 

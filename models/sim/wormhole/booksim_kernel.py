@@ -5,12 +5,19 @@ The semantics, with the BookSim source each one follows, are listed in
 :mod:`.kernel`: channels ``0..C-1`` network, ``C..C+N-1`` injection,
 ``C+N..C+2N-1`` ejection; channel ``ch`` owns VCs ``c_base[ch] ..``.  A VC
 index ``b`` names both the flit buffer at the channel's downstream router
-(input side: ring ``bq_*``, state ``st``) and the upstream view of that
-buffer (output side: ``occ`` credits in use, ``inuse`` allocated).
+(input side: ring ``bq_f``, state ``ST`` ...) and the upstream view of that
+buffer (output side: credits in use, ``inuse`` allocated).  Everything switch
+allocation and the credit loop read about a VC sits in its 64-byte row of ``vs``
+(fields ``VS_*``).  A VC's credit count lives in the row of the input VC that
+holds it as its output (``OCCO``) for as long as it is held, and in its own row
+(``OCC``) otherwise: a flit sent, and the credit that comes back for it, then
+touch only the sender's row.  Per channel, switch allocation keeps its iSLIP
+pointers and requests in the records ``chin`` (:data:`CH_IN`, by input channel)
+and ``chout`` (:data:`CH_OUT`, by output channel).
 
 One cycle ``t``:
 
-A. events due at ``t``: credits (``occ -= 1``; with ``wait_for_tail_credit``
+A. events due at ``t``: credits (credits in use ``- 1``; with ``wait_for_tail_credit``
    the tail's credit frees the VC; the input VC holding the credited VC is
    put back on the switch list if it slept for lack of a credit), flits entering an input
    buffer (a head at an idle VC starts routing: VC allocation from ``t + 1``;
@@ -48,12 +55,24 @@ NSLOT = 8  # event ring (largest delay is 5 cycles)
  C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF, C_W, C_VEJ, C_MODE, C_WARMCYC,
  C_RUNCYC, C_NBATCH, C_HALF, C_WTC) = range(28)
 N_CFG = 28
-# per-VC state: one 32-byte row of ``vs`` (int32) per VC, so a VC's hot fields share a cache line
-# (cycle numbers fit: the wrapper keeps max_cycles below 2**31 - 16)
-(VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN) = range(8)
-NVS = 8
+# per-VC state: one 64-byte row of ``vs`` (int32) per VC (a cache line: the wrapper aligns ``vs``),
+# so that everything switch allocation reads about a VC is in its own row (cycle numbers fit: the
+# wrapper keeps max_cycles below 2**31 - 16).  Input side (the VC as a buffer): ST state (0 idle,
+# 1 routing / VC allocation, 2 active), HEAD / CNT its flit ring, FROM the first cycle its front
+# flit may bid, OUT the output VC it holds while active, OCCO the credits in use of OUT (kept here,
+# not in OUT's row, while it holds OUT), OUTCH / OUTPORT OUT's channel and output port; static:
+# CHAN, IDX (index in the channel), INPORT (input port of CHAN).  Output side (the VC as seen from
+# upstream): OCC credits in use while no input VC holds it, OWN the input VC holding it (-1: none).
+(VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
+ VS_IDX, VS_INPORT) = range(13)
+NVS = 16
 (CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
 N_CFGF = 6
+#: per channel, its input side in switch allocation: requests this cycle (``t << 2 | n``), iSLIP accept
+#: pointer, VC round-robin offset
+CH_IN = np.dtype([("tc", np.int64), ("ia", np.int64), ("a", np.int32), ("rr", np.int32)], align=True)
+#: per channel, its output side: requests this cycle, iSLIP grant pointer, flits sent in the window
+CH_OUT = np.dtype([("tc", np.int64), ("og", np.int64), ("flits", np.int64), ("g", np.int32)], align=True)
 # S (int64 state scalars)
 (S_T, S_PHASE, S_TW, S_DELIV, S_NTAG, S_PREFIX, S_INSYS, S_INNET, S_IDLE, S_FLITHOPS,
  S_NETFLITS_W, S_DELIV_W, S_GEN_W, S_CYC_W, S_FREE, S_NQ, S_MAXLEN, S_GEN, S_INSYS_W0,
@@ -222,15 +241,15 @@ def run(cfg, cfgf, st, S, F,
         v_chan, v_idx, v_li, v_lo,
         qhead, qtail, qlen, q_inlist, qlist,
         bq_f, vs, inuse, tsent, v_busy,
-        va_g, va_a, sw_g, sw_a, sw_rr,
+        va_g, va_a, chin, chout,
         vca_list, in_vca, sw_list, in_sw, src_list, in_src, cur_m, cur_k, cur_vc, last_vc,
         ev_f, ev_fn, ev_cb, ev_cn,
         req_b, req_o, rq_tmp, g_key, g_in, g_touch, a_key, a_o, a_touch,
-        p_key, p_b, p_touch, og_key, og_pair, og_touch, ia_key, ia_pair, ia_touch,
-        cand, cand_o, cand_ich, cand_och, gl, in_st, in_cnt, out_st, out_cnt,
+        p_key, p_touch, og_touch, ia_touch,
+        cand, cand_o, cand_ich, cand_och, cand_ip, cand_op, cand_vi, gl,
         m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next, m_tie,
         tg_lat, tg_net, tg_wait, tg_hops, tg_done,
-        nch, c_nbusy, hist_acc, c_flits, bt_msgs, bt_flits,
+        nch, c_nbusy, hist_acc, bt_msgs, bt_flits,
         mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
     """Advance the simulation until a stop condition; returns a status code.
 
@@ -246,9 +265,8 @@ def run(cfg, cfgf, st, S, F,
     Every array index in the loop is written ``a[_u(i)]`` (unsigned): numba emits a
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
     indices are never negative; without these tests the loop runs about a quarter faster.
-    The switch allocator's candidates keep their output VC and input / output channels in
-    ``cand_o`` / ``cand_ich`` / ``cand_och``, so that the arbitration and the grants do not
-    re-read the VC rows.
+    The switch allocator's candidates keep their output VC, input / output channels, ports and
+    VC index in ``cand_*``, so that the arbitration and the grants do not re-read the VC rows.
     """
     N = cfg[C_N]
     P = cfg[C_P]
@@ -307,19 +325,26 @@ def run(cfg, cfgf, st, S, F,
         # ------------------------------------------------------------ A. events due now
         nc = ev_cn[_u(slot)]
         for i in range(nc):
-            b = ev_cb[_u(s0 + i)]
-            oc = vs[_u(b * NVS + VS_OCC)] - 1
-            vs[_u(b * NVS + VS_OCC)] = oc
-            if wtc and oc == 0 and tsent[_u(b)] != 0:  # the tail's credit: the VC is free again
-                tsent[_u(b)] = 0
-                inuse[_u(b)] = 0
-            ow = vs[_u(b * NVS + VS_OWN)]  # the input VC that holds b wakes up if it waits for this credit
-            if ow >= 0 and in_sw[_u(ow)] == 0:
+            e = ev_cb[_u(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
+            b = e & MASK
+            ow = (e >> 32) - 1
+            # the credit counts where b's count is kept: in the row of the input VC holding b (an
+            # active VC holds its output VC until its tail is sent: ST == 2 and OUT == b), else in b's
+            if ow < 0 or vs[_u(ow * NVS + VS_ST)] != 2 or vs[_u(ow * NVS + VS_OUT)] != b:
+                ow = vs[_u(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
+            if ow >= 0:
                 r = ow * NVS
-                if vs[_u(r + VS_ST)] == 2 and vs[_u(r + VS_OUT)] == b and vs[_u(r + VS_CNT)] > 0:
+                vs[_u(r + VS_OCCO)] -= 1
+                if in_sw[_u(ow)] == 0 and vs[_u(r + VS_CNT)] > 0:  # it slept for lack of this credit
                     in_sw[_u(ow)] = 1
                     sw_list[_u(nsw)] = ow
                     nsw += 1
+            else:
+                oc = vs[_u(b * NVS + VS_OCC)] - 1
+                vs[_u(b * NVS + VS_OCC)] = oc
+                if wtc and oc == 0 and tsent[_u(b)] != 0:  # the tail's credit: the VC is free again
+                    tsent[_u(b)] = 0
+                    inuse[_u(b)] = 0
         ev_cn[_u(slot)] = 0
         nf = ev_fn[_u(slot)]
         for i in range(nf):
@@ -544,7 +569,12 @@ def run(cfg, cfgf, st, S, F,
             tsent[_u(o)] = 0
             vs[_u(o * NVS + VS_OWN)] = b
             _hold(o, 1, v_busy, v_chan, injb, c_nbusy, nch)
-            vs[_u(b * NVS + VS_OUT)] = o
+            r = b * NVS
+            vs[_u(r + VS_OUT)] = o
+            vs[_u(r + VS_OCCO)] = vs[_u(o * NVS + VS_OCC)]  # o's credit count moves to its holder's row
+            och = vs[_u(o * NVS + VS_CHAN)]
+            vs[_u(r + VS_OUTCH)] = och
+            vs[_u(r + VS_OUTPORT)] = c_outport[_u(och)]
             vs[_u(b * NVS + VS_ST)] = 2
             vs[_u(b * NVS + VS_FROM)] = t + 1
             if in_sw[_u(b)] == 0:
@@ -577,8 +607,7 @@ def run(cfg, cfgf, st, S, F,
             if vs[_u(r + VS_ST)] != 2 or vs[_u(r + VS_CNT)] == 0:  # nothing to send (or a new header): off the list
                 in_sw[_u(b)] = 0
                 continue
-            o = vs[_u(r + VS_OUT)]
-            if vs[_u(o * NVS + VS_OCC)] >= B:  # no credit: off the list until one comes back (A)
+            if vs[_u(r + VS_OCCO)] >= B:  # no credit: off the list until one comes back (A)
                 in_sw[_u(b)] = 0
                 continue
             sw_list[_u(w)] = b
@@ -586,87 +615,90 @@ def run(cfg, cfgf, st, S, F,
             if vs[_u(r + VS_FROM)] > t:
                 continue
             ich = vs[_u(r + VS_CHAN)]
-            och = vs[_u(o * NVS + VS_CHAN)]
+            och = vs[_u(r + VS_OUTCH)]
             cand[_u(ncand)] = b
-            cand_o[_u(ncand)] = o
+            cand_o[_u(ncand)] = vs[_u(r + VS_OUT)]
             cand_ich[_u(ncand)] = ich
             cand_och[_u(ncand)] = och
+            cand_ip[_u(ncand)] = vs[_u(r + VS_INPORT)]
+            cand_op[_u(ncand)] = vs[_u(r + VS_OUTPORT)]
+            cand_vi[_u(ncand)] = vs[_u(r + VS_IDX)]
             ncand += 1
-            if in_st[_u(ich)] != t:
-                in_st[_u(ich)] = t
-                in_cnt[_u(ich)] = 1
-            else:
-                in_cnt[_u(ich)] += 1
-            if out_st[_u(och)] != t:
-                out_st[_u(och)] = t
-                out_cnt[_u(och)] = 1
-            else:
-                out_cnt[_u(och)] += 1
+            # requests per input / output channel this cycle: ``t << 2 | n`` with n = 1 or 2 (2: more)
+            x = chin[_u(ich)].tc
+            chin[_u(ich)].tc = (t << 2) | 2 if (x >> 2) == t else (t << 2) | 1
+            x = chout[_u(och)].tc
+            chout[_u(och)].tc = (t << 2) | 2 if (x >> 2) == t else (t << 2) | 1
         nsw = w
         swreq += ncand
-        # gl and p_b hold candidate numbers (indices into cand, cand_o, cand_ich, cand_och)
+        # gl holds candidate numbers (indices into the cand_* arrays).  The iSLIP records pack an
+        # arbitration key and what it points at into one int64, ``key << 32 | index`` (-1: empty), so
+        # that the smallest record is the round-robin winner (keys are distinct within a record).
         ngr = 0
         npr = 0
         for i in range(ncand):
             ich = cand_ich[_u(i)]
             och = cand_och[_u(i)]
-            if in_cnt[_u(ich)] == 1 and out_cnt[_u(och)] == 1:
+            if (chin[_u(ich)].tc & 3) == 1 and (chout[_u(och)].tc & 3) == 1:
                 gl[_u(ngr)] = i
                 ngr += 1
                 continue
-            pr = ich * NPORT + c_outport[_u(och)]
-            key = v_idx[_u(cand[_u(i)])] - sw_rr[_u(ich)]
+            # per (input port, output port), the VC first in round-robin order from the port's offset
+            pr = ich * NPORT + cand_op[_u(i)]
+            key = cand_vi[_u(i)] - chin[_u(ich)].rr
             if key < 0:
                 key += V
-            if p_key[_u(pr)] < 0:
-                p_key[_u(pr)] = key
-                p_b[_u(pr)] = i
+            pk = (key << 32) | i
+            x = p_key[_u(pr)]
+            if x < 0:
+                p_key[_u(pr)] = pk
                 p_touch[_u(npr)] = pr
                 npr += 1
-            elif key < p_key[_u(pr)]:
-                p_key[_u(pr)] = key
-                p_b[_u(pr)] = i
+            elif pk < x:
+                p_key[_u(pr)] = pk
         if npr > 0:
             nog = 0
-            for j in range(npr):
+            for j in range(npr):  # grant: each output port takes the input port first from its pointer
                 pr = p_touch[_u(j)]
-                ich = cand_ich[_u(p_b[_u(pr)])]
-                och = cand_och[_u(p_b[_u(pr)])]
-                key = c_inport[_u(ich)] - sw_g[_u(och)]
+                i = p_key[_u(pr)] & MASK
+                och = cand_och[_u(i)]
+                key = cand_ip[_u(i)] - chout[_u(och)].g
                 if key < 0:
                     key += NPORT
-                if og_key[_u(och)] < 0:
-                    og_key[_u(och)] = key
-                    og_pair[_u(och)] = pr
+                pk = (key << 32) | pr
+                x = chout[_u(och)].og
+                if x < 0:
+                    chout[_u(och)].og = pk
                     og_touch[_u(nog)] = och
                     nog += 1
-                elif key < og_key[_u(och)]:
-                    og_key[_u(och)] = key
-                    og_pair[_u(och)] = pr
+                elif pk < x:
+                    chout[_u(och)].og = pk
             nia = 0
-            for j in range(nog):
+            for j in range(nog):  # accept: each input port takes the granting output first from its pointer
                 och = og_touch[_u(j)]
-                og_key[_u(och)] = -1
-                pr = og_pair[_u(och)]
-                ich = cand_ich[_u(p_b[_u(pr)])]
-                key = c_outport[_u(och)] - sw_a[_u(ich)]
+                pr = chout[_u(och)].og & MASK
+                chout[_u(och)].og = -1
+                i = p_key[_u(pr)] & MASK
+                ich = cand_ich[_u(i)]
+                key = cand_op[_u(i)] - chin[_u(ich)].a
                 if key < 0:
                     key += NPORT
-                if ia_key[_u(ich)] < 0:
-                    ia_key[_u(ich)] = key
-                    ia_pair[_u(ich)] = pr
+                pk = (key << 32) | pr
+                x = chin[_u(ich)].ia
+                if x < 0:
+                    chin[_u(ich)].ia = pk
                     ia_touch[_u(nia)] = ich
                     nia += 1
-                elif key < ia_key[_u(ich)]:
-                    ia_key[_u(ich)] = key
-                    ia_pair[_u(ich)] = pr
-            for j in range(npr):
-                p_key[_u(p_touch[_u(j)])] = -1
+                elif pk < x:
+                    chin[_u(ich)].ia = pk
             for j in range(nia):
                 ich = ia_touch[_u(j)]
-                ia_key[_u(ich)] = -1
-                gl[_u(ngr)] = p_b[_u(ia_pair[_u(ich)])]
+                pr = chin[_u(ich)].ia & MASK
+                chin[_u(ich)].ia = -1
+                gl[_u(ngr)] = p_key[_u(pr)] & MASK
                 ngr += 1
+            for j in range(npr):
+                p_key[_u(p_touch[_u(j)])] = -1
         sl2 = (t + 2) & (NSLOT - 1)
         sl3 = (t + 3) & (NSLOT - 1)
         sl5 = (t + 5) & (NSLOT - 1)
@@ -682,39 +714,44 @@ def run(cfg, cfgf, st, S, F,
             o = cand_o[_u(i)]
             ich = cand_ich[_u(i)]
             och = cand_och[_u(i)]
-            x = c_inport[_u(ich)] + 1
-            sw_g[_u(och)] = x if x < NPORT else 0
-            x = c_outport[_u(och)] + 1
-            sw_a[_u(ich)] = x if x < NPORT else 0
-            x = v_idx[_u(b)] + 1
-            sw_rr[_u(ich)] = x if x < V else 0
+            r = b * NVS
+            x = cand_ip[_u(i)] + 1
+            chout[_u(och)].g = x if x < NPORT else 0
+            x = cand_op[_u(i)] + 1
+            chin[_u(ich)].a = x if x < NPORT else 0
+            x = cand_vi[_u(i)] + 1
+            chin[_u(ich)].rr = x if x < V else 0
             # the front flit leaves b
-            h = vs[_u(b * NVS + VS_HEAD)]
+            h = vs[_u(r + VS_HEAD)]
             fl = bq_f[_u(b * B + h)]
             h += 1
-            vs[_u(b * NVS + VS_HEAD)] = h if h < B else 0
-            c = vs[_u(b * NVS + VS_CNT)] - 1
-            vs[_u(b * NVS + VS_CNT)] = c
+            vs[_u(r + VS_HEAD)] = h if h < B else 0
+            c = vs[_u(r + VS_CNT)] - 1
+            vs[_u(r + VS_CNT)] = c
             tail = (fl & 1) != 0
-            vs[_u(o * NVS + VS_OCC)] += 1
-            if tail:
+            occo = vs[_u(r + VS_OCCO)] + 1
+            vs[_u(r + VS_OCCO)] = occo
+            if tail:  # b lets go of o: o's credit count goes back to o's row
+                vs[_u(o * NVS + VS_OCC)] = occo
+                vs[_u(o * NVS + VS_OWN)] = -1
                 if wtc:
                     tsent[_u(o)] = 1  # the output VC is free once the tail's credit is back
                 else:
                     inuse[_u(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
                 _hold(b, -1, v_busy, v_chan, injb, c_nbusy, nch)
-            # credit for b upstream at t + 2
-            ev_cb[_u(cb2 + cn2)] = b
+            # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival)
+            ev_cb[_u(cb2 + cn2)] = (np.int64(vs[_u(r + VS_OWN)] + 1) << 32) | b
             cn2 += 1
             # the flit reaches the next buffer (or the terminal) at t + 3
             ev_f[_u(fb3 + fn3)] = (np.int64(fl) << 32) | o
             fn3 += 1
             if o >= ejb:
-                ev_cb[_u(cb5 + cn5)] = o  # the terminal returns the credit when it reads the flit
+                # the terminal returns the credit when it reads the flit
+                ev_cb[_u(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
                 cn5 += 1
             elif phase == 1:
                 netw += 1
-                c_flits[_u(och)] += 1
+                chout[_u(och)].flits += 1
             if tail:
                 if c == 0:
                     vs[_u(b * NVS + VS_ST)] = 0
