@@ -155,13 +155,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+import types
 
 import numpy as np
 
 from models.core.errors import DeadlockError, ParameterError
 from models.core.validate import require, require_choice
 
-from ...networks.graph import Graph, Mesh, Topology, Torus
+from ...networks.graph import Topology, Torus
 from . import booksim_kernel as K
 from .kernel import pack_net
 from .common import WormholeResult, _batch_ci, _tables, _traffic, check_max_messages
@@ -236,7 +237,7 @@ def _inports(topology: Topology, csrc, cdst, cport) -> np.ndarray:
 
 
 def _aligned(n, dtype):
-    """A zeroed array of ``n`` items that starts on a 64-byte boundary, so that a VC's 32-byte
+    """A zeroed array of ``n`` items that starts on a 64-byte boundary, so that a VC's 64-byte
     row of ``vs`` (and a VC's ``B``-flit ring) never straddles two cache lines (NumPy only
     guarantees 16 bytes: half the rows of an unaligned ``vs`` would cost two lines)."""
     size = np.dtype(dtype).itemsize
@@ -245,8 +246,10 @@ def _aligned(n, dtype):
     return raw[off:off + n]
 
 
-def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
-    """All arrays of the engine (a dict)."""
+def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
+    """The engine's static tables and state arrays, in the named groups of :mod:`.booksim_kernel`
+    (a namespace: ``chans``, ``vcs``, ``va``, ``sw``, ``sources``, ``msg``, ``ev``, ``tags``, ``hist``;
+    ``C``, ``NCH``, ``NV``)."""
     chan_of, csrc, cdst, cport = topology.channels
     C = csrc.size
     NCH = C + 2 * N
@@ -256,72 +259,67 @@ def _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap):
     c_base[1:] = np.cumsum(c_nvc)[:-1]
     NV = int(c_nvc.sum())
     W = max(V, Vej)
-    c_type = np.concatenate([np.full(C, K.CT_NET), np.full(N, K.CT_INJ), np.full(N, K.CT_EJ)]).astype(np.int32)
     c_inport = np.concatenate([_inports(topology, csrc, cdst, cport), np.full(N, P), np.full(N, -1)]).astype(np.int32)
     c_outport = np.concatenate([cport, np.full(N, -1), np.full(N, P)]).astype(np.int32)
     v_chan = np.repeat(np.arange(NCH, dtype=np.int32), c_nvc)
     v_idx = (np.arange(NV) - c_base[v_chan]).astype(np.int32)
-    v_li = np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32)
-    v_lo = np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32)
     mcap = satlim + 2
     i32 = lambda n, fill=0: np.full(n, fill, np.int32)  # noqa: E731
-    a = dict(
-        c_base=c_base, c_nvc=c_nvc, c_type=c_type,
-        c_dst=np.concatenate([cdst, nodes, nodes]).astype(np.int32),
-        c_src=np.concatenate([csrc, nodes, nodes]).astype(np.int32),
-        c_inport=c_inport, c_outport=c_outport,
-        n_inj=(C + nodes).astype(np.int32), n_ej=(C + N + nodes).astype(np.int32),
-        v_chan=v_chan, v_idx=v_idx, v_li=v_li, v_lo=v_lo,
-        qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), q_inlist=np.zeros(N, np.int8), qlist=i32(N),
-        bq_f=_aligned(NV * B, np.int32), vs=_aligned(NV * K.NVS, np.int32),
-        inuse=np.zeros(NV, np.int8), tsent=np.zeros(NV, np.int8), v_busy=i32(NV),
-        va_g=i32(NV), va_a=i32(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
-        vca_list=i32(NV), in_vca=np.zeros(NV, np.int8), sw_list=i32(NV), in_sw=np.zeros(NV, np.int8),
-        src_list=i32(N), in_src=np.zeros(N, np.int8), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1),
-        last_vc=i32(N, -1),
-        ev_f=np.zeros(K.NSLOT * NCH, np.int64), ev_fn=np.zeros(K.NSLOT, np.int64),
-        ev_cb=np.zeros(K.NSLOT * NCH, np.int64), ev_cn=np.zeros(K.NSLOT, np.int64),
-        req_b=i32(NV * (P * V + W) + 1), req_o=i32(NV * (P * V + W) + 1), rq_tmp=i32(P * V + W + 1),
-        g_key=np.full(NV, -1, np.int64), g_in=i32(NV), g_touch=i32(NV),
-        a_key=np.full(NV, -1, np.int64), a_o=i32(NV), a_touch=i32(NV),
-        p_key=np.full(NCH * (P + 1), -1, np.int64), p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH),
-        ia_touch=i32(NCH), cand=i32(NV), cand_o=i32(NV), cand_ich=i32(NV), cand_och=i32(NV), cand_ip=i32(NV),
-        cand_op=i32(NV), cand_vi=i32(NV), gl=i32(NV),
-        m_dest=i32(mcap), m_src=i32(mcap), m_len=i32(mcap), m_tgen=np.zeros(mcap, np.int64),
-        m_tinj=np.zeros(mcap, np.int64), m_hops=i32(mcap), m_tag=np.full(mcap, -1, np.int64),
-        m_state=i32(mcap), m_next=np.arange(1, mcap + 1, dtype=np.int32), m_tie=np.zeros(mcap, np.int64),
-        tg_lat=np.zeros(tagcap, np.int64), tg_net=np.zeros(tagcap, np.int64), tg_wait=np.zeros(tagcap, np.int64),
-        tg_hops=i32(tagcap), tg_done=np.zeros(tagcap, np.int8),
-        nch=np.zeros(V + 1, np.int64), c_nbusy=i32(NCH), hist_acc=np.zeros(V + 1),
-    )
-    a["vs"][K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
-    a["vs"][K.VS_IDX::K.NVS] = v_idx
-    a["vs"][K.VS_INPORT::K.NVS] = c_inport[v_chan]
-    a["vs"][K.VS_OWN::K.NVS] = -1
-    a["m_next"][-1] = -1
+    i64 = lambda n, fill=0: np.full(n, fill, np.int64)  # noqa: E731
+    i8 = lambda n: np.zeros(n, np.int8)  # noqa: E731
+    chans = K.Chans(base=c_base, src=np.concatenate([csrc, nodes, nodes]).astype(np.int32),
+                    dst=np.concatenate([cdst, nodes, nodes]).astype(np.int32), outport=c_outport,
+                    inj=(C + nodes).astype(np.int32), ej=(C + N + nodes).astype(np.int32))
+    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV * B, np.int32), inuse=i8(NV), tsent=i8(NV),
+                nmsg=i32(NV), chan=v_chan, idx=v_idx)
+    vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
+    vcs.vs[K.VS_IDX::K.NVS] = v_idx
+    vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
+    vcs.vs[K.VS_OWN::K.NVS] = -1
+    nreq = P * V + W  # requests of one header, at most
+    va = K.VcAlloc(pend=i32(NV), onlist=i8(NV),
+                   li=np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32),
+                   lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
+                   g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
+                   g_key=i64(NV, -1), g_in=i32(NV), g_touch=i32(NV), a_key=i64(NV, -1), a_o=i32(NV), a_touch=i32(NV))
+    chin = np.zeros(NCH, K.CH_IN)
+    chout = np.zeros(NCH, K.CH_OUT)
     for f in ("tc", "ia"):
-        a["chin"][f] = -1
+        chin[f] = -1
     for f in ("tc", "og"):
-        a["chout"][f] = -1
-    a["nch"][0] = C
-    return a, C, NCH, NV
+        chout[f] = -1
+    sw = K.SwAlloc(pend=i32(NV), onlist=i8(NV), chin=chin, chout=chout, p_key=i64(NCH * (P + 1), -1),
+                   p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=i32(NV), cand_o=i32(NV),
+                   cand_ich=i32(NV), cand_och=i32(NV), cand_ip=i32(NV), cand_op=i32(NV), cand_vi=i32(NV), gl=i32(NV))
+    sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
+                        onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
+    msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),
+                 state=i32(mcap), next=np.arange(1, mcap + 1, dtype=np.int32), tie=i64(mcap))
+    msg.next[-1] = -1
+    ev = K.Events(flit=i64(K.NSLOT * NCH), nflit=i64(K.NSLOT), credit=i64(K.NSLOT * NCH), ncredit=i64(K.NSLOT))
+    hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
+    hist.nch[0] = C
+    return types.SimpleNamespace(chans=chans, vcs=vcs, va=va, sw=sw, sources=sources, msg=msg, ev=ev,
+                                 tags=_tags(tagcap), hist=hist, C=C, NCH=NCH, NV=NV)
 
 
-_ORDER = ("c_base c_nvc c_type c_dst c_src c_inport c_outport n_inj n_ej v_chan v_idx v_li v_lo "
-          "qhead qtail qlen q_inlist qlist bq_f vs inuse tsent v_busy "
-          "va_g va_a chin chout vca_list in_vca sw_list in_sw src_list in_src cur_m cur_k cur_vc last_vc "
-          "ev_f ev_fn ev_cb ev_cn req_b req_o rq_tmp g_key g_in g_touch a_key a_o a_touch "
-          "p_key p_touch og_touch ia_touch cand cand_o cand_ich cand_och cand_ip cand_op cand_vi gl "
-          "m_dest m_src m_len m_tgen m_tinj m_hops m_tag m_state m_next m_tie").split()
-_ORDER2 = "tg_lat tg_net tg_wait tg_hops tg_done nch c_nbusy hist_acc".split()
+def _tags(n, old=None):
+    """Records of ``n`` measured messages (:data:`.kernel.Tags`), holding ``old``'s first entries."""
+    dtypes = (np.int64, np.int64, np.int64, np.int32, np.int8)
+    new = K.Tags(*(np.zeros(n, dt) for dt in dtypes))
+    if old is not None:
+        for a, b in zip(new, old):
+            a[:b.size] = b
+    return new
 
 
 def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
             messages, warmup_messages, batches, target_ci, max_cycles, router_delay, injection_vcs,
             max_messages=None,
             ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic,
-            wait_for_tail_credit=False, mode=0, warmup_cycles=0, run_cycles=0):
-    """Validate, set up and run the engine; returns (status, state dict) for the result builders."""
+            wait_for_tail_credit=False, mode=K.RUN_MESSAGES, warmup_cycles=0, run_cycles=0):
+    """Validate, set up and run the engine; returns its state (a namespace, with ``status``) for the
+    result builders."""
     if not isinstance(topology, Topology):
         raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
     if routing not in BOOKSIM_ROUTINGS:
@@ -335,11 +333,11 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
     messages = require("messages", messages, 1, unit="measured messages", integer=True)
     warmup = require("warmup_messages", warmup_messages, 0, unit="messages", integer=True)
     batches = require("batches", batches, 2, unit="batch means", integer=True)
-    if mode == 0 and batches > messages:
+    if mode == K.RUN_MESSAGES and batches > messages:
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
         target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
-    max_messages = check_max_messages(max_messages, messages, target_ci) if mode == 0 else None
+    max_messages = check_max_messages(max_messages, messages, target_ci) if mode == K.RUN_MESSAGES else None
     maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16,
                                                             integer=True)
     R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
@@ -370,129 +368,101 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         satlim = 20 * N + 500
     else:
         satlim = require("saturation_backlog", saturation_backlog, 1, integer=True)
-    tagcap = 2 * (max_messages or messages) + satlim if mode == 0 else 1
+    tagcap = 2 * (max_messages or messages) + satlim if mode == K.RUN_MESSAGES else 1
     if satlim >= 2**29:
         raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
                              f"in an int32); got {satlim}")
-    a, C, NCH, NV = _setup(topology, rt, V, Vej, B, N, P, satlim, tagcap)
-    pchan = topology.channels[0].ravel().astype(np.int32)
-    net = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
+    s = _setup(topology, V, Vej, B, N, P, satlim, tagcap)
+    C = s.C
+    rtab = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
+    net = K.Net(route=rtab.route, minp=rtab.minp, chan_up=rtab.chan_up, pchan=rtab.pchan, label=rt.label)
     mmax = M if length_dist == "fixed" else 20 * M
-    dlthresh = 20 * mmax + 50 * B + 1000
-
-    cfg = np.zeros(K.N_CFG, np.int64)
-    cfg[K.C_N], cfg[K.C_P], cfg[K.C_V], cfg[K.C_B] = N, P, V, B
-    cfg[K.C_KIND], cfg[K.C_A0], cfg[K.C_HASESC], cfg[K.C_V2] = rt.kind, rt.a0, rt.has_escape, rt.escape_levels
-    cfg[K.C_TRAFFIC] = tk
-    cfg[K.C_LENKIND] = 0 if length_dist == "fixed" else 1
-    cfg[K.C_M] = M
-    cfg[K.C_WARMUP] = warmup
-    cfg[K.C_TARGET] = messages
-    cfg[K.C_MAXCYC] = maxcyc
-    cfg[K.C_SATLIM] = satlim
-    cfg[K.C_DLTHRESH] = dlthresh
-    cfg[K.C_NCHAN] = C
-    cfg[K.C_TIE] = 1 if (tie == "random" and rt.has_ties) else 0
-    cfg[K.C_SELF] = 1 if self_traffic else 0
-    cfg[K.C_W] = max(V, Vej)
-    cfg[K.C_VEJ] = Vej
-    cfg[K.C_MODE] = mode
-    cfg[K.C_WARMCYC] = warmup_cycles
-    cfg[K.C_RUNCYC] = run_cycles
-    cfg[K.C_NBATCH] = batches if mode == 1 else 0
-    cfg[K.C_WTC] = 1 if wait_for_tail_credit else 0
+    a0, half = int(rt.a0), 0
     if routing == "dor" and rt.has_escape:  # torus: BookSim's two dateline halves over all VCs
         if V % 2:
             raise ParameterError(f"`vcs` must be even for routing 'dor' on a torus with router='booksim' "
                                  f"(two dateline halves, as BookSim's dim_order_torus); got {V}")
-        cfg[K.C_A0] = V
-        cfg[K.C_HALF] = V // 2
-    cfgf = np.zeros(K.N_CFGF)
-    cfgf[K.CF_RATE] = offered
-    cfgf[K.CF_R1], cfgf[K.CF_R2], cfgf[K.CF_S1], cfgf[K.CF_S2] = rates[0], rates[1], sigs[0], sigs[1]
-    cfgf[K.CF_GEOP] = 1.0 / M
+        a0, half = V, V // 2  # no adaptive class
+    cfg = K.Config(
+        n=int(N), p=int(P), v=int(V), b=int(B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
+        escape_levels=int(rt.escape_levels), half=half, traffic=int(tk),
+        length=K.LENGTH_FIXED if length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(M), geop=float(1.0 / M),
+        rate=float(offered), warmup=int(warmup), maxcyc=int(maxcyc), satlim=int(satlim),
+        dlthresh=int(20 * mmax + 50 * B + 1000), nchan=int(C), tie=int(tie == "random" and rt.has_ties),
+        self_traffic=int(bool(self_traffic)), w=int(max(V, Vej)), vej=int(Vej), wtc=int(bool(wait_for_tail_credit)),
+        mode=int(mode), warmcyc=int(warmup_cycles), runcyc=int(run_cycles),
+        nbatch=int(batches) if mode == K.RUN_CYCLES else 0)
 
-    st = seed_state(seed)
-    S = np.zeros(K.N_S, np.int64)
-    F = np.zeros(K.N_F)
-    S[K.S_PHASE] = 1 if ((mode == 0 and warmup == 0) or (mode == 1 and warmup_cycles == 0)) else 0
-    mm_state = np.zeros(N, np.int64)
-    mm_tsw = np.zeros(N)
-    mm_tar = np.zeros(N)
-    rates64, sigs64 = rates.astype(np.float64), sigs.astype(np.float64)
-    if tk == 0:
-        F[K.F_NEXTARR] = float(rng_exp(st)) / (offered * N)
+    rng = seed_state(seed)
+    sc = np.zeros(1, K.SCALARS)
+    warm = warmup if mode == K.RUN_MESSAGES else warmup_cycles
+    sc["phase"] = K.MEASURE if warm == 0 else K.WARMUP
+    sc["target"] = messages
+    mm = K.Mmpp(np.zeros(N, np.int64), np.zeros(N), np.zeros(N), rates.astype(np.float64), sigs.astype(np.float64))
+    if tk == K.TRAFFIC_POISSON:
+        sc["nextarr"] = float(rng_exp(rng)) / (offered * N)
     else:
-        mmpp_init(st, rates64, sigs64, mm_state, mm_tsw, mm_tar, 0.0)
-    bt_msgs = np.zeros(max(batches, 1), np.int64)
-    bt_flits = np.zeros(max(batches, 1), np.int64)
-    state = dict(a=a, S=S, F=F, cfg=cfg, rt=rt, N=N, C=C, V=V, Vej=Vej, M=M, B=B, offered=offered,
-                 tspec=tspec, warmup=warmup, messages=messages, batches=batches, target_ci=target_ci,
-                 max_messages=max_messages,
-                 maxcyc=maxcyc, satlim=satlim, seed=seed, tie=tie, self_traffic=bool(self_traffic),
-                 length_dist=length_dist, rate=rate, bt_msgs=bt_msgs, bt_flits=bt_flits,
-                 escape_levels=escape_levels, routing=routing,
-                 wtc=bool(wait_for_tail_credit))
+        mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
+    nb = max(batches, 1)
+    s.__dict__.update(
+        cfg=cfg, net=net, batches=K.Batches(np.zeros(nb, np.int64), np.zeros(nb, np.int64)), mm=mm, sc=sc, rng=rng,
+        rt=rt, N=N, V=V, Vej=Vej, M=M, B=B, offered=offered, tspec=tspec, warmup=warmup, messages=messages,
+        nbatches=batches, target_ci=target_ci, max_messages=max_messages, maxcyc=maxcyc, satlim=satlim, seed=seed,
+        tie=tie, self_traffic=bool(self_traffic), length_dist=length_dist, rate=rate, escape_levels=escape_levels,
+        routing=routing, wtc=bool(wait_for_tail_credit))
 
-    def call(chunk_end):
-        cfg[K.C_CHUNKEND] = chunk_end
-        return K.run(cfg, cfgf, st, S, F,
-                     net.route, net.minp, rt.chan_up, rt.label, pchan,
-                     *[a[n] for n in _ORDER],
-                     *[a[n] for n in _ORDER2], bt_msgs, bt_flits,
-                     mm_state, mm_tsw, mm_tar, rates64, sigs64)
-
+    x = sc[0]
     t0 = time.perf_counter()
     while True:
-        status = call(int(S[K.S_T]) + (1 << 21))
+        x["chunk_end"] = x["t"] + (1 << 21)
+        status = K.run(cfg, net, s.chans, s.vcs, s.va, s.sw, s.sources, s.msg, s.ev, s.tags, s.hist, s.batches,
+                       mm, sc, rng)
         if status == K.RUNNING:
             continue
-        if status == K.DONE and mode == 0 and target_ci is not None:
-            n = int(cfg[K.C_TARGET])
-            lat = a["tg_lat"][:n].astype(float)
+        if status == K.DONE and mode == K.RUN_MESSAGES and target_ci is not None:
+            n = int(x["target"])
+            lat = s.tags.lat[:n].astype(float)
             if _batch_ci(lat, batches) > target_ci * lat.mean() and (max_messages is None or n < max_messages):
-                cfg[K.C_TARGET] = int(math.ceil(n * 1.5)) if max_messages is None else min(int(math.ceil(n * 1.5)),
-                                                                                            max_messages)
-                need = 2 * int(cfg[K.C_TARGET]) + satlim
-                if a["tg_lat"].size < need:  # more tagged messages than allocated: grow the tag records
-                    for name in ("tg_lat", "tg_net", "tg_wait", "tg_hops", "tg_done"):
-                        grown = np.zeros(need, a[name].dtype)
-                        grown[:a[name].size] = a[name]
-                        a[name] = grown
+                n = int(math.ceil(n * 1.5)) if max_messages is None else min(int(math.ceil(n * 1.5)), max_messages)
+                x["target"] = n
+                need = 2 * n + satlim
+                if s.tags.lat.size < need:  # more tagged messages than allocated: grow the tag records
+                    s.tags = _tags(need, s.tags)
                 continue
         break
-    state["wall"] = time.perf_counter() - t0
+    s.wall = time.perf_counter() - t0
     if status == K.DEADLOCK:
         held = []
-        vs = a["vs"].reshape(-1, K.NVS)
+        vs = s.vcs.vs.reshape(-1, K.NVS)
         own = vs[:, K.VS_OWN]  # a held VC's credit count is kept in its holder's row
         occ = np.where(own >= 0, vs[np.maximum(own, 0), K.VS_OCCO], vs[:, K.VS_OCC])
-        for b in np.nonzero(a["inuse"][: a["c_base"][C]] | (occ[: a["c_base"][C]] > 0))[0][:50]:
-            ch = int(a["v_chan"][b])
-            held.append(f"{topology.describe_channel(ch)} vc{int(a['v_idx'][b])} "
+        injb = s.chans.base[C]  # the network VCs
+        for b in np.nonzero(s.vcs.inuse[:injb] | (occ[:injb] > 0))[0][:50]:
+            ch = int(s.vcs.chan[b])
+            held.append(f"{topology.describe_channel(ch)} vc{int(s.vcs.idx[b])} "
                         f"[{int(occ[b])} flits]")
-        raise DeadlockError(int(S[K.S_T]), held,
-                            f"{int(S[K.S_INNET])} messages in the network, no flit moved for "
-                            f"{int(S[K.S_IDLE])} cycles (router='booksim')")
-    state["status"] = status
-    return state
+        raise DeadlockError(int(x["t"]), held,
+                            f"{int(x['innet'])} messages in the network, no flit moved for "
+                            f"{int(x['idle'])} cycles (router='booksim')")
+    s.status = status
+    return s
 
 
 def simulate_booksim(topology, **kw):
     """:func:`models.sim.wormhole.simulate` with ``router='booksim'`` (same keywords, same result)."""
     s = _engine(topology, **kw)
-    a, S, F, status = s["a"], s["S"], s["F"], s["status"]
-    N, C, V = s["N"], s["C"], s["V"]
-    K_target = int(s["cfg"][K.C_TARGET])
-    Tw = int(S[K.S_CYC_W])
-    nfin = int(S[K.S_PREFIX])
+    sc, status = s.sc[0], s.status
+    N, C, V = s.N, s.C, s.V
+    K_target = int(sc["target"])
+    Tw = int(sc["cyc_w"])
+    nfin = int(sc["prefix"])
     n_use = min(K_target, nfin) if status == K.DONE else nfin
-    backlog_growth = int(S[K.S_INSYS]) - int(S[K.S_INSYS_W0])
-    gen_w = int(S[K.S_GEN_W])
+    backlog_growth = int(sc["insys"]) - int(sc["insys_w0"])
+    gen_w = int(sc["gen_w"])
     saturated = status == K.SATURATED
     if not saturated and Tw > 0 and backlog_growth > max(0.03 * gen_w, 4 * N):
         saturated = True
-    if status == K.MAXCYCLES and not saturated and n_use < s["batches"]:
+    if status == K.MAXCYCLES and not saturated and n_use < s.nbatches:
         saturated = True
     reason = {K.DONE: "done", K.SATURATED: "saturation backlog", K.MAXCYCLES: "max_cycles"}[status]
     if saturated and status == K.DONE:
@@ -501,49 +471,51 @@ def simulate_booksim(topology, **kw):
     def rate_of(x):
         return float(x) / (N * Tw) if Tw > 0 else math.nan
 
-    hist = a["hist_acc"] / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
+    hist = s.hist.acc / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
     vv = np.arange(V + 1)
     den = float((vv * hist).sum())
     mux = float((vv * vv * hist).sum()) / den if den > 0 else math.nan
-    util = float(S[K.S_NETFLITS_W]) / (C * Tw) if Tw > 0 else math.nan
-    lat = a["tg_lat"][:n_use].astype(float)
+    util = float(sc["netflits_w"]) / (C * Tw) if Tw > 0 else math.nan
+    tags = s.tags
+    lat = tags.lat[:n_use].astype(float)
     if saturated or n_use == 0:
         latency = ci = netlat = wait = math.inf
     else:
         latency = float(lat.mean())
-        ci = _batch_ci(lat, s["batches"]) if n_use >= s["batches"] else math.inf
-        netlat = float(a["tg_net"][:n_use].mean())
-        wait = float(a["tg_wait"][:n_use].mean())
-    hops = float(a["tg_hops"][:n_use].mean()) if n_use else math.nan
-    tspec = s["tspec"]
+        ci = _batch_ci(lat, s.nbatches) if n_use >= s.nbatches else math.inf
+        netlat = float(tags.net[:n_use].mean())
+        wait = float(tags.wait[:n_use].mean())
+    hops = float(tags.hops[:n_use].mean()) if n_use else math.nan
+    tspec = s.tspec
     params = dict(
-        topology=topology.spec(), routing=s["routing"], vcs=V, message_length=s["M"], rate=s["rate"],
-        buffer_depth=s["B"], traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
-        length_dist=s["length_dist"], messages=s["messages"], warmup_messages=s["warmup"],
-        batches=s["batches"], target_ci=s["target_ci"], max_messages=s["max_messages"], max_cycles=s["maxcyc"],
+        topology=topology.spec(), routing=s.routing, vcs=V, message_length=s.M, rate=s.rate,
+        buffer_depth=s.B, traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
+        length_dist=s.length_dist, messages=s.messages, warmup_messages=s.warmup,
+        batches=s.nbatches, target_ci=s.target_ci, max_messages=s.max_messages, max_cycles=s.maxcyc,
         router_delay=1,
-        injection_vcs=1, ejection_vcs=s["Vej"],
-        escape_levels=s["rt"].escape_levels if s["routing"] in ("duato_nbc", "nbc") else None,
-        saturation_backlog=s["satlim"], tie=s["tie"], self_traffic=s["self_traffic"], router="booksim",
-        wait_for_tail_credit=s["wtc"],
+        injection_vcs=1, ejection_vcs=s.Vej,
+        escape_levels=s.rt.escape_levels if s.routing in ("duato_nbc", "nbc") else None,
+        saturation_backlog=s.satlim, tie=s.tie, self_traffic=s.self_traffic, router="booksim",
+        wait_for_tail_credit=s.wtc,
     )
     return WormholeResult(
         latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
-        throughput=rate_of(S[K.S_DELIV_W]), offered=float(s["offered"]), saturated=bool(saturated),
+        throughput=rate_of(sc["deliv_w"]), offered=float(s.offered), saturated=bool(saturated),
         mean_hops=hops, vc_busy_hist=hist, multiplexing=mux, channel_utilisation=util,
-        cycles=int(S[K.S_T]), messages=int(n_use), flit_hops=int(S[K.S_FLITHOPS]), wall_time=s["wall"],
-        params=params, seed=int(s["seed"]), measured_offered=rate_of(gen_w),
-        mean_in_network=float(F[K.F_INNET_ACC]) / Tw if Tw > 0 else math.nan,
+        cycles=int(sc["t"]), messages=int(n_use), flit_hops=int(sc["flithops"]), wall_time=s.wall,
+        params=params, seed=int(s.seed), measured_offered=rate_of(gen_w),
+        mean_in_network=float(sc["innet_acc"]) / Tw if Tw > 0 else math.nan,
         window_cycles=Tw, stop_reason=reason,
-        work=dict(vc_alloc_requests=int(S[K.S_VAREQ]), sw_alloc_requests=int(S[K.S_SWREQ]),
-                  generated=int(S[K.S_GEN]), delivered=int(S[K.S_DELIV])),
-        channel_load=a["chout"]["flits"][:C] / Tw if Tw > 0 else np.full(C, math.nan),
+        work=dict(vc_alloc_requests=int(sc["va_requests"]), sw_alloc_requests=int(sc["sw_requests"]),
+                  generated=int(sc["gen"]), delivered=int(sc["deliv"])),
+        channel_load=s.sw.chout["flits"][:C] / Tw if Tw > 0 else np.full(C, math.nan),
     )
 
 
 def run_booksim_cycles(topology, *, warmup_cycles, run_cycles, **kw):
     """Throughput mode: run ``warmup_cycles + run_cycles`` cycles; per-batch delivered
-    messages and ejected flits over the ``run_cycles`` window (``kw['batches']`` batches)."""
+    messages and ejected flits over the ``run_cycles`` window (``kw['batches']`` batches), and the
+    engine's state."""
     kw = dict(kw)
     N = topology.n_nodes
     horizon = warmup_cycles + run_cycles
@@ -551,9 +523,9 @@ def run_booksim_cycles(topology, *, warmup_cycles, run_cycles, **kw):
         kw["saturation_backlog"] = int(10 * N + 2.5 * kw.get("_offered_hint", 0.0) * N * horizon) + 1000
     kw.pop("_offered_hint", None)
     kw["max_cycles"] = horizon + 1
-    s = _engine(topology, mode=1, warmup_cycles=warmup_cycles, run_cycles=run_cycles, **kw)
-    if s["status"] != K.DONE:
+    s = _engine(topology, mode=K.RUN_CYCLES, warmup_cycles=warmup_cycles, run_cycles=run_cycles, **kw)
+    if s.status != K.DONE:
         raise ParameterError("the throughput run ran out of message slots; raise `saturation_backlog`")
-    nb = s["batches"]
+    nb = s.nbatches
     blen = run_cycles // nb
-    return s["bt_msgs"][:nb] / (N * blen), s["bt_flits"][:nb] / (N * blen), s
+    return s.batches.msgs[:nb] / (N * blen), s.batches.flits[:nb] / (N * blen), s

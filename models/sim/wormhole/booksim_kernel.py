@@ -1,19 +1,52 @@
 """The numba engine of ``router="booksim"``: BookSim 2's input-queued (``iq``) router, cycle by cycle.
 
 The semantics, with the BookSim source each one follows, are listed in
-:mod:`.booksim`; this module is the cycle loop.  Indices follow
-:mod:`.kernel`: channels ``0..C-1`` network, ``C..C+N-1`` injection,
-``C+N..C+2N-1`` ejection; channel ``ch`` owns VCs ``c_base[ch] ..``.  A VC
-index ``b`` names both the flit buffer at the channel's downstream router
-(input side: ring ``bq_f``, state ``ST`` ...) and the upstream view of that
-buffer (output side: credits in use, ``inuse`` allocated).  Everything switch
-allocation and the credit loop read about a VC sits in its 64-byte row of ``vs``
-(fields ``VS_*``).  A VC's credit count lives in the row of the input VC that
-holds it as its output (``OCCO``) for as long as it is held, and in its own row
-(``OCC``) otherwise: a flit sent, and the credit that comes back for it, then
-touch only the sender's row.  Per channel, switch allocation keeps its iSLIP
-pointers and requests in the records ``chin`` (:data:`CH_IN`, by input channel)
-and ``chout`` (:data:`CH_OUT`, by output channel).
+:mod:`.booksim`; this module is the cycle loop over named state.
+
+State (allocated by :func:`.booksim._setup`)
+--------------------------------------------
+Indices follow :mod:`.kernel`: channels ``0..C-1`` network, ``C..C+N-1``
+injection, ``C+N..C+2N-1`` ejection; channel ``ch`` owns VCs ``chans.base[ch] ..``.
+A VC index ``b`` names both the flit buffer at the channel's downstream router
+(input side: its ring in ``vcs.buf``, its state ``ST`` ...) and the upstream view
+of that buffer (output side: credits in use, ``vcs.inuse`` allocated).  The
+state is a handful of named tuples of arrays, grouped by what they describe,
+and one record of scalars:
+
+``cfg``     (:data:`Config`) the run's parameters (read-only scalars).
+``net``     (:data:`Net`) the routing tables: :func:`.kernel.pack_net`'s records and the Nbc node colours.
+``chans``   (:data:`Chans`) static per-channel tables (first VC, end nodes, output port) and each
+    node's injection and ejection channel.
+``vcs``     (:data:`Vcs`) per VC.  Everything switch allocation and the credit loop read about a
+    VC sits in its 64-byte row of ``vcs.vs`` (int32 fields at the offsets ``VS_*``: a cache line,
+    not a record, see below).  A VC's credit count lives in the row of the input VC that holds it
+    as its output (``OCCO``) for as long as it is held, and in its own row (``OCC``) otherwise: a
+    flit sent, and the credit that comes back for it, then touch only the sender's row.  Beside
+    the rows: the flit rings ``buf`` (``B`` flits per VC), ``inuse`` (allocated to a message),
+    ``tsent`` (its tail sent, waiting for the tail's credit: ``wait_for_tail_credit``), ``nmsg``
+    (messages holding it: the VC-busy histogram), its channel ``chan`` and index ``idx``.
+``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
+    flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
+``sw``      (:data:`SwAlloc`) the switch allocator: the active VCs waiting for the switch, per
+    channel its iSLIP pointers and requests in the records ``chin`` (:data:`CH_IN`, by input
+    channel) and ``chout`` (:data:`CH_OUT`, by output channel), and its scratch.
+``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
+    the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
+    with a newly queued message (``qlist``) and the active sources (``act``).
+``msg``     (:data:`Msgs`) per message slot (``next`` threads the free list and the source queues).
+``ev``      (:data:`Events`) the event ring, :data:`NSLOT` slots of flits entering a buffer or a
+    terminal and of credits.
+``tags``    (:data:`.kernel.Tags`) per measured message: latency, network latency, source wait,
+    hops, done flag.
+``hist``    (:data:`Hist`) network channels by number of busy VCs, its time integral, busy VCs
+    per channel.
+``batches`` (:data:`Batches`) messages delivered and flits ejected per batch (throughput mode).
+``mm``      (:data:`.kernel.Mmpp`) the MMPP(2) modulating chains of the nodes.
+``sc``      one record (:data:`SCALARS`): the clock, counters, accumulators and the two
+    parameters the wrapper moves between calls (``chunk_end``, ``target``).
+
+The kernel unpacks these groups into local names once per call and, like
+:mod:`.kernel`, is compiled without numba's reference counting (``_nrt=False``).
 
 One cycle ``t``:
 
@@ -39,104 +72,171 @@ F. bookkeeping.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from .kernel import _prefetch
+from .kernel import (DEADLOCK, DONE, LENGTH_FIXED, LENGTH_GEOMETRIC, MAXCYCLES, MEASURE, RUNNING,  # noqa: F401
+                     SATURATED, TRAFFIC_MMPP, TRAFFIC_POISSON, WARMUP, Mmpp, Tags, _prefetch)
+from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
 from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 
-RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
-CT_NET, CT_INJ, CT_EJ = 0, 1, 2
 NSLOT = 8  # event ring (largest delay is 5 cycles)
 
-# cfg (int64)
-(C_N, C_P, C_V, C_B, C_KIND, C_A0, C_HASESC, C_V2, C_TRAFFIC, C_LENKIND, C_M, C_WARMUP, C_TARGET,
- C_MAXCYC, C_SATLIM, C_DLTHRESH, C_CHUNKEND, C_NCHAN, C_TIE, C_SELF, C_W, C_VEJ, C_MODE, C_WARMCYC,
- C_RUNCYC, C_NBATCH, C_HALF, C_WTC) = range(28)
-N_CFG = 28
-# per-VC state: one 64-byte row of ``vs`` (int32) per VC (a cache line: the wrapper aligns ``vs``),
+# run modes: until ``target`` measured messages are delivered (:func:`.booksim.simulate_booksim`), or a
+# fixed window of ``runcyc`` cycles counted in ``nbatch`` batches (:func:`.booksim.run_booksim_cycles`)
+RUN_MESSAGES, RUN_CYCLES = 0, 1
+
+# a VC's state as a buffer (its ``VS_ST``): idle, its front header routing / in VC allocation, active
+# (holding an output VC until its tail is sent)
+ST_IDLE, ST_ROUTING, ST_ACTIVE = 0, 1, 2
+
+# an up*/down* message's phase (``msg.state``): adaptive VCs allowed (escape VC never taken), then on
+# the escape VCs going up, going down
+UD_ADAPTIVE, UD_UP, UD_DOWN = 0, 1, 2
+
+_i4, _i8, _f8 = np.int32, np.int64, np.float64
+
+# per-VC state: one 64-byte row of ``vcs.vs`` (int32) per VC (a cache line: the wrapper aligns ``vs``),
 # so that everything switch allocation reads about a VC is in its own row (cycle numbers fit: the
-# wrapper keeps max_cycles below 2**31 - 16).  Input side (the VC as a buffer): ST state (0 idle,
-# 1 routing / VC allocation, 2 active), HEAD / CNT its flit ring, FROM the first cycle its front
-# flit may bid, OUT the output VC it holds while active, OCCO the credits in use of OUT (kept here,
-# not in OUT's row, while it holds OUT), OUTCH / OUTPORT OUT's channel and output port; static:
-# CHAN, IDX (index in the channel), INPORT (input port of CHAN).  Output side (the VC as seen from
-# upstream): OCC credits in use while no input VC holds it, OWN the input VC holding it (-1: none).
+# wrapper keeps max_cycles below 2**31 - 16).  Input side (the VC as a buffer): ST state (ST_*),
+# HEAD / CNT its flit ring, FROM the first cycle its front flit may bid, OUT the output VC it holds
+# while active, OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
+# OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
+# (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
+# input VC holds it, OWN the input VC holding it (-1: none).  Field offsets into an int32 array
+# rather than a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
 (VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
  VS_IDX, VS_INPORT) = range(13)
 NVS = 16
-(CF_RATE, CF_R1, CF_R2, CF_S1, CF_S2, CF_GEOP) = range(6)
-N_CFGF = 6
 #: per channel, its input side in switch allocation: requests this cycle (``t << 2 | n``), iSLIP accept
 #: pointer, VC round-robin offset
-CH_IN = np.dtype([("tc", np.int64), ("ia", np.int64), ("a", np.int32), ("rr", np.int32)], align=True)
+CH_IN = np.dtype([("tc", _i8), ("ia", _i8), ("a", _i4), ("rr", _i4)], align=True)
 #: per channel, its output side: requests this cycle, iSLIP grant pointer, flits sent in the window
-CH_OUT = np.dtype([("tc", np.int64), ("og", np.int64), ("flits", np.int64), ("g", np.int32)], align=True)
-# S (int64 state scalars)
-(S_T, S_PHASE, S_TW, S_DELIV, S_NTAG, S_PREFIX, S_INSYS, S_INNET, S_IDLE, S_FLITHOPS,
- S_NETFLITS_W, S_DELIV_W, S_GEN_W, S_CYC_W, S_FREE, S_NQ, S_MAXLEN, S_GEN, S_INSYS_W0,
- S_VAREQ, S_SWREQ, S_NVCA, S_NSW, S_NSRC, S_EJFLITS_W) = range(25)
-N_S = 25
-(F_NEXTARR, F_INNET_ACC, F_INSYS_ACC) = range(3)
-N_F = 3
+CH_OUT = np.dtype([("tc", _i8), ("og", _i8), ("flits", _i8), ("g", _i4)], align=True)
+
+#: the run's mutable scalars: the clock and phase; messages delivered, tagged, in the system / network,
+#: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
+#: flits, deliveries, generations and cycles in the window; the free list's head; entries of the
+#: new-queue list, VC-allocation, switch and source lists; generated messages; messages in the system
+#: when the window opened; allocator requests; the wrapper's ``target`` and ``chunk_end``; the next
+#: Poisson arrival; the time integral of the messages in the network over the window
+SCALARS = np.dtype([
+    ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8), ("insys", _i8),
+    ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8), ("deliv_w", _i8), ("gen_w", _i8),
+    ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nsw", _i8), ("nsrc", _i8), ("gen", _i8),
+    ("insys_w0", _i8), ("va_requests", _i8), ("sw_requests", _i8), ("target", _i8), ("chunk_end", _i8),
+    ("nextarr", _f8), ("innet_acc", _f8),
+], align=True)
+
+#: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection
+#: port, buffer depth; routing kind (``KIND_*``), first adaptive VC, escape class present, escape
+#: levels (Nbc), BookSim's dateline half (``dor`` on a torus: ``v // 2``, else 0); traffic
+#: (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean length and the geometric ``p``, offered load
+#: per node; warm-up messages, max cycles, saturation backlog, deadlock threshold; network channels
+#: ``nchan``; random DOR ties, self traffic; VCs of the widest port ``w`` and of an ejection port
+#: ``vej``; ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window and batches
+Config = namedtuple("Config", [
+    "n", "p", "v", "b", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "m",
+    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "nchan", "tie", "self_traffic", "w", "vej",
+    "wtc", "mode", "warmcyc", "runcyc", "nbatch",
+])
+#: the routing tables (read-only): ``route``, ``minp``, ``chan_up``, ``pchan`` as in :data:`.kernel.Net`,
+#: and ``label`` (N) the node colours of Nbc
+Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan", "label"])
+#: static tables (read-only): per channel its first VC ``base`` (NCH), end nodes ``src`` / ``dst`` and
+#: output port at ``src`` (``outport``, ``P`` for an ejection channel); per node its injection and
+#: ejection channel (``inj``, ``ej``)
+Chans = namedtuple("Chans", ["base", "src", "dst", "outport", "inj", "ej"])
+#: per VC: the rows ``vs`` (``NVS`` int32 each, fields ``VS_*``), flit rings ``buf`` (``B`` per VC, a
+#: flit ``2 m + tail``), ``inuse``, ``tsent``, ``nmsg`` (messages holding it), ``chan``, ``idx``
+Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent", "nmsg", "chan", "idx"])
+#: the VC allocator: headers waiting for a VC (``pend``, ``onlist``); per VC its iSLIP rank as an input
+#: (``li``: input port * W + VC index) and as an output (``lo``), grant pointer ``g`` (as an output),
+#: accept pointer ``a`` (as an input); scratch: requests ``req_b`` -> ``req_o``, one header's requests
+#: ``rq``, the best grant per output (``g_key``, ``g_in``, ``g_touch``) and accept per input (``a_key``,
+#: ``a_o``, ``a_touch``)
+VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b", "req_o", "rq", "g_key",
+                                 "g_in", "g_touch", "a_key", "a_o", "a_touch"])
+#: the switch allocator: active VCs waiting for the switch (``pend``, ``onlist``), per channel
+#: ``chin`` / ``chout``; scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``,
+#: the output / input channels with a grant / accept (``og_touch``, ``ia_touch``), this cycle's
+#: candidates (input VC ``cand``, its output VC, input / output channels and ports, VC index) and
+#: the winners ``gl``
+SwAlloc = namedtuple("SwAlloc", ["pend", "onlist", "chin", "chout", "p_key", "p_touch", "og_touch", "ia_touch",
+                                 "cand", "cand_o", "cand_ich", "cand_och", "cand_ip", "cand_op", "cand_vi", "gl"])
+#: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
+#: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
+#: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
+Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act", "onact", "cur_m", "cur_k",
+                                 "cur_vc", "last_vc"])
+#: per message slot: destination, length, generation and injection cycles, hops, tag (-1: not
+#: measured), routing state (Nbc level / up*/down* phase ``UD_*``), next in its list, tie bits
+Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
+#: the event ring, ``NSLOT * NCH`` entries per kind: flits ``(fl << 32) | b`` (``flit``, counts
+#: ``nflit`` per slot), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
+Events = namedtuple("Events", ["flit", "nflit", "credit", "ncredit"])
+#: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
+#: channel ``nbusy``
+Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
+#: per batch of the throughput window: messages delivered, flits ejected
+Batches = namedtuple("Batches", ["msgs", "flits"])
 
 
-@njit(cache=True)
-def _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag, m_state, m_next,
-         qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
+@njit(cache=True, _nrt=False)
+def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
     """A message generated at node ``u`` in cycle ``t`` joins the source queue (False: no slot)."""
-    m = S[S_FREE]
+    m = sc.free
     if m < 0:
         return False
-    S[S_FREE] = m_next[m]
-    N = cfg[C_N]
-    if cfg[C_SELF]:
-        d = rng_int(st, N)
+    m_next = msg.next
+    sc.free = m_next[m]
+    N = cfg.n
+    if cfg.self_traffic:
+        d = rng_int(rng, N)
     else:
-        d = rng_int(st, N - 1)
+        d = rng_int(rng, N - 1)
         if d >= u:
             d += 1
-    if cfg[C_LENKIND] == 0:
-        L = cfg[C_M]
+    if cfg.length == LENGTH_FIXED:
+        L = cfg.m
     else:
-        p = cfgf[CF_GEOP]
+        p = cfg.geop
         if p >= 1.0:
             L = 1
         else:
-            L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(st)) / math.log(1.0 - p)))
-    if L > S[S_MAXLEN]:
-        S[S_MAXLEN] = L
-    m_dest[m] = d
-    m_src[m] = u
-    m_len[m] = L
-    m_tgen[m] = t
-    m_hops[m] = 0
-    m_state[m] = 0
+            L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
+    msg.dest[m] = d
+    msg.len[m] = L
+    msg.tgen[m] = t
+    msg.hops[m] = 0
+    msg.state[m] = 0
     m_next[m] = -1
-    if cfg[C_TIE]:
-        m_tie[m] = np.int64(rng_next(st) >> np.uint64(33))
+    if cfg.tie:
+        msg.tie[m] = np.int64(rng_next(rng) >> np.uint64(33))
     else:
-        m_tie[m] = 0
-    if S[S_PHASE] == 1 and cfg[C_MODE] == 0 and S[S_NTAG] < tagcap:
-        m_tag[m] = S[S_NTAG]
-        S[S_NTAG] += 1
+        msg.tie[m] = 0
+    if sc.phase == MEASURE and cfg.mode == RUN_MESSAGES and sc.ntag < tagcap:
+        msg.tag[m] = sc.ntag
+        sc.ntag += 1
     else:
-        m_tag[m] = -1
-    if qlen[u] == 0:
-        qhead[u] = m
-        if q_inlist[u] == 0:
-            q_inlist[u] = 1
-            qlist[S[S_NQ]] = u
-            S[S_NQ] += 1
+        msg.tag[m] = -1
+    q = sources
+    if q.qlen[u] == 0:
+        q.qhead[u] = m
+        if q.inq[u] == 0:
+            q.inq[u] = 1
+            q.qlist[sc.nq] = u
+            sc.nq += 1
     else:
-        m_next[qtail[u]] = m
-    qtail[u] = m
-    qlen[u] += 1
-    S[S_INSYS] += 1
-    S[S_GEN] += 1
-    if S[S_PHASE] == 1:
-        S[S_GEN_W] += 1
+        m_next[q.qtail[u]] = m
+    q.qtail[u] = m
+    q.qlen[u] += 1
+    sc.insys += 1
+    sc.gen += 1
+    if sc.phase == MEASURE:
+        sc.gen_w += 1
     return True
 
 
@@ -164,39 +264,45 @@ def _hold(b, d, nmsg, v_chan, injb, c_nbusy, nch):
 
 
 @njit(cache=True, inline="always")
-def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, route, minp,
-              pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, half):
+def _requests(m, u, out, cfg, net, c_base, n_ej, inuse, msg):
     """Free output VCs the routing function allows the header of ``m`` at node ``u`` (count).
-    ``route`` / ``minp``: the routing tables packed as for the ideal router (one record per
+    ``net.route`` / ``net.minp``: the routing tables packed as for the ideal router (one record per
     (node, destination) pair, :func:`.kernel.route_dtype`), so that a request reads two cache lines."""
     n = 0
-    d = m_dest[m]
+    d = msg.dest[m]
     if u == d:
         base = c_base[n_ej[u]]
-        for v in range(Vej):
+        for v in range(cfg.vej):
             if inuse[base + v] == 0:
                 out[n] = base + v
                 n += 1
         return n
+    N = cfg.n
+    P = cfg.p
+    V = cfg.v
+    a0 = cfg.a0
+    kind = cfg.routing
+    minp = net.minp
+    pchan = net.pchan
     idx = u * N + d
-    rt = route[idx]
+    rt = net.route[idx]
     npt = np.int64(rt.nmin)
-    if kind == 1:  # up*/down*
-        ph = m_state[m]
-        if ph == 0:
+    if kind == KIND_UPDOWN:
+        ph = msg.state[m]
+        if ph == UD_ADAPTIVE:
             for j in range(npt):
                 base = c_base[pchan[u * P + minp[idx * P + j]]]
                 for v in range(a0, V):
                     if inuse[base + v] == 0:
                         out[n] = base + v
                         n += 1
-        vc = c_base[pchan[u * P + (rt.down_port if ph == 2 else rt.up_port)]]
+        vc = c_base[pchan[u * P + (rt.down_port if ph == UD_DOWN else rt.up_port)]]
         if inuse[vc] == 0:
             out[n] = vc
             n += 1
         return n
     td = np.int64(rt.tie_dim)
-    minus = td >= 0 and ((m_tie[m] >> td) & 1) == 1
+    minus = td >= 0 and ((msg.tie[m] >> td) & 1) == 1
     for j in range(npt):
         p = minp[idx * P + j]
         if minus and npt == 1:
@@ -206,14 +312,15 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, route, minp,
             if inuse[base + v] == 0:
                 out[n] = base + v
                 n += 1
-    if kind == 0:
-        if has_esc:
+    if kind == KIND_FIXED_ESCAPE:
+        if cfg.has_esc:
             if minus:
                 base = c_base[pchan[u * P + rt.tie_port]]
                 cls = np.int64(rt.tie_vc)
             else:
                 base = c_base[pchan[u * P + rt.esc_port]]
                 cls = np.int64(rt.esc_vc)
+            half = cfg.half
             if half > 0:  # BookSim's dim_order_torus: dateline class = half of the VCs
                 for v in range(cls * half, cls * half + half):
                     if inuse[base + v] == 0:
@@ -223,7 +330,8 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, route, minp,
                 out[n] = base + cls
                 n += 1
         return n
-    f = m_state[m]
+    # KIND_NBC: escape levels f..U on any minimal port
+    f = msg.state[m]
     U = np.int64(rt.nbc_top)
     for lv in range(f, U + 1):
         for j in range(npt):
@@ -235,29 +343,14 @@ def _requests(m, u, out, kind, a0, has_esc, V, N, P, Vej, route, minp,
 
 
 @njit(cache=True, boundscheck=False, _nrt=False)
-def run(cfg, cfgf, st, S, F,
-        route, minp, chan_up, label, pchan,
-        c_base, c_nvc, c_type, c_dst, c_src, c_inport, c_outport, n_inj, n_ej,
-        v_chan, v_idx, v_li, v_lo,
-        qhead, qtail, qlen, q_inlist, qlist,
-        bq_f, vs, inuse, tsent, v_busy,
-        va_g, va_a, chin, chout,
-        vca_list, in_vca, sw_list, in_sw, src_list, in_src, cur_m, cur_k, cur_vc, last_vc,
-        ev_f, ev_fn, ev_cb, ev_cn,
-        req_b, req_o, rq_tmp, g_key, g_in, g_touch, a_key, a_o, a_touch,
-        p_key, p_touch, og_touch, ia_touch,
-        cand, cand_o, cand_ich, cand_och, cand_ip, cand_op, cand_vi, gl,
-        m_dest, m_src, m_len, m_tgen, m_tinj, m_hops, m_tag, m_state, m_next, m_tie,
-        tg_lat, tg_net, tg_wait, tg_hops, tg_done,
-        nch, c_nbusy, hist_acc, bt_msgs, bt_flits,
-        mm_state, mm_tsw, mm_tar, mm_rates, mm_sig):
+def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm, sc_arr, rng):
     """Advance the simulation until a stop condition; returns a status code.
 
     Representation: a flit is ``fl = 2 m + tail`` (message slot, tail bit); a
     flit event is ``(fl << 32) | b`` (the VC it enters).  The work-list
-    counters live in local variables during the call; ``sw_list`` /
-    ``vca_list`` are compacted while they are scanned (an entry stays on its
-    list, flagged by ``in_sw`` / ``in_vca``, until a scan finds its VC no
+    counters live in local variables during the call; ``sw.pend`` /
+    ``va.pend`` are compacted while they are scanned (an entry stays on its
+    list, flagged by ``sw.onlist`` / ``va.onlist``, until a scan finds its VC no
     longer waiting for the switch / for VC allocation).  The allocators'
     outcomes do not depend on the order of these lists (every arbitration key
     is distinct), so neither do the results.
@@ -268,30 +361,113 @@ def run(cfg, cfgf, st, S, F,
     The switch allocator's candidates keep their output VC, input / output channels, ports and
     VC index in ``cand_*``, so that the arbitration and the grants do not re-read the VC rows.
     """
-    N = cfg[C_N]
-    P = cfg[C_P]
-    V = cfg[C_V]
-    B = cfg[C_B]
-    kind = cfg[C_KIND]
-    a0 = cfg[C_A0]
-    has_esc = cfg[C_HASESC]
-    V2 = cfg[C_V2]
-    traffic = cfg[C_TRAFFIC]
-    warmup = cfg[C_WARMUP]
-    target = cfg[C_TARGET]
-    maxcyc = cfg[C_MAXCYC]
-    satlim = cfg[C_SATLIM]
-    dlthresh = cfg[C_DLTHRESH]
-    chunk_end = cfg[C_CHUNKEND]
-    C = cfg[C_NCHAN]
-    W = cfg[C_W]
-    Vej = cfg[C_VEJ]
-    mode = cfg[C_MODE]
-    warmcyc = cfg[C_WARMCYC]
-    runcyc = cfg[C_RUNCYC]
-    nbatch = cfg[C_NBATCH]
-    half = cfg[C_HALF]
-    wtc = cfg[C_WTC] != 0
+    sc = sc_arr[0]
+    # named state into local names, once per call
+    route = net.route
+    minp = net.minp
+    chan_up = net.chan_up
+    label = net.label
+    c_base = chans.base
+    c_src = chans.src
+    c_dst = chans.dst
+    c_outport = chans.outport
+    n_inj = chans.inj
+    n_ej = chans.ej
+    vs = vcs.vs
+    bq_f = vcs.buf
+    inuse = vcs.inuse
+    tsent = vcs.tsent
+    v_busy = vcs.nmsg
+    v_chan = vcs.chan
+    v_idx = vcs.idx
+    vca_list = va.pend
+    in_vca = va.onlist
+    v_li = va.li
+    v_lo = va.lo
+    va_g = va.g
+    va_a = va.a
+    req_b = va.req_b
+    req_o = va.req_o
+    rq_tmp = va.rq
+    g_key = va.g_key
+    g_in = va.g_in
+    g_touch = va.g_touch
+    a_key = va.a_key
+    a_o = va.a_o
+    a_touch = va.a_touch
+    sw_list = sw.pend
+    in_sw = sw.onlist
+    chin = sw.chin
+    chout = sw.chout
+    p_key = sw.p_key
+    p_touch = sw.p_touch
+    og_touch = sw.og_touch
+    ia_touch = sw.ia_touch
+    cand = sw.cand
+    cand_o = sw.cand_o
+    cand_ich = sw.cand_ich
+    cand_och = sw.cand_och
+    cand_ip = sw.cand_ip
+    cand_op = sw.cand_op
+    cand_vi = sw.cand_vi
+    gl = sw.gl
+    qhead = sources.qhead
+    qlen = sources.qlen
+    q_inlist = sources.inq
+    qlist = sources.qlist
+    src_list = sources.act
+    in_src = sources.onact
+    cur_m = sources.cur_m
+    cur_k = sources.cur_k
+    cur_vc = sources.cur_vc
+    last_vc = sources.last_vc
+    m_dest = msg.dest
+    m_len = msg.len
+    m_tgen = msg.tgen
+    m_tinj = msg.tinj
+    m_hops = msg.hops
+    m_tag = msg.tag
+    m_state = msg.state
+    m_next = msg.next
+    ev_f = ev.flit
+    ev_fn = ev.nflit
+    ev_cb = ev.credit
+    ev_cn = ev.ncredit
+    tg_lat = tags.lat
+    tg_net = tags.net
+    tg_wait = tags.wait
+    tg_hops = tags.hops
+    tg_done = tags.done
+    nch = hist.nch
+    hist_acc = hist.acc
+    c_nbusy = hist.nbusy
+    bt_msgs = batches.msgs
+    bt_flits = batches.flits
+    mm_state = mm.state
+    mm_tsw = mm.tsw
+    mm_tar = mm.tar
+    mm_rates = mm.rates
+    mm_sig = mm.sig
+    N = cfg.n
+    P = cfg.p
+    V = cfg.v
+    B = cfg.b
+    kind = cfg.routing
+    V2 = cfg.escape_levels
+    traffic = cfg.traffic
+    warmup = cfg.warmup
+    maxcyc = cfg.maxcyc
+    satlim = cfg.satlim
+    dlthresh = cfg.dlthresh
+    C = cfg.nchan
+    W = cfg.w
+    mode = cfg.mode
+    warmcyc = cfg.warmcyc
+    runcyc = cfg.runcyc
+    nbatch = cfg.nbatch
+    wtc = cfg.wtc != 0
+    target = sc.target
+    chunk_end = sc.chunk_end
     blen = runcyc // nbatch if nbatch > 0 else 1
     NPORT = P + 1
     NI = NPORT * W
@@ -299,26 +475,25 @@ def run(cfg, cfgf, st, S, F,
     injb = c_base[C]  # VCs < injb: network; >= ejb: ejection
     ejb = c_base[_u(C + N)]
     tagcap = tg_lat.size
-    lamN = cfgf[CF_RATE] * N
+    lamN = cfg.rate * N
     MASK = np.int64(0xFFFFFFFF)
-    nvca = S[S_NVCA]
-    nsw = S[S_NSW]
-    nsrc = S[S_NSRC]
-    flithops = S[S_FLITHOPS]
-    netw = S[S_NETFLITS_W]
-    ejw = S[S_EJFLITS_W]
-    vareq = S[S_VAREQ]
-    swreq = S[S_SWREQ]
+    nvca = sc.nvca
+    nsw = sc.nsw
+    nsrc = sc.nsrc
+    flithops = sc.flithops
+    netw = sc.netflits_w
+    vareq = sc.va_requests
+    swreq = sc.sw_requests
     status = RUNNING
     while True:
-        t = S[S_T]
+        t = sc.t
         if t >= chunk_end:
             status = RUNNING
             break
         if t >= maxcyc:
             status = MAXCYCLES
             break
-        phase = S[S_PHASE]
+        phase = sc.phase
         moved = False
         slot = t & (NSLOT - 1)
         s0 = slot * NCH
@@ -329,8 +504,8 @@ def run(cfg, cfgf, st, S, F,
             b = e & MASK
             ow = (e >> 32) - 1
             # the credit counts where b's count is kept: in the row of the input VC holding b (an
-            # active VC holds its output VC until its tail is sent: ST == 2 and OUT == b), else in b's
-            if ow < 0 or vs[_u(ow * NVS + VS_ST)] != 2 or vs[_u(ow * NVS + VS_OUT)] != b:
+            # active VC holds its output VC until its tail is sent: ST == ST_ACTIVE and OUT == b), else in b's
+            if ow < 0 or vs[_u(ow * NVS + VS_ST)] != ST_ACTIVE or vs[_u(ow * NVS + VS_OUT)] != b:
                 ow = vs[_u(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
             if ow >= 0:
                 r = ow * NVS
@@ -352,21 +527,20 @@ def run(cfg, cfgf, st, S, F,
             b = e & MASK
             fl = e >> 32
             if b >= ejb:
-                if phase == 1:
-                    ejw += 1
-                    if mode == 1:
+                if phase == MEASURE:
+                    if mode == RUN_CYCLES:
                         bi = (t - warmcyc) // blen
                         if bi < nbatch:
                             bt_flits[_u(bi)] += 1
                 if fl & 1:  # the tail reaches the terminal: delivered
                     m = fl >> 1
                     _hold(b, -1, v_busy, v_chan, injb, c_nbusy, nch)
-                    S[S_INSYS] -= 1
-                    S[S_INNET] -= 1
-                    S[S_DELIV] += 1
-                    if phase == 1:
-                        S[S_DELIV_W] += 1
-                        if mode == 1:
+                    sc.insys -= 1
+                    sc.innet -= 1
+                    sc.deliv += 1
+                    if phase == MEASURE:
+                        sc.deliv_w += 1
+                        if mode == RUN_CYCLES:
                             bi = (t - warmcyc) // blen
                             if bi < nbatch:
                                 bt_msgs[_u(bi)] += 1
@@ -377,8 +551,8 @@ def run(cfg, cfgf, st, S, F,
                         tg_wait[_u(tg)] = m_tinj[_u(m)] - m_tgen[_u(m)]
                         tg_hops[_u(tg)] = m_hops[_u(m)]
                         tg_done[_u(tg)] = 1
-                    m_next[_u(m)] = S[S_FREE]
-                    S[S_FREE] = m
+                    m_next[_u(m)] = sc.free
+                    sc.free = m
                 continue
             c = vs[_u(b * NVS + VS_CNT)]
             pos = vs[_u(b * NVS + VS_HEAD)] + c
@@ -387,8 +561,8 @@ def run(cfg, cfgf, st, S, F,
             bq_f[_u(b * B + pos)] = fl
             vs[_u(b * NVS + VS_CNT)] = c + 1
             s = vs[_u(b * NVS + VS_ST)]
-            if s == 0:  # a header at an idle VC: routing now, VC allocation from t + 1
-                vs[_u(b * NVS + VS_ST)] = 1
+            if s == ST_IDLE:  # a header at an idle VC: routing now, VC allocation from t + 1
+                vs[_u(b * NVS + VS_ST)] = ST_ROUTING
                 vs[_u(b * NVS + VS_FROM)] = t + 1
                 idx = c_dst[_u(vs[_u(b * NVS + VS_CHAN)])] * N + m_dest[_u(fl >> 1)]
                 _prefetch(route, idx)  # its routing-table entries, read from t + 1
@@ -397,7 +571,7 @@ def run(cfg, cfgf, st, S, F,
                     in_vca[_u(b)] = 1
                     vca_list[_u(nvca)] = b
                     nvca += 1
-            elif s == 2 and c == 0:  # front flit of an active VC: switch allocation now
+            elif s == ST_ACTIVE and c == 0:  # front flit of an active VC: switch allocation now
                 vs[_u(b * NVS + VS_FROM)] = t
                 if in_sw[_u(b)] == 0:
                     in_sw[_u(b)] = 1
@@ -405,20 +579,18 @@ def run(cfg, cfgf, st, S, F,
                     nsw += 1
         ev_fn[_u(slot)] = 0
         # ------------------------------------------------------------ B. generation
-        if traffic == 0:
-            while F[F_NEXTARR] < t + 1.0:
-                u = rng_int(st, N)
-                if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
-                            m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
+        if traffic == TRAFFIC_POISSON:
+            while sc.nextarr < t + 1.0:
+                u = rng_int(rng, N)
+                if not _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
                     status = SATURATED
                     break
-                F[F_NEXTARR] += rng_exp(st) / lamN
+                sc.nextarr += rng_exp(rng) / lamN
         else:
             tend = t + 1.0
             for u in range(N):
-                while mmpp_next_arrival(st, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
-                    if not _gen(u, t, st, cfg, cfgf, S, m_dest, m_src, m_len, m_tgen, m_hops, m_tag,
-                                m_state, m_next, qhead, qtail, qlen, q_inlist, qlist, tagcap, m_tie):
+                while mmpp_next_arrival(rng, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
+                    if not _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
                         status = SATURATED
                         break
                 if status != RUNNING:
@@ -426,7 +598,7 @@ def run(cfg, cfgf, st, S, F,
         if status != RUNNING:
             break
         # nodes with a queued message become active sources
-        nq = S[S_NQ]
+        nq = sc.nq
         for i in range(nq):
             u = qlist[_u(i)]
             q_inlist[_u(u)] = 0
@@ -434,7 +606,7 @@ def run(cfg, cfgf, st, S, F,
                 in_src[_u(u)] = 1
                 src_list[_u(nsrc)] = u
                 nsrc += 1
-        S[S_NQ] = 0
+        sc.nq = 0
         # ------------------------------------------------------------ C. injection
         sl = (t + 2) & (NSLOT - 1)
         fbase = sl * NCH
@@ -478,7 +650,7 @@ def run(cfg, cfgf, st, S, F,
                         last_vc[_u(u)] = vc - base
                         cur_vc[_u(u)] = vc
                         m_tinj[_u(m)] = t
-                        S[S_INNET] += 1
+                        sc.innet += 1
                         _hold(vc, 1, v_busy, v_chan, injb, c_nbusy, nch)
                     vs[_u(vc * NVS + VS_OCC)] += 1
                     tl = k == m_len[_u(m)] - 1
@@ -499,16 +671,15 @@ def run(cfg, cfgf, st, S, F,
                 in_src[_u(u)] = 0
         nsrc = w
         ev_fn[_u(sl)] = fn2
-        if phase == 1:
-            F[F_INNET_ACC] += S[S_INNET]
-            F[F_INSYS_ACC] += S[S_INSYS]
+        if phase == MEASURE:
+            sc.innet_acc += sc.innet
         # ------------------------------------------------------------ D. VC allocation (iSLIP, 1 iteration)
         nr = 0
         ng = 0
         w = 0
         for i in range(nvca):
             b = vca_list[_u(i)]
-            if vs[_u(b * NVS + VS_ST)] != 1:  # allocated since: off the list
+            if vs[_u(b * NVS + VS_ST)] != ST_ROUTING:  # allocated since: off the list
                 in_vca[_u(b)] = 0
                 continue
             vca_list[_u(w)] = b
@@ -517,8 +688,7 @@ def run(cfg, cfgf, st, S, F,
                 continue
             m = bq_f[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
             u = c_dst[_u(vs[_u(b * NVS + VS_CHAN)])]
-            cnt = _requests(m, u, rq_tmp, kind, a0, has_esc, V, N, P, Vej, route, minp,
-                            pchan, c_base, inuse, m_dest, m_state, n_ej, m_tie, half)
+            cnt = _requests(m, u, rq_tmp, cfg, net, c_base, n_ej, inuse, msg)
             vareq += 1
             li = v_li[_u(b)]
             for j in range(cnt):
@@ -575,7 +745,7 @@ def run(cfg, cfgf, st, S, F,
             och = vs[_u(o * NVS + VS_CHAN)]
             vs[_u(r + VS_OUTCH)] = och
             vs[_u(r + VS_OUTPORT)] = c_outport[_u(och)]
-            vs[_u(b * NVS + VS_ST)] = 2
+            vs[_u(b * NVS + VS_ST)] = ST_ACTIVE
             vs[_u(b * NVS + VS_FROM)] = t + 1
             if in_sw[_u(b)] == 0:
                 in_sw[_u(b)] = 1
@@ -586,15 +756,15 @@ def run(cfg, cfgf, st, S, F,
                 m = bq_f[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
                 m_hops[_u(m)] += 1
                 vi = v_idx[_u(o)]
-                if kind == 2:
+                if kind == KIND_NBC:
                     u = c_src[_u(ch)]
                     if vi < V2:
                         m_state[_u(m)] = vi + label[_u(u)]
                     else:
                         m_state[_u(m)] += label[_u(u)]
-                elif kind == 1:
-                    if vi == 0:
-                        m_state[_u(m)] = 1 if chan_up[_u(ch)] else 2
+                elif kind == KIND_UPDOWN:
+                    if vi == 0:  # the escape VC: the up or down phase begins
+                        m_state[_u(m)] = UD_UP if chan_up[_u(ch)] else UD_DOWN
         # ------------------------------------------------------------ E. switch allocation (iSLIP, 1 iteration)
         # candidates: active VCs with a front flit due and a credit; a request alone at its
         # input port and at its output port wins outright (what iSLIP gives it), the others
@@ -604,7 +774,7 @@ def run(cfg, cfgf, st, S, F,
         for i in range(nsw):
             b = sw_list[_u(i)]
             r = b * NVS
-            if vs[_u(r + VS_ST)] != 2 or vs[_u(r + VS_CNT)] == 0:  # nothing to send (or a new header): off the list
+            if vs[_u(r + VS_ST)] != ST_ACTIVE or vs[_u(r + VS_CNT)] == 0:  # nothing to send (or a new header): off the list
                 in_sw[_u(b)] = 0
                 continue
             if vs[_u(r + VS_OCCO)] >= B:  # no credit: off the list until one comes back (A)
@@ -749,14 +919,14 @@ def run(cfg, cfgf, st, S, F,
                 # the terminal returns the credit when it reads the flit
                 ev_cb[_u(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
                 cn5 += 1
-            elif phase == 1:
+            elif phase == MEASURE:
                 netw += 1
                 chout[_u(och)].flits += 1
             if tail:
                 if c == 0:
-                    vs[_u(b * NVS + VS_ST)] = 0
+                    vs[_u(b * NVS + VS_ST)] = ST_IDLE
                 else:  # the next message's header: routing at t + 1, VC allocation from t + 2
-                    vs[_u(b * NVS + VS_ST)] = 1
+                    vs[_u(b * NVS + VS_ST)] = ST_ROUTING
                     vs[_u(b * NVS + VS_FROM)] = t + 2
                     if in_vca[_u(b)] == 0:
                         in_vca[_u(b)] = 1
@@ -771,44 +941,42 @@ def run(cfg, cfgf, st, S, F,
             moved = True
             flithops += ngr
         # ------------------------------------------------------------ F. bookkeeping
-        if phase == 1:
+        if phase == MEASURE:
             for v in range(V + 1):
                 hist_acc[_u(v)] += nch[_u(v)]
-            S[S_CYC_W] += 1
-        elif (mode == 0 and S[S_DELIV] >= warmup) or (mode == 1 and t + 1 >= warmcyc):
-            S[S_PHASE] = 1
-            S[S_TW] = t + 1
-            S[S_INSYS_W0] = S[S_INSYS]
-        if moved or S[S_INNET] == 0:
-            S[S_IDLE] = 0
+            sc.cyc_w += 1
+        elif (mode == RUN_MESSAGES and sc.deliv >= warmup) or (mode == RUN_CYCLES and t + 1 >= warmcyc):
+            sc.phase = MEASURE
+            sc.insys_w0 = sc.insys
+        if moved or sc.innet == 0:
+            sc.idle = 0
         else:
-            S[S_IDLE] += 1
-            if S[S_IDLE] > dlthresh:
+            sc.idle += 1
+            if sc.idle > dlthresh:
                 status = DEADLOCK
                 break
-        S[S_T] = t + 1
-        if S[S_INSYS] > satlim:
+        sc.t = t + 1
+        if sc.insys > satlim:
             status = SATURATED
             break
-        if mode == 1:
+        if mode == RUN_CYCLES:
             if t + 1 >= warmcyc + runcyc:
                 status = DONE
                 break
-        elif S[S_PHASE] == 1:
-            p = S[S_PREFIX]
-            ntg = S[S_NTAG]
+        elif sc.phase == MEASURE:
+            p = sc.prefix
+            ntg = sc.ntag
             while p < ntg and tg_done[_u(p)] != 0:
                 p += 1
-            S[S_PREFIX] = p
+            sc.prefix = p
             if p >= target:
                 status = DONE
                 break
-    S[S_NVCA] = nvca
-    S[S_NSW] = nsw
-    S[S_NSRC] = nsrc
-    S[S_FLITHOPS] = flithops
-    S[S_NETFLITS_W] = netw
-    S[S_EJFLITS_W] = ejw
-    S[S_VAREQ] = vareq
-    S[S_SWREQ] = swreq
+    sc.nvca = nvca
+    sc.nsw = nsw
+    sc.nsrc = nsrc
+    sc.flithops = flithops
+    sc.netflits_w = netw
+    sc.va_requests = vareq
+    sc.sw_requests = swreq
     return status
