@@ -270,8 +270,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     chans = K.Chans(base=c_base, src=np.concatenate([csrc, nodes, nodes]).astype(np.int32),
                     dst=np.concatenate([cdst, nodes, nodes]).astype(np.int32), outport=c_outport,
                     inj=(C + nodes).astype(np.int32), ej=(C + N + nodes).astype(np.int32))
-    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV * B, np.int32), inuse=i8(NV), tsent=i8(NV),
-                nmsg=i32(NV), chan=v_chan, idx=v_idx)
+    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV * B, np.int32), inuse=i8(NV), tsent=i8(NV))
     vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
@@ -289,8 +288,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     for f in ("tc", "og"):
         chout[f] = -1
     sw = K.SwAlloc(pend=i32(NV), onlist=i8(NV), chin=chin, chout=chout, p_key=i64(NCH * (P + 1), -1),
-                   p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=i32(NV), cand_o=i32(NV),
-                   cand_ich=i32(NV), cand_och=i32(NV), cand_ip=i32(NV), cand_op=i32(NV), cand_vi=i32(NV), gl=i32(NV))
+                   p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=np.zeros(NV, K.CAND),
+                   gl=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
                         onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),
@@ -438,8 +437,8 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         occ = np.where(own >= 0, vs[np.maximum(own, 0), K.VS_OCCO], vs[:, K.VS_OCC])
         injb = s.chans.base[C]  # the network VCs
         for b in np.nonzero(s.vcs.inuse[:injb] | (occ[:injb] > 0))[0][:50]:
-            ch = int(s.vcs.chan[b])
-            held.append(f"{topology.describe_channel(ch)} vc{int(s.vcs.idx[b])} "
+            ch = int(vs[b, K.VS_CHAN])
+            held.append(f"{topology.describe_channel(ch)} vc{int(vs[b, K.VS_IDX])} "
                         f"[{int(occ[b])} flits]")
         raise DeadlockError(int(x["t"]), held,
                             f"{int(x['innet'])} messages in the network, no flit moved for "

@@ -22,14 +22,15 @@ and one record of scalars:
     not a record, see below).  A VC's credit count lives in the row of the input VC that holds it
     as its output (``OCCO``) for as long as it is held, and in its own row (``OCC``) otherwise: a
     flit sent, and the credit that comes back for it, then touch only the sender's row.  Beside
-    the rows: the flit rings ``buf`` (``B`` flits per VC), ``inuse`` (allocated to a message),
-    ``tsent`` (its tail sent, waiting for the tail's credit: ``wait_for_tail_credit``), ``nmsg``
-    (messages holding it: the VC-busy histogram), its channel ``chan`` and index ``idx``.
+    the rows: the flit rings ``buf`` (``B`` flits per VC), ``inuse`` (allocated to a message:
+    dense, for the routing function's scans) and ``tsent`` (its tail sent, waiting for the
+    tail's credit: ``wait_for_tail_credit``).
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
 ``sw``      (:data:`SwAlloc`) the switch allocator: the active VCs waiting for the switch, per
     channel its iSLIP pointers and requests in the records ``chin`` (:data:`CH_IN`, by input
-    channel) and ``chout`` (:data:`CH_OUT`, by output channel), and its scratch.
+    channel) and ``chout`` (:data:`CH_OUT`, by output channel), this cycle's candidates (records
+    :data:`CAND`) and its scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
     the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
     with a newly queued message (``qlist``) and the active sources (``act``).
@@ -105,10 +106,12 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # while active, OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
 # OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
-# input VC holds it, OWN the input VC holding it (-1: none).  Field offsets into an int32 array
-# rather than a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
+# input VC holds it, OWN the input VC holding it (-1: none), NMSG the messages holding it (granted
+# it and their tail not yet out of its buffer; more than one when a message follows a tail into the
+# buffer: the VC-busy histogram).  Field offsets into an int32 array rather than a structured dtype:
+# the loop computes one row offset ``b * NVS`` and indexes from it.
 (VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
- VS_IDX, VS_INPORT) = range(13)
+ VS_IDX, VS_INPORT, VS_NMSG) = range(14)
 NVS = 16
 #: per channel, its input side in switch allocation: requests this cycle (``t << 2 | n``), iSLIP accept
 #: pointer, VC round-robin offset
@@ -150,8 +153,8 @@ Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan", "label"])
 #: ejection channel (``inj``, ``ej``)
 Chans = namedtuple("Chans", ["base", "src", "dst", "outport", "inj", "ej"])
 #: per VC: the rows ``vs`` (``NVS`` int32 each, fields ``VS_*``), flit rings ``buf`` (``B`` per VC, a
-#: flit ``2 m + tail``), ``inuse``, ``tsent``, ``nmsg`` (messages holding it), ``chan``, ``idx``
-Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent", "nmsg", "chan", "idx"])
+#: flit ``2 m + tail``), ``inuse`` (allocated), ``tsent`` (tail sent, its credit not back yet)
+Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
 #: the VC allocator: headers waiting for a VC (``pend``, ``onlist``); per VC its iSLIP rank as an input
 #: (``li``: input port * W + VC index) and as an output (``lo``), grant pointer ``g`` (as an output),
 #: accept pointer ``a`` (as an input); scratch: requests ``req_b`` -> ``req_o``, one header's requests
@@ -162,10 +165,14 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b"
 #: the switch allocator: active VCs waiting for the switch (``pend``, ``onlist``), per channel
 #: ``chin`` / ``chout``; scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``,
 #: the output / input channels with a grant / accept (``og_touch``, ``ia_touch``), this cycle's
-#: candidates (input VC ``cand``, its output VC, input / output channels and ports, VC index) and
-#: the winners ``gl``
+#: candidates ``cand`` (:data:`CAND`) and the winners ``gl`` (candidate numbers)
 SwAlloc = namedtuple("SwAlloc", ["pend", "onlist", "chin", "chout", "p_key", "p_touch", "og_touch", "ia_touch",
-                                 "cand", "cand_o", "cand_ich", "cand_och", "cand_ip", "cand_op", "cand_vi", "gl"])
+                                 "cand", "gl"])
+#: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
+#: channels and ports, the VC's index in its channel (copied from the VC's row once, so that the
+#: arbitration and the grants read one record per candidate, through one array)
+CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi"], "formats": [_i4] * 7,
+                 "offsets": [0, 4, 8, 12, 16, 20, 24], "itemsize": 32})
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
 #: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
@@ -248,14 +255,15 @@ def _u(i):
 
 
 @njit(cache=True, inline="always")
-def _hold(b, d, nmsg, v_chan, injb, c_nbusy, nch):
+def _hold(b, d, vs, injb, c_nbusy, nch):
     """``d = +1``: a message takes VC ``b`` (header granted); ``-1``: its tail left ``b``'s buffer.
     A VC is busy while it holds a message (the ideal router's definition); network VCs are
     ``b < injb``."""
-    n = nmsg[b]
-    nmsg[b] = n + d
+    r = _u(b * NVS)
+    n = vs[r + VS_NMSG]
+    vs[r + VS_NMSG] = n + d
     if b < injb and (n == 0) != (n + d == 0):
-        ch = v_chan[b]
+        ch = vs[r + VS_CHAN]
         k = c_nbusy[ch]
         nch[k] -= 1
         k += d
@@ -359,7 +367,9 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
     indices are never negative; without these tests the loop runs about a quarter faster.
     The switch allocator's candidates keep their output VC, input / output channels, ports and
-    VC index in ``cand_*``, so that the arbitration and the grants do not re-read the VC rows.
+    VC index in the records ``cand``, so that the arbitration and the grants do not re-read the VC
+    rows.  Everything per VC that the loop reads or writes on a flit's path is in the VC's row of
+    ``vs``: with fewer arrays, the compiled loop keeps more of their addresses in registers.
     """
     sc = sc_arr[0]
     # named state into local names, once per call
@@ -377,9 +387,6 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     bq_f = vcs.buf
     inuse = vcs.inuse
     tsent = vcs.tsent
-    v_busy = vcs.nmsg
-    v_chan = vcs.chan
-    v_idx = vcs.idx
     vca_list = va.pend
     in_vca = va.onlist
     v_li = va.li
@@ -404,12 +411,6 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     og_touch = sw.og_touch
     ia_touch = sw.ia_touch
     cand = sw.cand
-    cand_o = sw.cand_o
-    cand_ich = sw.cand_ich
-    cand_och = sw.cand_och
-    cand_ip = sw.cand_ip
-    cand_op = sw.cand_op
-    cand_vi = sw.cand_vi
     gl = sw.gl
     qhead = sources.qhead
     qlen = sources.qlen
@@ -534,7 +535,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                             bt_flits[_u(bi)] += 1
                 if fl & 1:  # the tail reaches the terminal: delivered
                     m = fl >> 1
-                    _hold(b, -1, v_busy, v_chan, injb, c_nbusy, nch)
+                    _hold(b, -1, vs, injb, c_nbusy, nch)
                     sc.insys -= 1
                     sc.innet -= 1
                     sc.deliv += 1
@@ -651,7 +652,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                         cur_vc[_u(u)] = vc
                         m_tinj[_u(m)] = t
                         sc.innet += 1
-                        _hold(vc, 1, v_busy, v_chan, injb, c_nbusy, nch)
+                        _hold(vc, 1, vs, injb, c_nbusy, nch)
                     vs[_u(vc * NVS + VS_OCC)] += 1
                     tl = k == m_len[_u(m)] - 1
                     ev_f[_u(fbase + fn2)] = ((2 * np.int64(m) + (1 if tl else 0)) << 32) | vc
@@ -738,7 +739,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
             inuse[_u(o)] = 1
             tsent[_u(o)] = 0
             vs[_u(o * NVS + VS_OWN)] = b
-            _hold(o, 1, v_busy, v_chan, injb, c_nbusy, nch)
+            _hold(o, 1, vs, injb, c_nbusy, nch)
             r = b * NVS
             vs[_u(r + VS_OUT)] = o
             vs[_u(r + VS_OCCO)] = vs[_u(o * NVS + VS_OCC)]  # o's credit count moves to its holder's row
@@ -755,7 +756,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                 ch = vs[_u(o * NVS + VS_CHAN)]
                 m = bq_f[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
                 m_hops[_u(m)] += 1
-                vi = v_idx[_u(o)]
+                vi = vs[_u(o * NVS + VS_IDX)]
                 if kind == KIND_NBC:
                     u = c_src[_u(ch)]
                     if vi < V2:
@@ -774,7 +775,8 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         for i in range(nsw):
             b = sw_list[_u(i)]
             r = b * NVS
-            if vs[_u(r + VS_ST)] != ST_ACTIVE or vs[_u(r + VS_CNT)] == 0:  # nothing to send (or a new header): off the list
+            # nothing to send (or a new header): off the list
+            if vs[_u(r + VS_ST)] != ST_ACTIVE or vs[_u(r + VS_CNT)] == 0:
                 in_sw[_u(b)] = 0
                 continue
             if vs[_u(r + VS_OCCO)] >= B:  # no credit: off the list until one comes back (A)
@@ -786,13 +788,14 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                 continue
             ich = vs[_u(r + VS_CHAN)]
             och = vs[_u(r + VS_OUTCH)]
-            cand[_u(ncand)] = b
-            cand_o[_u(ncand)] = vs[_u(r + VS_OUT)]
-            cand_ich[_u(ncand)] = ich
-            cand_och[_u(ncand)] = och
-            cand_ip[_u(ncand)] = vs[_u(r + VS_INPORT)]
-            cand_op[_u(ncand)] = vs[_u(r + VS_OUTPORT)]
-            cand_vi[_u(ncand)] = vs[_u(r + VS_IDX)]
+            cd = cand[_u(ncand)]
+            cd.b = b
+            cd.o = vs[_u(r + VS_OUT)]
+            cd.ich = ich
+            cd.och = och
+            cd.ip = vs[_u(r + VS_INPORT)]
+            cd.op = vs[_u(r + VS_OUTPORT)]
+            cd.vi = vs[_u(r + VS_IDX)]
             ncand += 1
             # requests per input / output channel this cycle: ``t << 2 | n`` with n = 1 or 2 (2: more)
             x = chin[_u(ich)].tc
@@ -801,21 +804,21 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
             chout[_u(och)].tc = (t << 2) | 2 if (x >> 2) == t else (t << 2) | 1
         nsw = w
         swreq += ncand
-        # gl holds candidate numbers (indices into the cand_* arrays).  The iSLIP records pack an
+        # gl holds candidate numbers (indices into cand).  The iSLIP records pack an
         # arbitration key and what it points at into one int64, ``key << 32 | index`` (-1: empty), so
         # that the smallest record is the round-robin winner (keys are distinct within a record).
         ngr = 0
         npr = 0
         for i in range(ncand):
-            ich = cand_ich[_u(i)]
-            och = cand_och[_u(i)]
+            ich = cand[_u(i)].ich
+            och = cand[_u(i)].och
             if (chin[_u(ich)].tc & 3) == 1 and (chout[_u(och)].tc & 3) == 1:
                 gl[_u(ngr)] = i
                 ngr += 1
                 continue
             # per (input port, output port), the VC first in round-robin order from the port's offset
-            pr = ich * NPORT + cand_op[_u(i)]
-            key = cand_vi[_u(i)] - chin[_u(ich)].rr
+            pr = ich * NPORT + cand[_u(i)].op
+            key = cand[_u(i)].vi - chin[_u(ich)].rr
             if key < 0:
                 key += V
             pk = (key << 32) | i
@@ -831,8 +834,8 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
             for j in range(npr):  # grant: each output port takes the input port first from its pointer
                 pr = p_touch[_u(j)]
                 i = p_key[_u(pr)] & MASK
-                och = cand_och[_u(i)]
-                key = cand_ip[_u(i)] - chout[_u(och)].g
+                och = cand[_u(i)].och
+                key = cand[_u(i)].ip - chout[_u(och)].g
                 if key < 0:
                     key += NPORT
                 pk = (key << 32) | pr
@@ -849,8 +852,8 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                 pr = chout[_u(och)].og & MASK
                 chout[_u(och)].og = -1
                 i = p_key[_u(pr)] & MASK
-                ich = cand_ich[_u(i)]
-                key = cand_op[_u(i)] - chin[_u(ich)].a
+                ich = cand[_u(i)].ich
+                key = cand[_u(i)].op - chin[_u(ich)].a
                 if key < 0:
                     key += NPORT
                 pk = (key << 32) | pr
@@ -880,16 +883,16 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         cn5 = ev_cn[_u(sl5)]
         for j in range(ngr):
             i = gl[_u(j)]
-            b = cand[_u(i)]
-            o = cand_o[_u(i)]
-            ich = cand_ich[_u(i)]
-            och = cand_och[_u(i)]
+            b = cand[_u(i)].b
+            o = cand[_u(i)].o
+            ich = cand[_u(i)].ich
+            och = cand[_u(i)].och
             r = b * NVS
-            x = cand_ip[_u(i)] + 1
+            x = cand[_u(i)].ip + 1
             chout[_u(och)].g = x if x < NPORT else 0
-            x = cand_op[_u(i)] + 1
+            x = cand[_u(i)].op + 1
             chin[_u(ich)].a = x if x < NPORT else 0
-            x = cand_vi[_u(i)] + 1
+            x = cand[_u(i)].vi + 1
             chin[_u(ich)].rr = x if x < V else 0
             # the front flit leaves b
             h = vs[_u(r + VS_HEAD)]
@@ -908,7 +911,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                     tsent[_u(o)] = 1  # the output VC is free once the tail's credit is back
                 else:
                     inuse[_u(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
-                _hold(b, -1, v_busy, v_chan, injb, c_nbusy, nch)
+                _hold(b, -1, vs, injb, c_nbusy, nch)
             # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival)
             ev_cb[_u(cb2 + cn2)] = (np.int64(vs[_u(r + VS_OWN)] + 1) << 32) | b
             cn2 += 1
