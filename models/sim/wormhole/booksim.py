@@ -249,7 +249,7 @@ def _aligned(n, dtype):
 def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     """The engine's static tables and state arrays, in the named groups of :mod:`.booksim_kernel`
     (a namespace: ``chans``, ``vcs``, ``va``, ``sw``, ``sources``, ``msg``, ``ev``, ``tags``, ``hist``;
-    ``C``, ``NCH``, ``NV``)."""
+    ``C`` the number of network channels)."""
     chan_of, csrc, cdst, cport = topology.channels
     C = csrc.size
     NCH = C + 2 * N
@@ -299,7 +299,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
     hist.nch[0] = C
     return types.SimpleNamespace(chans=chans, vcs=vcs, va=va, sw=sw, sources=sources, msg=msg, ev=ev,
-                                 tags=_tags(tagcap), hist=hist, C=C, NCH=NCH, NV=NV)
+                                 tags=_tags(tagcap), hist=hist, C=C)
 
 
 def _tags(n, old=None):
@@ -407,8 +407,8 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
         cfg=cfg, net=net, batches=K.Batches(np.zeros(nb, np.int64), np.zeros(nb, np.int64)), mm=mm, sc=sc, rng=rng,
         rt=rt, N=N, V=V, Vej=Vej, M=M, B=B, offered=offered, tspec=tspec, warmup=warmup, messages=messages,
         nbatches=batches, target_ci=target_ci, max_messages=max_messages, maxcyc=maxcyc, satlim=satlim, seed=seed,
-        tie=tie, self_traffic=bool(self_traffic), length_dist=length_dist, rate=rate, escape_levels=escape_levels,
-        routing=routing, wtc=bool(wait_for_tail_credit))
+        tie=tie, self_traffic=bool(self_traffic), length_dist=length_dist, rate=rate, routing=routing,
+        wtc=bool(wait_for_tail_credit))
 
     x = sc[0]
     t0 = time.perf_counter()

@@ -78,8 +78,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+# the status codes, phases and traffic / length kinds of the ideal engine (the wrapper reads them here too)
 from .kernel import (DEADLOCK, DONE, LENGTH_FIXED, LENGTH_GEOMETRIC, MAXCYCLES, MEASURE, RUNNING,  # noqa: F401
-                     SATURATED, TRAFFIC_MMPP, TRAFFIC_POISSON, WARMUP, Mmpp, Tags, _prefetch)
+                     SATURATED, TRAFFIC_POISSON, WARMUP, Mmpp, Tags, _prefetch)
 from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
 from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 
@@ -587,7 +588,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                     status = SATURATED
                     break
                 sc.nextarr += rng_exp(rng) / lamN
-        else:
+        else:  # TRAFFIC_MMPP
             tend = t + 1.0
             for u in range(N):
                 while mmpp_next_arrival(rng, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
