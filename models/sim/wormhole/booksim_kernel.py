@@ -27,10 +27,10 @@ and one record of scalars:
     tail's credit: ``wait_for_tail_credit``).
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
-``sw``      (:data:`SwAlloc`) the switch allocator: the active VCs waiting for the switch, per
-    channel its iSLIP pointers and requests in the records ``chin`` (:data:`CH_IN`, by input
-    channel) and ``chout`` (:data:`CH_OUT`, by output channel), this cycle's candidates (records
-    :data:`CAND`) and its scratch.
+``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (records :data:`CAND`: every
+    active VC with a flit at its front and a credit, with what allocation reads from its row),
+    per channel its iSLIP pointers in the records ``chin`` (:data:`CH_IN`, by input channel) and
+    ``chout`` (:data:`CH_OUT`, by output channel) and its requests this cycle, and its scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
     the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
     with a newly queued message (``qlist``) and the active sources (``act``).
@@ -114,11 +114,11 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 (VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
  VS_IDX, VS_INPORT, VS_NMSG) = range(14)
 NVS = 16
-#: per channel, its input side in switch allocation: requests this cycle (``t << 2 | n``), iSLIP accept
-#: pointer, VC round-robin offset
-CH_IN = np.dtype([("tc", _i8), ("ia", _i8), ("a", _i4), ("rr", _i4)], align=True)
-#: per channel, its output side: requests this cycle, iSLIP grant pointer, flits sent in the window
-CH_OUT = np.dtype([("tc", _i8), ("og", _i8), ("flits", _i8), ("g", _i4)], align=True)
+#: per channel, its input side in switch allocation: iSLIP accept pointer ``a``, VC round-robin offset
+#: ``rr`` (small integers: the records of a whole network fit in the L1 cache)
+CH_IN = np.dtype([("a", np.int16), ("rr", np.int16)], align=True)
+#: per channel, its output side: iSLIP grant pointer, flits sent in the window
+CH_OUT = np.dtype([("g", np.int16), ("flits", _i4)], align=True)
 
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, in the system / network,
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
@@ -163,12 +163,15 @@ Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
 #: ``a_o``, ``a_touch``)
 VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b", "req_o", "rq", "g_key",
                                  "g_in", "g_touch", "a_key", "a_o", "a_touch"])
-#: the switch allocator: active VCs waiting for the switch (``pend``, ``onlist``), per channel
-#: ``chin`` / ``chout``; scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``,
-#: the output / input channels with a grant / accept (``og_touch``, ``ia_touch``), this cycle's
-#: candidates ``cand`` (:data:`CAND`) and the winners ``gl`` (candidate numbers)
-SwAlloc = namedtuple("SwAlloc", ["pend", "onlist", "chin", "chout", "p_key", "p_touch", "og_touch", "ia_touch",
-                                 "cand", "gl"])
+#: the switch allocator: the switch list ``cand`` (:data:`CAND` records: the candidates of the next
+#: switch allocation; a VC on it, or in ``new``, the VCs given an output VC in this cycle, has
+#: ``onlist`` set), per channel ``chin`` / ``chout`` and this cycle's requests per input / output
+#: channel ``in_n`` / ``out_n`` (0, 1, or 2 for more; a byte each, so that they stay in the L1 cache);
+#: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input
+#: channel its grant / accept ``og`` / ``ia`` (packed records, -1: none) and the channels with one
+#: (``og_touch``, ``ia_touch``), and the winners ``gl`` (candidate numbers)
+SwAlloc = namedtuple("SwAlloc", ["new", "onlist", "cand", "chin", "chout", "in_n", "out_n", "og", "ia", "p_key",
+                                 "p_touch", "og_touch", "ia_touch", "gl"])
 #: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
 #: channels and ports, the VC's index in its channel (copied from the VC's row once, so that the
 #: arbitration and the grants read one record per candidate, through one array)
@@ -351,18 +354,38 @@ def _requests(m, u, out, cfg, net, c_base, n_ej, inuse, msg):
     return n
 
 
+@njit(cache=True, inline="always")
+def _sw_add(b, n, vs, cand):
+    """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
+    ``cand``, with what switch allocation needs from its row (returns ``n + 1``)."""
+    r = b * NVS
+    cd = cand[_u(n)]
+    cd.b = b
+    cd.o = vs[_u(r + VS_OUT)]
+    cd.ich = vs[_u(r + VS_CHAN)]
+    cd.och = vs[_u(r + VS_OUTCH)]
+    cd.ip = vs[_u(r + VS_INPORT)]
+    cd.op = vs[_u(r + VS_OUTPORT)]
+    cd.vi = vs[_u(r + VS_IDX)]
+    return n + 1
+
+
 @njit(cache=True, boundscheck=False, _nrt=False)
 def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm, sc_arr, rng):
     """Advance the simulation until a stop condition; returns a status code.
 
     Representation: a flit is ``fl = 2 m + tail`` (message slot, tail bit); a
     flit event is ``(fl << 32) | b`` (the VC it enters).  The work-list
-    counters live in local variables during the call; ``sw.pend`` /
-    ``va.pend`` are compacted while they are scanned (an entry stays on its
-    list, flagged by ``sw.onlist`` / ``va.onlist``, until a scan finds its VC no
-    longer waiting for the switch / for VC allocation).  The allocators'
-    outcomes do not depend on the order of these lists (every arbitration key
-    is distinct), so neither do the results.
+    counters live in local variables during the call.  ``va.pend`` is
+    compacted while it is scanned (an entry stays on it, flagged by
+    ``va.onlist``, until a scan finds its VC no longer waiting for VC
+    allocation).  The switch list ``sw.cand`` holds exactly the VCs that bid
+    for the switch: a VC joins it when it gets a flit at its front and a
+    credit (a flit reaching its empty buffer, a credit, or VC allocation in
+    the cycle before), and a grant that leaves it without either takes it
+    off; so switch allocation reads no VC row to find its candidates.  The
+    allocators' outcomes do not depend on the order of these lists (every
+    arbitration key is distinct), so neither do the results.
 
     Every array index in the loop is written ``a[_u(i)]`` (unsigned): numba emits a
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
@@ -403,9 +426,13 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     a_key = va.a_key
     a_o = va.a_o
     a_touch = va.a_touch
-    sw_list = sw.pend
+    sw_new = sw.new
     in_sw = sw.onlist
     chin = sw.chin
+    in_n = sw.in_n
+    out_n = sw.out_n
+    og = sw.og
+    ia = sw.ia
     chout = sw.chout
     p_key = sw.p_key
     p_touch = sw.p_touch
@@ -514,8 +541,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                 vs[_u(r + VS_OCCO)] -= 1
                 if in_sw[_u(ow)] == 0 and vs[_u(r + VS_CNT)] > 0:  # it slept for lack of this credit
                     in_sw[_u(ow)] = 1
-                    sw_list[_u(nsw)] = ow
-                    nsw += 1
+                    nsw = _sw_add(ow, nsw, vs, cand)
             else:
                 oc = vs[_u(b * NVS + VS_OCC)] - 1
                 vs[_u(b * NVS + VS_OCC)] = oc
@@ -573,12 +599,11 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                     in_vca[_u(b)] = 1
                     vca_list[_u(nvca)] = b
                     nvca += 1
-            elif s == ST_ACTIVE and c == 0:  # front flit of an active VC: switch allocation now
-                vs[_u(b * NVS + VS_FROM)] = t
-                if in_sw[_u(b)] == 0:
-                    in_sw[_u(b)] = 1
-                    sw_list[_u(nsw)] = b
-                    nsw += 1
+            elif s == ST_ACTIVE and c == 0 and in_sw[_u(b)] == 0 and vs[_u(b * NVS + VS_OCCO)] < B:
+                # front flit of an active VC with a credit: switch allocation now (without a
+                # credit, the credit puts it on the list)
+                in_sw[_u(b)] = 1
+                nsw = _sw_add(b, nsw, vs, cand)
         ev_fn[_u(slot)] = 0
         # ------------------------------------------------------------ B. generation
         if traffic == TRAFFIC_POISSON:
@@ -676,6 +701,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         if phase == MEASURE:
             sc.innet_acc += sc.innet
         # ------------------------------------------------------------ D. VC allocation (iSLIP, 1 iteration)
+        nnew = 0
         nr = 0
         ng = 0
         w = 0
@@ -748,11 +774,10 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
             vs[_u(r + VS_OUTCH)] = och
             vs[_u(r + VS_OUTPORT)] = c_outport[_u(och)]
             vs[_u(b * NVS + VS_ST)] = ST_ACTIVE
-            vs[_u(b * NVS + VS_FROM)] = t + 1
-            if in_sw[_u(b)] == 0:
-                in_sw[_u(b)] = 1
-                sw_list[_u(nsw)] = b
-                nsw += 1
+            # switch allocation from t + 1: on the list after this cycle's (E)
+            in_sw[_u(b)] = 1
+            sw_new[_u(nnew)] = b
+            nnew += 1
             if o < injb:
                 ch = vs[_u(o * NVS + VS_CHAN)]
                 m = bq_f[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
@@ -768,42 +793,19 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                     if vi == 0:  # the escape VC: the up or down phase begins
                         m_state[_u(m)] = UD_UP if chan_up[_u(ch)] else UD_DOWN
         # ------------------------------------------------------------ E. switch allocation (iSLIP, 1 iteration)
-        # candidates: active VCs with a front flit due and a credit; a request alone at its
-        # input port and at its output port wins outright (what iSLIP gives it), the others
-        # go through the per-input-port VC choice and the grant / accept phases.
-        ncand = 0
-        w = 0
-        for i in range(nsw):
-            b = sw_list[_u(i)]
-            r = b * NVS
-            # nothing to send (or a new header): off the list
-            if vs[_u(r + VS_ST)] != ST_ACTIVE or vs[_u(r + VS_CNT)] == 0:
-                in_sw[_u(b)] = 0
-                continue
-            if vs[_u(r + VS_OCCO)] >= B:  # no credit: off the list until one comes back (A)
-                in_sw[_u(b)] = 0
-                continue
-            sw_list[_u(w)] = b
-            w += 1
-            if vs[_u(r + VS_FROM)] > t:
-                continue
-            ich = vs[_u(r + VS_CHAN)]
-            och = vs[_u(r + VS_OUTCH)]
-            cd = cand[_u(ncand)]
-            cd.b = b
-            cd.o = vs[_u(r + VS_OUT)]
-            cd.ich = ich
-            cd.och = och
-            cd.ip = vs[_u(r + VS_INPORT)]
-            cd.op = vs[_u(r + VS_OUTPORT)]
-            cd.vi = vs[_u(r + VS_IDX)]
-            ncand += 1
-            # requests per input / output channel this cycle: ``t << 2 | n`` with n = 1 or 2 (2: more)
-            x = chin[_u(ich)].tc
-            chin[_u(ich)].tc = (t << 2) | 2 if (x >> 2) == t else (t << 2) | 1
-            x = chout[_u(och)].tc
-            chout[_u(och)].tc = (t << 2) | 2 if (x >> 2) == t else (t << 2) | 1
-        nsw = w
+        # candidates: the switch list, every active VC with a flit at its front and a credit (the
+        # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
+        # buffer (A), a credit (A), VC allocation (D, from the next cycle) -- and leaves it when a
+        # grant leaves it without one).  A request alone at its input port and at its output port
+        # wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
+        # and the grant / accept phases.
+        ncand = nsw
+        for i in range(ncand):
+            # requests per input / output channel this cycle: 1, or 2 for more
+            ich = cand[_u(i)].ich
+            in_n[_u(ich)] = 2 if in_n[_u(ich)] != 0 else 1
+            och = cand[_u(i)].och
+            out_n[_u(och)] = 2 if out_n[_u(och)] != 0 else 1
         swreq += ncand
         # gl holds candidate numbers (indices into cand).  The iSLIP records pack an
         # arbitration key and what it points at into one int64, ``key << 32 | index`` (-1: empty), so
@@ -813,7 +815,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         for i in range(ncand):
             ich = cand[_u(i)].ich
             och = cand[_u(i)].och
-            if (chin[_u(ich)].tc & 3) == 1 and (chout[_u(och)].tc & 3) == 1:
+            if in_n[_u(ich)] == 1 and out_n[_u(och)] == 1:
                 gl[_u(ngr)] = i
                 ngr += 1
                 continue
@@ -840,35 +842,35 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                 if key < 0:
                     key += NPORT
                 pk = (key << 32) | pr
-                x = chout[_u(och)].og
+                x = og[_u(och)]
                 if x < 0:
-                    chout[_u(och)].og = pk
+                    og[_u(och)] = pk
                     og_touch[_u(nog)] = och
                     nog += 1
                 elif pk < x:
-                    chout[_u(och)].og = pk
+                    og[_u(och)] = pk
             nia = 0
             for j in range(nog):  # accept: each input port takes the granting output first from its pointer
                 och = og_touch[_u(j)]
-                pr = chout[_u(och)].og & MASK
-                chout[_u(och)].og = -1
+                pr = og[_u(och)] & MASK
+                og[_u(och)] = -1
                 i = p_key[_u(pr)] & MASK
                 ich = cand[_u(i)].ich
                 key = cand[_u(i)].op - chin[_u(ich)].a
                 if key < 0:
                     key += NPORT
                 pk = (key << 32) | pr
-                x = chin[_u(ich)].ia
+                x = ia[_u(ich)]
                 if x < 0:
-                    chin[_u(ich)].ia = pk
+                    ia[_u(ich)] = pk
                     ia_touch[_u(nia)] = ich
                     nia += 1
                 elif pk < x:
-                    chin[_u(ich)].ia = pk
+                    ia[_u(ich)] = pk
             for j in range(nia):
                 ich = ia_touch[_u(j)]
-                pr = chin[_u(ich)].ia & MASK
-                chin[_u(ich)].ia = -1
+                pr = ia[_u(ich)] & MASK
+                ia[_u(ich)] = -1
                 gl[_u(ngr)] = p_key[_u(pr)] & MASK
                 ngr += 1
             for j in range(npr):
@@ -927,6 +929,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                 netw += 1
                 chout[_u(och)].flits += 1
             if tail:
+                in_sw[_u(b)] = 0
                 if c == 0:
                     vs[_u(b * NVS + VS_ST)] = ST_IDLE
                 else:  # the next message's header: routing at t + 1, VC allocation from t + 2
@@ -936,8 +939,26 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
                         in_vca[_u(b)] = 1
                         vca_list[_u(nvca)] = b
                         nvca += 1
-            else:
-                vs[_u(b * NVS + VS_FROM)] = t + 1
+            elif c == 0 or occo >= B:  # nothing more to send, or no credit: off the switch list
+                in_sw[_u(b)] = 0
+        # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
+        # flit and a credit left; every entry copied, kept by advancing ``w``: a test would
+        # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request
+        # counts cleared
+        w = 0
+        for i in range(ncand):
+            cd = cand[_u(i)]
+            in_n[_u(cd.ich)] = 0
+            out_n[_u(cd.och)] = 0
+            cand[_u(w)] = cd
+            w += in_sw[_u(cd.b)]
+        for j in range(nnew):
+            b = sw_new[_u(j)]
+            if vs[_u(b * NVS + VS_OCCO)] < B:
+                w = _sw_add(b, w, vs, cand)
+            else:  # no credit yet: the credit puts it on the list
+                in_sw[_u(b)] = 0
+        nsw = w
         ev_cn[_u(sl2)] = cn2
         ev_fn[_u(sl3)] = fn3
         ev_cn[_u(sl5)] = cn5
