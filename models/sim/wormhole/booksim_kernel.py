@@ -101,9 +101,9 @@ UD_ADAPTIVE, UD_UP, UD_DOWN = 0, 1, 2
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
 # per-VC state: one 64-byte row of ``vcs.vs`` (int32) per VC (a cache line: the wrapper aligns ``vs``),
-# so that everything switch allocation reads about a VC is in its own row (cycle numbers fit: the
+# so that everything a flit's path reads about a VC is in its own row (cycle numbers fit: the
 # wrapper keeps max_cycles below 2**31 - 16).  Input side (the VC as a buffer): ST state (ST_*),
-# HEAD / CNT its flit ring, FROM the first cycle its front flit may bid, OUT the output VC it holds
+# HEAD / CNT its flit ring, FROM the first cycle its routed header may request a VC, OUT the output VC it holds
 # while active, OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
 # OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
@@ -391,8 +391,8 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
     indices are never negative; without these tests the loop runs about a quarter faster.
     The switch allocator's candidates keep their output VC, input / output channels, ports and
-    VC index in the records ``cand``, so that the arbitration and the grants do not re-read the VC
-    rows.  Everything per VC that the loop reads or writes on a flit's path is in the VC's row of
+    VC index in the records ``cand``, so that the arbitration reads no VC row (a grant reads and
+    writes the winner's).  Everything per VC that the loop reads or writes on a flit's path is in the VC's row of
     ``vs``: with fewer arrays, the compiled loop keeps more of their addresses in registers.
     """
     sc = sc_arr[0]
