@@ -43,13 +43,14 @@ Units: times in cycles, rates in messages per cycle (per node for ``lam``).
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..core.errors import ConvergenceError, ParameterError
-from ..core.fixed_point import fixed_point, fixed_points
+from ..core.fixed_point import fixed_point, fixed_points, monotone_fixed_point_exists
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
@@ -439,4 +440,64 @@ def saturation_load(*, rtol: float = 1e-4, **kwargs) -> float:
     """
     M = require_message_length("M", kwargs.get("M", 32))
     rtol = require_tol("rtol", rtol)
-    return find_saturation(lambda lam: solve(lam, **kwargs).saturated, 0.0, 1.0 / M, rtol=rtol, check_hi=True).lo
+    return find_saturation(lambda lam: _is_saturated(lam, kwargs), 0.0, 1.0 / M, rtol=rtol, check_hi=True).lo
+
+
+def _is_saturated(lam: float, kwargs: dict) -> bool:
+    r"""``solve(lam, **kwargs).saturated``, decided one dimension at a time without crawling near the fold.
+
+    Eq. (9) is triangular: ``S_i`` depends on ``S_{i-1}`` and on itself only
+    (``W_{c_i}`` and ``P_{b_i}`` are functions of ``S_i`` and ``S_{i-1}``), so
+    the fixed point of :func:`solve`'s joint iteration is found dimension by
+    dimension: given ``S_{i-1}``, ``g(x) = S_{i-1} + AD_k (1 + W(x, S_{i-1}) P_b(x))``
+    is non-decreasing in ``x`` (eq. 10's numerator and ``1/(1 - lambda_u x)``
+    grow with ``x > S_{i-1}``; ``P_b`` grows with ``rho``), and
+    :func:`~models.core.fixed_point.monotone_fixed_point_exists` from
+    ``S_{i-1} + AD_k`` (where ``g >= x``) either proves that no fixed point
+    exists (the plain iteration passes ``rho = 1``: saturated, as the damped
+    iteration of :func:`solve`) or finds a ``u`` with ``g(u) <= u``; the root
+    of ``g(x) - x`` on ``[S_{i-1} + AD_k, u]`` (Brent) is then ``S_i``.  With
+    every ``S_i``, :meth:`_Model.finish` applies eq. (10) to the source queue
+    and eq. (2), as :func:`solve` does.  Where the plain iteration decides
+    nothing within its cap, the answer is :func:`solve`'s.
+    """
+    from scipy.optimize import brentq
+
+    lam_ = require_rate("lam", lam, positive=False, unit="generation rate, messages/node/cycle")
+    opts = {name: p.default for name, p in inspect.signature(solve).parameters.items() if name != "lam"}
+    unknown = set(kwargs) - set(opts)
+    if unknown:
+        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
+    opts.update(kwargs)
+    lam_, ad, M, V, k, n, nodes, channels = _validate(lam_, opts["ad"], opts["M"], opts["V"], opts["k"], opts["n"],
+                                                      opts["vbar"], opts["source_rate"], opts["channel_rate"],
+                                                      opts["nodes"], opts["channels"])
+    _validate_controls(opts["damping"], opts["tol"], opts["max_iter"])
+    m = _Model(lam_, ad, M, V, k, n, opts["vbar"], opts["source_rate"], opts["channel_rate"], nodes, channels)
+    if lam_ == 0.0:
+        return False
+    if np.any(m.lam_u * m.S0 >= 1.0):
+        return True
+    lam_u, f9, f10, fPb = m.lam_u, m.f9, m.f10, m.fPb
+
+    def g(x: float, prev: float) -> float:
+        rho = lam_u * x
+        if not rho < 1.0:
+            return math.inf
+        return float(f9(prev, ad, f10(lam_u, 1.0, x, prev), fPb(rho)))
+
+    S = np.empty(n)
+    prev = float(M)
+    for i in range(n):
+        x0 = prev + ad
+        outcome, x, _ = monotone_fixed_point_exists(lambda v, prev=prev: np.array([g(float(v[0]), prev)]),
+                                                    np.array([x0]), tol=opts["tol"], max_iter=opts["max_iter"])
+        if outcome == "saturated":
+            return True
+        if outcome == "undecided":
+            return solve(lam_, **kwargs).saturated
+        u = float(x[0])
+        if outcome == "certified" and u > x0:
+            u = brentq(lambda v, prev=prev: g(v, prev) - v, x0, u, xtol=1e-14 * u, rtol=4 * np.finfo(float).eps)
+        S[i] = prev = u
+    return m.finish(S, 0).saturated

@@ -42,6 +42,23 @@ def test_monotone_finite_then_saturated(V):
     assert not np.isnan(past.latency)
 
 
+@pytest.mark.parametrize("kw", [dict(ad=AD8, M=32, V=2), dict(ad=AD8, M=8, V=1, n=3),
+                                dict(ad=8 / 3, M=64, V=4, vbar="sum", k=8), dict(ad=AD8, M=32, V=8, source_rate="vcs")])
+def test_saturation_by_dimension_is_the_damped_iteration(kw):
+    """#16: the dimension-by-dimension test (monotone certificate + Brent) answers as ``solve(lam).saturated``,
+    also within 1e-4 of the saturation load, and the bisection on it lands on the same load."""
+    import importlib
+
+    from models.core.saturation import find_saturation
+
+    S = importlib.import_module("models.xfolded_tm.solve")
+    sat = saturation_load(**kw)
+    old = find_saturation(lambda x: solve(x, **kw).saturated, 0.0, 1.0 / kw["M"], rtol=1e-4, check_hi=True).lo
+    assert sat == old
+    for frac in (0.3, 0.9, 0.99, 0.9999, 1.0001, 1.001, 1.01, 1.5):
+        assert S._is_saturated(frac * sat, kw) == solve(frac * sat, **kw).saturated, frac
+
+
 def test_recursion_eq9_holds_at_the_solution():
     r = solve(0.006, ad=AD8, M=32, V=2)
     S = (32.0,) + r.S
