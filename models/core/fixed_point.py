@@ -52,7 +52,8 @@ import numpy as np
 
 from .errors import ConvergenceError, ParameterError
 
-__all__ = ["FixedPoint", "FixedPoints", "Saturated", "fixed_point", "fixed_points", "monotone_fixed_point_exists"]
+__all__ = ["FixedPoint", "FixedPoints", "Saturated", "fixed_point", "fixed_points", "monotone_fixed_point_exists",
+           "newton_update"]
 
 
 class Saturated(Exception):
@@ -308,6 +309,7 @@ def fixed_points(
     relative_to: str = "new",
     floor: float = 1.0,
     scale_tol: bool = False,
+    update: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> FixedPoints:
     """Many independent fixed points at once (e.g. one per load), each iterated as :func:`fixed_point` does.
 
@@ -322,6 +324,11 @@ def fixed_points(
         One starting point per problem (first axis).
     saturated : callable, optional
         ``saturated(new, rows) -> bool array (a,)``: rows that stop saturated.
+    update : callable, optional
+        ``update(x, fx, rows) -> next x`` for the rows that go on (converged,
+        saturated and failed rows excluded), used instead of the damped step
+        (e.g. :func:`newton_update`); as for :func:`fixed_point`, the
+        convergence test is always on the damped step.
     damping, tol, max_iter, where, names, relative, raise_on_failure, relative_to, floor, scale_tol
         As for :func:`fixed_point`, applied row by row.  A row whose ``f``
         value is non-finite (and not claimed by ``saturated``) or that does
@@ -405,14 +412,89 @@ def fixed_points(
         worst[idx] = w_now[keep]
         change[idx] = c_now[keep]
         X[idx] = new[keep]
+        go = keep & ~done
+        if update is not None and go.any():
+            nxt = np.asarray(update(x[go], fx[go], active[go]), dtype=float)
+            if nxt.shape != x[go].shape:
+                raise ValueError(f"{where}: update changed the shape from {x[go].shape} to {nxt.shape}")
+            X[active[go]] = nxt
         conv[active[keep & done]] = True
-        active = active[keep & ~done]
+        active = active[go]
     if active.size and raise_on_failure:
         r = int(active[0])
         w = int(worst[r])
         label = names[w] if names is not None else f"component {w}"
         raise ConvergenceError(f"{where} (problem {r}, variable {label})", max_iter, float(resid[r]), X[r])
     return FixedPoints(X, iters, resid, conv, sat, tuple(reason), change)
+
+
+def newton_update(
+    f: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    *,
+    damping: float = 0.5,
+    near: float = 1e-2,
+    max_jump: float = 0.1,
+    rel_step: float = 1e-7,
+    floor: float = 1.0,
+) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """An ``update`` hook for :func:`fixed_points`: damped steps far from the fixed point, Newton steps near it.
+
+    For a row ``x`` (its map value ``fx = f(x)``) whose damped step is still
+    larger than ``near`` (relative to ``max(floor, |.|)``), the next iterate is
+    the damped step, exactly as without the hook.  Closer, it is the Newton
+    step for ``g(x) = f(x) - x``, with the Jacobian of ``f`` by forward
+    differences (step ``rel_step * max(floor, |x_j|)``; every row's ``d``
+    perturbed points go to ``f`` in one call of ``d`` times the rows), unless
+    that step is not finite, or the linear system singular, or it moves some
+    component by more than ``max_jump`` (relative): then the damped step
+    again.  So Newton starts only where the damped iteration has already
+    brought the row close to its fixed point, and cannot jump to another
+    fixed point farther away (models with several fixed points, e.g. the
+    approximate MVA of :mod:`models.min_mva`, whose damped iteration picks
+    one).  Convergence stays :func:`fixed_points`' test on the damped step.
+
+    ``f(x, rows)`` is :func:`fixed_points`' map (rows of ``x`` independent;
+    ``rows`` may repeat).  Each Newton step costs ``d + 1`` evaluations per
+    row (``d`` unknowns per row), each damped step one.
+    """
+    _check_options(damping, "new", floor)
+    for name, v in (("near", near), ("max_jump", max_jump), ("rel_step", rel_step)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ParameterError(f"`{name}` must be a finite number > 0; got {v!r}")
+
+    def update(x: np.ndarray, fx: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        a = x.shape[0]
+        xf, ff = x.reshape(a, -1), fx.reshape(a, -1)
+        d = xf.shape[1]
+        nxt = (1.0 - damping) * xf + damping * ff
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            near_rows = np.flatnonzero((np.abs(nxt - xf) / np.maximum(floor, np.abs(nxt))).max(axis=1) <= near)
+        if near_rows.size == 0 or d == 0:
+            return nxt.reshape(x.shape)
+        xa, fa = xf[near_rows], ff[near_rows]
+        b = xa.shape[0]
+        h = rel_step * np.maximum(floor, np.abs(xa))
+        eye = np.eye(d)
+        xp = (xa[:, None, :] + h[:, :, None] * eye).reshape((b * d,) + x.shape[1:])
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            fp = np.asarray(f(xp, np.repeat(rows[near_rows], d)), dtype=float).reshape(b, d, d)
+            jac = ((fp - fa[:, None, :]) / h[:, :, None]).transpose(0, 2, 1) - eye  # d(f - x)_i / dx_j
+            ok = np.isfinite(jac).all(axis=(1, 2))
+            dx = np.full_like(xa, np.nan)
+            if ok.any():
+                try:
+                    dx[ok] = np.linalg.solve(jac[ok], (xa - fa)[ok][..., None])[..., 0]
+                except np.linalg.LinAlgError:  # a singular row: solve them one by one
+                    for r in np.flatnonzero(ok):
+                        try:
+                            dx[r] = np.linalg.solve(jac[r], xa[r] - fa[r])
+                        except np.linalg.LinAlgError:
+                            pass
+            small = np.isfinite(dx).all(axis=1) & ((np.abs(dx) / np.maximum(floor, np.abs(xa))).max(axis=1) <= max_jump)
+        nxt[near_rows[small]] = xa[small] + dx[small]
+        return nxt.reshape(x.shape)
+
+    return update
 
 
 def monotone_fixed_point_exists(

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.core.errors import ConvergenceError, ParameterError
-from models.core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points
+from models.core.fixed_point import FixedPoint, Saturated, fixed_point, fixed_points, newton_update
 
 DOTTIE = 0.7390851332151607  # x = cos(x)
 
@@ -195,6 +195,53 @@ def test_fixed_points_failure_names_the_problem():
         fixed_points(lambda x, rows: np.where(rows == 1, x + 1.0, 0.5 * x), np.zeros(2), max_iter=50)
     with pytest.raises(ParameterError):
         fixed_points(lambda x, rows: x, np.zeros((0, 2)))
+
+
+def test_newton_update_ends_a_crawling_iteration_at_the_same_fixed_point():
+    """#16: a linear map contracting at 0.999 per damped step: Newton (exact on a linear map) ends it."""
+    A = np.array([[0.6, 0.399], [0.3, 0.699]])  # row sums 0.999: spectral radius 0.999
+    b = np.array([[1.0, 2.0], [0.5, 0.0], [3.0, 1.0]])
+
+    def f(x, rows):
+        return x @ A.T + b[rows]
+
+    exact = np.linalg.solve(np.eye(2) - A, b.T).T
+    kw = dict(damping=1.0, tol=1e-12, max_iter=200_000)
+    x0 = 0.95 * exact  # within the 10% a Newton step may move (from 0 the damped steps come that close first)
+    plain = fixed_points(f, x0, **kw)
+    fast = fixed_points(f, x0, update=newton_update(f, damping=1.0), **kw)
+    assert plain.converged.all() and fast.converged.all()
+    assert fast.iterations.max() < plain.iterations.min() // 20
+    np.testing.assert_allclose(fast.x, exact, rtol=1e-12)
+    np.testing.assert_allclose(plain.x, exact, rtol=1e-8)
+    assert (fast.residual <= 1e-12).all()  # stopped by the damped-step test, as without the hook
+
+
+def test_newton_update_stays_on_the_damped_iterations_fixed_point():
+    """f(x) = x^2/4 + 3/4 has fixed points 1 (attracting) and 3; from 2.1 the damped iteration goes to 1,
+    an unbounded Newton step from 2.1 to 7.05 and then to 3.  The defaults (Newton only near, no jump over
+    10%) keep the damped iteration's."""
+    def f(x, rows):
+        return x * x / 4 + 0.75
+
+    x0 = np.full((1, 1), 2.1)
+    damped = fixed_points(f, x0, damping=0.5)
+    guarded = fixed_points(f, x0, damping=0.5, update=newton_update(f))
+    wild = fixed_points(f, x0, damping=0.5, update=newton_update(f, near=10.0, max_jump=10.0))
+    assert damped.x[0, 0] == pytest.approx(1.0, abs=1e-11) and guarded.x[0, 0] == pytest.approx(1.0, abs=1e-12)
+    assert guarded.iterations[0] < damped.iterations[0]
+    assert wild.x[0, 0] == pytest.approx(3.0, abs=1e-12)
+
+
+def test_newton_update_on_rows_of_higher_rank_and_invalid_options():
+    def f(x, rows):  # x: (rows, 2, 2), independent entries x -> 0.9 x + 1 (fixed point 10)
+        return 0.9 * x + 1.0
+
+    res = fixed_points(f, np.zeros((2, 2, 2)), damping=1.0, tol=1e-13, update=newton_update(f, damping=1.0))
+    np.testing.assert_allclose(res.x, 10.0, rtol=1e-13)
+    for bad in (dict(near=0), dict(max_jump=-1.0), dict(rel_step=math.nan), dict(damping=0.0)):
+        with pytest.raises(ParameterError):
+            newton_update(f, **bad)
 
 
 # ---------------------------------------------------------------- the hand-written loops it replaces
