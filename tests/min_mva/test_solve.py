@@ -208,12 +208,30 @@ def test_readings_of_eq1():
 
 @pytest.mark.parametrize("kw", [dict(S_mm=2, n=4), dict(S_mm=8, m=4, n=3), dict(S_mm=1, n=6, reading="q-scaled")])
 def test_curve_on_arrays_is_solve_point_by_point(kw):
-    """The reduced path iterates every NC at once (#16): each row is solve()'s iteration, count included."""
+    """The reduced path iterates every NC at once (#16): without Newton, each row is solve()'s iteration,
+    count included."""
     NCs = [1, 2, 3.5, 8, 16, 30]
-    c = solve_curve(NCs, **kw)
+    c = solve_curve(NCs, accelerate=False, **kw)
     for NC, r in zip(NCs, c.results):
         one = solve(NC, **kw)
         assert r.iterations == one.iterations and r.converged
         assert r.R == pytest.approx(one.R, rel=1e-13) and r.X == pytest.approx(one.X, rel=1e-13)
         assert all(r.stage_residence[s] == pytest.approx(v, rel=1e-12) for s, v in one.stage_residence.items())
         assert np.allclose(r.state, one.state, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(S_mm=8, m=4), dict(reading="q-scaled"), dict(reading="c-other-classes"),
+                                dict(topology="cube", k=4, n=3, S_pe=5, S_mm=3), dict(damping=1.0)])
+def test_curve_with_newton_is_solve_within_its_convergence_error(kw):
+    """#16: Newton steps near the fixed point end the crawl at large NC at solve()'s fixed point.  The
+    equations have other (unphysical) fixed points; on omega n=6 an unguarded Newton finds them from NC 11
+    with m=4 and from NC 28 with m=1, hence NCs up to 256."""
+    NCs = [1, 2, 5, 11, 13, 17, 28, 32, 50, 80, 128, 256]
+    fast = solve_curve(NCs, **kw)
+    slow = solve_curve(NCs, accelerate=False, **kw, max_iter=100_000)
+    assert fast.converged.all() and fast.iterations.max() <= slow.iterations.max()
+    for a, b in zip(fast.results, slow.results):
+        np.testing.assert_allclose(a.state, b.state, rtol=1e-8, atol=0)
+        assert a.R == pytest.approx(b.R, rel=1e-9) and a.X == pytest.approx(b.X, rel=1e-9)
+    with pytest.raises(ValueError, match="accelerate"):
+        solve_curve(NCs, accelerate="yes")
