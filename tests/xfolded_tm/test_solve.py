@@ -201,3 +201,12 @@ def test_curve_on_arrays_is_solve_point_by_point(kw):
         assert (r.saturated, r.iterations) == (one.saturated, one.iterations)
         if not one.saturated:
             assert r.latency == pytest.approx(one.latency, rel=1e-13) and r.S == pytest.approx(one.S, rel=1e-13)
+
+
+def test_saturation_at_an_exact_fold_is_decided():
+    """#15/#16: V=1, n=1, M=16, AD=2 folds exactly at lam = 1/64 (a double root S_1 = 24), where the damped
+    iteration needs 348,154 steps (ConvergenceError at the default cap); the bisection decides every probe."""
+    sat = saturation_load(ad=2.0, M=16, V=1, n=1)
+    assert sat == pytest.approx(1 / 64, rel=1e-4) and sat <= 1 / 64
+    assert not solve(0.999 * sat, ad=2.0, M=16, V=1, n=1).saturated
+    assert solve(1.001 / 64, ad=2.0, M=16, V=1, n=1).saturated
