@@ -53,7 +53,7 @@ import numpy as np
 from .errors import ConvergenceError, ParameterError
 
 __all__ = ["FixedPoint", "FixedPoints", "Saturated", "fixed_point", "fixed_points", "monotone_fixed_point_exists",
-           "newton_update"]
+           "newton_update", "anderson_update"]
 
 
 class Saturated(Exception):
@@ -493,6 +493,79 @@ def newton_update(
             small = np.isfinite(dx).all(axis=1) & ((np.abs(dx) / np.maximum(floor, np.abs(xa))).max(axis=1) <= max_jump)
         nxt[near_rows[small]] = xa[small] + dx[small]
         return nxt.reshape(x.shape)
+
+    return update
+
+
+def anderson_update(
+    *,
+    damping: float = 0.5,
+    memory: int = 5,
+    near: float = 1e-2,
+    max_jump: float = 0.1,
+    floor: float = 1.0,
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """An ``update`` hook for :func:`fixed_point`: damped steps far from the fixed point, Anderson steps near it.
+
+    Anderson acceleration (type II, Walker & Ni 2011) of the damped map
+    ``T(x) = x + damping (f(x) - x)``: with the last ``memory`` differences of
+    iterates ``dX`` and of damped steps ``dG``, the next iterate is
+    ``T(x) - (dX + dG) gamma``, ``gamma`` the least-squares fit of the current
+    step ``g`` by ``dG``.  It needs no Jacobian, so it suits maps with
+    thousands of unknowns (one evaluation per step, as the damped iteration).
+    As :func:`newton_update`: used only once the damped step is below ``near``
+    (relative to ``max(floor, |.|)``; the history restarts whenever it is
+    not), and a step that is not finite or moves some component by more than
+    ``max_jump`` (relative) is replaced by the damped step (history
+    restarted), so it stays at the damped iteration's fixed point; the
+    convergence test stays :func:`fixed_point`'s on the damped step.  The
+    hook keeps its history: one hook per :func:`fixed_point` call.
+    """
+    _check_options(damping, "new", floor)
+    if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or not 1 <= memory <= 50:
+        raise ParameterError(f"`memory` must be an integer in [1, 50]; got {memory!r}")
+    for name, v in (("near", near), ("max_jump", max_jump)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ParameterError(f"`{name}` must be a finite number > 0; got {v!r}")
+    # ring buffers of the last ``memory`` differences (rows 0..count-1 valid) and their Gram matrix
+    state: dict = {"x": None, "g": None, "DX": None, "DG": None, "A": np.zeros((memory, memory)), "count": 0, "pos": 0}
+
+    def restart():
+        state.update(x=None, g=None, count=0, pos=0)
+
+    def update(x: np.ndarray, fx: np.ndarray) -> np.ndarray:
+        xf, g = x.ravel(), (fx - x).ravel()
+        g *= damping
+        nxt = xf + g
+        if not (np.abs(g) / np.maximum(floor, np.abs(nxt))).max(initial=0.0) <= near:
+            restart()
+            return nxt.reshape(x.shape)
+        if state["DX"] is None or state["DX"].shape[1] != xf.size:
+            state["DX"], state["DG"] = np.empty((memory, xf.size)), np.empty((memory, xf.size))
+        if state["x"] is not None:
+            p = state["pos"]
+            np.subtract(xf, state["x"], out=state["DX"][p])
+            np.subtract(g, state["g"], out=state["DG"][p])
+            state["pos"], state["count"] = (p + 1) % memory, min(state["count"] + 1, memory)
+            c = state["count"]
+            row = state["DG"][:c] @ state["DG"][p]  # the Gram matrix changes in row and column p only
+            state["A"][p, :c] = row
+            state["A"][:c, p] = row
+        state["x"], state["g"] = xf.copy(), g
+        c = state["count"]
+        if c == 0:
+            return nxt.reshape(x.shape)
+        dX, dG, A = state["DX"][:c], state["DG"][:c], state["A"][:c, :c]
+        try:
+            gamma = np.linalg.solve(A + 1e-14 * np.trace(A) * np.eye(c), dG @ g)
+        except np.linalg.LinAlgError:
+            restart()
+            return nxt.reshape(x.shape)
+        new = nxt - gamma @ dX - gamma @ dG
+        if not (np.isfinite(new).all() and (np.abs(new - xf) / np.maximum(floor, np.abs(xf))).max() <= max_jump):
+            restart()
+            return nxt.reshape(x.shape)
+        return new.reshape(x.shape)
 
     return update
 
