@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import ParameterError
-from ..core.fixed_point import fixed_point, fixed_points, newton_update
+from ..core.fixed_point import anderson_update, fixed_point, fixed_points, newton_update
 from ..core.results import Result
 from ..core.symbolic import compiled
 from ..core.validate import require, require_choice, require_loads, require_max_iter, require_radix, require_tol
@@ -576,7 +576,7 @@ def _digest(P: np.ndarray) -> str:
 
 
 def _solve_prepared(prep, *, NC, S_pe, S_mm, m, damping, tol, max_iter, raise_on_failure, params, x0=None,
-                    reading="paper"):
+                    reading="paper", update=None):
     multi = m > 1
     K = _kernels(multi, reading)
     eqs = ("eq:4", "eq:5", "eq:6") if multi else ("eq:1", "eq:2", "eq:3")
@@ -593,7 +593,7 @@ def _solve_prepared(prep, *, NC, S_pe, S_mm, m, damping, tol, max_iter, raise_on
     fp = fixed_point(
         step, x0, damping=damping, tol=tol, max_iter=max_iter,
         where=f"Willick-Eager MVA {eqs} (NC={NC}, S_mm={S_mm:g}, S_pe={S_pe:g}, m={m}, {prep.method} path)",
-        names=_Names(prep, eqs), raise_on_failure=raise_on_failure,
+        names=_Names(prep, eqs), raise_on_failure=raise_on_failure, update=update,
     )
     return _assemble(prep, K, fp, class_throughput, NC=NC, S_mm=S_mm, m=m, params=params)
 
@@ -787,9 +787,12 @@ def solve_curve(NC_values, /, *, accelerate: bool = True, **kwargs) -> CurveResu
     Newton away from).  ``iterations`` then counts damped and Newton steps.
     ``accelerate=False``: each row is :func:`solve`'s iteration step for
     step (results and iteration counts identical).  The first ``NC`` is
-    always :func:`solve`'s.  On the general path each point starts from the
+    always :func:`solve`'s.  On the general path (e.g. the hot spot; one
+    unknown per visited pair, thousands of them) each point starts from the
     previous solution (the fixed point does not depend on the start, only
-    the iteration count).
+    the iteration count), and ``accelerate`` takes Anderson steps there
+    (:func:`models.core.fixed_point.anderson_update`, no Jacobian; the same
+    1e-2 and 10% guards) once the damped step is below 1e-2.
     """
     if "NC" in kwargs:
         raise ParameterError("`NC` is given by `NC_values` in solve_curve")
@@ -812,7 +815,7 @@ def solve_curve(NC_values, /, *, accelerate: bool = True, **kwargs) -> CurveResu
             res = _solve_prepared(
                 prep, NC=NC, S_pe=prm["S_pe"], S_mm=prm["S_mm"], m=prm["m"], damping=prm["damping"], tol=prm["tol"],
                 max_iter=prm["max_iter"], raise_on_failure=raise_on_failure, params={**prm, "NC": NC}, x0=x0,
-                reading=prm["reading"],
+                reading=prm["reading"], update=anderson_update(damping=prm["damping"]) if accelerate else None,
             )
             results.append(res)
             x0 = res.state

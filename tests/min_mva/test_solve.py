@@ -235,3 +235,18 @@ def test_curve_with_newton_is_solve_within_its_convergence_error(kw):
         assert a.R == pytest.approx(b.R, rel=1e-9) and a.X == pytest.approx(b.X, rel=1e-9)
     with pytest.raises(ValueError, match="accelerate"):
         solve_curve(NCs, accelerate="yes")
+
+
+@pytest.mark.parametrize("kw", [dict(pattern="hot_spot", pattern_options={"h": 0.2}, S_mm=2, n=4),
+                                dict(method="general", reading="q-scaled", n=4),
+                                dict(pattern="hot_spot", pattern_options={"h": 0.5}, m=4, S_mm=8, n=4)])
+def test_general_curve_with_anderson_is_solve_within_its_convergence_error(kw):
+    """#16: on the general path (thousands of unknowns) the curve takes Anderson steps near each fixed point."""
+    NCs = [1, 2, 5, 13, 32, 80]
+    fast = solve_curve(NCs, **kw)
+    slow = solve_curve(NCs, accelerate=False, **kw, max_iter=100_000)
+    assert fast.converged.all()
+    assert fast.iterations.sum() < slow.iterations.sum()
+    for a, b in zip(fast.results, slow.results):
+        np.testing.assert_allclose(a.state, b.state, rtol=1e-8, atol=0)
+        assert a.R == pytest.approx(b.R, rel=1e-9) and a.X == pytest.approx(b.X, rel=1e-9)
