@@ -227,7 +227,7 @@ def fixed_point(
                 verdict = saturated(new)
                 if verdict:
                     return FixedPoint(new, it, float(residual), False, True, _reason(verdict), change)
-            if not np.all(np.isfinite(fx)):
+            if not np.isfinite(fx).all():
                 bad = int(np.flatnonzero(~np.isfinite(fx).ravel())[0])
                 label = names[bad] if names is not None else f"component {bad}"
                 err = ConvergenceError(f"{where} ({label} became non-finite)", it, np.inf, x)
@@ -241,7 +241,7 @@ def fixed_point(
                 scale = np.maximum(floor, np.abs(ref))
                 diff = step / scale
             flat = diff.ravel()
-            worst = int(np.argmax(flat)) if flat.size else 0
+            worst = int(flat.argmax()) if flat.size else 0
             residual = float(flat[worst]) if flat.size else 0.0
             change = float(step.max()) if step.size else 0.0
             if scale_tol and relative:

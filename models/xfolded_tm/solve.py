@@ -284,7 +284,7 @@ def solve(
         fp = fixed_point(m.step, S0, damping=damping, tol=tol, max_iter=max_iter,
                          where="eq. (9) (network latency S_i)",
                          names=[f"S_{i + 1}" for i in range(n)],
-                         saturated=lambda S: not np.all(np.isfinite(S)))
+                         saturated=lambda S: not np.isfinite(S).all())
     except ConvergenceError as err:
         # the iteration cap reached on the way past saturation (an iterate beyond 1/lambda_u)
         last = np.asarray(err.result, dtype=float) if err.result is not None else S0
@@ -319,11 +319,18 @@ class _Model:
     def channel(self, Svec, lam_u=None):
         """``(S_{i-1}, rho, W, P_b)`` per dimension (last axis); ``lam_u`` per row for many rates."""
         lam_u = self.lam_u if lam_u is None else lam_u
-        prev = np.concatenate((np.full(Svec.shape[:-1] + (1,), float(self.M)), Svec[..., :-1]), axis=-1)
+        prev = np.empty_like(Svec)
+        prev[..., 0] = self.M
+        prev[..., 1:] = Svec[..., :-1]
         rho = lam_u * Svec
-        with np.errstate(divide="ignore", invalid="ignore"):
-            W = np.where(rho < 1, self.f10(lam_u, 1.0, Svec, prev), np.inf)
-        Pb = np.asarray(self.fPb(np.minimum(rho, 1.0)), dtype=float) * np.ones_like(Svec)
+        if (rho < 1).all():  # the common case: no division by 1 - rho <= 0 to mask
+            W = np.asarray(self.f10(lam_u, 1.0, Svec, prev), dtype=float)
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                W = np.where(rho < 1, self.f10(lam_u, 1.0, Svec, prev), np.inf)
+        Pb = np.asarray(self.fPb(np.minimum(rho, 1.0)), dtype=float)
+        if Pb.shape != Svec.shape:
+            Pb = Pb * np.ones_like(Svec)
         return prev, rho, W, Pb
 
     def step(self, Svec, lam_u=None):
