@@ -782,7 +782,7 @@ def solve_curve(NC_values, /, *, accelerate: bool = True, **kwargs) -> CurveResu
     crawls at large ``NC`` (about ``12 NC`` iterations on the paper's omega
     network); Newton ends it in a few steps, at the same fixed point:
     :func:`solve`'s within its own convergence error (relative differences
-    below ``1e-9`` over 135 configurations tested; the equations have other,
+    below ``1e-9`` over 165 configurations tested; the equations have other,
     unphysical fixed points, which the damped start and the 10% bound keep
     Newton away from).  ``iterations`` then counts damped and Newton steps.
     ``accelerate=False``: each row is :func:`solve`'s iteration step for
