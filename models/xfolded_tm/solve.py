@@ -368,25 +368,31 @@ class _Model:
                                saturated=False, params=self.params)
 
 
-def _solve_rows(lams: np.ndarray, kwargs: dict) -> tuple:
-    """:func:`solve` at every rate at once: one :func:`~models.core.fixed_point.fixed_points` over the rows,
-    each iterated exactly as :func:`solve` iterates its rate (the same damped steps, tests and outcomes)."""
-    import inspect
-
+def _options(kwargs: dict) -> dict:
+    """:func:`solve`'s keyword arguments with its defaults filled in; unknown names and bad controls rejected."""
     opts = {name: p.default for name, p in inspect.signature(solve).parameters.items() if name != "lam"}
     unknown = set(kwargs) - set(opts)
     if unknown:
         raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
     opts.update(kwargs)
-    damping, tol, max_iter = opts.pop("damping"), opts.pop("tol"), opts.pop("max_iter")
-    _validate_controls(damping, tol, max_iter)
-    models = []
-    for lam in lams:
-        lam_, ad, M, V, k, n, nodes, channels = _validate(
-            lam, opts["ad"], opts["M"], opts["V"], opts["k"], opts["n"], opts["vbar"], opts["source_rate"],
-            opts["channel_rate"], opts["nodes"], opts["channels"])
-        models.append(_Model(lam_, ad, M, V, k, n, opts["vbar"], opts["source_rate"], opts["channel_rate"], nodes,
-                             channels))
+    _validate_controls(opts["damping"], opts["tol"], opts["max_iter"])
+    return opts
+
+
+def _model_at(lam, opts: dict) -> "_Model":
+    """The validated :class:`_Model` at generation rate ``lam`` under :func:`_options` ``opts``."""
+    lam_, ad, M, V, k, n, nodes, channels = _validate(
+        lam, opts["ad"], opts["M"], opts["V"], opts["k"], opts["n"], opts["vbar"], opts["source_rate"],
+        opts["channel_rate"], opts["nodes"], opts["channels"])
+    return _Model(lam_, ad, M, V, k, n, opts["vbar"], opts["source_rate"], opts["channel_rate"], nodes, channels)
+
+
+def _solve_rows(lams: np.ndarray, kwargs: dict) -> tuple:
+    """:func:`solve` at every rate at once: one :func:`~models.core.fixed_point.fixed_points` over the rows,
+    each iterated exactly as :func:`solve` iterates its rate (the same damped steps, tests and outcomes)."""
+    opts = _options(kwargs)
+    damping, tol, max_iter = opts["damping"], opts["tol"], opts["max_iter"]
+    models = [_model_at(lam, opts) for lam in lams]
     out: list = [None] * len(models)
     live = []
     for i, m in enumerate(models):
@@ -470,22 +476,13 @@ def _is_saturated(lam: float, kwargs: dict) -> bool:
     """
     from scipy.optimize import brentq
 
-    lam_ = require_rate("lam", lam, positive=False, unit="generation rate, messages/node/cycle")
-    opts = {name: p.default for name, p in inspect.signature(solve).parameters.items() if name != "lam"}
-    unknown = set(kwargs) - set(opts)
-    if unknown:
-        raise TypeError(f"solve() got unexpected keyword argument(s) {sorted(unknown)}")
-    opts.update(kwargs)
-    lam_, ad, M, V, k, n, nodes, channels = _validate(lam_, opts["ad"], opts["M"], opts["V"], opts["k"], opts["n"],
-                                                      opts["vbar"], opts["source_rate"], opts["channel_rate"],
-                                                      opts["nodes"], opts["channels"])
-    _validate_controls(opts["damping"], opts["tol"], opts["max_iter"])
-    m = _Model(lam_, ad, M, V, k, n, opts["vbar"], opts["source_rate"], opts["channel_rate"], nodes, channels)
-    if lam_ == 0.0:
+    opts = _options(kwargs)
+    m = _model_at(lam, opts)
+    if m.lam == 0.0:
         return False
     if np.any(m.lam_u * m.S0 >= 1.0):
         return True
-    lam_u, f9, f10, fPb = m.lam_u, m.f9, m.f10, m.fPb
+    lam_u, f9, f10, fPb, ad, M, n = m.lam_u, m.f9, m.f10, m.fPb, m.ad, m.M, m.n
 
     def g(x: float, prev: float) -> float:
         rho = lam_u * x
@@ -502,7 +499,7 @@ def _is_saturated(lam: float, kwargs: dict) -> bool:
         if outcome == "saturated":
             return True
         if outcome == "undecided":
-            return solve(lam_, **kwargs).saturated
+            return solve(m.lam, **kwargs).saturated
         u = float(x[0])
         if outcome == "certified" and u > x0:
             u = brentq(lambda v, prev=prev: g(v, prev) - v, x0, u, xtol=1e-14 * u, rtol=4 * np.finfo(float).eps)
