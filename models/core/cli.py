@@ -32,9 +32,10 @@ the usage line and exit with status 2, never a traceback.  A fixed point
 that does not converge or a failed simulation exits with status 1 and a
 one-line message.
 
-This module imports neither a chapter nor a simulator (the floors of
-DESIGN.md): a chapter passes its front door and, for ``--simulate``, a
-function that runs its simulator (:class:`Chapter`).
+This module imports no chapter and no simulator statically (the floors of
+DESIGN.md): a chapter passes its front door, and ``--simulate`` loads the
+chapter's ``experiments`` module by name at run time (:func:`simulate`), so
+the command simulates with the same hook as the chapter's notebooks.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ import numpy as np
 
 from .errors import ConvergenceError, ParameterError, SimulationError
 
-__all__ = ["Param", "SimOptions", "Chapter", "columns", "load_grid", "build_parser", "main"]
+__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "simulate", "main"]
 
 #: Exit status of a parameter error (argparse's own) and of a failed computation.
 EXIT_USAGE = 2
@@ -146,20 +147,6 @@ REQUIRED = _Required()
 
 
 @dataclasses.dataclass(frozen=True)
-class SimOptions:
-    """The run of ``--simulate``: measured length, discarded warm-up, seed and worker processes.
-
-    ``length`` and ``warmup`` are in the chapter's unit (:attr:`Chapter.sim_unit`:
-    messages for the wormhole simulator, cycles for the closed multistage one).
-    """
-
-    length: int
-    warmup: int
-    seed: int = 1
-    jobs: int = 1
-
-
-@dataclasses.dataclass(frozen=True)
 class Chapter:
     """What a chapter's ``__main__`` declares.
 
@@ -175,11 +162,25 @@ class Chapter:
         ``configure(options) -> solver keyword arguments`` from the parsed
         parameters (a dict by :attr:`Param.name`); default: the options as
         they are, lists turned into tuples.
-    simulate : callable, optional
-        ``simulate(options, loads, SimOptions) -> [{"latency", "latency CI", "saturated"}, ...]``
-        (one per load, cycles; the CI is the 95% half width); ``None``: no ``--simulate``.
-    sim_params : tuple of Param
-        Options used only with ``--simulate`` (a simulator set-up).
+    simulates : bool
+        Whether the chapter offers ``--simulate``.  The simulation is the
+        chapter's own hook, the one its notebooks use:
+        ``models.<name>.experiments.simulate_curve(curve, loads, settings)``
+        (:mod:`models.core.claims`: a :class:`~models.core.claims.SimSettings`
+        built from ``--messages``/``--cycles``, ``--warmup``, ``--seed`` and
+        ``--jobs``) on the curve of :attr:`sim_curve`; ``--setup`` offers
+        the chapter's ``experiments.SETUPS`` (default ``DEFAULT_SETUP``).
+    sim_curve : callable, optional
+        ``sim_curve(options, setup_name) -> Curve``: the curve to simulate.
+        Default: ``Curve("cli", model=<solver keywords>,
+        sim=SETUPS[setup].sim(model), setup=setup)``.
+    setups : tuple of str
+        The set-up names ``--setup`` offers (the keys of the chapter's
+        ``experiments.SETUPS``, first the default; ``tests/test_cli.py``
+        checks they agree), declared here so that ``--help`` needs no
+        simulator import.
+    setup_help : str
+        What the set-ups are, for ``--help`` of ``--setup``.
     sim_unit : str
         Unit of ``--length``/``--warmup``: ``"messages"`` or ``"cycles"``.
     sim_length, sim_warmup : int
@@ -201,7 +202,12 @@ class Chapter:
     front: ModuleType
     params: tuple
     configure: Callable[[dict], dict] | None = None
-    simulate: Callable[[dict, list, SimOptions], list] | None = None
+    simulates: bool = False
+    sim_curve: Callable[[dict, str], Any] | None = None
+    setups: tuple = ()
+    setup_help: str = ""
+    # TRANSITION (removed when every chapter uses the hook): the old per-chapter callable and its options.
+    simulate: Callable | None = None
     sim_params: tuple = ()
     sim_unit: str = "messages"
     sim_length: int = 20_000
@@ -304,7 +310,7 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         "curve", help=f"model latency (cycles) against the load ({load}); CSV, plot, simulation",
         description=(f"{chapter.description}\n\nThe model's {chapter.latency} (cycles) against the load "
                      f"{chapter.load} ({chapter.load_unit}), as CSV: columns "
-                     + ", ".join(f"'{c}'" for c in columns(chapter, bool(chapter.simulate))) +
+                     + ", ".join(f"'{c}'" for c in columns(chapter, chapter.simulates or chapter.simulate is not None)) +
                      " (the last three with --simulate).  Latency is inf where the model (or simulator) is "
                      "saturated."),
         epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -326,7 +332,7 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                                                        "(default: standard output)")
     out.add_argument("--plot", metavar="FILE.svg", help="also draw the curve there (.svg, .png or .pdf; "
                                                         "default: no plot)")
-    if chapter.simulate is not None:
+    if chapter.simulates or chapter.simulate is not None:
         sim = curve.add_argument_group("simulation (only with --simulate)")
         sim.add_argument("--simulate", action="store_true",
                          help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/; "
@@ -342,6 +348,10 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         sim.add_argument("--seed", type=_nonneg_int, default=1, help="random seed (integer; default: 1)")
         sim.add_argument("--jobs", type=_positive_int, default=1,
                          help="worker processes for the simulated loads (default: 1)")
+        if len(chapter.setups) > 1:
+            sim.add_argument("--setup", choices=chapter.setups, default=chapter.setups[0],
+                             help=f"simulator set-up ({chapter.setup_help or 'the chapter experiments.SETUPS'}; "
+                                  f"default: {chapter.setups[0]})")
         for p in chapter.sim_params:
             p.add_to(sim)
 
@@ -375,7 +385,8 @@ def option_of(chapter: Chapter, message: str, options: Sequence[str] = ()) -> st
     (``LOAD``) is ``--loads``, a simulator's run length ``--messages`` (or
     ``--cycles``) and ``--warmup``.
     """
-    known = {p.name for p in chapter.params} | {p.name for p in chapter.sim_params} | set(options)
+    known = ({p.name for p in chapter.params} | {p.name for p in chapter.sim_params}
+             | ({"setup"} if chapter.setups else set()) | set(options))
     for name in re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]`]*\])?`", message):
         if name in known:
             return f"--{name}"
@@ -474,6 +485,41 @@ def _plot(path: Path, chapter: Chapter, options, loads, curve, sims, saturation)
     plt.close(fig)
 
 
+def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
+    """``--simulate``: the chapter's own hook at every load of ``loads``, one row per load.
+
+    The curve is ``chapter.sim_curve(options, setup)`` (default: the solver
+    keywords as the model, the set-up's overrides as the simulator keywords);
+    the rows come from ``models.<chapter>.experiments.simulate_curve(curve,
+    loads, settings)`` (``latency``, ``latency CI``, ``saturated``, cycles),
+    the function the chapter's notebooks simulate with.
+    """
+    import importlib
+
+    from .claims import SimSettings, named_setup
+    from .experiment import Curve
+
+    experiments = importlib.import_module(f"models.{chapter.name}.experiments")  # the simulator: only here
+    name = options.get("setup") or getattr(experiments, "DEFAULT_SETUP", "")
+    if chapter.sim_curve is not None:
+        curve = chapter.sim_curve(dict(options), name)
+    else:
+        model = chapter.solver_kwargs(options)
+        setup = named_setup(experiments.SETUPS, name)
+        curve = Curve("cli", model=model, sim=setup.sim(model), setup=setup.name)
+    if chapter.sim_unit == "cycles":
+        settings = SimSettings(cycles=options["length"], warmup_cycles=options["warmup"], seed=options["seed"],
+                               jobs=options["jobs"])
+    else:
+        settings = SimSettings(messages=options["length"], warmup_messages=options["warmup"], seed=options["seed"],
+                               jobs=options["jobs"])
+    rows = list(experiments.simulate_curve(curve, [float(x) if not isinstance(x, int) else x for x in loads],
+                                           settings))
+    if len(rows) != len(loads):
+        raise SimulationError(f"the simulation returned {len(rows)} points for {len(loads)} loads")
+    return rows
+
+
 def _curve(args, parser, chapter: Chapter) -> int:
     options = vars(args)
     simulate = bool(options.get("simulate"))
@@ -498,11 +544,12 @@ def _curve(args, parser, chapter: Chapter) -> int:
     if simulate:
         if args.warmup >= args.length and chapter.sim_unit == "cycles":
             parser.error(f"--warmup: must be less than --cycles ({args.length}); got {args.warmup}")
-        run = SimOptions(length=args.length, warmup=args.warmup, seed=args.seed, jobs=args.jobs)
-        sim_opts = dict(options)
-        sims = chapter.simulate(sim_opts, list(loads), run)
-        if len(sims) != len(loads):
-            raise SimulationError(f"the simulation returned {len(sims)} points for {len(loads)} loads")
+        if chapter.simulate is not None:
+            from types import SimpleNamespace
+            sims = chapter.simulate(dict(options), list(loads), SimpleNamespace(
+                length=args.length, warmup=args.warmup, seed=args.seed, jobs=args.jobs))
+        else:
+            sims = simulate(chapter, options, list(loads))
     _write_csv(args.out, columns(chapter, simulate), _rows(chapter, loads, curve, sims))
     if plot is not None:
         if saturation is None:

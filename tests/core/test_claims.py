@@ -1,0 +1,185 @@
+"""The shared experiment vocabulary (models/core/claims.py): set-ups, settings, the worst error, the claims file."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from models.core.claims import (BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, claims_file, errors_below,
+                                named_setup, save_claims, setups_table, worst_error_below)
+from models.core.experiment import Curve, run_curve
+
+
+# ----------------------------------------------------------------------------
+# Set-ups
+# ----------------------------------------------------------------------------
+def _ejection(model):
+    """4 V (every input's VCs)"""
+    return 4 * int(model["V"])
+
+
+def test_setup_resolves_placeholders():
+    s = SimulatorSetup("model", "as the model assumes", "model", {"ejection_vcs": "V", "x": _ejection, "y": 2})
+    assert s.sim({"V": 3, "k": 8}) == {"ejection_vcs": 3, "x": 12, "y": 2}
+    assert s.sim(5)["ejection_vcs"] == 5
+    assert s.knobs == ("ejection_vcs", "x", "y")
+    assert s.short == "model" and s.decides
+
+
+def test_setup_refuses_bad_fields():
+    with pytest.raises(ValueError, match="stands_for"):
+        SimulatorSetup("a", "b", "the paper")
+    with pytest.raises(ValueError, match="name"):
+        SimulatorSetup("", "b")
+    with pytest.raises(ValueError, match="needs the curve's number of VCs"):
+        SimulatorSetup("a", "b", "", {"vcs": "V"}).sim()
+    assert not SimulatorSetup("ours", "neither").decides
+
+
+def test_named_setup_and_table():
+    setups = {"paper": SimulatorSetup("paper", "as stated", "paper", {"ejection_vcs": 1}),
+              "model": SimulatorSetup("model", "as assumed", "model", {"ejection_vcs": _ejection})}
+    assert named_setup(setups, "paper") is setups["paper"]
+    assert named_setup(setups, setups["model"]) is setups["model"]
+    with pytest.raises(ValueError, match=r"`setup` must be one of \['paper', 'model'\]"):
+        named_setup(setups, "other")
+    t = setups_table(setups)
+    assert list(t.columns) == ["setup", "stands for", "sets", "description"]
+    assert t["sets"].tolist() == ["ejection_vcs=1", "ejection_vcs=4 V (every input's VCs)"]
+
+
+# ----------------------------------------------------------------------------
+# Settings
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("bad", [dict(messages=10), dict(warmup_messages=-1), dict(cycles=0), dict(batches=1),
+                                 dict(target_ci=0.0), dict(sat_rtol=0.6), dict(sat_steps=0), dict(jobs=0),
+                                 dict(cache="yes"), dict(seed=1.5)])
+def test_settings_refuse_bad_values(bad):
+    with pytest.raises(ValueError, match=f"`{next(iter(bad))}`"):
+        SimSettings(**bad)
+
+
+def test_settings_defaults_and_replace():
+    s = SimSettings(messages=3000)
+    assert s.probe_messages == 3000
+    assert s.replace(sat_messages=2000).probe_messages == 2000
+    with pytest.raises(ValueError):
+        s.replace(messages=1)
+
+
+# ----------------------------------------------------------------------------
+# The worst error below 80 % of the simulated saturation
+# ----------------------------------------------------------------------------
+def _run(model_at, sim_at, fractions, *, sim_sat=1.0, basis="sim", sim_saturated=()):
+    """A run of run_curve with a model and a simulation given as functions of the load."""
+    curve = Curve("c", loads=tuple(fractions), fractions_of="sim" if basis == "sim" else None)
+
+    def model(c, x):
+        y = model_at(x)
+        return {"latency": y, "saturated": not math.isfinite(y)}
+
+    def sim(c, xs):
+        return [{"latency": sim_at(x), "latency CI": 0.1, "saturated": bool(round(x, 6) in sim_saturated)}
+                for x in xs]
+
+    return run_curve(curve, model, sim, model_saturation=lambda c: 2.0, sim_saturation=lambda c, m: sim_sat)
+
+
+def test_worst_error_is_a_fraction_strictly_below_the_cut():
+    # errors 10 % at 0.25, 20 % at 0.5, 30 % at 0.75 and 50 % at exactly 0.8 (excluded: the cut is strict)
+    err = {0.25: 0.1, 0.5: 0.2, 0.75: 0.3, 0.8: 0.5}
+    run = _run(lambda x: 100 * (1 + err[round(x, 6)]), lambda x: 100.0, (0.25, 0.5, 0.75, 0.8))
+    assert worst_error_below(run) == pytest.approx(0.3)
+    assert worst_error_below(run, below=0.81) == pytest.approx(0.5)
+    assert sorted(errors_below(run)) == pytest.approx([0.1, 0.2, 0.3])
+    assert BELOW == 0.8
+
+
+def test_worst_error_unbounded_where_only_the_model_saturates():
+    run = _run(lambda x: math.inf if x > 0.6 else 110.0, lambda x: 100.0, (0.25, 0.5, 0.75))
+    assert worst_error_below(run) == math.inf
+    assert worst_error_below(run, finite=True) == pytest.approx(0.1)
+
+
+def test_worst_error_leaves_out_saturated_simulations_and_other_bases():
+    run = _run(lambda x: 120.0, lambda x: 100.0, (0.25, 0.5), sim_saturated=(0.5,))
+    assert errors_below(run).size == 1
+    absolute = _run(lambda x: 120.0, lambda x: 100.0, (0.25, 0.5), basis="absolute")
+    assert math.isnan(worst_error_below(absolute))
+    # several runs: the worst of all
+    a = _run(lambda x: 105.0, lambda x: 100.0, (0.25,))
+    b = _run(lambda x: 80.0, lambda x: 100.0, (0.5,))
+    assert worst_error_below([a, b]) == pytest.approx(0.2)
+    assert math.isnan(worst_error_below([]))
+    with pytest.raises(ValueError, match="below"):
+        worst_error_below(a, below=0)
+
+
+def test_worst_error_on_another_model_column():
+    run = _run(lambda x: 110.0, lambda x: 100.0, (0.25,))
+    with pytest.raises(KeyError):
+        run.points()["model other"]
+    assert math.isnan(worst_error_below(run, column="model other"))
+
+
+# ----------------------------------------------------------------------------
+# The claims file
+# ----------------------------------------------------------------------------
+def _claims(ids, chapter="toy"):
+    return pd.DataFrame([{"chapter": chapter, "claim_id": i, "claim": f"claim {i}", "kind": "error", "setup": "paper",
+                          "worst_err": 0.1, "sat_ratio": 1.0, "threshold": math.nan, "holds": h, "cause": "-",
+                          "note": ""} for i, h in zip(ids, [True, False, None, True])], columns=list(CLAIM_COLUMNS))
+
+
+def test_claims_file_name():
+    assert claims_file("torus_nbc") == "tab-torus_nbc-claims.csv"
+    with pytest.raises(ValueError):
+        claims_file("../x")
+
+
+def test_save_claims_writes_the_table(tmp_path):
+    out = save_claims(_claims(["a", "b", "c"]), "toy", tmp_path)
+    back = pd.read_csv(tmp_path / "tab-toy-claims.csv", keep_default_na=False)
+    assert tuple(back.columns) == CLAIM_COLUMNS
+    assert back["holds"].tolist() == ["True", "False", ""]
+    assert out["claim_id"].tolist() == ["a", "b", "c"]
+    # without `owns`, a second write replaces the file
+    save_claims(_claims(["d"]), "toy", tmp_path)
+    assert pd.read_csv(tmp_path / "tab-toy-claims.csv")["claim_id"].tolist() == ["d"]
+
+
+def test_save_claims_merges_notebooks_in_order(tmp_path):
+    order = ["a", "b", "c", "d"]
+    save_claims(_claims(["c", "d"]), "toy", tmp_path, owns={"c", "d"}, order=order)
+    save_claims(_claims(["b", "a"]), "toy", tmp_path, owns={"a", "b"}, order=order)
+    save_claims(_claims(["c"]), "toy", tmp_path, owns={"c", "d"}, order=order)  # d gone: a re-run leaves no stale row
+    assert pd.read_csv(tmp_path / "tab-toy-claims.csv")["claim_id"].tolist() == ["a", "b", "c"]
+
+
+def test_save_claims_refuses_wrong_tables(tmp_path):
+    with pytest.raises(ValueError, match="exactly the columns"):
+        save_claims(_claims(["a"]).drop(columns="note"), "toy", tmp_path)
+    with pytest.raises(ValueError, match="other chapters"):
+        save_claims(_claims(["a"], chapter="other"), "toy", tmp_path)
+    with pytest.raises(ValueError, match="repeated"):
+        save_claims(_claims(["a", "a"]), "toy", tmp_path)
+    with pytest.raises(ValueError, match="not among"):
+        save_claims(_claims(["a", "z"]), "toy", tmp_path, owns={"a"})
+    assert not (tmp_path / "tab-toy-claims.csv").exists()
+
+
+def _write(args):
+    directory, ids = args
+    save_claims(_claims(ids), "toy", directory, owns=set(ids), order=[chr(c) for c in range(97, 123)])
+
+
+def test_save_claims_from_parallel_notebooks(tmp_path):
+    groups = [["a", "b"], ["c"], ["d", "e"], ["f"]]
+    with mp.get_context("fork").Pool(4) as pool:
+        pool.map(_write, [(str(tmp_path), g) for g in groups * 3])
+    assert pd.read_csv(tmp_path / "tab-toy-claims.csv")["claim_id"].tolist() == list("abcdef")
+    assert np.all([p.name == "tab-toy-claims.csv" for p in tmp_path.iterdir()])
