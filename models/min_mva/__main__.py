@@ -18,13 +18,13 @@ translation :func:`models.min_mva.experiments.sim_kwargs`; its run length is
 from __future__ import annotations
 
 import models.min_mva as front
-from models.core.cli import Chapter, Param, SimOptions, run
+from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.errors import ParameterError
 from models.core.experiment import Curve
 
 
-def simulate(options: dict, loads: list, sim: SimOptions) -> list[dict]:
+def simulate(options: dict, loads: list, sim) -> list[dict]:
     """Simulated response time ``R`` (cycles), its 95% half width and ``False`` (never saturated) at every ``NC``."""
     from models.min_mva import experiments  # the closed simulator (numba): only with --simulate
     from models.sim import closed_min

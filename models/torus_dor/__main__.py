@@ -14,11 +14,11 @@ of :data:`~models.torus_dor.experiments.SETUPS`)::
 from __future__ import annotations
 
 import models.torus_dor as front
-from models.core.cli import REQUIRED, Chapter, Param, SimOptions, run
+from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
 
 
-def simulate(options: dict, loads: list, sim: SimOptions) -> list[dict]:
+def simulate(options: dict, loads: list, sim) -> list[dict]:
     """Simulated latency (cycles), 95% half width and saturation flag at every ``lam_g`` of ``loads``."""
     from models.sim.sweep import run_sweep  # the simulator (numba): loaded only with --simulate
     from models.torus_dor import experiments

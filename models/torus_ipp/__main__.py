@@ -15,7 +15,7 @@ name of :data:`~models.torus_ipp.experiments.SETUP_KEYS`)::
 from __future__ import annotations
 
 import models.torus_ipp as front
-from models.core.cli import Chapter, Param, SimOptions, run
+from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.errors import ParameterError
 
@@ -24,7 +24,7 @@ from models.core.errors import ParameterError
 SETUP_NAMES = {"paper": "paper/model", "oneej": "one ejection channel"}
 
 
-def simulate(options: dict, loads: list, sim: SimOptions) -> list[dict]:
+def simulate(options: dict, loads: list, sim) -> list[dict]:
     """Simulated latency (cycles), 95% half width and saturation flag at every ``mu1`` of ``loads``."""
     from models.sim.sweep import run_sweep  # the simulator (numba): only with --simulate
     from models.torus_ipp import experiments

@@ -14,12 +14,12 @@ the named set-up ``--setup`` (:data:`~models.torus_nbc.experiments.SETUPS`:
 from __future__ import annotations
 
 import models.torus_nbc as front
-from models.core.cli import REQUIRED, Chapter, Param, SimOptions, run
+from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.experiment import Curve
 
 
-def simulate(options: dict, loads: list, sim: SimOptions) -> list[dict]:
+def simulate(options: dict, loads: list, sim) -> list[dict]:
     """Simulated latency (cycles), 95% half width and saturation flag at every rate of ``loads``."""
     from models.torus_nbc import experiments  # the simulator (numba): only with --simulate
 

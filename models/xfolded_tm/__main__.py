@@ -18,7 +18,7 @@ paper's x axis is the injection rate ``lam * M``, flits/node/cycle).
 from __future__ import annotations
 
 import models.xfolded_tm as front
-from models.core.cli import Chapter, Param, SimOptions, run
+from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.errors import ParameterError
 
@@ -45,7 +45,7 @@ def configure(options: dict) -> dict:
     return dict(_curve(options).model)
 
 
-def simulate(options: dict, loads: list, sim: SimOptions) -> list[dict]:
+def simulate(options: dict, loads: list, sim) -> list[dict]:
     """Simulated delay (cycles), 95% half width and saturation flag at every ``lam`` of ``loads``."""
     from models.sim.sweep import run_sweep  # the simulator (numba): only with --simulate
     from models.xfolded_tm import experiments
