@@ -16,8 +16,10 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+import models
+
 MODELS = Path(__file__).resolve().parents[1] / "models"
-CHAPTERS = {"min_mva", "torus_dor", "torus_ipp", "xfolded_tm", "torus_nbc"}
+CHAPTERS = set(models.CHAPTERS)
 FLOOR = {"findings": -1, "sim": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "citation": 3, "core": 4}
 
 

@@ -31,8 +31,15 @@ LOAD = "NC"
 #: Its unit.
 LOAD_UNIT = "requests/processor"
 
+#: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
+#: (``tests/test_contract.py``) and the warm-start test run every chapter on them.
+EXAMPLE = dict(topology="omega", k=2, n=3, S_pe=1, S_mm=2)
+EXAMPLE_LOAD = 4
+#: A closed system (a fixed population, never saturated; ``saturation_load`` is the knee ``N*``).
+CLOSED_SYSTEM = True
+
 __all__ = [
-    "LOAD", "LOAD_UNIT",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM",
     "equations", "kruskal_snir_reduction", "no_queueing_reductions", "one_by_one_reduction", "single_packet_limit",
     "solve", "solve_curve", "saturation_load", "asymptotic_bounds",
     "MinMvaResult", "CurveResult", "AsymptoticBounds",

@@ -26,7 +26,14 @@ lazy_attributes(__name__, {"equations": ".equations:equations", "equations_2003"
 from .model2003 import Result2003, saturation_load_2003, solve_2003
 from .solve import LOAD, LOAD_UNIT, CurveResult, TorusDorResult, saturation_load, solve, solve_curve
 
+#: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
+#: (``tests/test_contract.py``) and the warm-start test run every chapter on them.
+EXAMPLE = dict(radices=(8, 8), L=3, M=32)
+EXAMPLE_LOAD = 0.0003
+#: A closed system (a fixed population, never saturated; ``saturation_load`` is the knee ``N*``).
+CLOSED_SYSTEM = False
+
 __all__ = [
-    "LOAD", "LOAD_UNIT", "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve",
     "saturation_load", "TorusDorResult", "CurveResult", "solve_2003", "saturation_load_2003", "Result2003",
 ]

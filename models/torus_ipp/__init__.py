@@ -38,7 +38,14 @@ from .solve import (  # noqa: E402
     solve_curve,
 )
 
+#: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
+#: (``tests/test_contract.py``) and the warm-start test run every chapter on them.
+EXAMPLE = dict(k=8, V=3, M=32, sigma1=0.2, sigma2=0.8)
+EXAMPLE_LOAD = 0.002
+#: A closed system (a fixed population, never saturated; ``saturation_load`` is the knee ``N*``).
+CLOSED_SYSTEM = False
+
 __all__ = [
-    "LOAD", "LOAD_UNIT", "equations", "solve", "solve_curve", "saturation_load", "saturation_bound",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "saturation_bound",
     "channel_process", "Params", "TorusIppResult", "CurveResult",
 ]

@@ -26,7 +26,14 @@ from .solve import CurveResult, TorusNbcResult, destinations, hop_tables, satura
 LOAD = "rate"
 LOAD_UNIT = "messages/node/cycle"
 
+#: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
+#: (``tests/test_contract.py``) and the warm-start test run every chapter on them.
+EXAMPLE = dict(k=8, M=32, V=10)
+EXAMPLE_LOAD = 0.001
+#: A closed system (a fixed population, never saturated; ``saturation_load`` is the knee ``N*``).
+CLOSED_SYSTEM = False
+
 __all__ = [
-    "LOAD", "LOAD_UNIT", "equations", "solve", "solve_curve", "saturation_load", "TorusNbcResult", "CurveResult",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "TorusNbcResult", "CurveResult",
     "NbcParams", "check_params", "min_escape_levels", "min_vcs", "destinations", "hop_tables",
 ]

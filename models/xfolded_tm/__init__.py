@@ -24,5 +24,12 @@ from ..core.symbolic import lazy_attributes
 lazy_attributes(__name__, {"equations": ".equations:equations"})
 from .solve import LOAD, LOAD_UNIT, CurveResult, XfoldedTmResult, saturation_load, solve, solve_curve, theorem1
 
-__all__ = ["LOAD", "LOAD_UNIT", "equations", "solve", "solve_curve", "saturation_load", "theorem1",
+#: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
+#: (``tests/test_contract.py``) and the warm-start test run every chapter on them.
+EXAMPLE = dict(ad=4.0, M=32, V=2, k=8)
+EXAMPLE_LOAD = 0.002
+#: A closed system (a fixed population, never saturated; ``saturation_load`` is the knee ``N*``).
+CLOSED_SYSTEM = False
+
+__all__ = ["LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "theorem1",
            "XfoldedTmResult", "CurveResult"]
