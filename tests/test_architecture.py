@@ -20,7 +20,8 @@ import models
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 CHAPTERS = set(models.CHAPTERS)
-FLOOR = {"findings": -1, "sim": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "citation": 3, "core": 4}
+FLOOR = {"findings": -1, "sim": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "new_chapter": 2,
+         "citation": 3, "core": 4}
 
 
 def _module_name(path: Path) -> str:
