@@ -16,13 +16,15 @@ from pathlib import Path
 
 import yaml
 
+from . import CHAPTERS
 from .core.cache import atomic_write_text
 from .core.paths import ROOT
 
 __all__ = ["citation", "chapters", "bibtex_book", "bibtex_chapter", "write_cite_page"]
 
-#: The chapter of each reproduced paper, in the order of CITATION.cff's references.
-PAPER_OF = {"min_mva": 0, "torus_dor": 1, "torus_ipp": 2, "xfolded_tm": 3, "torus_nbc": 4}
+#: The reference of each chapter's paper in CITATION.cff: its references are in the order of ``models.CHAPTERS``
+#: (``python -m models.new_chapter`` appends a new chapter's paper to both).
+PAPER_OF = {slug: i for i, slug in enumerate(CHAPTERS)}
 
 
 def citation(root: Path = ROOT) -> dict:
