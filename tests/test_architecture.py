@@ -62,9 +62,12 @@ def imports() -> list[tuple[str, str, int, bool]]:
 
 
 def unit(module: str) -> str:
-    """The sub-package a module belongs to (``models.sim.wormhole.kernel`` -> ``sim``)."""
+    """The sub-package a module belongs to (``models.sim.wormhole.kernel`` -> ``sim``); a name defined in
+    ``models/__init__.py`` (``models.CHAPTERS``) belongs to ``models``."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "models"
+    if len(parts) < 2 or not ((MODELS / parts[1]).is_dir() or (MODELS / f"{parts[1]}.py").is_file()):
+        return "models"
+    return parts[1]
 
 
 def floor(u: str) -> int:
