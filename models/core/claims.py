@@ -46,7 +46,7 @@ __all__ = ["BELOW", "STANDS_FOR", "SimulatorSetup", "named_setup", "setups_table
 
 #: Errors behind a verdict are judged at the simulated loads strictly below this fraction of the simulated
 #: saturation load (above it the simulated latency is dominated by the approach to saturation, where a few
-#: percent of load move the latency by a factor; DESIGN.md, "Verdicts").
+#: percent of load move the latency by a factor; DESIGN.md, "The experiment hook").
 BELOW = 0.8
 
 #: What a simulator set-up may stand for: the paper's text, the model's assumptions, or neither.
@@ -327,8 +327,8 @@ def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike 
                 owns: Iterable[str] | None = None, order: Sequence[str] | None = None) -> pd.DataFrame:
     """Write ``frame``'s claims into ``<directory>/tab-<chapter>-claims.csv``; return the whole table.
 
-    ``frame`` has exactly :data:`CLAIM_COLUMNS` and its ``chapter`` column is
-    ``chapter``.  A chapter whose claims come from several notebooks (which the
+    ``frame`` has exactly :data:`CLAIM_COLUMNS`, its ``chapter`` column is
+    ``chapter``, and one row per claim and set-up.  A chapter whose claims come from several notebooks (which the
     pipeline may run in parallel) passes ``owns``, the claim ids this notebook
     computes: under an exclusive lock on ``directory`` those rows are replaced
     by ``frame`` (so a re-run never leaves stale rows), the other notebooks'
@@ -344,8 +344,9 @@ def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike 
     wrong = sorted(set(frame["chapter"].astype(str)) - {chapter})
     if wrong:
         raise ParameterError(f"claims of chapter {chapter!r} name other chapters: {wrong}")
-    if frame["claim_id"].duplicated().any():
-        raise ParameterError(f"repeated claim ids: {sorted(frame['claim_id'][frame['claim_id'].duplicated()])}")
+    dup = frame.duplicated(["claim_id", "setup"])
+    if dup.any():
+        raise ParameterError(f"repeated (claim, set-up) rows: {sorted(map(tuple, frame.loc[dup, ['claim_id', 'setup']].values))}")
     owned = set(frame["claim_id"]) if owns is None else set(owns)
     stray = sorted(set(frame["claim_id"]) - owned)
     if stray:

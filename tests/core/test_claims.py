@@ -170,6 +170,8 @@ def test_save_claims_refuses_wrong_tables(tmp_path):
     with pytest.raises(ValueError, match="not among"):
         save_claims(_claims(["a", "z"]), "toy", tmp_path, owns={"a"})
     assert not (tmp_path / "tab-toy-claims.csv").exists()
+    two = _claims(["a", "a"]).assign(setup=["paper", "model"])  # one row per claim and set-up is the shape
+    assert len(save_claims(two, "toy", tmp_path)) == 2
 
 
 def _write(args):
