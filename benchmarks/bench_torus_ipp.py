@@ -19,7 +19,9 @@ import numpy as np
 
 from models.sim.wormhole import simulate
 from models.torus_ipp import saturation_load, solve
-from models.torus_ipp.experiments import FIGURES, sim_kwargs
+from models.core.claims import SimSettings
+from models.core.experiment import Curve
+from models.torus_ipp.experiments import paper_figure, sim_kwargs
 
 
 def main(argv=None):
@@ -27,9 +29,10 @@ def main(argv=None):
     ap.add_argument("--messages", type=int, default=20_000, help="measured messages per simulated point")
     ap.add_argument("--points", type=int, default=8, help="loads per curve")
     args = ap.parse_args(argv)
-    cfg = dict(FIGURES[1].curves[0].model)
+    cfg = dict(paper_figure(1).curves[0].model)
+    curve = Curve("bench", model=cfg)  # no set-up overrides: one injection VC, the simulator's ejection
     solve(1e-3, **cfg)  # lambdify, symbolic cache
-    simulate(**sim_kwargs(cfg, 1e-3, messages=200, warmup_messages=50))  # load the numba kernel
+    simulate(**sim_kwargs(curve, 1e-3, SimSettings(messages=200, warmup_messages=50)))  # load the numba kernel
     t = time.perf_counter()
     sat = saturation_load(**cfg)
     t_sat = time.perf_counter() - t
@@ -38,7 +41,7 @@ def main(argv=None):
     model = [solve(float(m), **cfg) for m in loads]
     t_model = time.perf_counter() - t
     t = time.perf_counter()
-    sims = [simulate(**sim_kwargs(cfg, float(m), messages=args.messages, warmup_messages=args.messages // 5)) for m in loads]
+    sims = [simulate(**sim_kwargs(curve, float(m), SimSettings(messages=args.messages, warmup_messages=args.messages // 5))) for m in loads]
     t_sim = time.perf_counter() - t
     print(f"Fig. 1(a): model saturation mu1 = {sat:.6f} (bisection {t_sat * 1e3:.1f} ms)")
     print(f"model curve, {args.points} points:      {t_model * 1e3:10.1f} ms  "

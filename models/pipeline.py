@@ -66,7 +66,7 @@ import yaml
 from .citation import write_cite_page
 from .core import progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
-from .core.paths import BUILD, MODELS, NOTEBOOKS, ROOT
+from .core.paths import BUILD, MODELS, NOTEBOOKS, ROOT, git_commit
 
 PROFILES = ("quick", "full")
 
@@ -577,8 +577,6 @@ def write_report(book_dir: Path, stamps: list[dict], profile: str) -> None:
     notebook whose output is in ``book_dir`` (from its provenance file), so a
     partial run never hides the rest of the book.
     """
-    from .core.plotting import git_commit
-
     by_slug = {s["notebook"]: s for s in collect_stamps(book_dir)}
     by_slug.update({s["notebook"]: s for s in stamps})
     order = [f"{c}/{n}" for c, n, _ in notebook_sources()]
@@ -904,8 +902,6 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     :class:`Interrupted`.  ``scheduler`` is passed to the kernels as
     ``MODELS_DASK_SCHEDULER``.
     """
-    from .core.plotting import git_commit
-
     book_dir = book_dir or ROOT / "book"
     env = environment_fingerprint()
     commit_id = git_commit()

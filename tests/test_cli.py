@@ -164,7 +164,7 @@ def test_help_names_every_parameter_with_unit_and_default(chapter, capsys):
     assert exc.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert front.LOAD_UNIT in text and "cycles" in text
-    for p in (*main.CHAPTER.params, *main.CHAPTER.sim_params):
+    for p in main.CHAPTER.params:
         # the option, then its help with the unit text and "(default: ...)" or "(required)"
         m = re.search(rf"--{p.name}\b[^-]*?{re.escape(' '.join(p.unit.split())[:25])}.*?\((required|.*?default: [^)]+)\)",
                       text)
@@ -172,6 +172,8 @@ def test_help_names_every_parameter_with_unit_and_default(chapter, capsys):
     for option in ("--points", "--loads", "--upto", "--out", "--plot", "--simulate", "--seed", "--jobs", "--warmup"):
         assert option in text
     assert ("--cycles" if name == "min_mva" else "--messages") in text
+    if len(main.CHAPTER.setups) > 1:
+        assert f"--setup {{{','.join(main.CHAPTER.setups)}}}" in text and f"default: {main.CHAPTER.setups[0]}" in text
     parser = cli.build_parser(main.CHAPTER)
     curve = parser._subparsers._group_actions[0].choices["curve"]
     for action in curve._actions:

@@ -1,7 +1,8 @@
 """The chapter contract of ``models/__init__.py``, checked for every chapter.
 
-One parametrised test per rule, so a sixth chapter is checked by adding one
-line to ``CONFIGS``.
+One parametrised test per rule, run on every chapter of ``models.CHAPTERS``
+with the chapter's own ``EXAMPLE`` configuration, so a sixth chapter is
+checked as soon as it is listed there.
 """
 
 from __future__ import annotations
@@ -16,17 +17,16 @@ import pytest
 
 import models
 
-#: A small configuration of each chapter's model (the front door's keyword arguments).
-CONFIGS = {
-    "min_mva": dict(topology="omega", k=2, n=3, S_pe=1, S_mm=2),
-    "torus_dor": dict(radices=(8, 8), L=3, M=32),
-    "torus_ipp": dict(k=8, V=3, M=32, sigma1=0.2, sigma2=0.8),
-    "xfolded_tm": dict(ad=4.0, M=32, V=2, k=8),
-    "torus_nbc": dict(k=8, M=32, V=10),
-}
-RESULT_NAMES = {"min_mva": "MinMvaResult", "torus_dor": "TorusDorResult", "torus_ipp": "TorusIppResult",
-                "xfolded_tm": "XfoldedTmResult", "torus_nbc": "TorusNbcResult"}
-CLOSED = {"min_mva"}  # closed systems: never saturated, N* is a knee, not a wall
+def _front(name):
+    return importlib.import_module(f"models.{name}")
+
+
+#: A small configuration of each chapter's model (the front door's keyword arguments): the chapter's ``EXAMPLE``.
+CONFIGS = {name: dict(_front(name).EXAMPLE) for name in models.CHAPTERS}
+#: The result class of each chapter: ``<Slug in CamelCase>Result`` (``torus_nbc`` -> ``TorusNbcResult``).
+RESULT_NAMES = {name: "".join(part.title() for part in name.split("_")) + "Result" for name in models.CHAPTERS}
+#: Closed systems: never saturated, N* is a knee, not a wall.
+CLOSED = {name for name in models.CHAPTERS if _front(name).CLOSED_SYSTEM}
 
 
 @pytest.fixture(params=models.CHAPTERS)
@@ -34,8 +34,11 @@ def chapter(request):
     return request.param, importlib.import_module(f"models.{request.param}")
 
 
-def test_every_chapter_has_a_config():
-    assert set(CONFIGS) == set(models.CHAPTERS)
+def test_every_chapter_has_an_example_below_saturation(chapter):
+    name, mod = chapter
+    assert isinstance(mod.EXAMPLE, dict) and isinstance(mod.CLOSED_SYSTEM, bool)
+    r = mod.solve(mod.EXAMPLE_LOAD, **mod.EXAMPLE)
+    assert not r.saturated and math.isfinite(r.latency) and r.latency > 0
 
 
 def test_front_door_exists(chapter):
@@ -110,3 +113,62 @@ def test_bad_load_is_a_value_error(chapter):
     for bad in (-1.0, float("nan")):
         with pytest.raises(ValueError, match=mod.LOAD):
             mod.solve(bad, **CONFIGS[name])
+
+
+# ----------------------------------------------------------------------------
+# The experiment hook (models/<chapter>/experiments.py on models.core.claims)
+# ----------------------------------------------------------------------------
+@pytest.fixture(params=models.CHAPTERS)
+def experiments(request):
+    return request.param, importlib.import_module(f"models.{request.param}.experiments")
+
+
+def _params(fn) -> list:
+    return list(inspect.signature(fn).parameters)
+
+
+def test_setups_are_the_shared_type(experiments):
+    from models.core.claims import SimulatorSetup
+
+    name, ex = experiments
+    assert isinstance(ex.SETUPS, dict) and ex.SETUPS
+    assert all(isinstance(s, SimulatorSetup) and s.name == key for key, s in ex.SETUPS.items())
+    assert ex.DEFAULT_SETUP in ex.SETUPS
+    assert ex.SETUPS[ex.DEFAULT_SETUP].stands_for in ("paper", "model"), "a verdict rests on a described set-up"
+
+
+def test_one_simulation_hook(experiments):
+    name, ex = experiments
+    assert _params(ex.sim_kwargs)[:3] == ["curve", "load", "settings"]
+    assert _params(ex.simulate_curve)[:3] == ["curve", "loads", "settings"]
+    assert _params(ex.run_figure)[:2] == ["figure", "settings"]
+    assert "simulate" in inspect.signature(ex.run_figure).parameters
+    for gone in ("sim_config", "run_all", "run_delay", "run_validation"):
+        assert not hasattr(ex, gone), f"{name}.experiments.{gone}: use sim_kwargs / run_figure"
+
+
+def test_figures_are_keyed_by_label(experiments):
+    from models.core.experiment import Figure
+
+    name, ex = experiments
+    assert isinstance(ex.FIGURES, dict) and ex.FIGURES
+    for key, fig in ex.FIGURES.items():
+        assert isinstance(fig, Figure) and key == fig.label and fig.chapter == name
+
+
+def test_the_vocabulary_is_shared(experiments):
+    from models.core import claims
+
+    name, ex = experiments
+    for const in ("BELOW", "CLAIM_COLUMNS", "SimulatorSetup", "SimSettings", "worst_error_below"):
+        if hasattr(ex, const):
+            assert getattr(ex, const) is getattr(claims, const), f"{name}.experiments.{const} is a copy"
+    assert any(n.startswith("glue_values") and callable(getattr(ex, n)) for n in dir(ex)), "no glue_values"
+
+
+def test_the_command_offers_the_chapter_setups(experiments):
+    name, ex = experiments
+    cli = importlib.import_module(f"models.{name}.__main__").CHAPTER
+    assert cli.simulates
+    if len(ex.SETUPS) > 1:
+        assert cli.setups[0] == ex.DEFAULT_SETUP and set(cli.setups) == set(ex.SETUPS)

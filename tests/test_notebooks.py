@@ -11,6 +11,9 @@ from models import pipeline
 from models.core.paths import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+#: Calls that reduce or compute a value (a glued value built with one is computed in the notebook).
+_REDUCTIONS = {"max", "min", "mean", "median", "sum", "idxmax", "idxmin", "nunique", "count", "abs", "all", "any",
+               "len", "round", "prod", "std", "var", "item", "allclose", "isclose"}
 
 
 def test_there_are_notebooks():
@@ -35,6 +38,66 @@ def test_source_notebook_is_clean(path):
         if line.strip() and not line.lstrip().startswith("#"):
             assert "#" in line, f"parameter without a comment: {line}"
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_glue_values_come_from_models(path):
+    """A number or sentence the prose quotes is computed in ``models/`` (a tested ``glue_values``), not in the
+    notebook: ``glue(key, value)`` takes a name, a constant, an attribute, a subscript by a constant, or
+    ``float/int/str/bool`` of one of those -- no arithmetic, comparison, conditional, f-string, comprehension,
+    method call or reduction (issue #23)."""
+    def plain(node) -> bool:
+        if isinstance(node, (ast.Name, ast.Constant)):
+            return True
+        if isinstance(node, ast.Attribute):
+            return plain(node.value)
+        if isinstance(node, ast.Subscript):
+            return plain(node.value) and isinstance(node.slice, (ast.Constant, ast.Name))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("float", "int", "str",
+                                                                                              "bool"):
+            return len(node.args) == 1 and not node.keywords and plain(node.args[0])
+        return False
+
+    def computed(node) -> bool:
+        """An expression that computes in the notebook: arithmetic, comparison, conditional, f-string,
+        comprehension or a reduction (``.max()``, ``len(...)``, ...)."""
+        for n in ast.walk(node):
+            if isinstance(n, (ast.BinOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.JoinedStr, ast.ListComp,
+                              ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                return True
+            if isinstance(n, ast.Call) and ((isinstance(n.func, ast.Attribute) and n.func.attr in _REDUCTIONS)
+                                            or (isinstance(n.func, ast.Name) and n.func.id in _REDUCTIONS)):
+                return True
+        return False
+
+    nb = json.loads(path.read_text())
+    trees = [(i, ast.parse("".join(c["source"]))) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
+    assigned = {}  # a name's computed assignments anywhere in the notebook
+    for i, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and computed(node.value):
+                for t in node.targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            assigned.setdefault(n.id, f"cell {i}: {ast.unparse(node)[:80]}")
+    bad = []
+    for i, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "glue" and len(node.args) > 1:
+                value = node.args[1]
+                if not plain(value):
+                    bad.append(f"cell {i}: {ast.unparse(node)[:100]}")
+                else:
+                    names = [n.id for n in ast.walk(value) if isinstance(n, ast.Name) and n.id in assigned]
+                    bad += [f"cell {i}: {ast.unparse(node)[:60]} <- {assigned[n]}" for n in names]
+    assert not bad, "glue of a value computed in the notebook (move it into a tested glue_values):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_notebook_writes_a_claims_table_by_hand(path):
+    text = path.read_text()
+    assert not re.search(r"to_csv\([^)]*tab-[a-z_]+-claims\.csv", text), \
+        "write the claims table with models.core.claims.save_claims"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")

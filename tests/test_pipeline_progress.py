@@ -112,8 +112,8 @@ def test_the_chapters_own_figure_loops_report_curves(tmp_path, monkeypatch):
     monkeypatch.setattr(td, "run_curve", lambda c, **kw: c.label)
     fig = td.Figure("fig-torus_dor-x", "t", (td.Curve("a", loads=(0.1,)), td.Curve("b", loads=(0.2,))))
     assert td.run_figure(fig) == ("a", "b")
-    monkeypatch.setattr(mm, "run_curve", lambda c, NC_values, setup=None, **kw: (c.label, setup))
-    runs = mm.run_figure(2, [1], setups=["paper", "second-omega"])
+    monkeypatch.setattr(mm, "run_curve", lambda c, **kw: (c.label, c.setup))
+    runs = mm.run_figure(mm.paper_figure(2, [1]), setups=["paper", "second-omega"])
     n = len(runs)
     got = [(r["done"], r["total"]) for r in read_new(path, 0)[0] if r["label"] == "curves"]
     assert got == [(0, 2), (1, 2), (2, 2)] + [(i, n) for i in range(n + 1)]

@@ -206,9 +206,6 @@ class Chapter:
     sim_curve: Callable[[dict, str], Any] | None = None
     setups: tuple = ()
     setup_help: str = ""
-    # TRANSITION (removed when every chapter uses the hook): the old per-chapter callable and its options.
-    simulate: Callable | None = None
-    sim_params: tuple = ()
     sim_unit: str = "messages"
     sim_length: int = 20_000
     sim_warmup: int = 2_000
@@ -310,7 +307,7 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         "curve", help=f"model latency (cycles) against the load ({load}); CSV, plot, simulation",
         description=(f"{chapter.description}\n\nThe model's {chapter.latency} (cycles) against the load "
                      f"{chapter.load} ({chapter.load_unit}), as CSV: columns "
-                     + ", ".join(f"'{c}'" for c in columns(chapter, chapter.simulates or chapter.simulate is not None)) +
+                     + ", ".join(f"'{c}'" for c in columns(chapter, chapter.simulates)) +
                      " (the last three with --simulate).  Latency is inf where the model (or simulator) is "
                      "saturated."),
         epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -332,7 +329,7 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                                                        "(default: standard output)")
     out.add_argument("--plot", metavar="FILE.svg", help="also draw the curve there (.svg, .png or .pdf; "
                                                         "default: no plot)")
-    if chapter.simulates or chapter.simulate is not None:
+    if chapter.simulates:
         sim = curve.add_argument_group("simulation (only with --simulate)")
         sim.add_argument("--simulate", action="store_true",
                          help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/; "
@@ -352,8 +349,6 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
             sim.add_argument("--setup", choices=chapter.setups, default=chapter.setups[0],
                              help=f"simulator set-up ({chapter.setup_help or 'the chapter experiments.SETUPS'}; "
                                   f"default: {chapter.setups[0]})")
-        for p in chapter.sim_params:
-            p.add_to(sim)
 
     sat = sub.add_parser("saturation", help=f"print the model's saturation load ({load})",
                          description=f"{chapter.description}\n\nPrints the model's saturation load "
@@ -385,8 +380,7 @@ def option_of(chapter: Chapter, message: str, options: Sequence[str] = ()) -> st
     (``LOAD``) is ``--loads``, a simulator's run length ``--messages`` (or
     ``--cycles``) and ``--warmup``.
     """
-    known = ({p.name for p in chapter.params} | {p.name for p in chapter.sim_params}
-             | ({"setup"} if chapter.setups else set()) | set(options))
+    known = {p.name for p in chapter.params} | ({"setup"} if chapter.setups else set()) | set(options)
     for name in re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]`]*\])?`", message):
         if name in known:
             return f"--{name}"
@@ -496,8 +490,8 @@ def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
     """
     import importlib
 
-    from .claims import SimSettings, named_setup
-    from .experiment import Curve
+    from .claims import SimSettings, named_setup  # pandas: only with --simulate, so --help and the model stay light
+    from .experiment import Curve  # pandas, as above
 
     experiments = importlib.import_module(f"models.{chapter.name}.experiments")  # the simulator: only here
     name = options.get("setup") or getattr(experiments, "DEFAULT_SETUP", "")
@@ -522,7 +516,7 @@ def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
 
 def _curve(args, parser, chapter: Chapter) -> int:
     options = vars(args)
-    simulate = bool(options.get("simulate"))
+    simulated = bool(options.get("simulate"))
     plot = Path(args.plot) if args.plot else None
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
@@ -541,16 +535,11 @@ def _curve(args, parser, chapter: Chapter) -> int:
         loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
     curve = chapter.front.solve_curve(loads, **kw, **chapter.curve_kwargs)
     sims = None
-    if simulate:
+    if simulated:
         if args.warmup >= args.length and chapter.sim_unit == "cycles":
             parser.error(f"--warmup: must be less than --cycles ({args.length}); got {args.warmup}")
-        if chapter.simulate is not None:
-            from types import SimpleNamespace
-            sims = chapter.simulate(dict(options), list(loads), SimpleNamespace(
-                length=args.length, warmup=args.warmup, seed=args.seed, jobs=args.jobs))
-        else:
-            sims = simulate(chapter, options, list(loads))
-    _write_csv(args.out, columns(chapter, simulate), _rows(chapter, loads, curve, sims))
+        sims = simulate(chapter, options, list(loads))
+    _write_csv(args.out, columns(chapter, simulated), _rows(chapter, loads, curve, sims))
     if plot is not None:
         if saturation is None:
             saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))

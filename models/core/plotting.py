@@ -48,7 +48,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -59,7 +58,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from .cache import atomic_write_bytes
-from .paths import ROOT
+from .paths import git_commit
 
 #: Width of every figure [in]: the book's text column (see the module docstring).
 COLUMN_WIDTH = 7.5
@@ -545,20 +544,6 @@ def clipped_points(ax) -> np.ndarray:
 # ----------------------------------------------------------------------------
 # Saving
 # ----------------------------------------------------------------------------
-def git_commit() -> str:
-    """Short commit hash of the working tree (``+dirty`` if modified), or ``unknown``."""
-    try:
-        sha = subprocess.run(
-            ["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-        return (sha + ("+dirty" if dirty else "")) if sha else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 def savefig(
     fig, label: str, *, folder: str | Path = "figures", provenance: dict[str, Any] | None = None, close: bool = True
 ) -> dict[str, Path]:

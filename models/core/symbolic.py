@@ -32,6 +32,9 @@ import types
 from pathlib import Path
 from typing import Callable, Sequence
 
+from .cache import atomic_write_text
+from .paths import cache_dir
+
 #: Bump to invalidate every stored set (the format of the files below).
 FORMAT = 1
 _PKG = Path(__file__).resolve().parents[1]  # models/
@@ -153,8 +156,6 @@ def _load(recipe: dict, label: str):
 
 
 def _path(name: str, params) -> Path:
-    from .paths import cache_dir
-
     key = hashlib.sha256(json.dumps([FORMAT, name, repr(params), code_version(), sympy_version()]).encode())
     return cache_dir() / "lambdified" / f"{name}-{key.hexdigest()[:24]}.json"
 
@@ -177,8 +178,6 @@ def _compiled(name: str, params, build: Callable[[], dict]) -> dict:
         recipes = {f: _recipe(fn) for f, fn in fns.items()}
     except (ValueError, OSError, TypeError):
         return fns  # not storable; SymPy's functions serve this process
-    from .cache import atomic_write_text
-
     try:
         atomic_write_text(path, json.dumps({"name": name, "params": repr(params), "functions": recipes}))
     except OSError:

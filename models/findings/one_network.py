@@ -29,23 +29,31 @@ with ``traffic="poisson"`` its sources are Poisson with the IPP's mean rate
 mean distance of the simulator's own torus (:meth:`Torus.average_distance`,
 over the ``N - 1`` destinations) divided by 2.
 
-The simulator runs on named set-ups (:data:`SETUPS`; DESIGN.md: "simulator
-set-ups are named"): the models disagree on the destination (the 2004 and
-2003 DOR models have one ejection channel with an M/G/1 wait; the torus_nbc
-and torus_ipp models have no ejection term; the x-Folded TM model has none
-either), so the page runs both an ejection channel with ``V`` VCs (no
-ejection contention) and one with a single VC.  Everything else is the
-simulator's default (``V`` injection VCs, 2-flit buffers, one cycle per
-router, the ideal router, random tie-breaking at offset ``k/2``).
+The simulator runs on named set-ups (:data:`SETUPS`, each a
+:class:`models.core.claims.SimulatorSetup`; DESIGN.md: "simulator set-ups are
+named"): the models disagree on the destination (the 2004 and 2003 DOR models
+have one ejection channel with an M/G/1 wait; the torus_nbc and torus_ipp
+models have no ejection term; the x-Folded TM model has none either), so the
+page runs both an ejection channel with ``V`` VCs (no ejection contention)
+and one with a single VC; each stands for the assumptions of the models whose
+:attr:`ModelSpec.setup` names it.  Everything else is the simulator's default
+(``V`` injection VCs, 2-flit buffers, one cycle per router, the ideal router,
+random tie-breaking at offset ``k/2``).
 
-Simulated loads are fractions of each routing's simulated saturation load
-(:func:`sim_saturation`: the one bisection of the package on the simulator's
-``saturated`` flag, between 0 and the channel/ejection capacity
-:func:`capacity_load`).  :func:`run` builds one
+The simulation hook is the chapters' one: :func:`sim_kwargs` (one point of a
+curve), :func:`simulate_curve` (a cached sweep of it), run lengths in a
+:class:`models.core.claims.SimSettings` (:data:`SETTINGS`, the full
+profile).  Simulated loads are fractions of each routing's simulated
+saturation load (:func:`sim_saturation`: the one bisection of the package on
+the simulator's ``saturated`` flag, between 0 and the channel/ejection
+capacity :func:`capacity_load`).  :func:`run` builds one
 :class:`~models.core.experiment.Curve` per (model, set-up) and runs it
-through :func:`models.core.experiment.run_curve`; :func:`error_table`,
+through :func:`models.core.experiment.run_curve`; :func:`error_table` (the
+worst error below :data:`~models.core.claims.BELOW` of the simulated
+saturation is :func:`models.core.claims.worst_error_below`),
 :func:`most_accurate` and :func:`summary_sentences` say which model is most
-accurate where; :func:`plot` draws one panel per routing.
+accurate where (:func:`glue_values`: the sentences the page quotes);
+:func:`plot` draws one panel per routing.
 """
 
 from __future__ import annotations
@@ -60,28 +68,26 @@ import numpy as np
 import pandas as pd
 
 from .. import torus_dor, torus_ipp, torus_nbc, xfolded_tm
+from ..core import experiment
+from ..core.claims import BELOW, SimSettings, SimulatorSetup, named_setup, worst_error_below
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
-from ..core.experiment import error_table as core_error_table
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import error_text
 from ..core.validate import require
-from ..core.validation import saturation_aware_error
 from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
 from ..sim.wormhole.routing import min_vcs as routing_min_vcs
 from ..traffic.process import IPP
 
 __all__ = [
-    "Network", "ModelSpec", "MODELS", "ROUTINGS", "SETUPS", "SimSettings", "ipp_mu1", "torus_ad", "model_point",
-    "model_saturation", "vc_table", "check_vcs", "capacity_load", "setup_overrides", "sim_kwargs",
+    "Network", "ModelSpec", "MODELS", "ROUTINGS", "SETUPS", "SETTINGS", "SimSettings", "ipp_mu1", "torus_ad",
+    "model_point", "model_saturation", "vc_table", "check_vcs", "capacity_load", "sim_kwargs", "simulate_curve",
     "sim_saturation", "curves", "run", "worst_error_below", "error_table", "most_accurate",
     "summary_sentences", "setups_table", "own_setup", "OWN_SETUP", "BANDS", "models_table", "plot",
-    "ERROR_FRACTIONS", "BELOW", "format_errors", "points_table", "saturation_table", "glue_key",
+    "ERROR_FRACTIONS", "BELOW", "format_errors", "format_best", "points_table", "saturation_table", "glue_key",
+    "glue_values",
 ]
-
-#: Fraction of the simulated saturation load below which the "worst |error|" is taken.
-BELOW = 0.8
 
 
 # ----------------------------------------------------------------------------
@@ -295,68 +301,65 @@ def models_table(models: Sequence[str] | None = None) -> pd.DataFrame:
 # ----------------------------------------------------------------------------
 # The simulator and its set-ups
 # ----------------------------------------------------------------------------
-#: The named simulator set-ups: keyword overrides of :func:`sim_kwargs` ("V" = the network's V) and a description.
-SETUPS = {
-    "V ejection VCs": {
-        "sim": {"ejection_vcs": "V"},
-        "description": "an ejection channel with V VCs (still one flit per cycle): no message waits for a free "
-                       "ejection VC while holding network VCs, as the torus_nbc, torus_ipp and x-Folded TM "
-                       "models assume",
-    },
-    "one ejection VC": {
-        "sim": {"ejection_vcs": 1},
-        "description": "one ejection VC per node: messages leave one at a time, as torus_nbc's paper states and "
-                       "the torus_dor models' ejection M/G/1 assumes",
-    },
-}
+#: The named simulator set-ups (:class:`~models.core.claims.SimulatorSetup`: keyword overrides of
+#: :func:`sim_kwargs`, ``"V"`` = the network's V).  Each stands for the models' assumptions: those whose
+#: :attr:`ModelSpec.setup` names it.
+SETUPS: dict[str, SimulatorSetup] = {s.name: s for s in (
+    SimulatorSetup(
+        "V ejection VCs", "an ejection channel with V VCs (still one flit per cycle): no message waits for a free "
+        "ejection VC while holding network VCs, as the torus_nbc, torus_ipp and x-Folded TM models assume",
+        "model", {"ejection_vcs": "V"}),
+    SimulatorSetup(
+        "one ejection VC", "one ejection VC per node: messages leave one at a time, as torus_nbc's paper states and "
+        "the torus_dor models' ejection M/G/1 assumes", "model", {"ejection_vcs": 1}),
+)}
+
+#: Run lengths, seed, saturation bisection and processes of the full page (the notebook passes its own).
+SETTINGS = SimSettings(messages=30_000, warmup_messages=5_000, batches=20, sat_messages=10_000, sat_steps=7,
+                       sat_rtol=0.03, seed=1, jobs=1)
+
+#: Batches of the 95% interval of one saturation probe (only its ``saturated`` flag is used).
+PROBE_BATCHES = 10
 
 
-@dataclasses.dataclass(frozen=True)
-class SimSettings:
-    """Run lengths, seed, bisection and parallelism of the simulations."""
-
-    messages: int = 30_000          # measured messages per simulated point
-    warmup_messages: int = 5_000    # delivered messages discarded first
-    batches: int = 20               # batches of the 95% confidence interval
-    sat_messages: int = 10_000      # measured messages per saturation probe
-    sat_steps: int = 7              # most bisection steps of the saturation search
-    sat_rtol: float = 0.03          # relative width at which the bisection stops
-    seed: int = 1
-    jobs: int = 1                   # local processes of each sweep
-
-    def __post_init__(self):
-        require("messages", self.messages, 100, unit="measured messages per point", integer=True)
-        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
-        require("batches", self.batches, 2, unit="batches", integer=True)
-        require("sat_messages", self.sat_messages, 100, unit="messages per saturation probe", integer=True)
-        require("sat_steps", self.sat_steps, 1, unit="bisection steps", integer=True)
-        require("sat_rtol", self.sat_rtol, 0, 0.5, unit="relative bracket width")
-        require("jobs", self.jobs, 1, unit="processes", integer=True)
+def _network(curve: Curve) -> Network:
+    """The :class:`Network` of a curve of :func:`curves` (its model's ``k``, ``M``, ``V``)."""
+    m = curve.model
+    return Network(k=m["k"], M=m["M"], V=m["V"])
 
 
-def setup_overrides(setup: str, net: Network = Network()) -> dict:
-    """The simulator keyword overrides of set-up ``setup`` on ``net`` (``"V"`` resolved to ``net.V``)."""
-    if setup not in SETUPS:
-        raise ParameterError(f"`setup` must be one of {', '.join(map(repr, SETUPS))}; got {setup!r}")
-    return {key: (net.V if value == "V" else value) for key, value in SETUPS[setup]["sim"].items()}
+def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point of ``curve`` (the translation).
 
-
-def sim_kwargs(routing: str, setup: str, rate: float, net: Network = Network(), *, messages: int,
-               warmup_messages: int, batches: int, seed: int = 1) -> dict:
-    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point (the translation).
-
-    Bidirectional ``k x k`` torus, ``routing``, ``vcs = V``, ``message_length
-    = M``, Poisson sources at ``rate`` messages/node/cycle, uniform
-    destinations without the source, buffers of 2 flits, router delay 1, then
-    the set-up's overrides (:func:`setup_overrides`).
+    Bidirectional ``k x k`` torus (the curve's model ``k``), its routing
+    (``curve.sim["routing"]``), ``vcs = V``, ``message_length = M``, Poisson
+    sources at ``load`` messages/node/cycle, uniform destinations without the
+    source, buffers of 2 flits, router delay 1, the run lengths and seed of
+    ``settings``, then the overrides of the set-up ``curve.setup``
+    (:data:`SETUPS`) and of the rest of ``curve.sim``.
     """
+    routing = curve.sim.get("routing")
     if routing not in ROUTINGS:
         raise ParameterError(f"`routing` must be one of {', '.join(ROUTINGS)}; got {routing!r}")
-    kw = dict(topology=net.topology, routing=routing, vcs=net.V, message_length=net.M, rate=float(rate),
-              traffic="poisson", buffer_depth=2, router_delay=1, messages=int(messages),
-              warmup_messages=int(warmup_messages), batches=int(batches), seed=int(seed))
-    kw.update(setup_overrides(setup, net))
+    net = _network(curve)
+    kw = dict(topology=net.topology, routing=routing, vcs=net.V, message_length=net.M, rate=float(load),
+              traffic="poisson", buffer_depth=2, router_delay=1, messages=int(settings.messages),
+              warmup_messages=int(settings.warmup_messages), batches=int(settings.batches), seed=int(settings.seed))
+    kw.update(named_setup(SETUPS, curve.setup).sim(net.V))
+    kw.update({key: value for key, value in curve.sim.items() if key != "routing"})
     return kw
+
+
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list:
+    """The simulation of ``curve`` at every load (messages/node/cycle): one cached sweep, one row per load.
+
+    Rows: ``latency`` (cycles, ``inf`` if saturated), ``latency CI`` (95%
+    half width), ``saturated``, ``throughput`` (messages/node/cycle).
+    """
+    results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
+                        progress=False)
+    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
+             "throughput": r.throughput} for r in results]
 
 
 def capacity_load(net: Network = Network()) -> float:
@@ -370,27 +373,24 @@ def capacity_load(net: Network = Network()) -> float:
     return min(4.0 / (dbar * net.M), 1.0 / net.M)
 
 
-def _simulate(points: list, settings: SimSettings) -> list:
-    return run_sweep(points, jobs=settings.jobs, cache=True, progress=False)
-
-
-def sim_saturation(routing: str, setup: str, net: Network = Network(),
-                   settings: SimSettings = SimSettings()) -> Saturation:
-    """Simulated saturation load of ``routing`` on set-up ``setup`` (messages/node/cycle).
+def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation:
+    """Simulated saturation load (messages/node/cycle) of ``curve``'s routing on its set-up and network.
 
     :func:`~models.core.saturation.find_saturation` on the simulator's
     ``saturated`` flag between 0 (not saturated) and :func:`capacity_load`
-    (saturated), at most ``settings.sat_steps`` midpoints, stopping at the
-    relative width ``settings.sat_rtol``; each probe is one cached run of
-    ``settings.sat_messages`` messages (10 batches).  ``.load`` is the final
-    bracket's midpoint.
+    (saturated), at most ``settings.sat_steps`` midpoints (default
+    :data:`SETTINGS`'s), stopping at the relative width ``settings.sat_rtol``;
+    each probe is one cached run of ``settings.probe_messages`` messages
+    (:data:`PROBE_BATCHES` batches).  ``.load`` is the final bracket's
+    midpoint.  Every model of a routing and set-up has the same one.
     """
-    def saturated(rate: float) -> bool:
-        kw = sim_kwargs(routing, setup, rate, net, messages=settings.sat_messages,
-                        warmup_messages=settings.warmup_messages, batches=10, seed=settings.seed)
-        return bool(_simulate([kw], settings)[0].saturated)
+    probe = settings.replace(messages=settings.probe_messages, batches=PROBE_BATCHES)
+    steps = settings.sat_steps if settings.sat_steps is not None else SETTINGS.sat_steps
 
-    return find_saturation(saturated, 0.0, capacity_load(net), rtol=settings.sat_rtol, max_steps=settings.sat_steps)
+    def saturated(rate: float) -> bool:
+        return simulate_curve(curve, [rate], probe)[0]["saturated"]
+
+    return find_saturation(saturated, 0.0, capacity_load(_network(curve)), rtol=settings.sat_rtol, max_steps=steps)
 
 
 # ----------------------------------------------------------------------------
@@ -401,7 +401,7 @@ def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
     """One :class:`~models.core.experiment.Curve` per (set-up, model), at ``fractions`` of the simulated saturation."""
     out = []
     for setup in setups:
-        setup_overrides(setup, net)  # checks the name
+        named_setup(SETUPS, setup)  # checks the name
         for name in (models or MODELS):
             spec = _check_model(name)
             out.append(Curve(label=spec.label, model=dict(name=name, k=net.k, M=net.M, V=net.V),
@@ -410,7 +410,7 @@ def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
     return out
 
 
-def run(net: Network = Network(), settings: SimSettings = SimSettings(), *, setups: Sequence[str] = tuple(SETUPS),
+def run(net: Network = Network(), settings: SimSettings = SETTINGS, *, setups: Sequence[str] = tuple(SETUPS),
         fractions: Sequence[float] = ERROR_FRACTIONS, model_points: int = 30,
         models: Sequence[str] | None = None) -> list:
     """Model and simulation of every (set-up, model): a list of :class:`~models.core.experiment.CurveRun`.
@@ -429,16 +429,12 @@ def run(net: Network = Network(), settings: SimSettings = SimSettings(), *, setu
         return model_point(curve.model["name"], lam, net)
 
     def sim(curve: Curve, loads: list) -> list:
-        pts = [sim_kwargs(curve.sim["routing"], curve.setup, x, net, messages=settings.messages,
-                          warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed)
-               for x in loads]
-        return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
-                 "throughput": r.throughput} for r in _simulate(pts, settings)]
+        return simulate_curve(curve, loads, settings)
 
     def sim_sat(curve: Curve, _model_sat: float) -> Saturation:
         key = (curve.sim["routing"], curve.setup)
         if key not in sats:
-            sats[key] = sim_saturation(key[0], key[1], net, settings)
+            sats[key] = sim_saturation(curve, settings)
         return sats[key]
 
     def line(curve: Curve, model_sat: float, loads: list) -> np.ndarray:
@@ -447,23 +443,6 @@ def run(net: Network = Network(), settings: SimSettings = SimSettings(), *, setu
     return [run_curve(c, model, sim, model_saturation=lambda c: model_saturation(c.model["name"], net),
                       sim_saturation=sim_sat, line=line, round_to=6)
             for c in curves(net, setups, fractions, models)]
-
-
-def worst_error_below(run: CurveRun, limit: float = BELOW) -> float:
-    """Worst ``|relative error|`` (a fraction) at the simulated loads below ``limit`` of the simulated saturation.
-
-    ``inf`` if the model is saturated at one of them and the simulation is
-    not; NaN if there is no such point.  Points where the simulation is
-    saturated are left out.
-    """
-    pts = run.points()
-    if pts.empty:
-        return math.nan
-    sel = pts["fraction"].to_numpy(dtype=float) < limit
-    err = saturation_aware_error(pts["model latency"].to_numpy(dtype=float)[sel],
-                                 pts["sim latency"].to_numpy(dtype=float)[sel])
-    err = np.abs(err[~np.isnan(err)])
-    return float(err.max()) if err.size else math.nan
 
 
 def _err_col(f: float) -> str:
@@ -476,10 +455,10 @@ def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS)
     Columns ``setup``, ``model``, ``routing``, ``err @<p>%`` (``100 (model -
     sim) / sim``; ``inf`` where only the model is saturated, NaN where the
     simulation is or the point was not run), ``worst |err| < 80%`` (percent,
-    :func:`worst_error_below`), ``model saturation``, ``sim saturation``
+    :func:`models.core.claims.worst_error_below`), ``model saturation``, ``sim saturation``
     (messages/node/cycle), ``saturation ratio`` (model / simulation).
     """
-    core = core_error_table(runs, at)
+    core = experiment.error_table(runs, at)
     table = pd.DataFrame({"setup": core["setup"], "model": core["curve"],
                           "routing": [r.curve.sim["routing"] for r in runs]})
     for f in at:
@@ -623,10 +602,39 @@ def glue_key(setup: str) -> str:
     return "findings-one-" + "-".join("".join(c if c.isalnum() else " " for c in setup.lower()).split())
 
 
+def glue_values(best: pd.DataFrame) -> dict:
+    """The sentences the page quotes: :func:`glue_key` of each set-up -> its :func:`summary_sentences` sentence.
+
+    ``best`` is :func:`most_accurate` (of every set-up and of :data:`OWN_SETUP`).
+    """
+    return {glue_key(setup): text for setup, text in summary_sentences(best).items()}
+
+
+def _best_text(value: float, criterion: str) -> str:
+    if math.isnan(value):
+        return "n/a"
+    if math.isinf(value):
+        return "saturated"
+    return f"{value:.3f}" if criterion == "saturation" else f"{value:.1f}%"
+
+
+def format_best(best: pd.DataFrame) -> pd.DataFrame:
+    """:func:`most_accurate` as the page shows it: ``value`` and ``runner-up value`` as text.
+
+    A saturation ratio with three decimals, a worst error as ``12.3%``;
+    ``saturated`` for an infinite value, ``n/a`` for a missing one.
+    """
+    shown = best.copy()
+    for col in ("value", "runner-up value"):
+        shown[col] = [_best_text(v, c) for v, c in zip(shown[col], shown["criterion"])]
+    return shown
+
+
 def setups_table(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS)) -> pd.DataFrame:
     """The set-ups: ``setup``, the simulator keywords it changes (resolved on ``net``), ``description``."""
-    return pd.DataFrame([{"setup": s, "changes": ", ".join(f"{k}={v}" for k, v in setup_overrides(s, net).items()),
-                          "description": SETUPS[s]["description"]} for s in setups])
+    return pd.DataFrame([{"setup": s, "changes": ", ".join(f"{k}={v}" for k, v in
+                                                          named_setup(SETUPS, s).sim(net.V).items()),
+                          "description": SETUPS[s].description} for s in setups])
 
 
 # ----------------------------------------------------------------------------
@@ -642,8 +650,9 @@ def plot(runs: Sequence[CurveRun], net: Network = Network()):
     (model lines count up to 1.5 times the largest simulated latency).
     Returns the matplotlib figure.
     """
-    from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim_all, hide_unused, model_line,
-                                 panel_grid, saturation_handles, saturation_line, sim_errorbar)
+    from ..core.plotting import (  # matplotlib: only when the figure is drawn
+        COLORS, MARKERS, column_figure, figure_legend, fit_ylim_all, hide_unused, model_line,
+        panel_grid, saturation_handles, saturation_line, sim_errorbar)
 
     routings = [r for r in ROUTINGS if any(run.curve.sim["routing"] == r for run in runs)]
     setups = list(dict.fromkeys(run.curve.setup for run in runs))

@@ -1,7 +1,8 @@
 """The verdict on every claim of every paper, from the chapters' claims tables, by one rule.
 
 Every chapter writes a *claims table*, ``book/<chapter>/tables/tab-<chapter>-claims.csv``
-(one row per claim and simulator set-up, the columns of :data:`CLAIM_COLUMNS`).
+(one row per claim and simulator set-up, the columns of :data:`CLAIM_COLUMNS`; written by
+:func:`models.core.claims.save_claims`, which this module's checks mirror).
 This module reads them (:func:`read_claims`, :func:`read_chapter_claims`),
 checks them, and turns the numbers into one verdict per claim
 (:func:`verdict_table`); :func:`format_verdicts` makes the table a reader sees.
@@ -74,17 +75,17 @@ from typing import Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from .. import CHAPTERS
+from ..core.claims import CLAIM_COLUMNS, claims_file
 from ..core.tables import percent
 
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
     "read_claims", "check_claims", "row_outcome", "Verdict", "verdict", "verdict_table", "format_verdicts",
-    "format_percent", "format_ratio", "verdict_counts", "FOOTNOTES",
+    "format_percent", "format_ratio", "verdict_counts", "counts_by_chapter", "glue_values", "FOOTNOTES",
 ]
 
-#: The exact columns of a chapter's claims table, in order.
-CLAIM_COLUMNS = ("chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
-                 "cause", "note")
+# CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
 #: What a claim is about.
 KINDS = ("error", "saturation", "fact")
 #: Where a gap between the paper's claim and what we measure comes from.
@@ -103,8 +104,8 @@ _FALSE = {"false", "0", "no"}
 # Reading and checking
 # ----------------------------------------------------------------------------
 def claims_path(book_dir, chapter: str) -> Path:
-    """``<book_dir>/<chapter>/tables/tab-<chapter>-claims.csv``."""
-    return Path(book_dir) / chapter / "tables" / f"tab-{chapter}-claims.csv"
+    """``<book_dir>/<chapter>/tables/tab-<chapter>-claims.csv`` (:func:`models.core.claims.claims_file`)."""
+    return Path(book_dir) / chapter / "tables" / claims_file(chapter)
 
 
 def _holds_value(value, where: str):
@@ -209,7 +210,7 @@ def read_claims(book_dir, chapters: Iterable[str] | None = None) -> pd.DataFrame
     A missing table raises :class:`FileNotFoundError` naming it.
     """
     if chapters is None:
-        from models import CHAPTERS as chapters
+        chapters = CHAPTERS
     frames = [read_chapter_claims(book_dir, ch) for ch in chapters]
     if not frames:
         raise ValueError("`chapters` is empty: no claims table to read")
@@ -340,6 +341,33 @@ def verdict_counts(table: pd.DataFrame) -> dict:
     """Number of claims per verdict (every verdict of :data:`VERDICTS`, zeros included)."""
     counts = table["verdict"].value_counts()
     return {v: int(counts.get(v, 0)) for v in VERDICTS}
+
+
+def counts_by_chapter(table: pd.DataFrame, chapters: Sequence[str] | None = None) -> pd.DataFrame:
+    """Claims per chapter and verdict: ``chapter``, one column per verdict of :data:`VERDICTS`, ``claims``.
+
+    Rows in the order of ``chapters`` (default :data:`models.CHAPTERS`), only
+    chapters with a claim in ``table`` (:func:`verdict_table`).
+    """
+    chapters = CHAPTERS if chapters is None else chapters
+    out = (table.groupby(["chapter", "verdict"], sort=False).size().unstack(fill_value=0)
+           .reindex(index=[c for c in chapters if c in set(table["chapter"])], columns=list(VERDICTS), fill_value=0))
+    out.columns.name = None
+    out["claims"] = out.sum(axis=1)
+    return out.reset_index()
+
+
+def glue_values(table: pd.DataFrame) -> dict:
+    """The numbers the claims page quotes (key -> int), from :func:`verdict_table`.
+
+    ``findings-n-claims`` (claims), ``findings-n-holds``, ``findings-n-caveat``,
+    ``findings-n-fails``, ``findings-n-unchecked`` (claims per verdict,
+    :func:`verdict_counts`) and ``findings-n-chapters`` (chapters with a claim).
+    """
+    counts = verdict_counts(table)
+    return {"findings-n-claims": int(len(table)), "findings-n-holds": counts["holds"],
+            "findings-n-caveat": counts["holds with a caveat"], "findings-n-fails": counts["does not hold"],
+            "findings-n-unchecked": counts["cannot be checked"], "findings-n-chapters": int(table["chapter"].nunique())}
 
 
 # ----------------------------------------------------------------------------

@@ -7,9 +7,11 @@ processor), an integer here (the simulator's population); the ``--points``
 grid is rounded to integers, so it may hold fewer than ``--points`` values.
 The system is closed: the "saturation load" is the knee ``N*`` of the
 asymptotic bounds (:func:`models.min_mva.saturation_load`) and the model
-is never saturated.  ``--simulate`` runs the closed simulator
-(:func:`models.sim.closed_min.simulate`, cached on disk) with the chapter's
-translation :func:`models.min_mva.experiments.sim_kwargs`; its run length is
+is never saturated.  ``--simulate`` runs the chapter's own hook,
+:func:`models.min_mva.experiments.simulate_curve` (the closed simulator
+:func:`models.sim.closed_min.simulate`, cached on disk), on the set-up
+whose return network is the model's (``--return_wiring``: ``mirror`` is the
+set-up ``paper``, ``same`` the set-up ``second-omega``); its run length is
 ``--cycles`` (the warm-up included), not messages::
 
     python -m models.min_mva curve --k 2 --n 6 --S_mm 2 --loads 1 2 4 8 16
@@ -22,23 +24,23 @@ from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.errors import ParameterError
 from models.core.experiment import Curve
+from models.min_mva.setups import DEFAULT_SETUP, SETUPS
 
 
-def simulate(options: dict, loads: list, sim) -> list[dict]:
-    """Simulated response time ``R`` (cycles), its 95% half width and ``False`` (never saturated) at every ``NC``."""
-    from models.min_mva import experiments  # the closed simulator (numba): only with --simulate
-    from models.sim import closed_min
-    from models.sim.sweep import run_sweep
+def sim_curve(options: dict, setup: str) -> Curve:
+    """The curve ``--simulate`` runs: the model's configuration on the set-up of its return network.
 
-    bad = [x for x in loads if float(x) != int(float(x)) or float(x) < 1]
-    if bad:
-        raise ParameterError(f"`loads` must be integers >= 1 to simulate (NC, requests/processor); got {bad[0]!r}")
-    curve = Curve("cli", model=CHAPTER.solver_kwargs(options))
-    points = [experiments.sim_kwargs(curve, int(x), cycles=sim.length, warmup_cycles=sim.warmup, seed=sim.seed)
-              for x in loads]
-    # closed_min.simulate caches every point itself (the entries the chapter's notebooks use)
-    results = run_sweep(points, simulate_fn=closed_min.simulate, jobs=sim.jobs, cache=False, progress=False)
-    return [{"latency": r.R, "latency CI": r.R_ci, "saturated": False} for r in results]
+    The set-up is the return network's wiring, which ``--return_wiring``
+    already gives the model; ``--setup`` may name it (or be left at its
+    default), never contradict it.
+    """
+    model = CHAPTER.solver_kwargs(options)
+    name = next(n for n, s in SETUPS.items() if s.overrides["return_wiring"] == model["return_wiring"])
+    if setup not in (name, DEFAULT_SETUP):
+        raise ParameterError(f"`setup` {setup!r} simulates return_wiring={SETUPS[setup].overrides['return_wiring']!r}"
+                             f", but the model's is {model['return_wiring']!r}: pass --return_wiring "
+                             f"{SETUPS[setup].overrides['return_wiring']} too")
+    return Curve("cli", model=model, sim=SETUPS[name].sim(model), setup=name)
 
 
 CHAPTER = Chapter(
@@ -60,7 +62,11 @@ CHAPTER = Chapter(
                                               "'paper') or a second copy ('second-omega')",
               choices=("mirror", "same")),
     ),
-    simulate=simulate,
+    simulates=True,
+    sim_curve=sim_curve,
+    setups=tuple(SETUPS),
+    setup_help="the return network's wiring: 'paper' = the forward network's mirror image, 'second-omega' = a "
+               "second omega network; follows --return_wiring",
     sim_unit="cycles",
     sim_length=100_000,
     sim_warmup=10_000,

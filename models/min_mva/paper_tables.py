@@ -30,15 +30,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..core.claims import SimSettings, named_setup
 from ..core.errors import ParameterError
 from ..sim.closed_min import simulate
-from .equations import EQ1_READINGS
-from .setups import DEFAULT_SETUP, setup_overrides
+from .readings import EQ1_READINGS
+from .setups import DEFAULT_SETUP, SETUPS
 from .solve import solve_curve
 
 #: Row labels in the printed order.
 ROWS = ("F1", "F2", "F3", "F4", "F5", "F6", "R6", "R5", "R4", "R3", "R2", "R1", "MM", "R")
 NC_VALUES = (2, 4, 8, 16, 32)
+
+#: Run lengths of the table simulations at full scale: 1,000,000 cycles per NC, the first 50,000 discarded.
+TABLE_SETTINGS = SimSettings(cycles=1_000_000, warmup_cycles=50_000)
 
 #: One unit of the last printed digit (cycles): the paper prints three decimals.
 PRINTED_UNIT = 0.001
@@ -205,19 +209,24 @@ def compare_table(which: int, analytic_results, sim_results=None, sim_tolerance:
 # ----------------------------------------------------------------------------
 # The chapter's reading of the comparison (used by notebooks/min_mva/04-tables)
 # ----------------------------------------------------------------------------
-def run_table(which: int, *, setup: str = DEFAULT_SETUP, cycles: int = 1_000_000, warmup_cycles: int = 50_000,
-              batches: int = 20, seed: int = 1, sim_tolerance: float = 0.01):
+def run_table(which: int, settings: SimSettings = TABLE_SETTINGS, *, setup: str = DEFAULT_SETUP,
+              sim_tolerance: float = 0.01):
     """Solve and simulate Table ``which``'s configuration at the paper's NC values; :func:`compare_table` of both.
 
     ``setup`` names the simulator set-up (:data:`models.min_mva.setups.SETUPS`:
     the return network's wiring, given to the model and the simulator).  The
-    simulation of each ``NC`` runs ``cycles`` cycles and discards the first
-    ``warmup_cycles`` (:func:`models.sim.closed_min.simulate`).  The frame's
-    ``attrs["setup"]`` is the set-up's name.
+    simulation of each ``NC`` (:func:`models.sim.closed_min.simulate`, cached
+    on disk, in this process) runs ``settings.cycles`` cycles and discards
+    the first ``settings.warmup_cycles``, with ``settings.batches`` batches
+    and ``settings.seed``.  The frame's ``attrs["setup"]`` is the set-up's name.
     """
-    cfg = dict(CONFIG[_check(which)], **setup_overrides(setup))
+    if not isinstance(settings, SimSettings) or settings.cycles is None or settings.warmup_cycles is None:
+        raise ParameterError(f"`settings` must be a SimSettings with `cycles` and `warmup_cycles` (a closed "
+                             f"system's run length); got {settings!r}")
+    cfg = dict(CONFIG[_check(which)], **named_setup(SETUPS, setup).sim())
     model = solve_curve(list(NC_VALUES), **cfg)
-    sims = {nc: simulate(NC=nc, cycles=cycles, warmup=warmup_cycles, batches=batches, seed=seed, **cfg)
+    sims = {nc: simulate(NC=nc, cycles=settings.cycles, warmup=settings.warmup_cycles, batches=settings.batches,
+                         seed=settings.seed, **cfg)
             for nc in NC_VALUES}
     out = compare_table(which, model, sims, sim_tolerance=sim_tolerance)
     out.attrs["setup"] = setup

@@ -28,7 +28,7 @@ def plot_figure(runs: Sequence[CurveRun], title: str = ""):
     (when run): open markers with 95% confidence intervals.  ``NC`` on a
     base-2 log axis, ticks at the ``NC`` values run.  One legend below both
     panels.  A non-empty ``title`` goes above both panels (e.g.
-    ``FIGURES[2].title``).  Returns the matplotlib figure.
+    ``paper_figure(2).title``).  Returns the matplotlib figure.
     """
     fig, axes = column_figure(1, 2, row_height=3.4)
     ax_r, ax_x = axes[0]

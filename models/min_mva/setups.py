@@ -19,7 +19,7 @@ and the model (:func:`models.min_mva.solve`) both take the choice as
 ``"second-omega"`` -- ``return_wiring="same"``
     The return network is a second copy of the forward omega network with
     the memories as its inputs: the other network that the paper's words
-    "an identical network" allow.
+    "an identical network" allow (so it, too, stands for the paper's text).
 
 Under uniform traffic the model gives the same numbers for both wirings
 (the visit ratios and input-port probabilities coincide); under the hot-spot
@@ -27,47 +27,33 @@ pattern it does not quite, so a set-up's ``return_wiring`` is given to the
 model as well as to the simulator: every model-vs-simulation number compares
 the model of a network with a simulation of the same network.  The two
 set-ups differ in that one keyword and nothing else (``tests/min_mva/test_setups.py``).
-The chapter's verdicts rest on ``"paper"``.
+The chapter's verdicts rest on ``"paper"`` (:data:`DEFAULT_SETUP`).
+
+The set-ups are :class:`models.core.claims.SimulatorSetup` objects; this
+module imports no simulator, so the command line (``python -m
+models.min_mva``) reads them without one.
 """
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from ..core.claims import SimulatorSetup
 
-from ..core.errors import ParameterError
+__all__ = ["SETUPS", "DEFAULT_SETUP"]
 
-__all__ = ["SETUPS", "DEFAULT_SETUP", "setup_overrides", "setup_description", "check_setup"]
-
-#: ``name -> {"sim": simulator keyword overrides, "description": one line}``; the first is the default.
-SETUPS = MappingProxyType({
-    "paper": MappingProxyType({
-        "sim": MappingProxyType({"return_wiring": "mirror"}),
-        "description": "return network the forward network's mirror image (a reply retraces its request's "
-                       "path), as the paper's Sec. 3.3 describes its simulation; the model's unique paths hold",
-    }),
-    "second-omega": MappingProxyType({
-        "sim": MappingProxyType({"return_wiring": "same"}),
-        "description": "return network a second omega network with the memories as its inputs, the other "
-                       "reading of the paper's \"an identical network for the return network\"",
-    }),
-})
+#: The named set-ups, the default first: name -> :class:`~models.core.claims.SimulatorSetup` (overrides of the
+#: simulator's and the model's keywords).
+SETUPS = {
+    "paper": SimulatorSetup(
+        "paper",
+        "return network the forward network's mirror image (a reply retraces its request's path), as the paper's "
+        "Sec. 3.3 describes its simulation; the model's unique paths hold",
+        stands_for="paper", overrides={"return_wiring": "mirror"}),
+    "second-omega": SimulatorSetup(
+        "second-omega",
+        "return network a second omega network with the memories as its inputs, the other reading of the paper's "
+        "\"an identical network for the return network\"",
+        stands_for="paper", overrides={"return_wiring": "same"}),
+}
 
 #: The set-up every verdict of the chapter rests on.
 DEFAULT_SETUP = "paper"
-
-
-def check_setup(name: str) -> str:
-    """``name`` if it is a set-up of :data:`SETUPS`, else :class:`~models.core.errors.ParameterError`."""
-    if not isinstance(name, str) or name not in SETUPS:
-        raise ParameterError(f"`setup` must be one of {list(SETUPS)}; got {name!r}")
-    return name
-
-
-def setup_overrides(name: str) -> dict:
-    """The keyword arguments set-up ``name`` sets (for the simulator and the model alike)."""
-    return dict(SETUPS[check_setup(name)]["sim"])
-
-
-def setup_description(name: str) -> str:
-    """The one-line description of set-up ``name``."""
-    return SETUPS[check_setup(name)]["description"]

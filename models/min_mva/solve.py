@@ -99,10 +99,8 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
     ``R_ij = V_ij r_ij`` substituted so that the functions take per-visit
     residence times.
     """
-    from .equations import SYMBOLS as s
-    from .equations import eq1_reading as _eq1_reading
-    from .equations import equations as _equations
-    from .equations import per_visit as _per_visit
+    from .equations import (  # SymPy: only to build what compiled() has not stored
+        SYMBOLS as s, eq1_reading as _eq1_reading, equations as _equations, per_visit as _per_visit)
 
     e = _equations()
     Rv = {s.R_ij: s.V * s.r}

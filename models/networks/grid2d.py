@@ -379,7 +379,7 @@ def draw(net: GridNetwork, ax=None, *, labels: bool = False, highlight_removed: 
     """
     import matplotlib.pyplot as plt
 
-    from ..core.plotting import PALETTE
+    from ..core.plotting import PALETTE  # matplotlib (the book's style): only when a network is drawn
 
     blue, vermillion, purple = PALETTE[0], PALETTE[3], PALETTE[4]
 

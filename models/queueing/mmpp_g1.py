@@ -34,6 +34,7 @@ import math as _math
 import numpy as np
 
 from ..core.fixed_point import fixed_point
+from ..core.errors import ConvergenceError
 from ..core.errors import ParameterError as _ParameterError
 from ..core.results import Result as _Result
 from ..core.symbolic import compiled
@@ -440,7 +441,6 @@ def _g_iteration(step, G0, tol: float, max_iter: int) -> tuple[np.ndarray, int]:
     """``G <- step(G)`` until the max-norm change is ``<= tol``: the iterates, the stop and the errors of
     :func:`~models.core.fixed_point.fixed_point` with ``damping=1, relative=False`` (tested equal), without
     its per-call overhead (torus_ipp solves this 2x2 iteration hundreds of times per curve)."""
-    from ..core.errors import ConvergenceError
 
     x = np.array(G0, dtype=float)
     residual = np.inf
@@ -661,14 +661,12 @@ def mmpp_g1_rows(Q: np.ndarray, L: np.ndarray, c: float, exp_mean: np.ndarray, G
             break
         new = _lst_rows(c, exp_mean[active], base[active] + L[active] @ X[active])
         if not np.isfinite(new).all():
-            from ..core.errors import ConvergenceError
 
             raise ConvergenceError("MMPP/G/1 matrix G (closed) (G became non-finite)", it, np.inf, X[active[0]])
         res = np.abs(new - X[active]).max(axis=(1, 2))
         X[active] = new
         active = active[res > tol]
     if active.size:
-        from ..core.errors import ConvergenceError
 
         raise ConvergenceError("MMPP/G/1 matrix G (closed)", max_iter, float(res.max()), X[active[0]])
     a, b = X[:, 0, 1], X[:, 1, 0]

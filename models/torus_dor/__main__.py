@@ -2,11 +2,12 @@
 
 The parameters are the keywords of :func:`models.torus_dor.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
-unit and default).  ``--simulate`` runs the chapter's own translation,
-:func:`models.torus_dor.experiments.torus_curve` and
-:func:`~models.torus_dor.experiments.run_sim` (the set-up follows
-``--bidirectional``: the ``"unidirectional"`` or ``"bidirectional"`` set-up
-of :data:`~models.torus_dor.experiments.SETUPS`)::
+unit and default).  ``--simulate`` runs the chapter's own hook,
+:func:`models.torus_dor.experiments.simulate_curve` (the translation
+:func:`~models.torus_dor.experiments.sim_kwargs`), on the model's torus: the
+set-up follows ``--bidirectional`` (the ``"unidirectional"`` or
+``"bidirectional"`` set-up of :data:`~models.torus_dor.experiments.SETUPS`;
+``--setup`` may name it, never contradict it)::
 
     python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv
 """
@@ -16,19 +17,22 @@ from __future__ import annotations
 import models.torus_dor as front
 from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
+from models.core.errors import ParameterError
+
+#: The simulator set-ups ``--setup`` offers (``experiments.SETUPS``, the default first), named here so that
+#: ``--help`` imports no simulator: each is the torus the model is solved for.
+SETUPS = ("unidirectional", "bidirectional")
 
 
-def simulate(options: dict, loads: list, sim) -> list[dict]:
-    """Simulated latency (cycles), 95% half width and saturation flag at every ``lam_g`` of ``loads``."""
-    from models.sim.sweep import run_sweep  # the simulator (numba): loaded only with --simulate
-    from models.torus_dor import experiments
+def sim_curve(options: dict, setup: str):
+    """The curve ``--simulate`` runs: the model's torus (``--bidirectional``) on the set-up of that torus."""
+    from models.torus_dor.experiments import torus_curve  # the simulator translation: only with --simulate
 
-    curve = experiments.torus_curve(tuple(options["radices"]), options["L"], options["M"],
-                                    bidirectional=options["bidirectional"])
-    cfg = experiments.sim_config(curve, messages=sim.length, warmup_messages=sim.warmup, seed=sim.seed)
-    results = run_sweep([dict(cfg, rate=float(x)) for x in loads], jobs=sim.jobs, cache=True,
-                        progress=False)
-    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": r.saturated} for r in results]
+    name = SETUPS[1] if options["bidirectional"] else SETUPS[0]
+    if setup not in (name, SETUPS[0]):
+        raise ParameterError(f"`setup` {setup!r} simulates the {setup} torus, but the model's is {name}: "
+                             f"pass --bidirectional too")
+    return torus_curve(tuple(options["radices"]), options["L"], options["M"], setup=name)
 
 
 CHAPTER = Chapter(
@@ -43,7 +47,10 @@ CHAPTER = Chapter(
         Param("M", float, REQUIRED, "message length, flits, >= 1"),
         Param("bidirectional", bool, False, "bidirectional torus, the shorter way per dimension (off: unidirectional)", flag=True),
     ),
-    simulate=simulate,
+    simulates=True,
+    sim_curve=sim_curve,
+    setups=SETUPS,
+    setup_help="the simulated torus, the model's: 'unidirectional', or 'bidirectional' (with --bidirectional)",
     sim_length=20_000,
     sim_warmup=2_000,
     curve_kwargs={"saturation": False},

@@ -5,25 +5,29 @@ A curve is a :class:`~models.core.experiment.Curve` (built by
 :func:`models.torus_dor.solve` (``radices``, ``L``, ``M``,
 ``bidirectional``, ``readings``) and whose ``loads`` are fractions of the
 simulated (``fractions_of="sim"``) or the model's saturation load.
-:func:`run_curve` hands it to :func:`models.core.experiment.run_curve` with
-this chapter's three functions:
+:func:`run_figure` hands each curve of a figure to
+:func:`models.core.experiment.run_curve` with this chapter's three functions:
 
 1. the simulated saturation load, :func:`sim_saturation`: a fixed number of
    halvings of :math:`[0, \\text{capacity}]` on :math:`\\lambda_g` by
    :func:`models.core.saturation.find_saturation` (a run is saturated when
    the simulator says so: the backlog grows or passes its limit);
-2. the simulations at the curve's fractions of that load (:func:`run_sim`,
-   cached on disk by :func:`models.sim.sweep.run_sweep`);
+2. the simulations at the curve's fractions of that load
+   (:func:`simulate_curve`, cached on disk by :func:`models.sim.sweep.run_sweep`);
 3. the model at the same loads and on a line grid (:func:`model_point`), and
    its own saturation load (:func:`models.torus_dor.saturation_load`).
 
-The simulator runs the paper's scheme (:func:`sim_config`, the model-to-
-simulator translation): routing ``"dor"`` (VC1 = v3..vL for any message,
+Run lengths, seed and the saturation search are a
+:class:`~models.core.claims.SimSettings` (:data:`SETTINGS`: the paper's
+120,000 messages after 10,000).  The simulator runs the paper's scheme
+(:func:`sim_kwargs`, the model-to-simulator translation, which ``python -m
+models.torus_dor curve --simulate`` uses too): routing ``"dor"`` (VC1 = v3..vL for any message,
 v1/v2 dateline escape channels), ``L`` injection VCs, one ejection VC (the
 paper's ejection M/G/1 queue, eq. 16), buffers of 2 flits, router delay 1
-cycle, on the torus named by the curve's simulator set-up (:data:`SETUPS`:
-``"unidirectional"`` or ``"bidirectional"``; the paper does not say which
-torus its figures simulate, so every figure is run on both).
+cycle, on the torus named by the curve's simulator set-up (:data:`SETUPS`,
+:class:`~models.core.claims.SimulatorSetup` objects: ``"unidirectional"``,
+the default, or ``"bidirectional"``; the paper does not say which torus its
+figures simulate, so every figure is run on both).
 
 Two model readings are drawn on every figure: the chapter's default
 (:class:`~models.torus_dor.equations.Readings`) and the printed text
@@ -32,13 +36,17 @@ argument is computed without simulation by :func:`reading_candidates`.
 The paper's claims, one row per claim and set-up, are :func:`claims_table`.
 
 Error tables come from :func:`models.core.experiment.error_table`, put in
-the chapter's columns by :func:`error_table` (relative errors as fractions
-at 25/50/75/90% of the simulated saturation load, saturation loads).  The
+the chapter's columns by :func:`error_summary` (relative errors as fractions
+at 25/50/75/90% of the simulated saturation load, the worst error below
+:data:`~models.core.claims.BELOW` of it by
+:func:`models.core.claims.worst_error_below`, saturation loads).  The
 chapter's own tables: :func:`points_table`, :func:`decomposition`,
 :func:`zero_load_check`, :func:`switch_table`, :func:`switches_2003_table`,
 :func:`occupancy_check`, :func:`assumptions_table`,
 :func:`channel_rate_table`, :func:`reading_candidates`, :func:`claims_table`.
-Plots: :mod:`models.torus_dor.plots`.
+Every number and sentence the pages glue or print comes from the
+``glue_values_*`` and ``*_summary`` functions here.  Plots:
+:mod:`models.torus_dor.plots`.
 """
 
 from __future__ import annotations
@@ -51,13 +59,13 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core import experiment as core
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
+from ..core.claims import (BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, errors_below, named_setup,
+                           worst_error_below)
 from ..core.errors import ParameterError
+from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import percent, signed_percent
-from ..core.validate import require_choice
-from ..core.validation import saturation_aware_error
+from ..core.validate import require, require_choice
 from ..networks.dor_paths import DorCombinatorics
 from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
@@ -66,20 +74,27 @@ from .model2003 import saturation_load_2003, solve_2003
 from .solve import check_params, saturation_load, solve
 
 __all__ = [
-    "FIGURES", "FRACTIONS", "SIM_MESSAGES", "SIM_WARMUP", "MODEL_POINTS", "SETUPS", "SETUP_NAMES", "PRINTED",
-    "BELOW", "setup_overrides", "torus_curve", "figure1", "figure2",
-    "curves_figure", "sim_config", "capacity_load", "sim_saturation", "run_sim", "model_saturation",
-    "saturation_2003", "saturation_printed", "model_point", "model_line", "run_curve", "run_figure", "sim_results",
-    "points_table", "error_table", "format_error_table", "format_fraction", "errors_below", "more_accurate",
-    "worst_below", "decomposition", "zero_load_check",
+    "FIGURES", "FRACTIONS", "SIM_MESSAGES", "SIM_WARMUP", "SAT_MESSAGES", "SAT_STEPS", "SETTINGS", "MODEL_POINTS",
+    "SETUPS", "DEFAULT_SETUP", "PRINTED", "torus_curve", "figure1", "figure2", "curves_figure", "sim_kwargs",
+    "simulate_curve", "capacity_load", "sim_saturation", "model_saturation", "saturation_2003", "saturation_printed",
+    "model_point", "model_line", "run_figure", "sim_results", "points_table", "error_summary",
+    "format_error_summary", "format_fraction", "model_column", "more_accurate", "decomposition", "zero_load_check",
     "switch_variants", "switch_variants_2003", "switch_table", "switches_2003_table", "occupancy_check",
-    "assumptions_table", "channel_rate_table", "READING_CANDIDATES", "reading_candidates", "CLAIMS",
-    "CLAIM_COLUMNS", "claims_table",
+    "assumptions_table", "channel_rate_table", "READING_CANDIDATES", "reading_candidates", "CLAIMS", "claims_table",
+    "fig1_summary", "fig2_summary", "readings_summary", "assumptions_summary", "channel_rate_summary",
+    "glue_values_latency", "glue_values_comparison", "glue_values_assumptions",
 ]
 
 #: Run lengths of the paper (Sec. 3): 120,000 delivered messages after 10,000 discarded.
 SIM_MESSAGES = 120_000
 SIM_WARMUP = 10_000
+#: Messages per probe of the simulated saturation search (a tenth more discarded first, at least 200), and
+#: its halvings of [0, capacity].
+SAT_MESSAGES = 20_000
+SAT_STEPS = 8
+#: The run lengths of the paper-scale figures (20 batches, seed 1).
+SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP, sat_messages=SAT_MESSAGES,
+                       sat_steps=SAT_STEPS)
 #: Simulated loads of the paper-scale runs, fractions of the simulated saturation load.
 FRACTIONS = (0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.85, 0.9)
 #: Points of each model line.
@@ -93,37 +108,25 @@ _X_LABEL = r"generation rate $\lambda_g$"
 #: the latency (eq. 22), so the saturation load is that of ``Readings.printed()``.
 PRINTED = Readings.printed().replace(ejection_cycle=True)
 
-#: Errors are summarised "below saturation" over the simulated points under this fraction of the
-#: simulated saturation load (the findings chapter's convention).
-BELOW = 0.8
-
-#: Named simulator set-ups (DESIGN.md, "Simulator set-ups are named").  The paper states its model "in
-#: the context of the unidirectional torus for the sake of presentation" and says that "only a few simple
-#: modifications are required to adapt it for the bidirectional case", but does not say which torus
-#: Figs. 1 and 2 simulate; the load scale moves about fourfold between the two.  Each set-up is the
-#: override it applies, ``bidirectional`` (the keyword of the simulated
-#: :class:`~models.networks.graph.Torus` and the model's keyword of the same name), and a one-line
-#: description.  Everything else (routing, VCs, buffers, injection and ejection VCs, seed, tie rule) is
-#: the same in both; :func:`sim_config` builds the simulator's keywords.
+#: Named simulator set-ups (DESIGN.md, "Simulator set-ups are named"), the default first.  The paper states its
+#: model "in the context of the unidirectional torus for the sake of presentation" and says that "only a few
+#: simple modifications are required to adapt it for the bidirectional case", but does not say which torus
+#: Figs. 1 and 2 simulate; the load scale moves about fourfold between the two.  Each set-up stands for the
+#: model on its torus and overrides one keyword, ``bidirectional`` (of the simulated
+#: :class:`~models.networks.graph.Torus` and the model's keyword of the same name).  Everything else
+#: (routing, VCs, buffers, injection and ejection VCs, seed, tie rule) is the same in both; :func:`sim_kwargs`
+#: builds the simulator's keywords.
 SETUPS = {
-    "unidirectional": {
-        "bidirectional": False,
-        "description": "unidirectional torus, the network the paper's model is written for (Sec. 2)",
-    },
-    "bidirectional": {
-        "bidirectional": True,
-        "description": ("bidirectional torus, each dimension crossed the shorter way (the paper's 'few simple "
-                        "modifications'); a tie at offset k/2 goes + or - at random (the simulator's tie='random')"),
-    },
+    "unidirectional": SimulatorSetup(
+        "unidirectional", "unidirectional torus, the network the paper's model is written for (Sec. 2)",
+        stands_for="model", overrides={"bidirectional": False}),
+    "bidirectional": SimulatorSetup(
+        "bidirectional", "bidirectional torus, each dimension crossed the shorter way (the paper's 'few simple "
+                         "modifications'); a tie at offset k/2 goes + or - at random (the simulator's tie='random')",
+        stands_for="model", overrides={"bidirectional": True}),
 }
-#: The set-up names, in the order the chapter shows them.
-SETUP_NAMES = tuple(SETUPS)
-
-
-def setup_overrides(name: str) -> dict:
-    """The keyword overrides of the simulator set-up ``name`` (:data:`SETUPS` without the description)."""
-    require_choice("setup", name, list(SETUPS))
-    return {k: v for k, v in SETUPS[name].items() if k != "description"}
+#: The set-up of a curve that names none (the torus the model is written for).
+DEFAULT_SETUP = "unidirectional"
 
 
 # ----------------------------------------------------------------------------
@@ -141,8 +144,8 @@ def torus_curve(radices, L: int, M, *, setup: str | None = None, bidirectional: 
     set-up's), ``sim`` the set-up's overrides, ``setup`` its name.
     """
     if setup is None:
-        setup = "bidirectional" if bidirectional else "unidirectional"
-    over = setup_overrides(setup)
+        setup = "bidirectional" if bidirectional else DEFAULT_SETUP
+    over = named_setup(SETUPS, setup).sim()
     if bidirectional is not None and bool(bidirectional) != over["bidirectional"]:
         raise ParameterError(f"`bidirectional={bidirectional!r}` contradicts the set-up {setup!r}")
     bidirectional = over["bidirectional"]
@@ -164,7 +167,7 @@ def curves_figure(label: str, title: str, curves: Sequence[Curve]) -> Figure:
 
 
 def figure1(networks=((16, 16), (8, 8, 8)), M_values=(32, 64, 100), vcs_values=(3, 5),
-            fractions: Sequence[float] = FRACTIONS, setups: Sequence[str] = SETUP_NAMES) -> Figure:
+            fractions: Sequence[float] = FRACTIONS, setups: Sequence[str] = tuple(SETUPS)) -> Figure:
     """Fig. 1 of the paper: 16x16 and 8x8x8 tori, M = 32, 64, 100, L = 3, 5, on every set-up of ``setups``."""
     curves = [torus_curve(tuple(net), int(L), int(M), setup=su, fractions=fractions)
               for su in setups for net in networks for L in vcs_values for M in M_values]
@@ -172,37 +175,59 @@ def figure1(networks=((16, 16), (8, 8, 8)), M_values=(32, 64, 100), vcs_values=(
 
 
 def figure2(radices=(16, 16), L: int = 5, M: int = 32, fractions: Sequence[float] = FRACTIONS,
-            setups: Sequence[str] = SETUP_NAMES) -> Figure:
+            setups: Sequence[str] = tuple(SETUPS)) -> Figure:
     """Fig. 2 of the paper: 16x16, L = 5, M = 32 (this model, the 2003 model, simulation), on every set-up."""
     cs = [torus_curve(tuple(radices), int(L), int(M), setup=su, fractions=fractions) for su in setups]
     return curves_figure("fig-torus_dor-fig2", f"Fig. 2: {cs[0].label.replace(' bi', '')}", cs)
 
 
-#: The paper's figures at the paper's scale.
-FIGURES: dict[int, Figure] = {1: figure1(), 2: figure2()}
+#: The paper's figures at the paper's scale, by label (``"fig-torus_dor-fig1"``, ``"fig-torus_dor-fig2"``).
+FIGURES: dict[str, Figure] = {f.label: f for f in (figure1(), figure2())}
 
 
 # ----------------------------------------------------------------------------
 # Simulation: the model -> simulator translation
 # ----------------------------------------------------------------------------
-def sim_config(curve: Curve, *, messages: int, warmup_messages: int, batches: int = 20, seed: int = 1) -> dict:
-    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` (without ``rate``).
+def _flits(M):
+    return int(M) if float(M).is_integer() else float(M)
 
-    The set-up (``curve.sim``, :data:`SETUPS`) chooses the torus; the rest
-    is the paper's scheme and the same for every set-up: ``L`` VCs per
-    channel and ``L`` injection VCs (the simulator's default), one ejection
-    VC (its default with the ideal router), buffers of 2 flits, one cycle per
-    router, ties at offset ``k/2`` of a bidirectional ring broken at random.
+
+def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` at ``rate = load`` (messages/node/cycle).
+
+    The torus is the model's (``curve.model``: ``radices``, ``L``, ``M``,
+    ``bidirectional``), the set-up (``curve.sim``, :data:`SETUPS`) overriding
+    ``bidirectional`` (it must agree with the model's); the rest is the
+    paper's scheme and the same for every set-up: ``L`` VCs per channel and
+    ``L`` injection VCs (the simulator's default), one ejection VC (its
+    default with the ideal router), buffers of 2 flits, one cycle per router,
+    ties at offset ``k/2`` of a bidirectional ring broken at random.  Run
+    lengths, batches and seed are ``settings``'.
     """
     m = curve.model
-    over = dict(curve.sim) if curve.sim else setup_overrides(
-        curve.setup or ("bidirectional" if m["bidirectional"] else "unidirectional"))
-    if bool(over["bidirectional"]) != bool(m["bidirectional"]):
-        raise ParameterError(f"curve {curve.label!r}: the model's torus (bidirectional={m['bidirectional']}) is not "
-                             f"the simulated one (bidirectional={over['bidirectional']})")
-    return dict(topology=Torus(tuple(m["radices"]), bidirectional=bool(over["bidirectional"])), routing="dor",
-                vcs=m["L"], message_length=m["M"], buffer_depth=2, router_delay=1, tie="random",
-                messages=int(messages), warmup_messages=int(warmup_messages), batches=int(batches), seed=int(seed))
+    bidirectional = bool(curve.sim.get("bidirectional", m.get("bidirectional", False)))
+    if bidirectional != bool(m.get("bidirectional", False)):
+        raise ParameterError(f"curve {curve.label!r}: the model's torus (bidirectional={m.get('bidirectional')}) is "
+                             f"not the simulated one (bidirectional={bidirectional})")
+    return dict(topology=Torus(tuple(m["radices"]), bidirectional=bidirectional), routing="dor", vcs=m["L"],
+                message_length=_flits(m["M"]), buffer_depth=2, router_delay=1, tie="random",
+                messages=int(settings.messages), warmup_messages=int(settings.warmup_messages),
+                batches=int(settings.batches), seed=int(settings.seed), rate=float(load))
+
+
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[dict]:
+    """Simulations of ``curve`` at ``loads`` (messages/node/cycle): one cached sweep, one row per load.
+
+    Each row: ``latency`` (cycles, inf if saturated), ``latency CI`` (95%
+    half width), ``saturated``, ``multiplexing`` (the measured multiplexing
+    degree), ``hops`` (mean hops) and ``result`` (the
+    :class:`~models.sim.wormhole.WormholeResult`).  Over ``settings.jobs``
+    processes (1: in this process), cached on disk with ``settings.cache``.
+    """
+    results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
+                        progress=False)
+    return [{"latency": sm.latency, "latency CI": sm.latency_ci, "saturated": sm.saturated,
+             "multiplexing": sm.multiplexing, "hops": sm.mean_hops, "result": sm} for sm in results]
 
 
 def capacity_load(curve: Curve) -> float:
@@ -213,29 +238,20 @@ def capacity_load(curve: Curve) -> float:
     return min(1.0 / m["M"], channels / (float(c.mean_hops) * m["M"]))
 
 
-def _simulate(cfg: dict, lam_g: float):
-    """One cached simulation (the same cache entry as ``simulate(rate=lam_g, cache=True, **cfg)``)."""
-    return run_sweep([dict(cfg, rate=float(lam_g))], jobs=1, cache=True, progress=False)[0]
+def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation:
+    """Simulated saturation load of ``curve`` (messages/node/cycle): bisection of [0, capacity] on :math:`\\lambda_g`.
 
-
-def sim_saturation(curve: Curve, *, messages: int = 20_000, warmup_messages: int = 2_000, steps: int = 8,
-                   seed: int = 1) -> Saturation:
-    """Simulated saturation load (messages/node/cycle): ``steps`` halvings of ``[0, capacity_load]``.
-
-    Each probe is one cached simulation of ``messages`` messages (10
-    batches); ``.load`` is the midpoint of the final bracket (relative width
-    ``2**-steps`` of the capacity load).
+    Each probe is one cached simulation (:func:`simulate_curve`) of
+    ``settings.probe_messages`` messages after a tenth as many (at least
+    200), 10 batches, in this process; ``settings.sat_steps`` halvings
+    (default :data:`SAT_STEPS`).  ``.load`` is the midpoint of the final
+    bracket (relative width ``2**-steps`` of the capacity load).
     """
-    cfg = sim_config(curve, messages=messages, warmup_messages=warmup_messages, batches=10, seed=seed)
-    return find_saturation(lambda x: _simulate(cfg, x).saturated, 0.0, capacity_load(curve), rtol=0,
-                           max_steps=int(steps))
-
-
-def run_sim(curve: Curve, loads: Sequence[float], *, messages: int, warmup_messages: int, batches: int = 20,
-            seed: int = 1) -> list:
-    """Simulations of ``curve`` at ``loads`` (cached sweep, in this process); list of WormholeResult."""
-    cfg = sim_config(curve, messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed)
-    return run_sweep([dict(cfg, rate=float(x)) for x in loads], jobs=1, cache=True, progress=False)
+    probe = settings.probe_messages
+    probes = settings.replace(messages=probe, warmup_messages=max(probe // 10, 200), batches=10, jobs=1)
+    steps = SAT_STEPS if settings.sat_steps is None else settings.sat_steps
+    return find_saturation(lambda x: bool(simulate_curve(curve, [x], probes)[0]["saturated"]), 0.0,
+                           capacity_load(curve), rtol=0, max_steps=int(steps))
 
 
 # ----------------------------------------------------------------------------
@@ -329,53 +345,34 @@ def _line_loads(curve: Curve, sat_model: float, loads: list, points: int, with_2
 # ----------------------------------------------------------------------------
 # Runs
 # ----------------------------------------------------------------------------
-def run_curve(
-    curve: Curve,
-    *,
-    simulate: bool = True,
-    messages: int = SIM_MESSAGES,
-    warmup_messages: int = SIM_WARMUP,
-    batches: int = 20,
-    seed: int = 1,
-    sat_messages: int = 20_000,
-    sat_steps: int = 8,
-    with_2003: bool = False,
-    with_printed: bool = True,
-    model_points: int = MODEL_POINTS,
-) -> CurveRun:
-    """Model (and simulation) of one curve, by :func:`models.core.experiment.run_curve`.
+def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
+               model_points: int = MODEL_POINTS, with_2003: bool = False, with_printed: bool = True) -> tuple:
+    """Model (and simulation) of every curve of ``figure``: one :class:`~models.core.experiment.CurveRun` each.
 
-    Loads are the curve's fractions of the simulated saturation load (of the
-    model's when ``simulate`` is False or the curve has
-    ``fractions_of="model"``).  The simulated saturation load is found with
-    ``sat_messages`` messages per probe (a tenth of them discarded first, at
-    least 200) and ``sat_steps`` halvings.  ``run.sim`` has the columns
-    ``latency``, ``latency CI`` (95% half width), ``saturated``,
-    ``multiplexing``, ``hops`` and ``result`` (the WormholeResult);
-    ``run.model`` has ``latency``, ``saturated``, ``multiplexing``, and
-    ``latency 2003`` with ``with_2003``, ``latency printed`` (the model as
-    printed, :data:`PRINTED`) with ``with_printed``, at the simulated loads
-    and on a line grid of ``model_points`` loads per model.
+    Each curve goes to :func:`models.core.experiment.run_curve`.  Loads are
+    the curve's fractions of the simulated saturation load
+    (:func:`sim_saturation`; of the model's when ``simulate`` is False or the
+    curve has ``fractions_of="model"``).  ``run.sim`` has the columns of
+    :func:`simulate_curve` (``latency``, ``latency CI`` (95% half width),
+    ``saturated``, ``multiplexing``, ``hops``, ``result``) of runs of
+    ``settings``; ``run.model`` has ``latency``, ``saturated``,
+    ``multiplexing``, and ``latency 2003`` with ``with_2003``, ``latency
+    printed`` (the model as printed, :data:`PRINTED`) with ``with_printed``,
+    at the simulated loads and on a line grid of ``model_points`` loads per
+    model.
     """
+    if not isinstance(figure, Figure):
+        raise ParameterError(f"`figure` must be a Figure (e.g. figure1()); got {figure!r}")
+    model_points = require("model_points", model_points, 0, unit="points per model line", integer=True)
 
     def sim(c, loads):
-        sims = run_sim(c, loads, messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed)
-        return [{"latency": sm.latency, "latency CI": sm.latency_ci, "saturated": sm.saturated,
-                 "multiplexing": sm.multiplexing, "hops": sm.mean_hops, "result": sm} for sm in sims]
+        return simulate_curve(c, loads, settings)
 
-    def sim_sat(c, _model_load):
-        return sim_saturation(c, messages=sat_messages, warmup_messages=max(sat_messages // 10, 200),
-                              steps=sat_steps, seed=seed)
-
-    return core.run_curve(
-        curve, lambda c, x: model_point(c, x, with_2003=with_2003, with_printed=with_printed),
-        sim if simulate else None, model_saturation=model_saturation, sim_saturation=sim_sat,
-        line=lambda c, sat, loads: _line_loads(c, sat, loads, int(model_points), with_2003, with_printed))
-
-
-def run_figure(figure: Figure, **kwargs) -> tuple:
-    """:func:`run_curve` for every curve of ``figure`` (keywords as for :func:`run_curve`)."""
-    return core.each_curve(figure.curves, lambda c: run_curve(c, **kwargs))
+    return each_curve(figure.curves, lambda c: run_curve(
+        c, model=lambda cv, x: model_point(cv, x, with_2003=with_2003, with_printed=with_printed),
+        sim=sim if simulate else None, model_saturation=model_saturation,
+        sim_saturation=lambda cv, _model_load: sim_saturation(cv, settings),
+        line=lambda cv, sat, loads: _line_loads(cv, sat, loads, model_points, with_2003, with_printed)))
 
 
 def sim_results(run: CurveRun) -> list:
@@ -412,10 +409,6 @@ def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _pct(f: float) -> str:
-    return f"{int(round(f * 100))}%"
-
-
 def _as_model(run: CurveRun, which: str) -> CurveRun:
     """``run`` with the latency of another model in place of the default reading's (``"printed"``, ``"2003"``)."""
     if which == "default":
@@ -425,10 +418,18 @@ def _as_model(run: CurveRun, which: str) -> CurveRun:
                                model_saturation=sat)
 
 
-def error_table(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
+def model_column(which: str = "default") -> str:
+    """The ``run.points()`` column of a model reading: ``"model latency"`` (the default reading),
+    ``"model latency printed"`` (:data:`PRINTED`) or ``"model latency 2003"`` (the 2003 model)."""
+    require_choice("which", which, ["default", "printed", "2003"])
+    return "model latency" if which == "default" else f"model latency {which}"
+
+
+def error_summary(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
     """One row per curve (grouped by simulator set-up): relative error ``(model - sim)/sim`` (a fraction, not
-    percent) at each fraction of the simulated saturation load, the worst ``|error|`` below :data:`BELOW` of
-    it, and the saturation loads (messages/node/cycle) of the model, the simulation, the model as printed
+    percent) at each fraction of the simulated saturation load, the worst ``|error|`` below
+    :data:`~models.core.claims.BELOW` of it (:func:`~models.core.claims.worst_error_below`), and the
+    saturation loads (messages/node/cycle) of the model, the simulation, the model as printed
     and the 2003 model (when the runs have their latencies).
 
     Built on :func:`models.core.experiment.error_table`: an error is ``inf``
@@ -440,20 +441,21 @@ def error_table(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_FRA
     printed / sim``], [``sat 2003 / sim``].
     """
     fractions = tuple(fractions)
-    runs = sorted(runs, key=lambda r: SETUP_NAMES.index(r.curve.setup) if r.curve.setup in SETUPS else -1)
+    order = list(SETUPS)
+    runs = sorted(runs, key=lambda r: order.index(r.curve.setup) if r.curve.setup in SETUPS else -1)
     others = [w for w in ("printed", "2003") if any(f"latency {w}" in r.model for r in runs)]
-    tables = {"default": core.error_table(runs, at=fractions)}
+    tables = {"default": error_table(runs, at=fractions)}
     for w in others:
-        tables[w] = core.error_table([_as_model(r, w) for r in runs], at=fractions)
+        tables[w] = error_table([_as_model(r, w) for r in runs], at=fractions)
     base = tables["default"]
     out = pd.DataFrame({"setup": base["setup"], "curve": base["curve"]})
     tag = {"default": "", "printed": "printed ", "2003": "2003 "}
     for w, t in tables.items():
         for f in fractions:
             col = f"err @{round(100 * f, 6):g}% [%]"  # the column of models.core.experiment.error_table
-            out[f"err {tag[w]}{_pct(f)}"] = t[col] / 100.0
+            out[f"err {tag[w]}{percent(f, 0)}"] = t[col] / 100.0
     for w in tables:
-        out[f"worst {tag[w]}<{_pct(BELOW)}"] = [worst_below(r, w) for r in runs]
+        out[f"worst {tag[w]}<{percent(BELOW, 0)}"] = [worst_error_below(r, column=model_column(w)) for r in runs]
     out["sat model"] = base["model saturation"]
     out["sat sim"] = base["sim saturation"]
     for w in others:
@@ -473,32 +475,13 @@ def format_fraction(v: float, signed: bool = False) -> str:
     return "n/a" if text is None else text
 
 
-def errors_below(run: CurveRun, which: str = "default", below: float = BELOW) -> np.ndarray:
-    """``|model - sim| / sim`` at the simulated points under ``below`` of the simulated saturation load.
-
-    ``which``: the default reading, ``"printed"`` or ``"2003"``.  ``inf``
-    where the model is saturated; points the simulation could not measure
-    (saturated run) are left out; empty when the run's loads are not
-    fractions of the simulated saturation load.
-    """
-    if run.sim is None or run.params.get("load basis") != "sim":
-        return np.zeros(0)
-    pts = run.points()
-    col = "model latency" if which == "default" else f"model latency {which}"
-    if pts.empty or col not in pts:
-        return np.zeros(0)
-    frac = pts["fraction"].to_numpy(dtype=float)
-    sim = pts["sim latency"].to_numpy(dtype=float)
-    ok = (frac < below) & ~pts["sim saturated"].to_numpy(dtype=bool) & np.isfinite(sim)
-    err = np.abs(saturation_aware_error(pts[col].to_numpy(dtype=float)[ok], sim[ok]))
-    return err[~np.isnan(err)]
-
-
 def more_accurate(run: CurveRun, which: str = "default", than: str = "2003", below: float = BELOW):
     """Whether model ``which`` is more accurate than model ``than`` on ``run`` below ``below`` of the simulated
     saturation load: saturated (infinite error) at fewer of those loads, or, at as many, a smaller mean
-    ``|error|`` over the loads where both are finite.  None when there is nothing to compare."""
-    a, b = errors_below(run, which, below), errors_below(run, than, below)
+    ``|error|`` over the loads where both are finite.  None when there is nothing to compare.  The errors are
+    :func:`models.core.claims.errors_below` of each model's column (:func:`model_column`)."""
+    a = errors_below(run, below, column=model_column(which))
+    b = errors_below(run, below, column=model_column(than))
     if a.size == 0 or a.size != b.size:
         return None
     na, nb = int(np.isinf(a).sum()), int(np.isinf(b).sum())
@@ -510,19 +493,7 @@ def more_accurate(run: CurveRun, which: str = "default", than: str = "2003", bel
     return bool(a[both].mean() < b[both].mean())
 
 
-def worst_below(run: CurveRun, which: str = "default", below: float = BELOW) -> float:
-    """Worst ``|model - sim| / sim`` over the simulated points under ``below`` of the simulated saturation load.
-
-    ``which``: the default reading, ``"printed"`` or ``"2003"``.  ``inf``
-    when the model is saturated at such a point; points the simulation
-    could not measure (saturated run) are left out; NaN when none is left
-    or the run's loads are not fractions of the simulated saturation load.
-    """
-    err = errors_below(run, which, below)
-    return float(err.max()) if err.size else math.nan
-
-
-def format_error_table(table: pd.DataFrame) -> pd.DataFrame:
+def format_error_summary(table: pd.DataFrame) -> pd.DataFrame:
     """The error table with errors as percentages and loads to 3 significant digits (strings, for the chapter page)."""
     out = table.copy()
     for c in out.columns:
@@ -563,12 +534,17 @@ def decomposition(runs: Sequence[CurveRun], fraction: float = 0.5) -> pd.DataFra
 
 
 def zero_load_check(curve: Curve, *, rate_fraction: float = 0.002, messages: int = 5000, seed: int = 1) -> dict:
-    """Model and simulated latency at a tiny load (``rate_fraction`` of the capacity load) and ``M + h + 1``."""
+    """Model and simulated latency at a tiny load (``rate_fraction`` of the capacity load) and ``M + h + 1``.
+
+    The simulation: ``messages`` messages after a tenth as many (at least
+    100), 20 batches, ``seed`` (:func:`simulate_curve`).
+    """
     x = rate_fraction * capacity_load(curve)
     res = solve(x, **curve.model)
-    sm = _simulate(sim_config(curve, messages=messages, warmup_messages=max(messages // 10, 100), seed=seed), x)
-    return {"curve": curve.label, "rate": x, "model": res.latency, "sim": sm.latency, "sim CI": sm.latency_ci,
-            "M+h+1": curve.model["M"] + res.h + 1, "rel. error": (res.latency - sm.latency) / sm.latency}
+    run = SimSettings(messages=messages, warmup_messages=max(messages // 10, 100), seed=seed)
+    sm = simulate_curve(curve, [x], run)[0]
+    return {"curve": curve.label, "rate": x, "model": res.latency, "sim": sm["latency"], "sim CI": sm["latency CI"],
+            "M+h+1": curve.model["M"] + res.h + 1, "rel. error": (res.latency - sm["latency"]) / sm["latency"]}
 
 
 # ----------------------------------------------------------------------------
@@ -690,7 +666,7 @@ READING_CANDIDATES: dict[str, Readings] = {
 
 def reading_candidates(radices=(16, 16), L: int = 5, M: int = 32, *, fraction: float = 0.5,
                        candidates: Mapping[str, Readings] | None = None,
-                       networks: Sequence[str] = SETUP_NAMES) -> pd.DataFrame:
+                       networks: Sequence[str] = tuple(SETUPS)) -> pd.DataFrame:
     """Each candidate reading of eqs. 14-15 on each torus, computed from the models alone (no simulation).
 
     One row per (torus, reading): ``torus`` (set-up name), ``reading``,
@@ -708,7 +684,7 @@ def reading_candidates(radices=(16, 16), L: int = 5, M: int = 32, *, fraction: f
     radices = tuple(int(k) for k in radices)
     rows = []
     for net in networks:
-        bi = setup_overrides(net)["bidirectional"]
+        bi = named_setup(SETUPS, net).overrides["bidirectional"]
         s03 = _sat_2003(radices, int(L), M, bi)
         for name, rd in candidates.items():
             s04 = _sat_2004(radices, int(L), M, bi, rd)
@@ -729,10 +705,6 @@ def reading_candidates(radices=(16, 16), L: int = 5, M: int = 32, *, fraction: f
 # ----------------------------------------------------------------------------
 # The paper's claims (one row per claim and set-up; the findings chapter gives the verdicts)
 # ----------------------------------------------------------------------------
-#: The exact columns of the claims table (the findings chapter's convention).
-CLAIM_COLUMNS = ("chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
-                 "cause", "note")
-
 #: The paper's claims the chapter checks: id -> (the paper's words with where they are, kind).
 CLAIMS = {
     "fig1-accuracy": (
@@ -760,12 +732,6 @@ CLAIMS = {
 }
 
 
-def _worst(runs: Sequence[CurveRun], which: str) -> float:
-    vals = [worst_below(r, which) for r in runs]
-    vals = [v for v in vals if not math.isnan(v)]
-    return float(max(vals)) if vals else math.nan
-
-
 def _ratio_furthest(runs: Sequence[CurveRun], which: str = "default") -> float:
     """The model/simulation saturation ratio furthest from 1 (in log) over ``runs``."""
     vals = []
@@ -788,8 +754,9 @@ def claims_table(fig1_runs: Sequence[CurveRun], fig2_runs: Sequence[CurveRun],
     (``fig2-saturation-closer``): ``|log(sat 2004 / sat sim)| < |log(sat
     2003 / sat sim)|``; "more accurate" (``fig2-more-accurate``):
     :func:`more_accurate`.  Errors are fractions; ``worst_err`` is
-    the worst ``|error|`` under :data:`BELOW` of the simulated saturation
-    load (:func:`worst_below`), ``sat_ratio`` the model/simulation saturation
+    the worst ``|error|`` under :data:`~models.core.claims.BELOW` of the
+    simulated saturation load (:func:`models.core.claims.worst_error_below` of
+    the reading's column), ``sat_ratio`` the model/simulation saturation
     ratio (for Fig. 1, the one furthest from 1 over the curves of the
     set-up).  The paper gives no tolerance for "a good degree of accuracy",
     so ``threshold`` is NaN.
@@ -802,7 +769,7 @@ def claims_table(fig1_runs: Sequence[CurveRun], fig2_runs: Sequence[CurveRun],
                      "worst_err": worst, "sat_ratio": ratio, "threshold": math.nan,
                      "holds": holds if kind == "fact" else None, "cause": cause, "note": note})
 
-    setups = [su for su in SETUP_NAMES if any(r.curve.setup == su for r in list(fig1_runs) + list(fig2_runs))]
+    setups = [su for su in SETUPS if any(r.curve.setup == su for r in list(fig1_runs) + list(fig2_runs))]
     for su in setups:
         runs = [r for r in fig1_runs if r.curve.setup == su]
         if not runs:
@@ -810,7 +777,8 @@ def claims_table(fig1_runs: Sequence[CurveRun], fig2_runs: Sequence[CurveRun],
         labels = ", ".join(r.label for r in runs)
         for cid, which, what in (("fig1-accuracy", "default", "default reading"),
                                  ("fig1-accuracy-printed", "printed", "equations as printed")):
-            add(cid, su, _worst(runs, which), _ratio_furthest(runs, which), cause="model",
+            add(cid, su, worst_error_below(runs, column=model_column(which)), _ratio_furthest(runs, which),
+                cause="model",
                 note=f"Fig. 1, {what}, worst over {len(runs)} curves ({labels}); tab-torus_dor-fig1-errors")
     for su in setups:
         for run in [r for r in fig2_runs if r.curve.setup == su]:
@@ -818,13 +786,13 @@ def claims_table(fig1_runs: Sequence[CurveRun], fig2_runs: Sequence[CurveRun],
             closer = None
             if all(math.isfinite(x) and x > 0 for x in (s04, s03, ssim)):
                 closer = bool(abs(math.log(s04 / ssim)) < abs(math.log(s03 / ssim)))
-            add("fig2-saturation-closer", su, worst_below(run), s04 / ssim if ssim > 0 else math.nan, closer,
+            add("fig2-saturation-closer", su, worst_error_below(run), s04 / ssim if ssim > 0 else math.nan, closer,
                 cause="model" if closer is False else "-",
                 note=(f"Fig. 2 ({run.label}): 2004 model/simulation saturation ratio {s04 / ssim:.3g}, "
                       f"2003 model {s03 / ssim:.3g}; tab-torus_dor-fig2-errors"))
             better = more_accurate(run, "default", "2003")
-            e04, e03 = errors_below(run), errors_below(run, "2003")
-            add("fig2-more-accurate", su, worst_below(run), s04 / ssim if ssim > 0 else math.nan, better,
+            e04, e03 = errors_below(run), errors_below(run, column=model_column("2003"))
+            add("fig2-more-accurate", su, worst_error_below(run), s04 / ssim if ssim > 0 else math.nan, better,
                 cause="model" if better is False else "-",
                 note=(f"Fig. 2 ({run.label}): |error| at the simulated loads under {BELOW:.0%} of the simulated "
                       f"saturation load {', '.join(format_fraction(v) for v in e04)} (2004) against "
@@ -841,3 +809,245 @@ def claims_table(fig1_runs: Sequence[CurveRun], fig2_runs: Sequence[CurveRun],
             note=("tab-torus_dor-readings: 2004/2003 model saturation ratio "
                   + ", ".join(f"{r['sat 2004 / 2003']:.3g} ({r['torus']})" for _, r in d.iterrows())))
     return pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))
+
+
+# ----------------------------------------------------------------------------
+# What the pages print and glue (every number and sentence computed here)
+# ----------------------------------------------------------------------------
+_WORST = f"<{percent(BELOW, 0)}"  # the suffix of the worst-error columns of error_summary: "<80%"
+
+
+def _fig1_values(errors: pd.DataFrame) -> dict:
+    """Per set-up of a Fig. 1 :func:`error_summary`: the worst errors and the ranges of the saturation ratios."""
+    out = {}
+    for su in dict.fromkeys(errors["setup"]):
+        t = errors[errors["setup"] == su]
+        out[su] = {"worst": float(t[f"worst {_WORST}"].max()),
+                   "worst-printed": float(t[f"worst printed {_WORST}"].max()),
+                   "sat-ratio-min": float(t["sat model / sim"].min()),
+                   "sat-ratio-max": float(t["sat model / sim"].max()),
+                   "sat-ratio-printed-min": float(t["sat printed / sim"].min()),
+                   "sat-ratio-printed-max": float(t["sat printed / sim"].max())}
+    return out
+
+
+def fig1_summary(errors: pd.DataFrame) -> str:
+    """One Markdown bullet per set-up of the Fig. 1 :func:`error_summary`: worst errors and saturation ratios."""
+    lines = []
+    for su, v in _fig1_values(errors).items():
+        lines.append(f"- **{su}**: worst |error| below {BELOW:.0%} of the simulated saturation load "
+                     f"{format_fraction(v['worst'])} (default reading) and {format_fraction(v['worst-printed'])} "
+                     f"(as printed); the model saturates at {v['sat-ratio-min']:.2f} to {v['sat-ratio-max']:.2f} "
+                     f"times the simulated saturation load (as printed: {v['sat-ratio-printed-min']:.2f} to "
+                     f"{v['sat-ratio-printed-max']:.2f}).")
+    return "\n".join(lines)
+
+
+def glue_values_latency(errors: pd.DataFrame, decomposition: pd.DataFrame, zero_load: pd.DataFrame) -> dict:
+    """What :doc:`02-latency` glues, by key (``torus_dor-...``).
+
+    ``errors``: the Fig. 1 :func:`error_summary`; per set-up
+    ``fig1-worst-<setup>`` and ``fig1-worst-printed-<setup>`` (the worst
+    ``|error|`` below 80% of the simulated saturation load over the curves, as
+    text, :func:`format_fraction`), ``fig1-sat-ratio-min/max-<setup>`` and
+    ``fig1-sat-ratio-printed-min/max-<setup>`` (model / simulated saturation
+    load).  ``decomposition`` (:func:`decomposition`): ``mux-max-err`` (the
+    largest ``|l-bar model / l-bar sim - 1|``), ``beyond-ratio-min/max`` (the
+    simulated delay beyond multiplexing over the model's); NaN without rows.
+    ``zero_load`` (:func:`zero_load_check` rows): ``zero-load-max-err``.
+    """
+    out = {}
+    for su, v in _fig1_values(errors).items():
+        for k, x in v.items():
+            out[f"torus_dor-fig1-{k}-{su}"] = x if k.startswith("sat") else format_fraction(x)
+    dec = decomposition
+    if len(dec):
+        ratio = dec["beyond mux sim"] / dec["beyond mux model"]
+        out["torus_dor-mux-max-err"] = float((dec["l-bar model"] / dec["l-bar sim"] - 1).abs().max())
+        out["torus_dor-beyond-ratio-min"] = float(ratio.min())
+        out["torus_dor-beyond-ratio-max"] = float(ratio.max())
+    else:
+        for k in ("torus_dor-mux-max-err", "torus_dor-beyond-ratio-min", "torus_dor-beyond-ratio-max"):
+            out[k] = math.nan
+    out["torus_dor-zero-load-max-err"] = float(zero_load["rel. error"].abs().max())
+    return out
+
+
+def fig2_summary(errors: pd.DataFrame) -> str:
+    """One Markdown bullet per set-up of the Fig. 2 :func:`error_summary` (saturation loads and ratios, worst
+    errors of the three models), and the bidirectional / unidirectional ratio of the simulated saturation loads."""
+    lines = []
+    for _, row in errors.iterrows():
+        su = row["setup"]
+        lines.append(f"- **{su}**: the 2004 model saturates at {row['sat model']:.3g} messages/node/cycle "
+                     f"({row['sat model / sim']:.2f} of the simulated {row['sat sim']:.3g}), the 2003 model at "
+                     f"{row['sat 2003']:.3g} ({row['sat 2003 / sim']:.2f}), the 2004 model as printed at "
+                     f"{row['sat printed']:.3g} ({row['sat printed / sim']:.2f}).  Worst |error| below "
+                     f"{BELOW:.0%} of the simulated saturation load: {format_fraction(row[f'worst {_WORST}'])} "
+                     f"(2004), {format_fraction(row[f'worst 2003 {_WORST}'])} (2003), "
+                     f"{format_fraction(row[f'worst printed {_WORST}'])} (2004 as printed).")
+    sims = errors.set_index("setup")["sat sim"]
+    if {"unidirectional", "bidirectional"} <= set(sims.index):
+        lines.append(f"- The simulated saturation load is {sims['bidirectional'] / sims['unidirectional']:.2f} times "
+                     "higher on the bidirectional torus than on the unidirectional one.")
+    return "\n".join(lines)
+
+
+def _on(nets) -> str:
+    return " and ".join(nets) + (" tori" if len(nets) > 1 else " torus")
+
+
+def readings_summary(readings: pd.DataFrame) -> str:
+    """What :func:`reading_candidates` says, in words: on which tori the 2004 model saturates before the 2003
+    model under the printed weight ``j``, the equations as printed and the default reading; whether the
+    weight ``j-L`` leaves the lowest dimension without blocking; whether every dimension blocks by default."""
+    rc = readings
+    text = []
+    for name, mask in (("the printed weight $j$ (any $J$)", rc["waiting_weight"] == "j"),
+                       ("the equations as printed", rc["reading"] == "all printed"),
+                       ("the default reading", rc["default"])):
+        sub = rc[mask]
+        before = sub[~sub["later than 2003"]]["torus"].unique().tolist()
+        after = sub[sub["later than 2003"]]["torus"].unique().tolist()
+        if before:
+            text.append(f"Under {name} the 2004 model saturates *before* the 2003 model on the {_on(before)}"
+                        + (f" (after it on the {_on(after)})" if after else "") + ".")
+        else:
+            text.append(f"Under {name} the 2004 model saturates after the 2003 model on the {_on(after)}.")
+    never = rc[(rc["waiting_weight"] == "j-L") & ~rc["every dimension blocks"]]
+    if len(never):
+        text.append("Under the weight $j-L$ with $J_{d_0}=L$ (`inputs` or `printed`), $\\tilde N_{d_0}=0$ and the "
+                    "lowest dimension never blocks ($W_{d_0}=0$ in the table).")
+    d = rc[rc["default"]]
+    text.append("Under the default reading every dimension blocks: " + ("yes" if d["every dimension blocks"].all()
+                                                                        else "no")
+                + ".  Where the 2004 model saturates before the 2003 model, the paper's claim that its saturation "
+                "point is closer to the simulation's could hold only if the simulated network saturated below the "
+                "midpoint of the two (the last column), i.e. if the 2003 model erred by saturating too *late*.  The "
+                "simulation had no part in the choice of reading; the simulated saturation loads are in the table "
+                "above.")
+    return " ".join(text)
+
+
+def glue_values_comparison(errors: pd.DataFrame | None = None, readings: pd.DataFrame | None = None,
+                           switches: pd.DataFrame | None = None, run: CurveRun | None = None,
+                           claims: pd.DataFrame | None = None) -> dict:
+    """What :doc:`03-comparison` glues, by key (``torus_dor-...``); each part from its table, when given.
+
+    * ``errors`` (the Fig. 2 :func:`error_summary`), per set-up:
+      ``fig2-sat-model/sim/2003/printed-<setup>`` (messages/node/cycle),
+      ``fig2-sat-<model>-ratio-sim-<setup>``, ``fig2-worst-model/2003/printed-<setup>``
+      (text); and ``fig2-bi-uni-sim-sat-ratio`` with both tori;
+    * ``readings`` (:func:`reading_candidates`), per torus: the default
+      reading's ``readings-default-ratio/sat/W0/blocks-<torus>`` and the 2003
+      model's ``readings-2003-sat-<torus>``, the printed weight's
+      ``readings-weight-j-sat/ratio-<torus>``, ``readings-printed-ratio-<torus>``
+      and ``readings-jl-W0-<torus>``;
+    * ``switches`` (:func:`switch_table`) with ``run`` (the run of its curve):
+      ``switch-biggest`` (the single switch that moves the saturation load
+      most) and ``switch-biggest-ratio``, ``printed-sat-ratio`` and
+      ``wj-sat-ratio`` (against the simulated saturation load),
+      ``switch-setup``;
+    * ``claims`` (:func:`claims_table`), per row
+      ``claim-<claim_id>[-<setup>]-worst`` (text), ``-ratio`` and ``-holds``
+      (``"holds"``, ``"does not hold"`` or ``""``).
+    """
+    out = {}
+    if errors is not None:
+        for _, row in errors.iterrows():
+            su = row["setup"]
+            for k in ("sat model", "sat sim", "sat 2003", "sat printed", "sat model / sim", "sat 2003 / sim",
+                      "sat printed / sim"):
+                out[f"torus_dor-fig2-{k.replace(' / ', '-ratio-').replace(' ', '-')}-{su}"] = float(row[k])
+            for k in ("", "2003 ", "printed "):
+                out[f"torus_dor-fig2-worst-{k.strip() or 'model'}-{su}"] = format_fraction(row[f"worst {k}{_WORST}"])
+        sims = errors.set_index("setup")["sat sim"]
+        if {"unidirectional", "bidirectional"} <= set(sims.index):
+            out["torus_dor-fig2-bi-uni-sim-sat-ratio"] = float(sims["bidirectional"] / sims["unidirectional"])
+    if readings is not None:
+        for su in dict.fromkeys(readings["torus"]):
+            r = readings[readings["torus"] == su].set_index("reading")
+            d = r[r["default"]].iloc[0]
+            out[f"torus_dor-readings-default-ratio-{su}"] = float(d["sat 2004 / 2003"])
+            out[f"torus_dor-readings-default-sat-{su}"] = float(d["sat 2004"])
+            out[f"torus_dor-readings-2003-sat-{su}"] = float(d["sat 2003"])
+            out[f"torus_dor-readings-weight-j-sat-{su}"] = float(r.loc["J inputs, weight j", "sat 2004"])
+            out[f"torus_dor-readings-weight-j-ratio-{su}"] = float(r.loc["J inputs, weight j", "sat 2004 / 2003"])
+            out[f"torus_dor-readings-printed-ratio-{su}"] = float(r.loc["all printed", "sat 2004 / 2003"])
+            out[f"torus_dor-readings-jl-W0-{su}"] = float(r.loc["J inputs, weight j-L", "W d0"])
+            out[f"torus_dor-readings-default-W0-{su}"] = float(d["W d0"])
+            out[f"torus_dor-readings-default-blocks-{su}"] = "yes" if d["every dimension blocks"] else "no"
+    if switches is not None:
+        if run is None:
+            raise ParameterError("`run` (the run of the switch table's curve) is needed with `switches`")
+        swi = switches.set_index("reading")
+        moves = (swi["saturation"] / swi.loc["default", "saturation"]).drop(["default", "all printed"])
+        biggest = (moves - 1).abs().idxmax()
+        out["torus_dor-switch-biggest"] = str(biggest)
+        out["torus_dor-switch-biggest-ratio"] = float(moves[biggest])
+        out["torus_dor-printed-sat-ratio"] = float(swi.loc["all printed", "saturation"] / run.sim_saturation)
+        out["torus_dor-wj-sat-ratio"] = float(swi.loc["waiting_weight=j", "saturation"] / run.sim_saturation)
+        out["torus_dor-switch-setup"] = run.curve.setup
+    if claims is not None:
+        for _, c in claims.iterrows():
+            key = f"torus_dor-claim-{c['claim_id']}" + ("" if c["setup"] == "-" else f"-{c['setup']}")
+            out[key + "-worst"] = format_fraction(c["worst_err"])
+            out[key + "-ratio"] = float(c["sat_ratio"])
+            out[key + "-holds"] = "" if c["holds"] is None else ("holds" if c["holds"] else "does not hold")
+    return out
+
+
+def assumptions_summary(assumptions: pd.DataFrame, run: CurveRun) -> str:
+    """:func:`assumptions_table` at its highest load in words: which assumption breaks first (``run``: the
+    occupancy run, for the model / simulated saturation ratio)."""
+    hi = assumptions.iloc[-1]
+    allbusy = float(hi["P(all L busy) model"] / hi["P(all L busy) sim"])
+    busy = float(hi["mean busy VCs model"] / hi["mean busy VCs sim"])
+    mux = float(hi["l-bar model"] / hi["l-bar sim"] - 1)
+    text = (f"At the higher load the model puts {allbusy:.2f} times as much probability as the simulator measures "
+            f"on \"all $L$ VCs busy\", while its mean number of busy VCs is {busy:.2f} times the measured one; the "
+            f"multiplexing degree is off by {mux:+.1%}.")
+    if allbusy > 1 and busy < 1:
+        text += (" So the assumption that breaks first is the *shape* of the occupancy distribution, in two ways. "
+                 "The model has too little mass on $1..L-1$ busy VCs: its holding time $D_{d_i}$ leaves out the "
+                 "multiplexing slowdown (a VC is held longer while its flits share the physical channel with "
+                 "others), so the chain's utilisation $\\lambda_cD$ is too low.  And it has too much mass on \"all "
+                 "$L$ busy\": Dally's chain lumps every state of an unbounded M/M/1 count with $L$ or more messages "
+                 "into that one state, a tail that the simulated channels do not show.  The blocking probability "
+                 "(eq. 5) and the waiting count (eq. 15) are read off that last state, so the model's blocking grows "
+                 "too fast as the load rises"
+                 + (" and its fixed point disappears before the simulated network saturates "
+                    f"({run.model_saturation / run.sim_saturation:.2f} of the simulated saturation load here)"
+                    if run.model_saturation < run.sim_saturation else "") + ".  The multiplexing "
+                 "degree, a ratio of moments of the same distribution, benefits from the two errors cancelling.")
+    return text
+
+
+def _closer(channel_rates: pd.DataFrame) -> str:
+    far_mean = (channel_rates["sat model (mean rate)"] / channel_rates["sat sim"]).apply(lambda v: abs(np.log(v)))
+    far_dim = (channel_rates["sat model (per-dimension rate)"] / channel_rates["sat sim"]).apply(
+        lambda v: abs(np.log(v)))
+    return f"{int((far_dim < far_mean).sum())} of {len(channel_rates)}"
+
+
+def channel_rate_summary(channel_rates: pd.DataFrame) -> str:
+    """On how many curves of :func:`channel_rate_table` the per-dimension rate brings the model's saturation
+    load closer (in log) to the simulated one, as a Markdown sentence."""
+    return (f"The per-dimension rate brings the model's saturation load closer to the simulated one on "
+            f"**{_closer(channel_rates)}** curves.")
+
+
+def glue_values_assumptions(assumptions: pd.DataFrame, channel_rates: pd.DataFrame) -> dict:
+    """What :doc:`04-assumptions` glues, by key (``torus_dor-...``).
+
+    From :func:`assumptions_table` at its highest load: ``busy-ratio-high``
+    (model / simulated mean busy VCs), ``allbusy-ratio-high`` (model /
+    simulated P(all L busy)), ``mux-err-high`` (l-bar model / sim - 1); from
+    :func:`channel_rate_table`: ``channel-rate-closer`` (``"k of n"`` curves
+    on which the per-dimension rate is closer to the simulated saturation).
+    """
+    hi = assumptions.iloc[-1]
+    return {"torus_dor-busy-ratio-high": float(hi["mean busy VCs model"] / hi["mean busy VCs sim"]),
+            "torus_dor-allbusy-ratio-high": float(hi["P(all L busy) model"] / hi["P(all L busy) sim"]),
+            "torus_dor-mux-err-high": float(hi["l-bar model"] / hi["l-bar sim"] - 1),
+            "torus_dor-channel-rate-closer": _closer(channel_rates)}

@@ -68,8 +68,7 @@ def _compiled(readings: Readings2003) -> dict:
 
 
 def _build(readings: Readings2003) -> dict:
-    from .equations import SYMBOLS as s
-    from .equations import equations_2003
+    from .equations import SYMBOLS as s, equations_2003  # SymPy: only to build what compiled() has not stored
 
     e = equations_2003(readings)
     vb = e["Vbar_i"].rhs.as_numer_denom()

@@ -217,8 +217,7 @@ def _with_select(fn):
 def _build(readings: Readings) -> dict:
     import sympy as sp
 
-    from .equations import SYMBOLS as s
-    from .equations import equations
+    from .equations import SYMBOLS as s, equations  # SymPy: only to build what compiled() has not stored
 
     e = equations(readings)
     lam_c_uni = e["eq:4"].rhs
@@ -528,8 +527,7 @@ def _finish(model: _Model, lam_g: float, lam_c, W_ej: float, fp) -> TorusDorResu
 
 
 def _build_occupancy() -> dict:
-    from .equations import SYMBOLS as s
-    from .equations import equations
+    from .equations import SYMBOLS as s, equations  # SymPy: only to build what compiled() has not stored
 
     return {"P": ((s.j, s.rho, s.L), equations()["eq:13"].rhs)}
 

@@ -4,10 +4,11 @@ The parameters are the keywords of :func:`models.torus_ipp.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
 unit and default).  The load is ``mu1``, the sources' on-state rate
 (messages/node/cycle; the mean rate is ``mu1 sigma2 / (sigma1 + sigma2)``).
-``--simulate`` uses the chapter's translation
-:func:`models.torus_ipp.experiments.sim_kwargs` on the named set-up
-``--setup`` (:data:`~models.torus_ipp.experiments.SETUPS`, by its short
-name of :data:`~models.torus_ipp.experiments.SETUP_KEYS`)::
+``--simulate`` runs the chapter's hook
+:func:`models.torus_ipp.experiments.simulate_curve` (through
+:func:`~models.torus_ipp.experiments.sim_kwargs`; an IPP source, ``--mu2 0``,
+or Poisson with ``--traffic poisson``) on the named set-up ``--setup``
+(:data:`~models.torus_ipp.experiments.SETUPS`, default ``paper/model``)::
 
     python -m models.torus_ipp curve --k 8 --V 3 --M 32 --sigma1 0.2 --sigma2 0.8 --points 30 --out curve.csv
 """
@@ -17,27 +18,6 @@ from __future__ import annotations
 import models.torus_ipp as front
 from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.core.errors import ParameterError
-
-#: Short set-up names (``SETUP_KEYS`` of the chapter's experiments, inverted; kept here so that --help
-#: does not load the simulator); checked against the chapter's table in tests/test_cli.py.
-SETUP_NAMES = {"paper": "paper/model", "oneej": "one ejection channel"}
-
-
-def simulate(options: dict, loads: list, sim) -> list[dict]:
-    """Simulated latency (cycles), 95% half width and saturation flag at every ``mu1`` of ``loads``."""
-    from models.sim.sweep import run_sweep  # the simulator (numba): only with --simulate
-    from models.torus_ipp import experiments
-
-    config = CHAPTER.solver_kwargs(options)
-    if config["mu2"] != 0:
-        raise ParameterError(f"`mu2` must be 0 (an IPP source) to simulate; got {config['mu2']!r}")
-    setup = experiments.SETUPS[SETUP_NAMES[options["setup"]]]
-    points = [experiments.sim_kwargs(config, float(x), messages=sim.length, warmup_messages=sim.warmup,
-                                     seed=sim.seed, **setup.overrides(config)) for x in loads]
-    results = run_sweep(points, jobs=sim.jobs, cache=True, progress=False)
-    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": r.saturated} for r in results]
-
 
 CHAPTER = Chapter(
     name="torus_ipp",
@@ -55,11 +35,10 @@ CHAPTER = Chapter(
               choices=("ipp", "poisson")),
         Param("pab", str, "printed", "reading of eq. (26)", choices=("printed", "specific")),
     ),
-    simulate=simulate,
-    sim_params=(
-        Param("setup", str, "paper", "simulator set-up: 'paper' = paper/model (4V ejection VCs, messages leave as "
-                                     "they arrive), 'oneej' = one ejection channel", choices=tuple(SETUP_NAMES)),
-    ),
+    simulates=True,
+    setups=("paper/model", "one ejection channel"),
+    setup_help="'paper/model' = 4V ejection VCs, messages leave as they arrive (assumption (d), the model's too); "
+               "'one ejection channel' = one ejection VC per node",
     sim_length=20_000,
     sim_warmup=4_000,
     example="curve --k 8 --V 3 --M 32 --sigma1 0.2 --sigma2 0.8 --points 30 --out curve.csv",

@@ -11,8 +11,9 @@ adaptive routing:
 * Fig. 2: ``k = 24``, ``V = 5``, ``M = 32`` flits, (a) ``(0.09, 0.09)``, (b) ``(0.05, 0.8)``.
 
 :data:`FIGURES` holds them as :class:`models.core.experiment.Figure` objects
-(one :class:`~models.core.experiment.Curve` per panel, label ``"Fig. 1(a)"``,
-IPP sources, the verdict's simulator set-up).  Two things vary around a curve:
+keyed by label (``"fig-torus_ipp-fig1"``; :func:`paper_figure` by number), one
+:class:`~models.core.experiment.Curve` per panel, label ``"Fig. 1(a)"``, IPP
+sources, the verdict's simulator set-up.  Two things vary around a curve:
 
 * the **traffic** (the curve's ``model["traffic"]``, :func:`with_traffic`):
   the paper's IPP sources, or, beyond the paper, Poisson sources of the same
@@ -25,10 +26,13 @@ IPP sources, the verdict's simulator set-up).  Two things vary around a curve:
   node), and ``"one ejection channel"``, the single ejection VC this chapter
   simulated before issue #13.  Both have one injection VC per node (Sec.
   2.4: the injection channel is one MMPP/G/1 server with the node's whole
-  rate).  Verdicts rest on :data:`VERDICT_SETUP`.
+  rate).  Verdicts rest on :data:`DEFAULT_SETUP`.
 
-A run (:func:`run_curve`, :func:`run_figure`, :func:`run_all`, all on
-:func:`models.core.experiment.run_curve`) is
+:func:`figure` gives a paper figure with its curves' traffic, set-up,
+simulated fractions and reading of eq. (26) (:func:`figures_of` every
+combination); :func:`run_figure` runs it with the run lengths of a
+:class:`~models.core.claims.SimSettings` (:data:`SETTINGS` at the paper's
+scale) on :func:`models.core.experiment.run_curve`.  A run is
 
 * the model on a grid up to its saturation point
   (:func:`models.torus_ipp.solve.saturation_load`; grid :func:`model_grid`);
@@ -38,7 +42,8 @@ A run (:func:`run_curve`, :func:`run_figure`, :func:`run_all`, all on
   plotting fractions) of the simulated saturation load.
 
 Simulation (:mod:`models.sim.wormhole`, through
-:func:`models.sim.sweep.run_sweep`; :func:`sim_kwargs` is the translation):
+:func:`models.sim.sweep.run_sweep` in :func:`simulate_curve`; :func:`sim_kwargs`
+is the translation of one point):
 bidirectional torus, routing ``"duato"`` (``V - 2`` adaptive VCs, 2 escape
 VCs with dimension-order dateline routing), fixed message length, the
 model's own IPP object as the source, and the set-up's keywords.  Results
@@ -56,25 +61,26 @@ set-up), :func:`model_curves_table`, :func:`sim_points_table`,
 :func:`fitted_parameters_table` (the channel MMPP of each curve),
 :func:`fit_match_table`, :func:`moment_check_table`,
 :func:`mmpp_g1_check_table` and the burstiness scan
-(:func:`burstiness_scan`, :func:`simulate_scan`).  Plots are in
+(:func:`burstiness_scan`, :func:`simulate_scan`).  The numbers the pages
+quote come from the ``glue_values_*`` functions.  Plots are in
 :mod:`models.torus_ipp.plots`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ..core import experiment as core
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
+from ..core.claims import BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, worst_error_below
 from ..core.errors import ParameterError
+from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
+from ..core.tables import percent, signed_percent
 from ..core.validate import require, require_choice
-from ..core.validation import saturation_aware_error
+from ..networks.graph import Torus
 from ..queueing import mmpp_g1 as Q
 from ..sim.mmpp_g1 import simulate_mmpp_g1
 from ..sim.sweep import run_sweep
@@ -91,61 +97,42 @@ SIM_WARMUP = 20_000
 TRAFFICS = {"ipp": "IPP", "poisson": "Poisson"}
 #: The network keys of a curve's model (the rest are the traffic and the readings).
 NETWORK = ("k", "V", "M", "sigma1", "sigma2")
-#: ``ejection_vcs`` value of a set-up meaning "one ejection VC per network VC that can end at the node".
-EJECTION_ALL = "all"
 #: Input channels of a node of the bidirectional 2-D torus (the paper's "4 inputs and 4 output channels").
 IN_DEGREE = 4
 
 
-@dataclasses.dataclass(frozen=True)
-class SimulatorSetup:
-    """A named simulator set-up: keyword overrides of :func:`models.sim.wormhole.simulate` and what they mean.
-
-    name : str
-        The set-up's name (``Curve.setup``).
-    description : str
-        One line: what the set-up simulates and whose description it follows.
-    sim : dict
-        Simulator keyword overrides; ``ejection_vcs=EJECTION_ALL`` stands for
-        ``IN_DEGREE * V`` (resolved per network by :meth:`overrides`).
-    knobs : tuple of str
-        The keywords by which it differs from the other set-ups of the chapter.
-    """
-
-    name: str
-    description: str
-    sim: Mapping[str, Any]
-    knobs: tuple = ()
-
-    def overrides(self, config: Mapping) -> dict:
-        """The simulator keywords for a network ``config`` (``k, V, ...``), with ``EJECTION_ALL`` resolved."""
-        out = dict(self.sim)
-        if out.get("ejection_vcs") == EJECTION_ALL:
-            out["ejection_vcs"] = IN_DEGREE * int(config["V"])
-        return out
+def every_arriving_vc(model: Mapping) -> int:
+    """IN_DEGREE x V (one ejection VC per network VC that can end at the node)"""
+    return IN_DEGREE * int(model["V"])
 
 
 #: The simulator set-ups (DESIGN.md: "Simulator set-ups are named").  Assumption (d) of the paper
 #: ("messages at the destination node are transferred to the local processing element as soon as they
 #: arrive") is both the paper's text and the model's assumption (eq. 1 has no ejection term), so one
-#: set-up stands for both.
+#: set-up stands for both (``stands_for="paper"``: the text states it; the model assumes the same).
+#: The two differ only in ``ejection_vcs``; both have one injection VC per node (Sec. 2.4).
 SETUPS: dict[str, SimulatorSetup] = {
     "paper/model": SimulatorSetup(
         "paper/model",
         "as assumption (d) states and the model assumes: messages leave as soon as they arrive; "
         "4V ejection VCs (one per network VC that can end at the node, so no header ever waits for one), "
         "one injection VC (Sec. 2.4)",
-        {"injection_vcs": 1, "ejection_vcs": EJECTION_ALL}, ("ejection_vcs",)),
+        stands_for="paper", overrides={"injection_vcs": 1, "ejection_vcs": every_arriving_vc}, short="4V ejection VCs"),
     "one ejection channel": SimulatorSetup(
         "one ejection channel",
         "the chapter's simulator before issue #13: one ejection VC per node, so a message that arrives "
         "while another is leaving waits holding its network VCs; one injection VC",
-        {"injection_vcs": 1, "ejection_vcs": 1}, ("ejection_vcs",)),
+        stands_for="", overrides={"injection_vcs": 1, "ejection_vcs": 1}, short="1 ejection VC"),
 }
-#: The set-up the chapter's verdicts rest on.
-VERDICT_SETUP = "paper/model"
+#: The set-up the chapter's verdicts rest on (and the command line's default).
+DEFAULT_SETUP = "paper/model"
 #: Short names of the set-ups (glue keys, file names).
 SETUP_KEYS = {"paper/model": "paper", "one ejection channel": "oneej"}
+
+#: The chapter's run lengths at the paper's scale (fixed-length points; the pages ask for a precision).
+#: The saturation probes measure ``sat_messages`` (default: half of ``messages``, at least 1000) after half
+#: the warm-up (at least 500), in ``sat_steps`` bisection steps.
+SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP, sat_steps=7)
 
 
 def _fractions(fractions: Sequence[float]) -> tuple:
@@ -155,8 +142,8 @@ def _fractions(fractions: Sequence[float]) -> tuple:
 
 def _panel(figure: int, panel: str, k: int, V: int, M: int, sigma1: float, sigma2: float) -> Curve:
     model = dict(k=k, V=V, M=M, sigma1=sigma1, sigma2=sigma2, traffic="ipp")
-    return Curve(label=f"Fig. {figure}({panel})", model=model, sim=SETUPS[VERDICT_SETUP].overrides(model),
-                 setup=VERDICT_SETUP, loads=_fractions(PLOT_FRACTIONS), fractions_of="sim")
+    return Curve(label=f"Fig. {figure}({panel})", model=model, sim=SETUPS[DEFAULT_SETUP].sim(model),
+                 setup=DEFAULT_SETUP, loads=_fractions(PLOT_FRACTIONS), fractions_of="sim")
 
 
 def _figure(number: int, title: str, *curves: Curve) -> Figure:
@@ -164,14 +151,23 @@ def _figure(number: int, title: str, *curves: Curve) -> Figure:
                   x_unit=LOAD_UNIT)
 
 
-FIGURES: dict[int, Figure] = {
-    1: _figure(1, "16x16 torus, V = 3, M = 48 flits",
-               _panel(1, "a", 16, 3, 48, 0.2, 0.8), _panel(1, "b", 16, 3, 48, 0.6, 0.6)),
-    2: _figure(2, "24x24 torus, V = 5, M = 32 flits",
-               _panel(2, "a", 24, 5, 32, 0.09, 0.09), _panel(2, "b", 24, 5, 32, 0.05, 0.8)),
-}
+#: The paper's figures, by label (:func:`paper_figure` by number).
+FIGURES: dict[str, Figure] = {f.label: f for f in (
+    _figure(1, "16x16 torus, V = 3, M = 48 flits",
+            _panel(1, "a", 16, 3, 48, 0.2, 0.8), _panel(1, "b", 16, 3, 48, 0.6, 0.6)),
+    _figure(2, "24x24 torus, V = 5, M = 32 flits",
+            _panel(2, "a", 24, 5, 32, 0.09, 0.09), _panel(2, "b", 24, 5, 32, 0.05, 0.8)),
+)}
+#: The paper's figure numbers.
+NUMBERS = (1, 2)
 
-_PLACES = {c.label: (n, c.label[-2]) for n, f in FIGURES.items() for c in f.curves}
+
+def paper_figure(number: int) -> Figure:
+    """The paper's Fig. ``number`` (1 or 2) of :data:`FIGURES`."""
+    return FIGURES[f"fig-torus_ipp-fig{require_choice('figure', number, list(NUMBERS))}"]
+
+
+_PLACES = {c.label: (n, c.label[-2]) for n in NUMBERS for c in paper_figure(n).curves}
 
 
 def describe(curve: Curve) -> dict:
@@ -195,27 +191,38 @@ def with_traffic(curve: Curve, traffic: str) -> Curve:
 def with_setup(curve: Curve, setup: str) -> Curve:
     """The same curve simulated under the named set-up of :data:`SETUPS` (its ``sim`` and ``setup`` replaced)."""
     require_choice("setup", setup, list(SETUPS))
-    return curve.replace(sim=SETUPS[setup].overrides(curve.model), setup=setup)
+    return curve.replace(sim=SETUPS[setup].sim(curve.model), setup=setup)
 
 
-def curves(figures: Sequence[int] = (1, 2), traffics: Sequence[str] = ("ipp",),
-           setups: Sequence[str] = (VERDICT_SETUP,)) -> list[Curve]:
+def curves(figures: Sequence[int] = NUMBERS, traffics: Sequence[str] = ("ipp",),
+           setups: Sequence[str] = (DEFAULT_SETUP,)) -> list[Curve]:
     """The curves of ``figures`` under every traffic of ``traffics`` and set-up of ``setups``
     (set-up outermost, then traffic)."""
-    figs = [FIGURES[require_choice("figure", n, list(FIGURES))] for n in figures]
+    figs = [paper_figure(n) for n in figures]
     return [with_setup(with_traffic(c, tr), su) for su in setups for tr in traffics for f in figs for c in f.curves]
+
+
+def figure(number: int, *, traffic: str = "ipp", setup: str = DEFAULT_SETUP, fractions: Sequence[float] = PLOT_FRACTIONS,
+           pab: str = "printed") -> Figure:
+    """The paper's Fig. ``number`` with its curves' ``traffic``, simulator ``setup``, simulated ``fractions``
+    (with :data:`ERROR_FRACTIONS`) of the simulated saturation load and reading ``pab`` of eq. (26)."""
+    fig = paper_figure(number)
+    prepared = tuple(with_setup(with_traffic(c, traffic), setup) for c in fig.curves)
+    return Figure(label=fig.label, title=fig.title, x_label=fig.x_label, x_unit=fig.x_unit,
+                  curves=tuple(c.replace(model=dict(c.model, pab=pab), loads=_fractions(fractions)) for c in prepared))
+
+
+def figures_of(numbers: Sequence[int] = NUMBERS, traffics: Sequence[str] = ("ipp",),
+               setups: Sequence[str] = (DEFAULT_SETUP,), **kwargs) -> list[Figure]:
+    """:func:`figure` for every set-up of ``setups``, traffic of ``traffics`` and number of ``numbers`` (in that
+    nesting: set-up outermost); ``kwargs`` are :func:`figure`'s ``fractions`` and ``pab``."""
+    return [figure(n, traffic=tr, setup=su, **kwargs) for su in setups for tr in traffics for n in numbers]
 
 
 # ----------------------------------------------------------------------------
 # The model-to-simulator translation
 # ----------------------------------------------------------------------------
-def _wormhole():
-    from ..sim import wormhole  # numba kernels: loaded only when something is simulated
-
-    return wormhole
-
-
-def sim_traffic(config: dict, mu1: float, traffic: str = "ipp"):
+def sim_traffic(config: Mapping, mu1: float, traffic: str = "ipp"):
     """The simulator's source for a model configuration: its IPP, or Poisson of the same mean.
 
     Returns ``(traffic, rate)`` for :func:`models.sim.wormhole.simulate`
@@ -229,54 +236,79 @@ def sim_traffic(config: dict, mu1: float, traffic: str = "ipp"):
     return "poisson", src.mean_rate
 
 
-def sim_kwargs(config: dict, mu1: float, traffic: str | None = None, *, messages: int = SIM_MESSAGES,
-               warmup_messages: int = SIM_WARMUP, seed: int = 1, target_ci: float | None = None,
-               min_messages: int | None = None, **overrides) -> dict:
-    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point.
+#: Simulator keywords that are the network or the traffic (a curve's model), never a set-up's.
+_NOT_A_SETUP = {"topology", "routing", "vcs", "message_length", "rate", "traffic"}
 
-    ``messages`` measured messages per point; with ``target_ci`` (relative 95%
-    half width of the latency) the run measures ``min_messages`` first and is
-    lengthened until that precise, up to ``messages``
-    (``simulate(messages=min_messages, target_ci=..., max_messages=messages)``).
 
-    ``config`` is a curve's model (``k, V, M, sigma1, sigma2``, optionally
-    ``traffic``); ``traffic`` overrides its traffic (default ``'ipp'``);
-    ``overrides`` are a set-up's simulator keywords (a curve's ``sim``).
-    Without them: one injection VC and the simulator's default ejection
-    channel; pass ``**SETUPS[name].overrides(config)`` for a named set-up.
+def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` at ``mu1 = load``.
+
+    The network and the source come from ``curve.model`` (``k, V, M,
+    sigma1, sigma2``, optionally ``traffic``: ``'ipp'``, the default, or
+    ``'poisson'`` of the same mean rate; ``mu2``, if given, must be 0, an
+    IPP); ``curve.sim`` holds a set-up's keywords (without them: one
+    injection VC and the simulator's default ejection channel), which may not
+    change the network or the traffic.  ``settings.messages`` measured
+    messages per point; with ``settings.target_ci`` (relative 95% half width
+    of the latency) the run measures ``min_messages`` first and is lengthened
+    until that precise, up to ``messages`` (``simulate(messages=min_messages,
+    target_ci=..., max_messages=messages)``).
     """
-    tr, rate = sim_traffic(config, mu1, traffic or config.get("traffic", "ipp"))
-    kw = dict(topology=_wormhole().Torus((config["k"], config["k"]), bidirectional=True), routing="duato",
-              vcs=config["V"], message_length=int(config["M"]), rate=rate, traffic=tr,
-              messages=int(messages), warmup_messages=int(warmup_messages), seed=int(seed), injection_vcs=1)
-    if target_ci is not None:
-        least = int(messages) if min_messages is None else min(int(min_messages), int(messages))
-        kw.update(messages=least, target_ci=float(target_ci), max_messages=int(messages))
-    fixed = sorted(set(overrides) & {"topology", "routing", "vcs", "message_length", "rate", "traffic"})
+    m = curve.model
+    if float(m.get("mu2", 0.0)) != 0.0:
+        raise ParameterError(f"`mu2` must be 0 (an IPP source) to simulate; got {m['mu2']!r}")
+    tr, rate = sim_traffic(m, load, m.get("traffic", "ipp"))
+    kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing="duato", vcs=m["V"],
+              message_length=int(m["M"]), rate=rate, traffic=tr, messages=int(settings.messages),
+              warmup_messages=int(settings.warmup_messages), batches=int(settings.batches), seed=int(settings.seed),
+              injection_vcs=1)
+    if settings.target_ci is not None:
+        least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
+        kw.update(messages=int(least), target_ci=float(settings.target_ci), max_messages=int(settings.messages))
+    fixed = sorted(set(curve.sim) & _NOT_A_SETUP)
     if fixed:
         raise ParameterError(f"a set-up may not override the network or the traffic ({fixed}); "
                              "change the curve's model instead")
-    kw.update(overrides)
+    kw.update(curve.sim)
     return kw
 
 
-def sim_saturation(curve: Curve, *, steps: int = 7, messages: int = SIM_MESSAGES // 2,
-                   warmup_messages: int = SIM_WARMUP // 2, seed: int = 1) -> Saturation:
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[dict]:
+    """The simulation of ``curve`` at every ``mu1`` of ``loads``, one cached sweep: the :data:`SIM_COLUMNS`."""
+    return [{"latency": s.latency, "latency CI": s.latency_ci, "network latency": s.network_latency,
+             "source wait": s.source_wait, "multiplexing": s.multiplexing, "saturated": s.saturated,
+             "throughput": s.throughput, "mean hops": s.mean_hops}
+            for s in run_sweep([sim_kwargs(curve, m, settings) for m in loads], jobs=settings.jobs, progress=False,
+                               cache=settings.cache)]
+
+
+def _probe_settings(settings: SimSettings) -> SimSettings:
+    """The run lengths of a saturation probe: ``sat_messages`` (default half of ``messages``, at least 1000)
+    after half the warm-up (at least 500), fixed length (a probe measures a verdict, not a mean)."""
+    messages = settings.sat_messages if settings.sat_messages is not None else max(settings.messages // 2, 1000)
+    return settings.replace(messages=messages, warmup_messages=max(settings.warmup_messages // 2, 500),
+                            target_ci=None, min_messages=None)
+
+
+def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation:
     """Simulated saturation load (``mu1``, messages/node/cycle) by bisection on the simulator's verdict.
 
     :func:`~models.core.saturation.find_saturation` on ``[0, mu1*]`` with
     ``mu1*`` the load at which the channels would carry ``lambda_c (M + d) =
     1`` (:func:`~models.torus_ipp.solve.saturation_bound`, above the physical
-    limit of a channel's bandwidth); ``steps`` halvings (``rtol = 0``) give a
-    resolution of ``mu1* / 2^steps``.  The estimate is the final bracket's
-    midpoint, ``.load``.
+    limit of a channel's bandwidth); ``settings.sat_steps`` halvings (default
+    7; ``rtol = 0``) give a resolution of ``mu1* / 2^steps``; every probe runs
+    the lengths of :func:`_probe_settings`.  The estimate is the final
+    bracket's midpoint, ``.load``.
     """
-    require("steps", steps, 1, integer=True, unit="bisection steps")
-    simulate = _wormhole().simulate
+    steps = require("sat_steps", 7 if settings.sat_steps is None else settings.sat_steps, 1, integer=True,
+                    unit="bisection steps")
+    from ..sim.wormhole import simulate  # numba kernels: loaded only when something is simulated
+
+    probe = _probe_settings(settings)
 
     def saturated(mu1: float) -> bool:
-        kw = sim_kwargs(curve.model, mu1, messages=messages, warmup_messages=warmup_messages, seed=seed, **curve.sim)
-        return simulate(**kw, cache=True).saturated
+        return simulate(**sim_kwargs(curve, mu1, probe), cache=True).saturated
 
     return find_saturation(saturated, 0.0, saturation_bound(**curve.model), rtol=0, max_steps=int(steps))
 
@@ -305,80 +337,33 @@ def model_grid(saturation: float, points: int) -> np.ndarray:
     return grid
 
 
-def _functions(*, simulate: bool, messages: int, warmup_messages: int, sat_steps: int, seed: int,
-               model_points: int, jobs: int, target_ci: float | None = None, min_messages: int | None = None) -> dict:
+def _functions(settings: SimSettings, *, simulate: bool, model_points: int) -> dict:
     """The functions of :func:`models.core.experiment.run_curve` for this chapter (the saturation probes
-    are fixed-length runs whatever ``target_ci``: their verdict, not a mean, is what they measure)."""
-
-    def sim(curve: Curve, loads: list) -> list:
-        kws = [sim_kwargs(curve.model, m, messages=messages, warmup_messages=warmup_messages, seed=seed,
-                          target_ci=target_ci, min_messages=min_messages, **curve.sim)
-               for m in loads]
-        return [{"latency": s.latency, "latency CI": s.latency_ci, "network latency": s.network_latency,
-                 "source wait": s.source_wait, "multiplexing": s.multiplexing, "saturated": s.saturated,
-                 "throughput": s.throughput, "mean hops": s.mean_hops}
-                for s in run_sweep(kws, jobs=jobs, progress=False, cache=True)]
-
-    def sim_sat(curve: Curve, model_saturation: float) -> Saturation:
-        return sim_saturation(curve, steps=sat_steps, messages=max(messages // 2, 1000),
-                              warmup_messages=max(warmup_messages // 2, 500), seed=seed)
-
-    return dict(model=model_point, sim=sim if simulate else None,
-                model_saturation=lambda curve: saturation_load(**curve.model), sim_saturation=sim_sat,
+    are fixed-length runs whatever ``settings.target_ci``: their verdict, not a mean, is what they measure)."""
+    return dict(model=model_point, sim=(lambda curve, loads: simulate_curve(curve, loads, settings)) if simulate
+                else None,
+                model_saturation=lambda curve: saturation_load(**curve.model),
+                sim_saturation=lambda curve, model_saturation: sim_saturation(curve, settings),
                 line=lambda curve, sat, loads: model_grid(sat, model_points))
 
 
-def _prepare(curve: Curve, traffic: str | None, setup: str | None, fractions: Sequence[float], pab: str,
-             simulate: bool) -> Curve:
-    if traffic is not None:
-        curve = with_traffic(curve, traffic)
-    if setup is not None:
-        curve = with_setup(curve, setup)
-    return curve.replace(model=dict(curve.model, pab=pab), loads=_fractions(fractions) if simulate else ())
+def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
+               model_points: int = 40) -> tuple:
+    """Model and simulation of every curve of ``figure`` (:func:`models.core.experiment.run_curve`): CurveRuns.
 
-
-def run_curve(curve: Curve, traffic: str | None = None, setup: str | None = None, *, simulate: bool = True,
-              fractions: Sequence[float] = PLOT_FRACTIONS, messages: int = SIM_MESSAGES,
-              warmup_messages: int = SIM_WARMUP, sat_steps: int = 7, seed: int = 1, model_points: int = 40,
-              pab: str = "printed", jobs: int = 1, target_ci: float | None = None,
-              min_messages: int | None = None) -> CurveRun:
-    """Model and simulation of one curve (:func:`models.core.experiment.run_curve`).
-
-    ``traffic`` (``'ipp'``/``'poisson'``, default the curve's own) and ``pab``
-    (reading of eq. 26) set the model; ``setup`` (a name of :data:`SETUPS`,
-    default the curve's own) the simulator; ``fractions`` (with
-    :data:`ERROR_FRACTIONS`) of the simulated saturation load are simulated
-    with ``messages`` measured and ``warmup_messages`` discarded messages per
-    point (half as many, at least 1000 / 500, per probe of the ``sat_steps``
-    bisection); the model is drawn on ``model_points`` loads up to its
-    saturation point.  Loads are ``mu1`` (messages/node/cycle), times cycles.
-    With ``target_ci`` a simulated point stops at that relative precision,
-    between ``min_messages`` and ``messages`` (:func:`sim_kwargs`).
+    A curve's model (network, ``traffic``, ``pab``) and set-up are its own
+    (:func:`figure` builds the paper's with any of them); its loads, fractions
+    of the simulated saturation load, are simulated with ``settings`` (half as
+    many messages, at least 1000 / 500, per probe of the ``settings.sat_steps``
+    bisection: :func:`sim_saturation`); the model is drawn on ``model_points``
+    loads up to its saturation point (:func:`model_grid`).  Loads are ``mu1``
+    (messages/node/cycle), times cycles.  With ``simulate=False`` the model
+    alone, no points.
     """
-    fns = _functions(simulate=simulate, messages=messages, warmup_messages=warmup_messages, sat_steps=sat_steps,
-                     seed=seed, model_points=model_points, jobs=jobs, target_ci=target_ci, min_messages=min_messages)
-    return core.run_curve(_prepare(curve, traffic, setup, fractions, pab, simulate), **fns)
-
-
-def run_figure(number: int, traffic: str = "ipp", setup: str = VERDICT_SETUP, *, simulate: bool = True,
-               fractions: Sequence[float] = PLOT_FRACTIONS, messages: int = SIM_MESSAGES,
-               warmup_messages: int = SIM_WARMUP, sat_steps: int = 7, seed: int = 1, model_points: int = 40,
-               pab: str = "printed", jobs: int = 1, target_ci: float | None = None,
-               min_messages: int | None = None) -> tuple:
-    """:func:`run_curve` for both panels of figure ``number`` (:func:`models.core.experiment.run_figure`)."""
-    fig = FIGURES[require_choice("figure", number, list(FIGURES))]
-    prepared = Figure(label=fig.label, title=fig.title, x_label=fig.x_label, x_unit=fig.x_unit,
-                      curves=tuple(_prepare(c, traffic, setup, fractions, pab, simulate) for c in fig.curves))
-    fns = _functions(simulate=simulate, messages=messages, warmup_messages=warmup_messages, sat_steps=sat_steps,
-                     seed=seed, model_points=model_points, jobs=jobs, target_ci=target_ci, min_messages=min_messages)
-    return core.run_figure(prepared, **fns)
-
-
-def run_all(figures: Sequence[int] = (1, 2), traffics: Sequence[str] = ("ipp",),
-            setups: Sequence[str] = (VERDICT_SETUP,), **kwargs) -> list[CurveRun]:
-    """:func:`run_figure` for every figure of ``figures``, traffic of ``traffics`` and set-up of ``setups``
-    (set-up outermost, then traffic, then figure)."""
-    return [run for su in setups for tr in traffics for n in figures for run in run_figure(n, tr, su, **kwargs)]
+    model_points = require("model_points", model_points, 1, unit="points per model curve", integer=True)
+    fns = _functions(settings, simulate=simulate, model_points=model_points)
+    curves = figure.curves if simulate else tuple(c.replace(loads=()) for c in figure.curves)
+    return each_curve(curves, lambda curve: run_curve(curve, quantity=figure.quantity, **fns))
 
 
 # ----------------------------------------------------------------------------
@@ -447,7 +432,7 @@ def panel_error_table(runs: Sequence[CurveRun], fractions: Sequence[float] = ERR
     bracket``, the relative width ``(hi - lo) / load`` of the bisection's
     final bracket of the simulated saturation load (NaN without one).
     """
-    t = core.error_table(runs, fractions)
+    t = error_table(runs, fractions)
     errs = [c for c in t.columns if c.startswith("err @")]  # one per fraction, in order, percent
     out = pd.DataFrame([describe(run.curve) for run in runs])
     for f, col in zip(fractions, errs):
@@ -566,16 +551,15 @@ def gap_source(ratios: pd.DataFrame) -> dict:
     return res
 
 
-def paired_burstiness_table(runs: Sequence[CurveRun], fractions: Sequence[float] = (0.25, 0.5, 0.75), *,
-                            messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP, seed: int = 1,
-                            jobs: int = 1) -> pd.DataFrame:
+def paired_burstiness_table(runs: Sequence[CurveRun], fractions: Sequence[float] = (0.25, 0.5, 0.75),
+                            settings: SimSettings = SETTINGS) -> pd.DataFrame:
     """IPP against Poisson sources at the same loads: what burstiness costs in the paper's networks.
 
     For every simulated IPP run of ``runs`` (with a simulated saturation
     load), both traffics are simulated at ``fractions`` of that run's
     simulated saturation load (the same ``mu1``, so the same mean rate), with
-    the run's set-up and the given run length and seed (cached: with the
-    run's own length and fractions the IPP points are the run's).  Columns:
+    the run's set-up and the run lengths and seed of ``settings`` (cached:
+    with the run's own settings and fractions the IPP points are the run's).  Columns:
     ``figure, panel, setup, fraction, mu1, mean rate``, ``sim IPP``, ``sim IPP
     CI``, ``sim Poisson``, ``sim Poisson CI`` (cycles, 95 % half widths),
     ``sim IPP / Poisson`` and its 95 % bounds from the two intervals, ``sim
@@ -591,17 +575,16 @@ def paired_burstiness_table(runs: Sequence[CurveRun], fractions: Sequence[float]
             continue
         cfg = network(run.curve)
         loads = [float(f) * run.sim_saturation for f in fractions]
-        kws = [sim_kwargs(cfg, m, tr, messages=messages, warmup_messages=warmup_messages, seed=seed, **run.curve.sim)
-               for tr in ("ipp", "poisson") for m in loads]
-        sims = run_sweep(kws, jobs=jobs, progress=False, cache=True)
+        sims = [s for tr in ("ipp", "poisson")
+                for s in simulate_curve(run.curve.replace(model=dict(cfg, traffic=tr)), loads, settings)]
         where = describe(run.curve)
         extra = {k: v for k, v in run.curve.model.items() if k not in NETWORK and k != "traffic"}
         for f, m, si, sp in zip(fractions, loads, sims[:len(loads)], sims[len(loads):]):
             rows.append({
                 "figure": where["figure"], "panel": where["panel"], "setup": where["setup"], "fraction": float(f),
                 "mu1": m, "mean rate": IPP(m, cfg["sigma1"], cfg["sigma2"]).mean_rate,
-                "sim IPP": si.latency, "sim IPP CI": si.latency_ci, "sim Poisson": sp.latency,
-                "sim Poisson CI": sp.latency_ci,
+                "sim IPP": si["latency"], "sim IPP CI": si["latency CI"], "sim Poisson": sp["latency"],
+                "sim Poisson CI": sp["latency CI"],
                 "model IPP": solve(m, traffic="ipp", **cfg, **extra).latency,
                 "model Poisson": solve(m, traffic="poisson", **cfg, **extra).latency,
             })
@@ -624,9 +607,6 @@ def paired_burstiness_table(runs: Sequence[CurveRun], fractions: Sequence[float]
 # ----------------------------------------------------------------------------
 # The paper's claims
 # ----------------------------------------------------------------------------
-#: Columns of :func:`claims_table` (shared by every chapter, issue #13).
-CLAIM_COLUMNS = ("chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
-                 "cause", "note")
 #: "Match" and "a good degree of accuracy" (Secs. 3-4) read as within this relative error, for the latency
 #: and for the saturation load (our reading; the paper gives no number; a model saturated where the
 #: simulation is not fails every finite reading).
@@ -649,22 +629,6 @@ _BURST = ('"traffic generated by multimedia application exhibits a high degree o
 _FIT = ('"The arrival process at network channels is approximated by an MMPP(2), which is chosen such that several '
         'of its statistical characteristics identically match those of traffic generated by n_s sources" '
         '(Sec. 2.2, eqs. 13-18)')
-
-
-def worst_error(runs: Sequence[CurveRun], below: float = 0.8, *, finite: bool = False) -> float:
-    """Largest ``|model - sim| / sim`` over the simulated points of ``runs`` at fractions ``<= below`` of the
-    simulated saturation load (``inf`` where the model is saturated and the simulation is not, or, with
-    ``finite``, those points skipped; points the simulation cannot measure are skipped; NaN if none is left)."""
-    errs = []
-    for run in runs:
-        pts = run.points()
-        if pts.empty:
-            continue
-        pts = pts[pts["fraction"] <= below + 1e-12]
-        e = np.abs(saturation_aware_error(pts["model latency"].to_numpy(float), pts["sim latency"].to_numpy(float)))
-        keep = np.isfinite(e) if finite else ~np.isnan(e)
-        errs.extend(e[keep].tolist())
-    return float(max(errs)) if errs else math.nan
 
 
 def worst_ratio(ratios: Sequence[float]) -> float:
@@ -710,14 +674,17 @@ def significant(low: float, high: float, threshold: float):
     return None
 
 
-def _pct(x: float, sign: bool = False) -> str:
+def _error_words(x: float, *, sign: bool = False) -> str:
+    """A relative error (a fraction) in the claims' notes: ``12.8%`` (``+5.6%`` with ``sign``), ``unbounded
+    (saturated)`` for ``+inf``, ``n/a`` when missing (:func:`models.core.tables.percent`)."""
     if x == math.inf:
         return "unbounded (saturated)"
-    return "n/a" if not math.isfinite(x) else (f"{x:+.1%}" if sign else f"{x:.1%}")
+    text = signed_percent(x) if sign else percent(x)
+    return "n/a" if text is None else text
 
 
 def claims_table(runs: Sequence[CurveRun], *, ratios: pd.DataFrame | None = None, paired: pd.DataFrame | None = None,
-                 scan_sims: Mapping | None = None, fit: pd.DataFrame | None = None, below: float = 0.8,
+                 scan_sims: Mapping | None = None, fit: pd.DataFrame | None = None, below: float = BELOW,
                  chapter: str = "torus_ipp") -> pd.DataFrame:
     """The paper's claims against our numbers: one row per (claim, set-up), the columns of :data:`CLAIM_COLUMNS`.
 
@@ -732,7 +699,7 @@ def claims_table(runs: Sequence[CurveRun], *, ratios: pd.DataFrame | None = None
     common loads (scale 0 = Poisson, :data:`LONG_SCALE` = the long bursts;
     decided the same way);
     ``fit`` is :func:`fit_match_table`.  Claims whose input is missing are
-    left out.  ``worst_err`` is :func:`worst_error` below ``below`` of the
+    left out.  ``worst_err`` is :func:`~models.core.claims.worst_error_below` ``below`` of the
     simulated saturation load, ``sat_ratio`` the curve's model/simulation
     saturation ratio farthest from 1; ``threshold`` is our reading of the
     claim's words (:data:`MATCH_THRESHOLD`, :data:`BURST_THRESHOLD`,
@@ -753,16 +720,16 @@ def claims_table(runs: Sequence[CurveRun], *, ratios: pd.DataFrame | None = None
     summary = {}
     for su in setups:
         mine = [r for r in ipp if r.curve.setup == su]
-        summary[su] = (worst_error(mine, below), worst_ratio([r.model_saturation / r.sim_saturation for r in mine
+        summary[su] = (worst_error_below(mine, below), worst_ratio([r.model_saturation / r.sim_saturation for r in mine
                                                              if r.sim_saturation > 0]),
                        max((_bracket_width(r) for r in mine), default=math.nan))
-    base = summary.get(VERDICT_SETUP)
+    base = summary.get(DEFAULT_SETUP)
 
     def cause_of(su):
         err, ratio, bracket = summary[su]
         if err <= 0.1 and abs(math.log(ratio)) <= math.log(1.1):
             return "-"
-        if su != VERDICT_SETUP and base is not None:
+        if su != DEFAULT_SETUP and base is not None:
             tol = max(bracket, base[2]) if math.isfinite(bracket) else 0.05
             if abs(ratio / base[1] - 1) > tol:
                 return "simulator set-up"
@@ -770,10 +737,10 @@ def claims_table(runs: Sequence[CurveRun], *, ratios: pd.DataFrame | None = None
 
     for su in setups:
         err, ratio, _ = summary[su]
-        fin = worst_error([r for r in ipp if r.curve.setup == su], below, finite=True)
+        fin = worst_error_below([r for r in ipp if r.curve.setup == su], below, finite=True)
         add("latency-accuracy", _ACCURACY, "error", su, err, ratio, MATCH_THRESHOLD, cause=cause_of(su),
-            note=f"Figs. 1-2 (02-latency): worst |error| {_pct(err)} at up to {below:.0%} of the simulated "
-                 f"saturation load over the four IPP curves, {_pct(fin)} where the model is not saturated, "
+            note=f"Figs. 1-2 (02-latency): worst |error| {_error_words(err)} at up to {below:.0%} of the simulated "
+                 f"saturation load over the four IPP curves, {_error_words(fin)} where the model is not saturated, "
                  f"set-up {su!r} (threshold: 'match' read as within {MATCH_THRESHOLD:.0%}, our reading).")
     for su in setups:
         err, ratio, _ = summary[su]
@@ -832,8 +799,9 @@ def claims_table(runs: Sequence[CurveRun], *, ratios: pd.DataFrame | None = None
                 "(switching rates x " + f"{LONG_SCALE:g}, Fig. 1(b)'s network)", "fact", su,
                 threshold=BURST_THRESHOLD, holds=holds, cause="-",
                 note=f"03-burstiness (scan): at the same mean rates IPP sources with switching rates x {LONG_SCALE:g} "
-                     f"change the simulated latency by at most {_pct(inc, sign=True)} against Poisson (95 % bounds "
-                     f"{_pct(low, sign=True)} to {_pct(high, sign=True)}) on the 16x16 torus, sigma = (0.6, 0.6).")
+                     f"change the simulated latency by at most {_error_words(inc, sign=True)} against Poisson (95 % "
+                     f"bounds {_error_words(low, sign=True)} to {_error_words(high, sign=True)}) on the 16x16 torus, "
+                     f"sigma = (0.6, 0.6).")
     if fit is not None and not fit.empty:
         d = float(fit["max rel. diff"].max())
         holds = bool(d <= FIT_TOLERANCE)
@@ -914,7 +882,7 @@ def mmpp_g1_check_table(rhos: Sequence[float] = (0.3, 0.6, 0.9), customers: int 
       simulation (``customers`` arrivals, 95 % CI by batch means).
     Service times are scaled so that ``rho = lambda * tbar`` takes the values ``rhos``.
     """
-    chan = channel_process(Params(mu1=mu1, **network(FIGURES[1].curves[0]))).mmpp
+    chan = channel_process(Params(mu1=mu1, **network(paper_figure(1).curves[0]))).mmpp
     lam = chan.mean_rate
     rows = []
     for rho in rhos:
@@ -964,19 +932,120 @@ def burstiness_scan(curve: Curve, mu1_values: Sequence[float], scales: Sequence[
     return pd.DataFrame(rows)
 
 
-def simulate_scan(curve: Curve, scale: float, mu1_values: Sequence[float], setup: str | None = None, *,
-                  messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP, seed: int = 1,
-                  jobs: int = 1) -> pd.DataFrame:
+def simulate_scan(curve: Curve, scale: float, mu1_values: Sequence[float], setup: str | None = None,
+                  settings: SimSettings = SETTINGS) -> pd.DataFrame:
     """Simulated latency for the source of ``curve`` with switching rates multiplied by ``scale`` (0: Poisson),
-    under the named ``setup`` (default the curve's own)."""
+    under the named ``setup`` (default the curve's own), with the run lengths of ``settings``."""
     if setup is not None:
         curve = with_setup(curve, setup)
     cfg, traffic = _scaled(curve, scale)
-    kws = [sim_kwargs(cfg, float(m), traffic, messages=messages, warmup_messages=warmup_messages, seed=seed,
-                      **curve.sim) for m in mu1_values]
-    sims = run_sweep(kws, jobs=jobs, progress=False, cache=True)
+    sims = simulate_curve(curve.replace(model=dict(cfg, traffic=traffic)), [float(m) for m in mu1_values], settings)
     per_mu = IPP(1.0, cfg["sigma1"], cfg["sigma2"]).mean_rate
     return pd.DataFrame({"setup": curve.setup, "scale": scale, "mu1": list(mu1_values),
                          "mean rate": [m * per_mu for m in mu1_values],
-                         "sim latency": [s.latency for s in sims], "sim latency CI": [s.latency_ci for s in sims],
-                         "sim saturated": [s.saturated for s in sims]})
+                         "sim latency": [s["latency"] for s in sims], "sim latency CI": [s["latency CI"] for s in sims],
+                         "sim saturated": [s["saturated"] for s in sims]})
+
+
+# ----------------------------------------------------------------------------
+# The numbers the pages quote (glued, never typed)
+# ----------------------------------------------------------------------------
+def glue_values_traffic(moments_check: pd.DataFrame, fitted: pd.DataFrame, match: pd.DataFrame,
+                        mmpp_check: pd.DataFrame) -> dict:
+    """The numbers :doc:`01-traffic` glues, by key, from its four tables.
+
+    ``moment-maxdiff`` (:func:`moment_check_table`), ``fit-closed-diff``
+    (:func:`fitted_parameters_table`), ``fit-match-maxdiff``
+    (:func:`fit_match_table`): the largest relative differences;
+    ``mmpp-m1-maxdiff``: the largest ``|rel. diff|`` of eq. (19) against the
+    exact MMPP/M/1 CTMC, ``mmpp-sim-in-ci``: ``"n/m"``, the simulated
+    MMPP/(D+M)/1 points within two half widths of eq. (19)
+    (:func:`mmpp_g1_check_table`).
+    """
+    exact = mmpp_check[mmpp_check["reference kind"] == "exact CTMC"]
+    sim = mmpp_check[mmpp_check["reference kind"] == "simulation"]
+    inside = int(((sim["eq. 19 (closed G)"] - sim["reference"]).abs() <= 2 * sim["reference CI"]).sum())
+    return {"torus_ipp-moment-maxdiff": float(moments_check["max rel. diff vs expm"].max()),
+            "torus_ipp-fit-closed-diff": float(fitted["closed-form diff"].max()),
+            "torus_ipp-fit-match-maxdiff": float(match["max rel. diff"].max()),
+            "torus_ipp-mmpp-m1-maxdiff": float(exact["rel. diff"].abs().max()),
+            "torus_ipp-mmpp-sim-in-ci": f"{inside}/{len(sim)}"}
+
+
+def glue_values_latency(runs: Sequence[CurveRun], err: pd.DataFrame) -> dict:
+    """The numbers :doc:`02-latency` glues, by key (nothing when nothing was simulated).
+
+    Per set-up (short name of :data:`SETUP_KEYS`): ``err25-max-<key>``, the
+    largest ``|err @25%|``, and ``satratio-min/max-<key>``, the range of the
+    model / simulated saturation loads (``err`` is :func:`panel_error_table`
+    of ``runs``); ``oneej-simsat-min/max``: the other set-up's simulated
+    saturation load over :data:`DEFAULT_SETUP`'s, curve by curve (with both);
+    ``ejection-util-max``: the busiest ejection channel under
+    :data:`DEFAULT_SETUP`, flits/cycle = delivered messages/node/cycle x
+    ``M``, over the unsaturated simulated points.
+    """
+    out = {}
+    if not any(r.sim is not None for r in runs):
+        return out
+    setups = list(dict.fromkeys(err["setup"]))
+    for su in setups:
+        e = err[err["setup"] == su]
+        key = SETUP_KEYS.get(su, su)
+        out[f"torus_ipp-err25-max-{key}"] = float(e["err @25%"].abs().max())
+        out[f"torus_ipp-satratio-min-{key}"] = float(e["sat. model / sim"].min())
+        out[f"torus_ipp-satratio-max-{key}"] = float(e["sat. model / sim"].max())
+    if len(setups) > 1 and DEFAULT_SETUP in setups:
+        s = err.pivot_table(index=["figure", "panel"], columns="setup", values="sat. sim (mu1)")
+        move = s[[su for su in setups if su != DEFAULT_SETUP][0]] / s[DEFAULT_SETUP]
+        out["torus_ipp-oneej-simsat-min"] = float(move.min())
+        out["torus_ipp-oneej-simsat-max"] = float(move.max())
+    pts = sim_points_table([r for r in runs if r.curve.setup == DEFAULT_SETUP])
+    if not pts.empty:
+        live = pts[~pts["sim saturated"].astype(bool)]
+        M = {(describe(r.curve)["figure"], describe(r.curve)["panel"]): r.curve.model["M"] for r in runs}
+        util = live["sim throughput"] * [M[(f, p)] for f, p in zip(live["figure"], live["panel"])]
+        out["torus_ipp-ejection-util-max"] = float(util.max())
+    return out
+
+
+def glue_values_gap(ratios: pd.DataFrame) -> dict:
+    """Where the saturation gap comes from (:func:`gap_source` of :func:`saturation_ratio_table`), by key:
+    ``gap-sentence``, ``gap-maxdiff``, ``gap-share``, ``gap-source``; only the sentence ``"(not simulated)"``
+    when ``ratios`` is empty."""
+    if ratios is None or ratios.empty:
+        return {"torus_ipp-gap-sentence": "(not simulated)"}
+    gap = gap_source(ratios)
+    return {"torus_ipp-gap-sentence": gap["sentence"], "torus_ipp-gap-maxdiff": gap["max diff"],
+            "torus_ipp-gap-share": gap["max share"], "torus_ipp-gap-source": gap["source"]}
+
+
+def glue_values_paired(paired: pd.DataFrame | None) -> dict:
+    """IPP against Poisson at the same loads (:func:`paired_burstiness_table`) on :data:`DEFAULT_SETUP` (else the
+    first set-up), by key: ``paired-sim-max``/``-min`` (simulated latency ratio - 1), ``paired-low-max`` (its
+    95% lower bound - 1), ``paired-model-max`` (the model's ratio - 1); nothing without the table."""
+    if paired is None or paired.empty:
+        return {}
+    setups = list(dict.fromkeys(paired["setup"]))
+    v = paired[paired["setup"] == (DEFAULT_SETUP if DEFAULT_SETUP in setups else setups[0])]
+    return {"torus_ipp-paired-sim-max": float((v["sim IPP / Poisson"] - 1).max()),
+            "torus_ipp-paired-sim-min": float((v["sim IPP / Poisson"] - 1).min()),
+            "torus_ipp-paired-low-max": float((v["sim IPP / Poisson low"] - 1).max()),
+            "torus_ipp-paired-model-max": float((v["model IPP / Poisson"] - 1).max())}
+
+
+def glue_values_claims(claims: pd.DataFrame) -> dict:
+    """The claims table (:func:`claims_table`) in words, four keys per row ``torus_ipp-claim-<id>-<set-up key>``
+    (the set-up's short name of :data:`SETUP_KEYS`, ``all`` for ``"-"``): the note, ``-err`` (the worst error,
+    ``unbounded (the model is saturated)``, or ``n/a``), ``-ratio`` (the saturation ratio, or ``n/a``) and
+    ``-holds`` (``yes``/``no``; for a fact left open: ``undecided (the 95% interval straddles the
+    threshold)``; else ``n/a``)."""
+    out = {}
+    for row in claims.itertuples():
+        key = f"torus_ipp-claim-{row.claim_id}-{SETUP_KEYS.get(row.setup, 'all')}"
+        out[key] = row.note
+        out[f"{key}-err"] = ("n/a" if np.isnan(row.worst_err) else "unbounded (the model is saturated)"
+                             if np.isinf(row.worst_err) else f"{row.worst_err:.1%}")
+        out[f"{key}-ratio"] = "n/a" if np.isnan(row.sat_ratio) else f"{row.sat_ratio:.3f}"
+        undecided = "undecided (the 95% interval straddles the threshold)" if row.kind == "fact" else "n/a"
+        out[f"{key}-holds"] = {True: "yes", False: "no"}.get(row.holds, undecided)
+    return out

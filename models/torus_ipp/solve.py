@@ -77,8 +77,7 @@ TRAFFIC = ("ipp", "poisson")
 # Lambdified equations (generated once, kept on disk: a warm process does not import SymPy)
 # ----------------------------------------------------------------------------
 def _build() -> dict:
-    from .equations import SYMBOLS as S
-    from .equations import equations
+    from .equations import SYMBOLS as S, equations  # SymPy: only to build what compiled() has not stored
 
     e = equations()
     return {

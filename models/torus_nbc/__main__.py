@@ -2,11 +2,11 @@
 
 The parameters are the keywords of :func:`models.torus_nbc.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
-unit and default).  ``--simulate`` uses the chapter's translation
-:func:`models.torus_nbc.experiments.sim_kwargs` and
-:func:`~models.torus_nbc.experiments.simulate_curve` (Duato-Nbc routing) on
-the named set-up ``--setup`` (:data:`~models.torus_nbc.experiments.SETUPS`:
-``paper``, one ejection VC, or ``model``, ``V`` ejection VCs)::
+unit and default).  ``--simulate`` runs the chapter's hook
+:func:`models.torus_nbc.experiments.simulate_curve` (through
+:func:`~models.torus_nbc.experiments.sim_kwargs`, Duato-Nbc routing) on the
+named set-up ``--setup`` (:data:`~models.torus_nbc.experiments.SETUPS`:
+``paper``, one ejection VC, the default, or ``model``, ``V`` ejection VCs)::
 
     python -m models.torus_nbc curve --k 8 --M 32 --V 10 --points 30 --out curve.csv
 """
@@ -16,20 +16,6 @@ from __future__ import annotations
 import models.torus_nbc as front
 from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.core.experiment import Curve
-
-
-def simulate(options: dict, loads: list, sim) -> list[dict]:
-    """Simulated latency (cycles), 95% half width and saturation flag at every rate of ``loads``."""
-    from models.torus_nbc import experiments  # the simulator (numba): only with --simulate
-
-    model = CHAPTER.solver_kwargs(options)
-    setup = experiments.SETUPS[options["setup"]]
-    curve = Curve("cli", model=model, sim=dict(routing="duato_nbc", **setup.sim(model["V"])), setup=setup.name)
-    settings = experiments.SimSettings(messages=sim.length, warmup_messages=sim.warmup, seed=sim.seed, jobs=sim.jobs)
-    results = experiments.simulate_curve(curve, [float(x) for x in loads], settings)
-    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": r.saturated} for r in results]
-
 
 CHAPTER = Chapter(
     name="torus_nbc",
@@ -44,11 +30,10 @@ CHAPTER = Chapter(
         Param("mean_distance", str, "agarwal", "d in eq. (3): the paper's k/2 or the exact mean distance",
               choices=("agarwal", "exact")),
     ),
-    simulate=simulate,
-    sim_params=(
-        Param("setup", str, "paper", "simulator set-up: 'paper' = one ejection VC per node (the paper's text), "
-                                     "'model' = V ejection VCs (the model's assumption)", choices=("paper", "model")),
-    ),
+    simulates=True,
+    setups=("paper", "model"),
+    setup_help="'paper' = one ejection VC per node (the paper's text), 'model' = V ejection VCs (the model's "
+               "assumption)",
     sim_length=20_000,
     sim_warmup=2_000,
     curve_kwargs={"saturation": False},

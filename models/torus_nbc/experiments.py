@@ -54,39 +54,37 @@ Plots are in :mod:`models.torus_nbc.plots`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from ..core import experiment
+from ..core.claims import BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, worst_error_below
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
-from ..core.experiment import error_table as core_error_table
-from ..core.experiment import run_figure as core_run_figure
 from ..core.saturation import Saturation, find_saturation
-from ..core.tables import error_text
+from ..core.tables import percent, signed_percent
 from ..core.validate import require
 from ..core.validation import saturation_aware_error
 from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
-from .params import check_params, min_escape_levels
+from .params import check_params, min_escape_levels, min_vcs
+from .routing_check import check
 from .solve import saturation_load, solve
 
 __all__ = [
-    "ERROR_FRACTIONS", "FRACTIONS", "BELOW", "ROUTINGS", "SimulatorSetup", "SETUPS", "DEFAULT_SETUPS", "PAPER_AXIS",
-    "PAPER_AXIS_TICKS", "FIGURES", "fig1", "routing_figure", "describe", "SimSettings", "sim_kwargs",
+    "ERROR_FRACTIONS", "FRACTIONS", "BELOW", "ROUTINGS", "SETUPS", "DEFAULT_SETUP", "DEFAULT_SETUPS", "PAPER_AXIS",
+    "PAPER_AXIS_TICKS", "FIGURES", "fig1", "routing_figure", "describe", "SimSettings", "SETTINGS", "sim_kwargs",
     "simulate_curve", "sim_saturation", "run_figure", "points_table", "saturation_table", "error_table",
-    "format_errors", "gap_table", "axis_table", "axis_sentence", "split_table", "run_comparison",
-    "routing_verdicts", "worst_text", "gap_sentence", "glue_values", "routing_sentence", "WORST", "GAP_COLUMNS",
+    "ERROR_COLUMNS", "format_errors", "gap_table", "axis_table", "axis_sentence", "split_table", "cdg_table",
+    "run_comparison", "routing_verdicts", "worst_text", "gap_sentence", "glue_values", "glue_values_cdg",
+    "glue_values_routing", "routing_sentence", "WORST", "WORST_FINITE", "SATURATED_FROM", "GAP_COLUMNS",
     "AXIS_COLUMNS", "CLAIMS", "CLAIM_COLUMNS", "claims_table",
 ]
 
 #: Simulated rates of every curve, as fractions of the simulated saturation rate.
 FRACTIONS = (0.1,) + ERROR_FRACTIONS
-
-#: The worst error of a curve is taken over the simulated rates below this fraction of the simulated saturation.
-BELOW = 0.8
 
 #: Routings compared in the chapter (simulator names) and their labels.
 ROUTINGS = {"duato_nbc": "Duato-Nbc", "duato": "Duato (dateline escape)", "dor": "dimension order"}
@@ -99,45 +97,20 @@ SIM_WARMUP = 10_000
 # ----------------------------------------------------------------------------
 # Simulator set-ups
 # ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SimulatorSetup:
-    """A named simulator set-up: keyword overrides of :func:`models.sim.wormhole.simulate` and what they mean.
-
-    name : str
-        ``"paper"`` (as the paper's text states) or ``"model"`` (as the model assumes).
-    description : str
-        One line: what the set-up is and where it comes from.
-    short : str
-        A few words for legends (``"1 ejection VC"``).
-    overrides : mapping
-        Simulator keywords this set-up fixes; the value ``"V"`` stands for the
-        curve's number of VCs per physical channel.
-    """
-
-    name: str
-    description: str
-    short: str
-    overrides: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def knobs(self) -> tuple:
-        """The simulator keywords the set-up names."""
-        return tuple(self.overrides)
-
-    def sim(self, V: int) -> dict:
-        """The overrides for a curve with ``V`` VCs per physical channel (``"V"`` resolved)."""
-        return {key: (int(V) if value == "V" else value) for key, value in self.overrides.items()}
-
-
 #: The chapter's simulator set-ups: the paper's text and the model describe different ejection channels.
 SETUPS = {
     "paper": SimulatorSetup(
         "paper", "one ejection VC per node, as the paper states: messages are \"transferred to the local PE one at a "
-        "time through the ejection channel\" (Sect. 3.1)", "1 ejection VC", {"ejection_vcs": 1}),
+        "time through the ejection channel\" (Sect. 3.1)", stands_for="paper", overrides={"ejection_vcs": 1},
+        short="1 ejection VC"),
     "model": SimulatorSetup(
         "model", "V ejection VCs per node (still one flit per cycle), as the model assumes: eq. (5) has no ejection "
-        "term, so a message never waits to leave the network", "V ejection VCs", {"ejection_vcs": "V"}),
+        "term, so a message never waits to leave the network", stands_for="model", overrides={"ejection_vcs": "V"},
+        short="V ejection VCs"),
 }
+
+#: The set-up the command line simulates by default: the paper's text (the claims table has a row per set-up).
+DEFAULT_SETUP = "paper"
 
 #: The set-ups every figure is simulated with, the paper's first.
 DEFAULT_SETUPS = ("paper", "model")
@@ -148,12 +121,6 @@ PAPER_AXIS = {8: 0.022, 16: 0.010}
 PAPER_AXIS_TICKS = 5
 
 
-def _setup(name: str) -> SimulatorSetup:
-    if name not in SETUPS:
-        raise ParameterError(f"`setups` must name set-ups of {sorted(SETUPS)}; got {name!r}")
-    return SETUPS[name]
-
-
 # ----------------------------------------------------------------------------
 # Figures
 # ----------------------------------------------------------------------------
@@ -162,7 +129,10 @@ def _curves(k_values, M_values, V, extra_levels, fractions, setups) -> tuple:
                            integer=True)
     if isinstance(setups, str) or not len(setups):
         raise ParameterError(f"`setups` must be a non-empty list of set-up names of {sorted(SETUPS)}; got {setups!r}")
-    chosen = [_setup(s) for s in dict.fromkeys(setups)]
+    unknown = [s for s in setups if s not in SETUPS]
+    if unknown:
+        raise ParameterError(f"`setups` must name set-ups of {sorted(SETUPS)}; got {unknown[0]!r}")
+    chosen = [SETUPS[s] for s in dict.fromkeys(setups)]
     out = []
     for k in k_values:
         for M in M_values:
@@ -195,8 +165,8 @@ def routing_figure(k_values: Sequence[int] = (8, 16), M_values: Sequence[int] = 
                   _curves(k_values, M_values, V, extra_levels, fractions, setups), x_label="traffic generation rate")
 
 
-#: The chapter's figures at the paper's scale.
-FIGURES = {"fig1": fig1(), "routing-comparison": routing_figure()}
+#: The chapter's figures at the paper's scale, by label.
+FIGURES = {f.label: f for f in (fig1(), routing_figure())}
 
 
 def describe(curve: Curve) -> dict:
@@ -208,29 +178,23 @@ def describe(curve: Curve) -> dict:
 # ----------------------------------------------------------------------------
 # Simulator
 # ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SimSettings:
-    """Run lengths, seed and saturation bracket of the simulations (messages counted after the warm-up)."""
-
-    messages: int = SIM_MESSAGES
-    warmup_messages: int = SIM_WARMUP
-    batches: int = 20
-    seed: int = 1
-    sat_rtol: float = 0.02      # relative width of the final saturation bracket
-    jobs: int = 1
-
-    def __post_init__(self):
-        require("messages", self.messages, 100, unit="measured messages per point", integer=True)
-        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
-        require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
+#: The chapter's run lengths at the paper's scale (:class:`~models.core.claims.SimSettings`; messages counted
+#: after the warm-up).
+SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP)
 
 
-def sim_kwargs(curve: Curve, rate: float, settings: SimSettings = SimSettings()) -> dict:
-    """Keyword arguments of :func:`models.sim.wormhole.simulate` for one point of ``curve`` (the translation)."""
+def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` at the rate ``load`` (the translation).
+
+    From the model keywords ``k``, ``M``, ``V``, ``escape_levels`` and the
+    simulator keywords ``routing`` (default ``"duato_nbc"``) and
+    ``ejection_vcs`` (default 1); the command line's bare curve (the
+    solver's keywords and a set-up's overrides) is enough.
+    """
     m, s = curve.model, curve.sim
     routing = s.get("routing", "duato_nbc")
     kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing=routing, vcs=m["V"],
-              message_length=m["M"], rate=float(rate), messages=settings.messages,
+              message_length=m["M"], rate=float(load), messages=settings.messages,
               warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed,
               ejection_vcs=s.get("ejection_vcs", 1))
     if routing == "duato_nbc":
@@ -238,13 +202,19 @@ def sim_kwargs(curve: Curve, rate: float, settings: SimSettings = SimSettings())
     return kw
 
 
-def simulate_curve(curve: Curve, rates: Sequence[float], settings: SimSettings = SimSettings()) -> list:
-    """The simulator's results (:class:`~models.sim.wormhole.WormholeResult`) at ``rates``, one cached sweep."""
-    return run_sweep([sim_kwargs(curve, r, settings) for r in rates], jobs=settings.jobs, cache=True,
-                     progress=False)
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[dict]:
+    """The simulation at the rates ``loads``, one cached sweep: a row per rate.
+
+    Keys ``latency`` (cycles, ``inf`` if saturated), ``latency CI`` (95% half
+    width), ``saturated``, ``network latency`` and ``multiplexing``.
+    """
+    return [{"latency": s.latency, "latency CI": s.latency_ci, "saturated": s.saturated,
+             "network latency": s.network_latency, "multiplexing": s.multiplexing}
+            for s in run_sweep([sim_kwargs(curve, r, settings) for r in loads], jobs=settings.jobs,
+                               cache=settings.cache, progress=False)]
 
 
-def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SimSettings()) -> Saturation:
+def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SETTINGS) -> Saturation:
     """Simulated saturation rate (messages/node/cycle) of ``curve``'s routing, by bracketing and bisection.
 
     :func:`~models.core.saturation.find_saturation` from ``guess`` (both ends
@@ -256,7 +226,7 @@ def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SimSettin
     guess = require("guess", guess, 0, lo_open=True, unit="messages/node/cycle")
 
     def saturated(rate):
-        return bool(simulate_curve(curve, [rate], settings)[0].saturated)
+        return bool(simulate_curve(curve, [rate], settings)[0]["saturated"])
 
     s = find_saturation(saturated, guess, guess, check_lo=True, check_hi=True, expand=1.25, max_expansions=39,
                         rtol=settings.sat_rtol)
@@ -269,7 +239,7 @@ def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SimSettin
 # ----------------------------------------------------------------------------
 # Runs
 # ----------------------------------------------------------------------------
-def run_figure(figure: Figure, settings: SimSettings = SimSettings(), *, simulate: bool = True,
+def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
                model_points: int = 60) -> tuple:
     """Model and simulation of every curve of ``figure``: a tuple of :class:`~models.core.experiment.CurveRun`.
 
@@ -281,8 +251,8 @@ def run_figure(figure: Figure, settings: SimSettings = SimSettings(), *, simulat
     of the model's saturation rate.
     """
     model_points = require("model_points", model_points, 1, unit="points per model curve", integer=True)
-    sim = (lambda curve, rates: _simulated(curve, rates, settings)) if simulate else None
-    return core_run_figure(
+    sim = (lambda curve, rates: simulate_curve(curve, rates, settings)) if simulate else None
+    return experiment.run_figure(
         figure, _model, sim,
         model_saturation=lambda curve: saturation_load(**curve.model),
         sim_saturation=lambda curve, model_sat: sim_saturation(curve, 0.8 * model_sat, settings),
@@ -295,12 +265,6 @@ def _model(curve: Curve, rate: float) -> dict:
     r = solve(rate, **curve.model)
     return {"latency": r.latency, "network latency": r.network_latency, "multiplexing": r.multiplexing,
             "saturated": r.saturated}
-
-
-def _simulated(curve: Curve, rates: Sequence[float], settings: SimSettings) -> list:
-    return [{"latency": s.latency, "latency CI": s.latency_ci, "saturated": s.saturated,
-             "network latency": s.network_latency, "multiplexing": s.multiplexing}
-            for s in simulate_curve(curve, rates, settings)]
 
 
 _MODEL_COLUMNS = ("latency", "network latency", "multiplexing")
@@ -351,55 +315,79 @@ def _err_column(f: float) -> str:
     return f"err @{f:.0%}"
 
 
-#: The worst-error column of :func:`error_table`.
+#: The worst-error column of :func:`error_table` (:func:`models.core.claims.worst_error_below`, a fraction).
 WORST = f"worst |err| < {BELOW:.0%}"
+#: The same without the rates where only the model is saturated (a fraction; NaN if none is left).
+WORST_FINITE = f"worst finite |err| < {BELOW:.0%}"
+#: The lowest simulated fraction (of the simulated saturation rate) at which only the model is saturated.
+SATURATED_FROM = "model saturated from"
+
+#: The columns of the chapter's error table as written to ``tab-torus_nbc-errors.csv`` (at the default ``at``).
+ERROR_COLUMNS = ("curve", "setup", *(_err_column(f) for f in ERROR_FRACTIONS), WORST, "model saturation",
+                 "sim saturation", "saturation err", "saturation ratio")
 
 
-def _worst(run: CurveRun, below: float = BELOW) -> float:
-    """Largest ``|model - sim| / sim`` (percent) at the simulated rates below ``below`` of the simulated saturation.
-
-    ``inf`` if the model is saturated at one of them; NaN if none was simulated.
-    """
+def _saturated_from(run: CurveRun) -> float:
+    """The lowest simulated fraction at which the model is saturated and the simulation is not (NaN if none)."""
     pts = run.points()
-    if pts.empty:
+    if pts.empty or "sim latency" not in pts:
         return math.nan
     frac = pts["fraction"].to_numpy(dtype=float)
-    sel = np.isfinite(frac) & (frac < below)
-    err = saturation_aware_error(pts["model latency"].to_numpy(dtype=float)[sel],
-                                 pts["sim latency"].to_numpy(dtype=float)[sel])
-    err = np.abs(err[~np.isnan(err)])
-    return 100.0 * float(err.max()) if err.size else math.nan
+    hit = np.isfinite(frac) & np.isinf(pts["model latency"].to_numpy(dtype=float)) \
+        & np.isfinite(pts["sim latency"].to_numpy(dtype=float))
+    if "sim saturated" in pts:
+        hit &= ~pts["sim saturated"].to_numpy(dtype=bool)
+    return float(frac[hit].min()) if hit.any() else math.nan
 
 
 def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
     """One row per curve and set-up: :func:`models.core.experiment.error_table` in this chapter's columns (numbers).
 
-    ``curve`` (``"8x8, M=32"``), ``setup``; ``err @<p>%`` for each fraction
-    ``p`` of ``at``: the signed relative error of the mean message latency,
-    **in percent**, ``100 (model - sim) / sim`` (``inf`` where only the model
-    is saturated, NaN where the simulation is or the point was not run);
-    :data:`WORST`: the largest ``|error|`` (percent) at the simulated rates
-    below :data:`BELOW` of the set-up's simulated saturation rate; ``model
-    saturation``, ``sim saturation`` (messages/node/cycle); ``saturation
-    err`` (percent); ``saturation ratio`` (model / simulation).
+    Every error is a **fraction**.  ``curve`` (``"8x8, M=32"``), ``setup``;
+    ``err @<p>%`` for each fraction ``p`` of ``at``: the signed relative error
+    of the mean message latency, ``(model - sim) / sim`` (``inf`` where only
+    the model is saturated, NaN where the simulation is or the point was not
+    run); :data:`WORST`: the largest ``|error|`` at the simulated rates below
+    :data:`BELOW` of the set-up's simulated saturation rate
+    (:func:`models.core.claims.worst_error_below`); ``model saturation``,
+    ``sim saturation`` (messages/node/cycle); ``saturation err``;
+    ``saturation ratio`` (model / simulation); then, for the sentences,
+    :data:`WORST_FINITE` (the same without the rates where only the model is
+    saturated) and :data:`SATURATED_FROM`.
     """
-    core = core_error_table(runs, at)
+    core = experiment.error_table(runs, at)
     table = pd.DataFrame([{k: v for k, v in describe(r.curve).items() if k in ("curve", "setup")} for r in runs])
     for f, col in zip(at, [c for c in core if c.startswith("err @")]):
-        table[_err_column(f)] = core[col].to_numpy()
-    table[WORST] = [_worst(r) for r in runs]
+        table[_err_column(f)] = core[col].to_numpy() / 100.0
+    table[WORST] = [worst_error_below(r) for r in runs]
     for col in ("model saturation", "sim saturation"):
         table[col] = core[col].to_numpy()
-    table["saturation err"] = core["saturation err [%]"].to_numpy()
+    table["saturation err"] = core["saturation err [%]"].to_numpy() / 100.0
     table["saturation ratio"] = core["saturation ratio"].to_numpy()
+    table[WORST_FINITE] = [worst_error_below(r, finite=True) for r in runs]
+    table[SATURATED_FROM] = [_saturated_from(r) for r in runs]
     return table
 
 
 def format_errors(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`error_table` as text (the chapter's CSV, read by the chapter page): errors as ``+12.3%``
-    (``model saturated``, ``n/a``), rates to 5 decimals, the ratio to 3 (:func:`models.core.tables.error_text`)."""
-    return error_text(table, signed=["err*", "saturation err"], magnitude=[WORST],
-                      decimals={"model saturation": 5, "sim saturation": 5, "saturation ratio": 3})
+    (``model saturated``, ``n/a``), rates to 5 decimals, the ratio to 3; the columns :data:`ERROR_COLUMNS`
+    (those of ``at`` in place of the default fractions')."""
+    def text(x, fn):
+        if isinstance(x, (int, float)) and math.isinf(x) and x > 0:
+            return "model saturated"
+        out = fn(x)
+        return "n/a" if out is None else out
+
+    shown = table.drop(columns=[WORST_FINITE, SATURATED_FROM], errors="ignore").copy()
+    for col in shown.columns:
+        if col.startswith("err @") or col == "saturation err":
+            shown[col] = [text(x, signed_percent) for x in shown[col]]
+        elif col == WORST:
+            shown[col] = [text(x, percent) for x in shown[col]]
+    for col, digits in (("model saturation", 5), ("sim saturation", 5), ("saturation ratio", 3)):
+        shown[col] = [f"{float(x):.{digits}f}" if math.isfinite(float(x)) else "n/a" for x in shown[col]]
+    return shown
 
 
 GAP_COLUMNS = ("curve", "k", "M", "fraction", "rate", "model latency", "sim latency, paper set-up",
@@ -407,7 +395,7 @@ GAP_COLUMNS = ("curve", "k", "M", "fraction", "rate", "model latency", "sim late
                "err, paper set-up [%]", "err, model set-up [%]")
 
 
-def gap_table(runs: Sequence[CurveRun], settings: SimSettings = SimSettings()) -> pd.DataFrame:
+def gap_table(runs: Sequence[CurveRun], settings: SimSettings = SETTINGS) -> pd.DataFrame:
     """Split the model's gap on the paper's set-up into the ejection set-up's part and the model's own.
 
     At the simulated rates of every ``"paper"`` run of ``runs`` that has a
@@ -439,7 +427,7 @@ def gap_table(runs: Sequence[CurveRun], settings: SimSettings = SimSettings()) -
         pts = run.points().sort_values("load", kind="mergesort")
         res = simulate_curve(other.curve, list(pts["load"]), settings)
         for (_, p), s in zip(pts.iterrows(), res):
-            model, paper, wide = float(p["model latency"]), float(p["sim latency"]), float(s.latency)
+            model, paper, wide = float(p["model latency"]), float(p["sim latency"]), float(s["latency"])
             err = 100.0 * saturation_aware_error([model, model], [paper, wide])
             rows.append(dict(zip(GAP_COLUMNS, (describe(run.curve)["curve"], k, M, p["fraction"], p["load"], model,
                                                paper, wide, model - paper, model - wide, wide - paper, float(err[0]),
@@ -527,8 +515,19 @@ def split_table(k_values: Sequence[int] = (8, 16), M_values: Sequence[int] = (32
     return pd.DataFrame(rows)
 
 
+def cdg_table(sizes: Sequence[int], V: int = 10, *, count_upto: int = 8) -> pd.DataFrame:
+    """The deadlock check (:func:`models.torus_nbc.routing_check.check`) on every ``k x k`` of ``sizes``, one row each.
+
+    ``V`` VCs where it is allowed (the minimum ``k/2 + 2`` otherwise); the
+    escape dependencies are counted up to ``count_upto x count_upto`` (-1:
+    not counted).
+    """
+    return pd.concat([check(k, max(int(V), min_vcs(k)), count=k <= count_upto).to_frame() for k in sizes],
+                     ignore_index=True)
+
+
 def run_comparison(runs: Sequence[CurveRun], routings: Sequence[str] = tuple(ROUTINGS),
-                   settings: SimSettings = SimSettings()):
+                   settings: SimSettings = SETTINGS):
     """Simulate every routing on every curve's torus at the rates of ``runs`` (fractions of Duato-Nbc's saturation).
 
     ``runs`` are Duato-Nbc's simulated runs (:func:`run_figure`), one per
@@ -549,8 +548,8 @@ def run_comparison(runs: Sequence[CurveRun], routings: Sequence[str] = tuple(ROU
         for routing in routings:
             c = curve.replace(sim={**curve.sim, "routing": routing})
             for f, r, s in zip(fractions, rates, simulate_curve(c, rates, settings)):
-                rows.append({**d, "routing": routing, "rate": r, "fraction": f, "latency": s.latency,
-                             "CI": s.latency_ci, "saturated": s.saturated, "multiplexing": s.multiplexing})
+                rows.append({**d, "routing": routing, "rate": r, "fraction": f, "latency": s["latency"],
+                             "CI": s["latency CI"], "saturated": s["saturated"], "multiplexing": s["multiplexing"]})
             if routing == "duato_nbc":
                 b = run.brackets.get("sim")
                 sat = {"saturation": ref, "lo": b.lo if b else math.nan, "hi": b.hi if b else math.nan}
@@ -623,19 +622,15 @@ def worst_text(errors: pd.DataFrame, setup: str) -> str:
         return "n/a (not simulated)"
     j = int(np.nanargmax(w))
     if math.isinf(w[j]):
-        cols = [c for c in e if c.startswith("err @") and float(c[5:].rstrip("%")) / 100 < BELOW]
-        first = next((c[5:] for c in cols if np.isinf(e[c].iloc[j])), None)
-        a = np.abs(e[cols].to_numpy(dtype=float))
-        a[~np.isfinite(a)] = np.nan
-        text = f"unbounded on {e['curve'].iloc[j]}, where the model is already saturated at {first} of the simulated " \
-               f"saturation rate"
-        if np.isnan(a).all():
+        text = f"unbounded on {e['curve'].iloc[j]}, where the model is already saturated at " \
+               f"{e[SATURATED_FROM].iloc[j]:.0%} of the simulated saturation rate"
+        finite = e[WORST_FINITE].to_numpy(dtype=float)
+        if np.isnan(finite).all():
             return text
-        filled = np.where(np.isnan(a), -1.0, a)
-        i = int(np.argmax(filled.max(axis=1)))
+        i = int(np.nanargmax(finite))
         where = f", on {e['curve'].iloc[i]}" if i != j else ""
-        return text + f" (largest finite error {filled.max() / 100:.1%}{where})"
-    return f"{w[j] / 100:.1%} (on {e['curve'].iloc[j]})"
+        return text + f" (largest finite error {finite[i]:.1%}{where})"
+    return f"{w[j]:.1%} (on {e['curve'].iloc[j]})"
 
 
 def gap_sentence(gaps: pd.DataFrame) -> str:
@@ -690,6 +685,45 @@ def glue_values(errors: pd.DataFrame, gaps: pd.DataFrame | None = None,
     return out
 
 
+def glue_values_cdg(cdg: pd.DataFrame) -> dict:
+    """The numbers :doc:`01-derivation` glues from the deadlock check (:func:`cdg_table`), by key.
+
+    ``cdg-all-acyclic`` (``"yes"``, or ``"NO"`` if one graph has a cycle);
+    ``cdg8-escape`` and ``cdg8-deps``: escape VCs and their dependencies on
+    8x8 (checked here when ``cdg`` has no 8x8 row).
+    """
+    row8 = cdg[cdg["k"] == 8]
+    row8 = row8.iloc[0] if len(row8) else cdg_table([8]).iloc[0]
+    return {"torus_nbc-cdg-all-acyclic": "yes" if cdg["acyclic"].astype(bool).all() else "NO",
+            "torus_nbc-cdg8-escape": int(row8["escape_vcs"]),
+            "torus_nbc-cdg8-deps": int(row8["dependencies"])}
+
+
+def glue_values_routing(points: pd.DataFrame, saturation: pd.DataFrame) -> dict:
+    """The numbers and sentence :doc:`03-routing-comparison` glues, from :func:`run_comparison`'s tables, by key.
+
+    ``cmp-min-ratio``/``cmp-max-ratio``: the range of the other routings'
+    simulated saturation rates over Duato-Nbc's (only when another routing
+    was run); ``cmp-verdict``: :func:`routing_sentence` of
+    :func:`routing_verdicts`; ``cmp-duato-half-max``/``-min``: Duato's
+    latency over Duato-Nbc's at half of Duato-Nbc's saturation rate, the
+    largest and smallest over the curves and set-ups (when both were run).
+    """
+    out = {}
+    others = saturation[saturation["routing"] != "duato_nbc"]["vs Duato-Nbc"]
+    if len(others):
+        out["torus_nbc-cmp-min-ratio"] = float(others.min())
+        out["torus_nbc-cmp-max-ratio"] = float(others.max())
+    out["torus_nbc-cmp-verdict"] = routing_sentence(routing_verdicts(saturation))
+    half = points[np.isclose(points["fraction"], 0.5)]
+    at_half = half.pivot(index=["curve", "setup"], columns="routing", values="latency")
+    if "duato" in at_half and "duato_nbc" in at_half:
+        ratio = at_half["duato"] / at_half["duato_nbc"]
+        out["torus_nbc-cmp-duato-half-max"] = float(ratio.max())
+        out["torus_nbc-cmp-duato-half-min"] = float(ratio.min())
+    return out
+
+
 def routing_sentence(verdicts: pd.DataFrame) -> str:
     """:func:`routing_verdicts` in words, one clause per set-up."""
     parts = []
@@ -705,10 +739,6 @@ def routing_sentence(verdicts: pd.DataFrame) -> str:
 # ----------------------------------------------------------------------------
 # The claims table
 # ----------------------------------------------------------------------------
-#: The exact columns of the chapter's claims table (read by the findings chapter).
-CLAIM_COLUMNS = ("chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
-                 "cause", "note")
-
 CLAIMS = {
     "latency-accuracy": "\"the analytical model predicts the mean message latency with a good degree of accuracy in "
                         "all regions\" (Sect. 4, Fig. 1)",
@@ -773,14 +803,13 @@ def claims_table(errors: pd.DataFrame, *, gaps: pd.DataFrame | None = None, axes
         curves = ", ".join(e["curve"])
         worst = e[WORST].to_numpy(dtype=float)
         worst = worst[~np.isnan(worst)]
-        w = float(worst.max()) / 100.0 if worst.size else math.nan
-        below = [c for c in e if c.startswith("err @") and float(c[5:].rstrip("%")) / 100 < BELOW]
-        finite = np.abs(e[below].to_numpy(dtype=float).ravel())
+        w = float(worst.max()) if worst.size else math.nan
+        finite = e[WORST_FINITE].to_numpy(dtype=float)
         finite = finite[np.isfinite(finite)]
         how = ""
         if worst.size and np.isinf(worst).any():
             how = (f"; the model is saturated at a simulated rate below {BELOW:.0%} of the simulated saturation rate"
-                   + (f", and its largest finite error is {float(finite.max()) / 100:.1%}" if finite.size else ""))
+                   + (f", and its largest finite error is {float(finite.max()):.1%}" if finite.size else ""))
         cause = "model"
         if setup == "paper" and split is not None:
             own, ej = float(split["of which the model"]), float(split["of which the ejection set-up"])

@@ -41,9 +41,9 @@ def plot_fig1(runs: Sequence[CurveRun], figure: Figure | None = None, *, ymax: f
     each kind of vertical line.  With ``paper_axis``, a grey band marks where
     the paper's x axis ends.  The y axis holds every simulated point and CI;
     model lines count up to ``ymax`` cycles.  Axis labels from ``figure``
-    (default ``FIGURES["fig1"]``).
+    (default ``FIGURES["fig-torus_nbc-fig1"]``).
     """
-    figure = FIGURES["fig1"] if figure is None else figure
+    figure = FIGURES["fig-torus_nbc-fig1"] if figure is None else figure
     tori = sorted({int(r.curve.model["k"]) for r in runs})
     rows, cols = panel_grid(len(tori))
     fig, axes = column_figure(rows, cols, row_height=3.6 if cols > 1 else 4.2)
@@ -100,9 +100,9 @@ def plot_comparison(points, saturation=None, figure: Figure | None = None):
 
     The simulated points of one routing are joined by a thin line (there is
     no model here).  Axis labels from ``figure`` (default
-    ``FIGURES["routing-comparison"]``).  One legend below the panels.
+    ``FIGURES["fig-torus_nbc-routing-comparison"]``).  One legend below the panels.
     """
-    figure = FIGURES["routing-comparison"] if figure is None else figure
+    figure = FIGURES["fig-torus_nbc-routing-comparison"] if figure is None else figure
     panels = list(dict.fromkeys(zip(points["curve"], points["setup"])))
     rows, cols = panel_grid(len(panels))
     fig, axes = column_figure(rows, cols)

@@ -1,7 +1,7 @@
 """Numeric solver of the Duato-Nbc latency model (Safaei et al. 2007, eqs. (1)-(21)).
 
 All formulas are the SymPy expressions of :mod:`.equations`, lambdified once
-per process (:func:`models.core.symbolic.lambdify_cached`).  The sums are
+and kept on disk (:func:`models.core.symbolic.compiled`).  The sums are
 NumPy loops around lambdified summands:
 
 * eqs. (12), (14), (15): each class's blocking probability at a hop with

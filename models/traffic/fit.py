@@ -53,11 +53,18 @@ __all__ = [
 # SymPy and models.traffic.moments (SymPy, SciPy) are imported where the algebra is derived:
 # the numeric fits below load its generated code from disk (models.core.symbolic.compiled)
 # without them.
+def _moments():
+    """:mod:`models.traffic.moments`, imported on first use: it imports SymPy, which a warm start never needs."""
+    from . import moments  # SymPy and scipy.linalg: only when the derivation is not on disk yet
+
+    return moments
+
+
 def _symbols():
     """``(sympy, sigma1, sigma2, mu1, mu2, t, n_s, s, lambda, c2, h, Delta, g3, m3, IDC)``."""
     import sympy as sp
 
-    from .moments import SYMBOLS as S
+    S = _moments().SYMBOLS
 
     return (sp, S.sigma1, S.sigma2, S.mu1, S.mu2, S.t, S.n_s, S.s, S.lam, S.c2, S.h, S.gap, S.g3, S.m3, S.idc)
 
@@ -66,9 +73,7 @@ def _disk_cached(fn):
     """:func:`models.traffic.moments.disk_cached` applied on first call (same key: ``fn``'s name and this file)."""
     @functools.cache
     def wrapper():
-        from .moments import disk_cached
-
-        return disk_cached(fn)()
+        return _moments().disk_cached(fn)()
 
     wrapper.__doc__ = fn.__doc__
     wrapper.__name__ = fn.__name__
@@ -93,8 +98,7 @@ def fit_equations() -> dict:
     ``Delta``, ``delta1``, ``delta2``, ``lambda1``, ``lambda2``  the back-out;
     ``h_ipp``   the ``h`` for which ``lambda2 = 0`` (the feasibility boundary).
     """
-    from .moments import derivation
-
+    derivation = _moments().derivation
     sp, sigma1, sigma2, mu1, mu2, t, n_s, s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _symbols()
     d = derivation()
     # reparametrise the MMPP by (lambda, s, Delta, d1) and check that g3 depends on it
@@ -186,7 +190,7 @@ class FitResult:
 
 def characteristics(proc: MMPP2, t1: float, t2: float) -> Characteristics:
     """The four characteristics of ``proc`` (windows ``t1``, ``t2`` in cycles)."""
-    from . import moments
+    moments = _moments()
 
     t1 = require("t1", t1, 0, lo_open=True, unit="window for the IDC, cycles")
     t2 = require("t2", t2, 0, lo_open=True, unit="window for the third moment, cycles")
@@ -302,8 +306,7 @@ def superposition_equations() -> dict:
     Returns ``{"h", "Delta", "delta1", "delta2", "lambda1", "lambda2"}`` in
     ``sigma_1, sigma_2, mu_1, mu_2, n_s``.
     """
-    from .moments import derivation
-
+    derivation = _moments().derivation
     sp, sigma1, sigma2, mu1, mu2, t, n_s, s_, lam_, c2_, h_, gap_, g3_, m3_, idc_ = _symbols()
     f = fit_equations()
     d = derivation()

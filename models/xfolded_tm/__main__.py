@@ -8,9 +8,10 @@ node and channel counts of ``--channel_rate links``), unless ``--ad`` is
 given.  The command is :mod:`models.core.cli` (``--help`` lists every option
 with its unit and default).  The load is ``lam``, messages/node/cycle (the
 paper's x axis is the injection rate ``lam * M``, flits/node/cycle).
-``--simulate`` simulates ``--topology`` with the chapter's translation
-:func:`~models.xfolded_tm.experiments.sim_config` on the named set-up
-``--setup`` (:data:`~models.xfolded_tm.experiments.SETUPS`)::
+``--simulate`` simulates ``--topology`` (:func:`sim_curve`) with the chapter's hook
+:func:`~models.xfolded_tm.experiments.simulate_curve` (the translation
+:func:`~models.xfolded_tm.experiments.sim_kwargs`, as the notebooks) on the
+named set-up ``--setup`` (:data:`~models.xfolded_tm.experiments.SETUPS`)::
 
     python -m models.xfolded_tm curve --topology xfolded_completed --k 8 --M 32 --V 2 --points 30 --out curve.csv
 """
@@ -24,14 +25,24 @@ from models.core.errors import ParameterError
 
 #: The networks of the chapter's delay figure (keys of ``experiments.TOPOLOGIES``; checked in tests/test_cli.py).
 TOPOLOGY_KEYS = ("torus", "tm", "xfolded_printed", "xfolded_completed")
-#: The chapter's simulator set-ups (keys of ``experiments.SETUPS``; checked in tests/test_cli.py).
-SETUP_NAMES = ("ours", "model", "booksim")
+#: The chapter's simulator set-ups, the default (``experiments.DEFAULT_SETUP``) first (keys of
+#: ``experiments.SETUPS``; checked in tests/test_cli.py).
+SETUP_NAMES = ("model", "ours", "booksim")
 _READINGS = ("vbar", "source_rate", "channel_rate")
 
 
-def _curve(options: dict, setup: str = "ours"):
-    from models.xfolded_tm import experiments  # the networks (BFS distances) and the simulator translation
+def sim_curve(options: dict, setup: str = SETUP_NAMES[0]):
+    """The curve of the command's options: the ``--topology`` network, its model, on set-up ``setup``.
 
+    Its ``model`` is the solver's keywords (:func:`configure`); ``--simulate``
+    runs it (``sim`` names the network and routing).  A set-up that cannot run
+    the network is a parameter error of ``--setup``.
+    """
+    from models.xfolded_tm import experiments  # the networks; imports the simulator (numba): not for --help
+
+    why = experiments.unsupported(options["topology"], options["V"], setup)
+    if why:
+        raise ParameterError(f"`setup` {setup!r} cannot simulate {options['topology']} with V={options['V']}: {why}")
     readings = {name: options[name] for name in _READINGS}
     curve = experiments.delay_curve(options["topology"], options["V"], (), k=options["k"], M=options["M"],
                                     setup=setup, **readings)
@@ -42,22 +53,7 @@ def _curve(options: dict, setup: str = "ours"):
 
 def configure(options: dict) -> dict:
     """The keyword arguments of :func:`models.xfolded_tm.solve` for the command's options."""
-    return dict(_curve(options).model)
-
-
-def simulate(options: dict, loads: list, sim) -> list[dict]:
-    """Simulated delay (cycles), 95% half width and saturation flag at every ``lam`` of ``loads``."""
-    from models.sim.sweep import run_sweep  # the simulator (numba): only with --simulate
-    from models.xfolded_tm import experiments
-
-    why = experiments.unsupported(options["topology"], options["V"], options["setup"])
-    if why:
-        raise ParameterError(f"`setup` {options['setup']!r} cannot simulate {options['topology']} with "
-                             f"V={options['V']}: {why}")
-    curve = _curve(options, options["setup"])
-    base = experiments.sim_config(curve, messages=sim.length, warmup_messages=sim.warmup, seed=sim.seed)
-    results = run_sweep([dict(base, rate=float(x)) for x in loads], jobs=sim.jobs, cache=True, progress=False)
-    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": r.saturated} for r in results]
+    return dict(sim_curve(options).model)
 
 
 CHAPTER = Chapter(
@@ -79,12 +75,11 @@ CHAPTER = Chapter(
               choices=("printed", "links")),
     ),
     configure=configure,
-    simulate=simulate,
-    sim_params=(
-        Param("setup", str, "ours", "simulator set-up: 'ours' = ideal router, one ejection channel; 'model' = "
-                                    "V ejection VCs; 'booksim' = BookSim 2 router (torus with even V only)",
-              choices=SETUP_NAMES),
-    ),
+    simulates=True,
+    sim_curve=sim_curve,
+    setups=SETUP_NAMES,
+    setup_help="'model' = ideal router, V ejection VCs (as the model assumes); 'ours' = ideal router, one "
+               "ejection channel; 'booksim' = BookSim 2 router, as the paper states (torus with even V only)",
     sim_length=20_000,
     sim_warmup=2_000,
     latency="average message delay",

@@ -7,42 +7,57 @@ delay (cycles) against injection rate (flits/node/cycle).  Here it is one
 :data:`FIGURES`), one :class:`~models.core.experiment.Curve` per network
 (:data:`TOPOLOGIES`) and simulator set-up (:data:`SETUPS`), with absolute
 loads in the figure's unit, flits/node/cycle (the model's ``lam`` is
-``injection / M``).  :func:`run_delay` solves the model (with the network's
+``injection / M``).  :func:`run_figure` solves the model (with the network's
 exact BFS average distance, and with the paper's printed Theorem 1) and
-simulates the same network through :func:`models.sim.sweep.run_sweep`;
-:func:`delay_frame`, :func:`error_tables`, :func:`ranking_table` and
-:func:`reading_sensitivity` condense the runs.
+simulates the same network; :func:`delay_frame`, :func:`error_tables`,
+:func:`ranking_table` and :func:`reading_sensitivity` condense the runs.
 
-The validation grid (:func:`validation_figure`, :func:`run_validation`,
-:func:`validation_table`) runs every network, VC count, message length
-``M`` (the paper does not state it) and set-up at fractions of the
-*simulated* saturation load, so the error below 80 % of the simulated
-saturation and the model/simulation saturation ratio are defined;
-:func:`vc_saturation_table` compares the saturation at 2 and 8 VCs (the
-paper's "similar saturation in different numbers of VCs"), and
-:func:`claims_table` writes the chapter's claims table (one row per claim and
-set-up, the shared columns of :data:`CLAIM_COLUMNS`).
+The simulation hook is the chapter's one translation to the simulator:
+:func:`sim_kwargs` (one point, ``lam`` in messages/node/cycle, the
+chapter's ``LOAD``) and :func:`simulate_curve` (a cached
+:func:`models.sim.sweep.run_sweep` of it), run lengths in a
+:class:`~models.core.claims.SimSettings` (:data:`SETTINGS`, the full
+profile).  ``python -m models.xfolded_tm curve --simulate`` uses the same
+two functions.
 
-The model-only curves of the model page are :func:`model_curves_figure` /
-:func:`run_model_curves` / :func:`saturation_table`.  The topology tables
-are :func:`distance_table` and :func:`topology_claims`.  Matplotlib is in
+The validation grid (:func:`validation_figure`, :func:`validation_table`)
+runs every network, VC count, message length ``M`` (the paper does not state
+it) and set-up at fractions of the *simulated* saturation load, so the error
+below :data:`~models.core.claims.BELOW` (80 %) of the simulated saturation
+(:func:`~models.core.claims.worst_error_below`) and the model/simulation
+saturation ratio are defined; :func:`vc_saturation_table` compares the
+saturation at 2 and 8 VCs (the paper's "similar saturation in different
+numbers of VCs"), and :func:`claims_table` builds the chapter's claims table
+(one row per claim and set-up, the columns of
+:data:`~models.core.claims.CLAIM_COLUMNS`).
+
+The model-only curves of the model page are :func:`model_curves_figure` run
+by :func:`run_figure` too, and :func:`saturation_table`.  The topology tables
+are :func:`distance_table` and :func:`topology_claims`.  Every number the
+pages quote comes from :func:`glue_values` (the claims),
+:func:`glue_values_errors` (the delay figure's lightest load) and
+:func:`glue_values_topology` (the topology page).  Matplotlib is in
 :mod:`models.xfolded_tm.plots`.
 
-Simulator set-ups (:data:`SETUPS`, DESIGN.md "Simulator set-ups are named"):
+Simulator set-ups (:data:`SETUPS`, :class:`models.core.claims.SimulatorSetup`;
+DESIGN.md "Simulator set-ups are named"):
 
 * ``"ours"`` -- the chapter's set-up before issue #13: the ideal router (one
   cycle per router), 2-flit buffers per VC, ``V`` injection VCs, one ejection
-  channel (messages leave one at a time).
+  channel (messages leave one at a time).  It stands for neither the paper
+  nor the model (no verdict rests on it).
 * ``"model"`` -- as the model assumes: the same ideal router with ``V``
   ejection VCs (eq. 9 has no ejection term: a message never queues to leave).
+  The default of a curve and of the command line (:data:`DEFAULT_SETUP`).
 * ``"booksim"`` -- as the paper states (it validated with BookSim 2.0; the
   rest is BookSim's defaults): BookSim 2's input-queued router (5 cycles per
   hop), 8-flit buffers, one injection VC (one message at a time per source),
   ``V`` ejection VCs.  It supports dimension-order routing only, so only the
-  torus runs on it; :meth:`SimulatorSetup.unsupported` says so up front.
+  torus runs on it; :func:`unsupported` says so up front.
 
-Every set-up keeps everything else equal (seed, lengths, Poisson sources,
-uniform destinations over the other nodes, random tie-breaking).
+Every set-up names the same knobs (:data:`SETUP_KNOBS`) and keeps everything
+else equal (seed, lengths, Poisson sources, uniform destinations over the
+other nodes, random tie-breaking).
 
 Routing in the simulator (the paper used BookSim 2.0 and does not say which):
 
@@ -59,7 +74,6 @@ Routing in the simulator (the paper used BookSim 2.0 and does not say which):
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from typing import Mapping, Sequence
@@ -67,16 +81,17 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.experiment import Curve, CurveRun, Figure, run_curve, run_figure
-from ..core.experiment import error_table as core_error_table
+from ..core.claims import BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, named_setup, worst_error_below
 from ..core.errors import ParameterError
+from ..core.experiment import Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import percent
 from ..core.validate import require, require_choice
-from ..core.validation import compare, saturation_aware_error
+from ..core.validation import compare
 from ..networks.grid2d import (READINGS, GridNetwork, build, definition1_node_count, mesh, properties_table,
                                proposition1_nodes, tm, torus, xfolded_tm)
 from ..sim.sweep import run_sweep
+from ..sim.wormhole.booksim import BOOKSIM_ROUTINGS, NEEDS_TAIL_CREDIT
 from .solve import saturation_load, solve, theorem1
 
 #: Full-profile simulation lengths (messages per load point).
@@ -85,6 +100,10 @@ SIM_WARMUP = 10_000
 
 #: Full-profile messages per probe of the simulated-saturation search.
 SAT_MESSAGES = 20_000
+
+#: Run lengths, seed, saturation search and processes of the full profile (the notebooks pass their own).
+SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP, batches=20, seed=1,
+                       sat_messages=SAT_MESSAGES, sat_rtol=0.02)
 
 #: Injection rates of the full profile, flits/node/cycle.
 INJECTION = (0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
@@ -113,8 +132,6 @@ THEOREM_LABEL = "x-Folded TM, AD of Thm 1 as printed"
 #: Fractions of the simulated saturation load of the full validation grid.
 VALIDATION_FRACTIONS = (0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9)
 
-#: Errors are judged below this fraction of the simulated saturation load (the claims table's rule).
-BELOW = 0.8
 
 
 # ----------------------------------------------------------------------------
@@ -124,66 +141,18 @@ BELOW = 0.8
 SETUP_KNOBS = ("router", "buffer_depth", "router_delay", "injection_vcs", "ejection_vcs")
 
 
-@dataclasses.dataclass(frozen=True)
-class SimulatorSetup:
-    """A named simulator set-up: simulator keyword overrides and what they stand for.
-
-    name : str
-    description : str
-        One line: what the set-up is.
-    stands_for : str
-        ``"paper"`` (as the paper's text states), ``"model"`` (as the model
-        assumes) or ``""`` (neither: kept to show what changed).
-    sim : mapping
-        Values of :data:`SETUP_KNOBS`; the string ``"V"`` stands for the
-        curve's number of virtual channels.
-    """
-
-    name: str
-    description: str
-    stands_for: str
-    sim: Mapping
-
-    def __post_init__(self):
-        missing = set(SETUP_KNOBS) - set(self.sim)
-        extra = set(self.sim) - set(SETUP_KNOBS)
-        if missing or extra:
-            raise ParameterError(f"set-up {self.name!r} must name exactly {SETUP_KNOBS}; "
-                                 f"missing {sorted(missing)}, extra {sorted(extra)}")
-        require_choice("stands_for", self.stands_for, ["paper", "model", ""])
-        object.__setattr__(self, "sim", dict(self.sim))
-
-    def kwargs(self, V: int) -> dict:
-        """The simulator keyword arguments of this set-up for ``V`` virtual channels."""
-        return {knob: (V if value == "V" else value) for knob, value in self.sim.items()}
-
-    def unsupported(self, routing: str, V: int) -> str:
-        """Why the simulator cannot run ``routing`` with ``V`` VCs on this set-up (``""`` when it can).
-
-        ``router="booksim"`` runs the routings of
-        :data:`models.sim.wormhole.booksim.BOOKSIM_ROUTINGS`, dimension-order
-        routing with an even number of VCs on a torus (the dateline halves);
-        up*/down* (TM, x-Folded TM) only with ``wait_for_tail_credit=True``,
-        which is not the BookSim configuration of this set-up
-        (``wait_for_tail_credit = 0``, BookSim's default), so it is not run.
-        """
-        if self.sim["router"] == "booksim":
-            from ..sim.wormhole.booksim import BOOKSIM_ROUTINGS, NEEDS_TAIL_CREDIT  # numba engine
-
-            if routing not in BOOKSIM_ROUTINGS:
-                return (f"router='booksim' supports routing {', '.join(BOOKSIM_ROUTINGS)} only; "
-                        f"this network needs {routing!r}")
-            if routing in NEEDS_TAIL_CREDIT and not self.sim.get("wait_for_tail_credit", False) \
-                    and not (routing == "updown" and V == 1):
-                return (f"router='booksim' runs {routing!r} only with wait_for_tail_credit=True (deadlock freedom), "
-                        "and this set-up is BookSim's default wait_for_tail_credit=0")
-            if V % 2:
-                return "router='booksim' needs an even number of VCs with dimension-order routing on a torus"
-        return ""
+def check_setup(setup: SimulatorSetup) -> SimulatorSetup:
+    """``setup`` if it names exactly the knobs :data:`SETUP_KNOBS` (so two set-ups differ only in them)."""
+    missing = set(SETUP_KNOBS) - set(setup.overrides)
+    extra = set(setup.overrides) - set(SETUP_KNOBS)
+    if missing or extra:
+        raise ParameterError(f"set-up {setup.name!r} must name exactly {SETUP_KNOBS}; "
+                             f"missing {sorted(missing)}, extra {sorted(extra)}")
+    return setup
 
 
 #: The chapter's simulator set-ups, by name (DESIGN.md: "Simulator set-ups are named").
-SETUPS: dict[str, SimulatorSetup] = {s.name: s for s in (
+SETUPS: dict[str, SimulatorSetup] = {s.name: check_setup(s) for s in (
     SimulatorSetup(
         "ours", "our ideal router as before issue #13: 2-flit buffers per VC, 1 cycle per router, V injection VCs, "
         "one ejection channel (one message leaves a node at a time)", "",
@@ -198,16 +167,16 @@ SETUPS: dict[str, SimulatorSetup] = {s.name: s for s in (
         dict(router="booksim", buffer_depth=8, router_delay=1, injection_vcs=1, ejection_vcs="V")),
 )}
 
-
-def named_setup(name: str) -> SimulatorSetup:
-    """The set-up called ``name`` (a key of :data:`SETUPS`)."""
-    return SETUPS[require_choice("setup", name, list(SETUPS), unit="simulator set-up")]
+#: The set-up a curve that names none runs on, and the command line's default: "model", the set-up the
+#: model's assumptions describe, on which every network runs ("booksim", the paper's, runs the torus only).
+#: The verdicts rest on "model" and "booksim"; "ours" stands for neither (shown, never decisive).
+DEFAULT_SETUP = "model"
 
 
 def setups_table() -> pd.DataFrame:
-    """One row per set-up: name, what it stands for, its knobs and description."""
-    return pd.DataFrame([{"setup": s.name, "stands for": s.stands_for or "-", **s.sim, "description": s.description}
-                         for s in SETUPS.values()])
+    """One row per set-up: name, what it stands for (``-``: neither), its knobs (``V``: the curve's VCs), description."""
+    return pd.DataFrame([{"setup": s.name, "stands for": s.stands_for or "-", **s.overrides,
+                          "description": s.description} for s in SETUPS.values()])
 
 
 def sim_zero_load(setup_name: str, M: int, hops: float) -> float:
@@ -217,7 +186,7 @@ def sim_zero_load(setup_name: str, M: int, hops: float) -> float:
     ``M + 5 (h + 1) + 1`` (both from :mod:`models.sim.wormhole`'s docstrings,
     tested there).  The model's is ``M + d`` (eq. 9 at zero load).
     """
-    kw = named_setup(setup_name).kwargs(2)
+    kw = named_setup(SETUPS, setup_name).sim(2)
     if kw["router"] == "booksim":
         if kw["buffer_depth"] < 5:
             raise ParameterError("the booksim zero-load formula needs buffer_depth >= 5")
@@ -245,17 +214,44 @@ def model_kwargs(net: GridNetwork, *, V: int, M: float, ad: str = "bfs", **readi
                 **readings)
 
 
-def unsupported(key: str, V: int, setup_name: str) -> str:
-    """Why network ``key`` with ``V`` VCs cannot be simulated on set-up ``setup_name`` (``""`` if it can)."""
+def _unsupported(routing: str, V: int, knobs: Mapping) -> str:
+    """Why the simulator with the keywords ``knobs`` cannot run ``routing`` with ``V`` VCs (``""`` when it can).
+
+    ``router="booksim"`` runs the routings of
+    :data:`models.sim.wormhole.booksim.BOOKSIM_ROUTINGS`, dimension-order
+    routing with an even number of VCs on a torus (the dateline halves);
+    up*/down* (TM, x-Folded TM) only with ``wait_for_tail_credit=True``,
+    which is not the BookSim configuration of the ``"booksim"`` set-up
+    (``wait_for_tail_credit = 0``, BookSim's default), so it is not run.
+    """
+    if knobs.get("router") == "booksim":
+        if routing not in BOOKSIM_ROUTINGS:
+            return (f"router='booksim' supports routing {', '.join(BOOKSIM_ROUTINGS)} only; "
+                    f"this network needs {routing!r}")
+        if routing in NEEDS_TAIL_CREDIT and not knobs.get("wait_for_tail_credit", False) \
+                and not (routing == "updown" and V == 1):
+            return (f"router='booksim' runs {routing!r} only with wait_for_tail_credit=True (deadlock freedom), "
+                    "and this set-up is BookSim's default wait_for_tail_credit=0")
+        if V % 2:
+            return "router='booksim' needs an even number of VCs with dimension-order routing on a torus"
+    return ""
+
+
+def unsupported(key: str, V: int, setup: str | SimulatorSetup = DEFAULT_SETUP) -> str:
+    """Why network ``key`` with ``V`` VCs cannot be simulated on set-up ``setup`` (``""`` if it can).
+
+    ``setup`` is a name of :data:`SETUPS` (or a set-up); the network's
+    routing is :data:`TOPOLOGIES` ``[key]["routing"]``.
+    """
     t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
-    return named_setup(setup_name).unsupported(t["routing"], V)
+    return _unsupported(t["routing"], V, named_setup(SETUPS, setup).sim(V))
 
 
 # ----------------------------------------------------------------------------
 # The delay figure (model against simulation)
 # ----------------------------------------------------------------------------
 def delay_curve(key: str, V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, M: int = 32,
-                setup: str = "ours", **readings) -> Curve:
+                setup: str = DEFAULT_SETUP, **readings) -> Curve:
     """One network of the delay figure with ``V`` virtual channels, at the injection rates (flits/node/cycle).
 
     ``Curve.model`` holds the keyword arguments of :func:`~models.xfolded_tm.solve`
@@ -269,13 +265,13 @@ def delay_curve(key: str, V: int, injection: Sequence[float] = INJECTION, *, k: 
     M = require("M", M, 1, unit="message length, flits", integer=True)
     inj = tuple(require("injection", x, 0, 1, lo_open=True, unit="flits/node/cycle") for x in injection)
     t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
-    setup_name = named_setup(setup).name
+    setup_name = named_setup(SETUPS, setup).name
     return Curve(label=f"{t['label']} [{setup_name}]", model=model_kwargs(network(key, k), V=V, M=M, **readings),
                  sim=dict(topology=key, k=k, routing=t["routing"]), setup=setup_name, loads=inj)
 
 
 def delay_figure(V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, M: int = 32,
-                 keys: Sequence[str] = tuple(TOPOLOGIES), setups: Sequence[str] = ("ours",),
+                 keys: Sequence[str] = tuple(TOPOLOGIES), setups: Sequence[str] = (DEFAULT_SETUP,),
                  **readings) -> Figure:
     """The delay figure for ``V`` virtual channels: one curve per network and set-up the simulator supports.
 
@@ -303,64 +299,179 @@ def model_point(curve: Curve, injection: float) -> dict:
     return {"latency": r.latency, "saturated": r.saturated, "lam": lam, "latency (Thm 1 printed)": thm.latency}
 
 
-def sim_config(curve: Curve, *, messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP,
-               batches: int = 20, seed: int = 1) -> dict:
-    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` (without the ``rate``).
+
+# ----------------------------------------------------------------------------
+# The simulation hook: one point, one curve, the saturation search
+# ----------------------------------------------------------------------------
+def _network_of(curve: Curve) -> tuple:
+    """``(key, k)``: the :data:`TOPOLOGIES` key and radix of ``curve``'s network.
+
+    From ``curve.sim`` (``topology``, ``k``) when it names them, else from
+    the model: the ``k x k`` network whose node and channel counts are the
+    model's ``nodes`` and ``channels`` (:func:`model_kwargs`; the four
+    networks differ in them).
+    """
+    k = int(curve.sim.get("k", curve.model.get("k", 8)))
+    key = curve.sim.get("topology")
+    if key is not None:
+        return require_choice("topology", key, list(TOPOLOGIES), unit="network of the delay figure"), k
+    counts = (curve.model.get("nodes"), curve.model.get("channels"))
+    found = [key for key in TOPOLOGIES if (network(key, k).n_nodes, network(key, k).n_channels) == counts]
+    if len(found) != 1:
+        raise ParameterError(f"curve {curve.label!r}: which network? `sim` names no `topology` and no {k}x{k} "
+                             f"network of {list(TOPOLOGIES)} has the model's nodes and channels {counts}")
+    return found[0], k
+
+
+def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> dict:
+    """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` at ``lam = load`` (messages/node/cycle).
 
     The model's ``V`` and ``M`` become ``vcs`` and ``message_length``; the
-    network is :meth:`~models.networks.grid2d.GridNetwork.sim_topology` of the
-    curve's routing; the set-up's knobs (:data:`SETUP_KNOBS`) come from
-    :data:`SETUPS` ``[curve.setup]``; nothing else depends on the set-up.  The
-    rate of an injection ``x`` is ``x / M`` messages/node/cycle.
+    network (:func:`_network_of`: ``curve.sim``'s ``topology`` and ``k``, else
+    the one the model's counts name) is
+    :meth:`~models.networks.grid2d.GridNetwork.sim_topology` of its routing
+    (``curve.sim["routing"]``, else :data:`TOPOLOGIES`'s); the set-up's knobs
+    (:data:`SETUP_KNOBS`) come from :data:`SETUPS` ``[curve.setup]``
+    (default :data:`DEFAULT_SETUP`), and any other key of ``curve.sim``
+    overrides them; run lengths and seed from ``settings``.  A figure's
+    injection ``x`` (flits/node/cycle) is the load ``x / M``.
 
-    Raises :class:`~models.core.errors.ParameterError` when the set-up cannot
-    run the curve's routing (checked up front, :func:`unsupported`).
+    Raises :class:`~models.core.errors.ParameterError` when the simulator
+    cannot run the curve's routing on these knobs (checked up front,
+    :func:`unsupported`).
     """
-    routing = curve.sim["routing"]
+    key, k = _network_of(curve)
     V = curve.model["V"]
-    s = named_setup(curve.setup or "ours")
-    why = s.unsupported(routing, V)
+    setup = named_setup(SETUPS, curve.setup or DEFAULT_SETUP)
+    extra = {name: value for name, value in curve.sim.items() if name not in ("topology", "k")}
+    routing = extra.pop("routing", TOPOLOGIES[key]["routing"])
+    knobs = {**setup.sim(curve.model), **extra}
+    why = _unsupported(routing, V, knobs)
     if why:
-        raise ParameterError(f"curve {curve.label!r}: set-up {s.name!r} cannot run it: {why}")
-    net = network(curve.sim["topology"], curve.sim["k"])
-    return dict(topology=net.sim_topology(routing), routing=routing, vcs=V, message_length=curve.model["M"],
-                messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed, **s.kwargs(V))
+        raise ParameterError(f"curve {curve.label!r}: set-up {setup.name!r} cannot run it: {why}")
+    return dict(topology=network(key, k).sim_topology(routing), routing=routing, vcs=V,
+                message_length=curve.model["M"], rate=float(load), messages=settings.messages,
+                warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed, **knobs)
 
 
-def simulator(*, messages: int = SIM_MESSAGES, warmup_messages: int = SIM_WARMUP, batches: int = 20, seed: int = 1,
-              stop_after_saturation: bool = True, jobs: int = 1, cache: bool = True):
-    """The ``sim(curve, loads)`` function of :func:`models.core.experiment.run_curve` (cached simulations).
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list:
+    """The simulation of ``curve`` at every ``lam`` of ``loads`` (messages/node/cycle): one cached sweep.
 
-    Runs the loads in order; with ``stop_after_saturation`` the loads after the
-    first saturated one are not simulated (reported saturated, delay ``inf``).
-    Each row: ``latency`` and its ``latency CI`` (95% half width, cycles),
-    ``saturated``, ``mean hops``.
+    One row per load: ``latency`` (cycles, ``inf`` if saturated), ``latency
+    CI`` (95% half width), ``saturated`` and ``mean hops``.
+    """
+    results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
+                        progress=False)
+    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
+             "mean hops": r.mean_hops} for r in results]
+
+
+def _simulator(settings: SimSettings):
+    """The ``sim(curve, injections)`` of :func:`models.core.experiment.run_curve` (loads in flits/node/cycle).
+
+    Runs the loads in order, one :func:`simulate_curve` each; the loads after
+    the first saturated one are not simulated (reported saturated, delay
+    ``inf``).  Each row: ``latency`` and its ``latency CI`` (95% half width,
+    cycles), ``saturated``, ``mean hops``.
     """
     def sim(curve: Curve, loads: list) -> list:
-        base = sim_config(curve, messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed)
         M = curve.model["M"]
         rows, stopped = [], False
         for x in loads:
             if stopped:
                 rows.append({"latency": math.inf, "latency CI": math.nan, "saturated": True, "mean hops": math.nan})
                 continue
-            res = run_sweep([dict(base, rate=x / M)], jobs=jobs, cache=cache, progress=False)[0]
-            sat = bool(res.saturated)
-            rows.append({"latency": math.inf if sat else res.latency, "latency CI": math.nan if sat else res.latency_ci,
-                         "saturated": sat, "mean hops": math.nan if sat else res.mean_hops})
-            stopped = sat and stop_after_saturation
+            r = simulate_curve(curve, [x / M], settings)[0]
+            sat = r["saturated"]
+            rows.append({"latency": math.inf if sat else r["latency"],
+                         "latency CI": math.nan if sat else r["latency CI"], "saturated": sat,
+                         "mean hops": math.nan if sat else r["mean hops"]})
+            stopped = sat
         return rows
 
     return sim
 
 
-def run_delay(figure: Figure, *, simulate: bool = True, messages: int = SIM_MESSAGES,
-              warmup_messages: int = SIM_WARMUP, batches: int = 20, seed: int = 1,
-              stop_after_saturation: bool = True, jobs: int = 1, cache: bool = True) -> tuple:
-    """Model (and, with ``simulate``, simulation) of every curve of a delay figure: one CurveRun per curve."""
-    sim = simulator(messages=messages, warmup_messages=warmup_messages, batches=batches, seed=seed,
-                    stop_after_saturation=stop_after_saturation, jobs=jobs, cache=cache) if simulate else None
-    return run_figure(figure, model_point, sim)
+def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SETTINGS) -> Saturation:
+    """Simulated saturation injection rate (flits/node/cycle) of ``curve``, by bracketing and bisection.
+
+    :func:`~models.core.saturation.find_saturation` on the bracket
+    ``[guess, 1]``: ``guess`` is checked (divided by 1.25 while it is
+    saturated), 1 flit/node/cycle -- the injection channel's capacity -- is
+    taken as saturated without a run; the bracket is then halved to
+    ``settings.sat_rtol``.  Each probe is one cached run of
+    ``settings.probe_messages`` messages.
+    """
+    guess = require("guess", guess, 0, 1, lo_open=True, hi_open=True, unit="flits/node/cycle")
+    probe = settings.replace(messages=settings.probe_messages)
+    M = curve.model["M"]
+
+    def saturated(x):
+        return simulate_curve(curve, [x / M], probe)[0]["saturated"]
+
+    s = find_saturation(saturated, guess, 1.0, check_lo=True, check_hi=False, expand=1.25, max_expansions=39,
+                        rtol=settings.sat_rtol)
+    if not s.bracketed:
+        raise ParameterError(f"could not bracket the simulated saturation of {curve.label} below {guess}")
+    return s
+
+
+def _model_saturation(curve: Curve) -> float:
+    """The model's saturation as an injection rate, flits/node/cycle."""
+    return saturation_load(**curve.model) * curve.model["M"]
+
+
+# ----------------------------------------------------------------------------
+# Runs
+# ----------------------------------------------------------------------------
+def figure_kind(figure: Figure) -> str:
+    """``"delay"``, ``"validation"`` or ``"model-curves"``: which of the chapter's figures ``figure`` is (by label)."""
+    if not isinstance(figure, Figure):
+        raise ParameterError(f"`figure` must be a Figure; got {figure!r}")
+    if figure.label == "fig-xfolded_tm-validation":
+        return "validation"
+    if figure.label == "fig-xfolded_tm-model-curves":
+        return "model-curves"
+    if figure.label.startswith("fig-xfolded_tm-delay-"):
+        return "delay"
+    raise ParameterError(f"`figure` {figure.label!r} is none of the chapter's figures (delay, validation, "
+                         "model curves)")
+
+
+def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
+               model_points: int = 60) -> tuple:
+    """Model (and, with ``simulate``, simulation) of every curve of one of the chapter's figures: CurveRuns.
+
+    * a delay figure (:func:`delay_figure`): the model (:func:`model_point`)
+      and the simulation at the curves' injection rates; the loads after
+      the first simulated saturated one are not simulated;
+    * the validation figure (:func:`validation_figure`): loads are fractions
+      of the simulated saturation (:func:`sim_saturation`, its search
+      starting at 0.8 times the model's), rounded to 6 significant digits;
+      with ``simulate=False`` the fractions are of the model's saturation;
+    * a model-curves panel (:func:`model_curves_figure`): the model alone
+      on ``model_points`` injection rates from 0 to 0.999 of each curve's
+      saturation (``settings`` and ``simulate`` are not used).
+
+    ``settings`` (:class:`~models.core.claims.SimSettings`) gives the run
+    lengths, seed, saturation search, processes and caching.
+    """
+    kind = figure_kind(figure)
+    if kind == "model-curves":
+        model_points = require("model_points", model_points, 2, unit="points per model curve", integer=True)
+
+        def line(curve, sat, loads):
+            return np.linspace(0, 0.999 * sat, model_points)
+
+        return each_curve(figure.curves, lambda c: run_curve(c, _model_delay, None, model_saturation=_model_saturation,
+                                                             line=line, quantity=figure.quantity))
+    sim = _simulator(settings) if simulate else None
+    if kind == "delay":
+        return each_curve(figure.curves, lambda c: run_curve(c, model_point, sim, quantity=figure.quantity))
+    return each_curve(figure.curves, lambda c: run_curve(
+        c, model_point, sim, model_saturation=_model_saturation,
+        sim_saturation=lambda curve, model_sat: sim_saturation(curve, 0.8 * model_sat, settings),
+        round_to=6, quantity=figure.quantity))
 
 
 def curve_key(curve: Curve) -> str:
@@ -429,7 +540,7 @@ def error_tables(runs: Sequence[CurveRun]):
             p["setup"] = run.curve.setup
             parts.append(p)
     points = pd.concat(parts, ignore_index=True)
-    table = core_error_table(runs, at=None, within=0.05)
+    table = error_table(runs, at=None, within=0.05)
     table.insert(0, "name", [_curve_name(r) for r in runs])
     table = table[table["points"] > 0]
     summary = pd.DataFrame({
@@ -525,26 +636,6 @@ def reading_sensitivity(frame, *, k: int = 8, M: int = 32, variants: dict | None
 # ----------------------------------------------------------------------------
 # The validation grid: networks x VCs x message lengths x set-ups, at fractions of the simulated saturation
 # ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class SimSettings:
-    """Run lengths, seed and saturation search of the validation grid (messages counted after the warm-up)."""
-
-    messages: int = SIM_MESSAGES
-    warmup_messages: int = SIM_WARMUP
-    batches: int = 20
-    seed: int = 1
-    sat_messages: int = SAT_MESSAGES
-    sat_rtol: float = 0.02
-    jobs: int = 1
-    cache: bool = True
-
-    def __post_init__(self):
-        require("messages", self.messages, 100, unit="measured messages per point", integer=True)
-        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
-        require("sat_messages", self.sat_messages, 100, unit="messages per saturation probe", integer=True)
-        require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
-
-
 def validation_curve(key: str, V: int, M: int, setup: str, fractions: Sequence[float] = VALIDATION_FRACTIONS, *,
                      k: int = 8) -> Curve:
     """One curve of the validation grid: loads are fractions of the simulated saturation (flits/node/cycle)."""
@@ -557,7 +648,7 @@ def validation_grid(keys: Sequence[str] = tuple(TOPOLOGIES), vcs: Sequence[int] 
                     message_lengths: Sequence[int] = MESSAGE_LENGTHS,
                     setups: Sequence[str] = tuple(SETUPS)) -> pd.DataFrame:
     """Every (network, V, M, set-up) of the grid and why the simulator cannot run it (``reason``, ``""`` if it can)."""
-    rows = [dict(key=key, V=int(V), M=int(M), setup=named_setup(s).name, reason=unsupported(key, V, s))
+    rows = [dict(key=key, V=int(V), M=int(M), setup=named_setup(SETUPS, s).name, reason=unsupported(key, V, s))
             for key in keys for V in vcs for M in message_lengths for s in setups]
     return pd.DataFrame(rows, columns=["key", "V", "M", "setup", "reason"])
 
@@ -570,65 +661,6 @@ def validation_figure(grid: pd.DataFrame, fractions: Sequence[float] = VALIDATIO
                   curves=curves, x_label="injection rate", x_unit="flits/node/cycle", y_label="average delay",
                   y_unit="cycles")
 
-
-def _model_saturation(curve: Curve) -> float:
-    """The model's saturation as an injection rate, flits/node/cycle."""
-    return saturation_load(**curve.model) * curve.model["M"]
-
-
-def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SimSettings()) -> Saturation:
-    """Simulated saturation injection rate (flits/node/cycle) of ``curve``, by bracketing and bisection.
-
-    :func:`~models.core.saturation.find_saturation` on the bracket
-    ``[guess, 1]``: ``guess`` is checked (divided by 1.25 while it is
-    saturated), 1 flit/node/cycle -- the injection channel's capacity -- is
-    taken as saturated without a run; the bracket is then halved to
-    ``settings.sat_rtol``.  Each probe is one cached run of
-    ``settings.sat_messages`` messages.
-    """
-    guess = require("guess", guess, 0, 1, lo_open=True, hi_open=True, unit="flits/node/cycle")
-    base = sim_config(curve, messages=settings.sat_messages, warmup_messages=settings.warmup_messages,
-                      batches=settings.batches, seed=settings.seed)
-    M = curve.model["M"]
-
-    def saturated(x):
-        return bool(run_sweep([dict(base, rate=x / M)], jobs=settings.jobs, cache=settings.cache,
-                              progress=False)[0].saturated)
-
-    s = find_saturation(saturated, guess, 1.0, check_lo=True, check_hi=False, expand=1.25, max_expansions=39,
-                        rtol=settings.sat_rtol)
-    if not s.bracketed:
-        raise ParameterError(f"could not bracket the simulated saturation of {curve.label} below {guess}")
-    return s
-
-
-def run_validation(figure: Figure, settings: SimSettings = SimSettings(), *, simulate: bool = True) -> tuple:
-    """Model and simulation of every curve of a validation figure (loads from fractions, 6 significant digits).
-
-    The simulated saturation search starts at 0.8 times the model's.  With
-    ``simulate=False`` the fractions are of the model's saturation.
-    """
-    sim = simulator(messages=settings.messages, warmup_messages=settings.warmup_messages, batches=settings.batches,
-                    seed=settings.seed, stop_after_saturation=True, jobs=settings.jobs,
-                    cache=settings.cache) if simulate else None
-    return run_figure(figure, model_point, sim, model_saturation=_model_saturation,
-                      sim_saturation=lambda curve, model_sat: sim_saturation(curve, 0.8 * model_sat, settings),
-                      round_to=6)
-
-
-def worst_error(run: CurveRun, below: float = BELOW) -> float:
-    """Worst |relative error| of the model (a fraction) below ``below`` x the simulated saturation.
-
-    ``inf`` when the model is saturated at such a point and the simulation is
-    not; points the simulation could not measure are skipped; NaN when none is
-    left (or the curve's loads are not fractions of the simulated saturation).
-    """
-    pts = run.points()
-    if pts.empty or run.params.get("load basis") != "sim":
-        return math.nan
-    err = saturation_aware_error(pts["model latency"].to_numpy(float), pts["sim latency"].to_numpy(float))
-    use = (pts["fraction"].to_numpy(float) < below) & ~np.isnan(err)
-    return float(np.max(np.abs(err[use]))) if use.any() else math.nan
 
 
 #: Columns of :func:`validation_table`.
@@ -643,14 +675,14 @@ def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None,
 
     ``err @<p>% [%]``: signed error in percent at that fraction of the
     simulated saturation (:func:`models.core.experiment.error_table`);
-    ``worst |err| below 80%``: :func:`worst_error` (a fraction); saturation
+    ``worst |err| below 80%``: :func:`~models.core.claims.worst_error_below` (a fraction); saturation
     loads in flits/node/cycle and their ratio (model / simulation);
     ``zero-load err``: the model's zero-load delay ``M + d`` against the set-up's
     (:func:`sim_zero_load` with the BFS distance), a fraction -- the part of the
     error no load explains.  Rows of ``grid`` that the simulator cannot run
     have ``runnable = False``, the ``reason`` and NaN numbers.
     """
-    table = core_error_table(runs)
+    table = error_table(runs)
     rows = []
     for run, (_, t) in zip(runs, table.iterrows()):
         c = run.curve
@@ -660,7 +692,7 @@ def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None,
         rows.append({"key": key, "network": TOPOLOGIES[key]["label"], "V": c.model["V"], "M": M, "setup": c.setup,
                      "runnable": True, "reason": "",
                      **{col: t.get(col, math.nan) for col in VALIDATION_COLUMNS[7:11]},
-                     "worst |err| below 80%": worst_error(run, below),
+                     "worst |err| below 80%": worst_error_below(run, below),
                      "model saturation": t["model saturation"], "sim saturation": t["sim saturation"],
                      "saturation ratio": t["saturation ratio"],
                      "zero-load err": (M + d) / sim_zero_load(c.setup, M, d) - 1})
@@ -711,7 +743,7 @@ def model_curves_figure(V: int, *, k: int = 8, M: int = 32) -> Figure:
     """One panel of the model-curves figure: each network with its BFS distance, and Theorem 1 as printed.
 
     Loads are injection rates (flits/node/cycle); the curves have no loads of
-    their own: :func:`run_model_curves` draws each up to its saturation.
+    their own: :func:`run_figure` draws each up to its saturation.
     """
     V = require("V", V, 1, unit="virtual channels per physical channel", integer=True)
     curves = [Curve(label=t["label"], model=model_kwargs(network(key, k), V=V, M=M)) for key, t in TOPOLOGIES.items()]
@@ -724,18 +756,6 @@ def model_curves_figure(V: int, *, k: int = 8, M: int = 32) -> Figure:
 def _model_delay(curve: Curve, injection: float) -> dict:
     r = solve(injection / curve.model["M"], **curve.model)
     return {"latency": r.latency, "saturated": r.saturated}
-
-
-def _model_saturation(curve: Curve) -> float:
-    """The model's saturation as an injection rate, flits/node/cycle."""
-    return saturation_load(**curve.model) * curve.model["M"]
-
-
-def run_model_curves(figure: Figure, *, model_points: int = 60) -> tuple:
-    """Every curve of a model-curves panel on ``model_points`` injection rates from 0 to 0.999 of its saturation."""
-    model_points = require("model_points", model_points, 2, unit="points per model curve", integer=True)
-    line = lambda curve, sat, loads: np.linspace(0, 0.999 * sat, model_points)  # noqa: E731
-    return run_figure(figure, _model_delay, None, model_saturation=_model_saturation, line=line)
 
 
 def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
@@ -802,10 +822,6 @@ def topology_claims(ks: Sequence[int]):
 # ----------------------------------------------------------------------------
 # The chapter's claims table (read by the findings chapter)
 # ----------------------------------------------------------------------------
-#: The columns of the claims table, shared by every chapter, in order.
-CLAIM_COLUMNS = ["chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
-                 "cause", "note"]
-
 CHAPTER = "xfolded_tm"
 
 #: The paper's words (Moudi et al.), quoted, with where they are.
@@ -843,11 +859,14 @@ TOPOLOGY_CLAIM_IDS = {
 }
 
 
-def _pct(x: float) -> str:
-    """A fraction as an unsigned percent in the book's style (:func:`models.core.tables.percent`)."""
-    if x == math.inf:
-        return "unbounded (the model is saturated)"
-    return percent(x) or "n/a"
+#: How the claims and glued sentences write an infinite worst error.
+UNBOUNDED = "unbounded (the model is saturated)"
+
+
+def _error_text(x: float) -> str:
+    """A worst error (a fraction) as the book's unsigned percent (:func:`models.core.tables.percent`), or
+    :data:`UNBOUNDED`, or ``"n/a"``."""
+    return UNBOUNDED if x == math.inf else (percent(x) or "n/a")
 
 
 def _furthest_from_one(values) -> float:
@@ -911,7 +930,7 @@ def _error_rows(validation: pd.DataFrame, threshold: float, below: float) -> lis
                     claim_id, QUOTES["accuracy"], "error", s, worst=worst, ratio=ratio, threshold=threshold,
                     cause=cause,
                     note=(f"Validation grid, {nets}, VC = {vcs}, M = {int(M)} flits, set-up '{s}': worst "
-                          f"|error| {_pct(worst)} below {below:.0%} of the simulated saturation{where}; "
+                          f"|error| {_error_text(worst)} below {below:.0%} of the simulated saturation{where}; "
                           f"model/simulated saturation {ratio:.2f}{rwhere}.")))
     return rows
 
@@ -997,14 +1016,14 @@ def _topology_rows(topology: pd.DataFrame, ks: str) -> list:
 def claims_table(validation: pd.DataFrame, vc: pd.DataFrame | None = None, ranking: pd.DataFrame | None = None,
                  topology: pd.DataFrame | None = None, *, threshold: float = 0.05, vc_tolerance: float = 0.10,
                  below: float = BELOW, ks: str = "") -> pd.DataFrame:
-    """The chapter's claims table: one row per (claim, set-up), the columns :data:`CLAIM_COLUMNS`.
+    """The chapter's claims table: one row per (claim, set-up), the columns :data:`~models.core.claims.CLAIM_COLUMNS`.
 
     Built only from the chapter's tables:
 
     * ``validation`` (:func:`validation_table`): the paper's "less than 5 %
       difference" (kind ``error``, ``threshold``), per message length and
       network group (:data:`ERROR_GROUPS`) and set-up; ``worst_err`` is the
-      worst :func:`worst_error` (below ``below`` x the simulated saturation)
+      worst :func:`~models.core.claims.worst_error_below` (below ``below`` x the simulated saturation)
       over the group's networks and VC counts, ``sat_ratio`` the model /
       simulated saturation ratio furthest from 1.  A set-up that cannot run
       the group has NaN numbers and cause ``"simulator set-up"``.  Cause of a
@@ -1022,7 +1041,8 @@ def claims_table(validation: pd.DataFrame, vc: pd.DataFrame | None = None, ranki
       for the readings of Definition 1 in :data:`TOPOLOGIES`; ``ks`` names
       the radices checked.
 
-    The verdict is not here: the findings chapter computes it from these numbers.
+    The verdict is not here: the findings chapter computes it from these numbers.  The notebook writes
+    the table with :func:`models.core.claims.save_claims`.
     """
     threshold = require("threshold", threshold, 0, lo_open=True, unit="relative error")
     vc_tolerance = require("vc_tolerance", vc_tolerance, 0, lo_open=True, unit="relative difference")
@@ -1042,13 +1062,16 @@ def claims_table(validation: pd.DataFrame, vc: pd.DataFrame | None = None, ranki
     return out
 
 
+# ----------------------------------------------------------------------------
+# The numbers the pages quote (glued)
+# ----------------------------------------------------------------------------
 def _ratio_text(row) -> str:
     return (f"{row['saturation (V low)']:.2f} → {row['saturation (V high)']:.2f} flits/node/cycle "
             f"({row['ratio high/low']:.2f}x)")
 
 
-def findings_values(claims: pd.DataFrame, validation: pd.DataFrame, vc: pd.DataFrame,
-                    topology: pd.DataFrame | None = None) -> dict:
+def glue_values(claims: pd.DataFrame, validation: pd.DataFrame, vc: pd.DataFrame,
+                topology: pd.DataFrame | None = None) -> dict:
     """The strings the chapter glues into its findings (key -> text), all computed from the chapter's tables.
 
     Keys (each prefixed ``xfolded_tm-``): ``worst-<group>-m<M>-<setup>`` and
@@ -1068,7 +1091,7 @@ def findings_values(claims: pd.DataFrame, validation: pd.DataFrame, vc: pd.DataF
     for _, r in acc.iterrows():
         tail = r["claim_id"].replace("within-5pct-", "")
         runnable = r["cause"] != "simulator set-up" or math.isfinite(r["sat_ratio"])
-        out[f"xfolded_tm-worst-{tail}-{r['setup']}"] = _pct(r["worst_err"]) if runnable else "not runnable"
+        out[f"xfolded_tm-worst-{tail}-{r['setup']}"] = _error_text(r["worst_err"]) if runnable else "not runnable"
         out[f"xfolded_tm-satratio-{tail}-{r['setup']}"] = (f"{r['sat_ratio']:.2f}" if math.isfinite(r["sat_ratio"])
                                                            else "not runnable")
     tor = validation[(validation["key"] == "torus") & validation["runnable"]]
@@ -1124,6 +1147,49 @@ def findings_values(claims: pd.DataFrame, validation: pd.DataFrame, vc: pd.DataF
         out["xfolded_tm-within5-sentence"] = (
             f"{n_hold} of {len(ok)} (network group, M, set-up) cases are within the paper's "
             f"{ok['threshold'].iloc[0]:.0%} below {BELOW:.0%} of the simulated saturation; the closest is "
-            f"{_pct(float(best['worst_err']))} ({best['claim_id'].replace('within-5pct-', '')}, set-up "
+            f"{_error_text(float(best['worst_err']))} ({best['claim_id'].replace('within-5pct-', '')}, set-up "
             f"'{best['setup']}')")
     return out
+
+
+def glue_values_errors(points: pd.DataFrame) -> dict:
+    """The delay figure's errors at its lightest load, glued on the delay page (key -> value).
+
+    ``points`` is the first table of :func:`error_tables`.  Keys:
+    ``xfolded_tm-low-rate`` (the lowest injection rate with a comparable
+    point, flits/node/cycle, a float) and ``xfolded_tm-low-err-<set-up>``
+    (the range of the signed relative errors there over the networks and VC
+    counts: ``"+1.2 % to +3.4 %"``).
+    """
+    low_rate = points["injection"].min()
+    low = points[points["injection"] == low_rate]
+    out = {"xfolded_tm-low-rate": float(low_rate)}
+    for s, g in low.groupby("setup"):
+        out[f"xfolded_tm-low-err-{s}"] = (f"{100 * g['rel. error'].min():+.1f} % to "
+                                          f"{100 * g['rel. error'].max():+.1f} %")
+    return out
+
+
+def glue_values_topology(distances: pd.DataFrame) -> dict:
+    """The topology page's numbers (key -> value).
+
+    ``xfolded_tm-fit-error-16``: the node-count error of Proposition 1's fit
+    at ``k = 16`` (nodes, unsigned; NaN when ``distances``,
+    :func:`distance_table`, has no ``k = 16``); ``xfolded_tm-ad-<network>-8``
+    the whole-network BFS average distances (hops) of the 8x8 mesh, torus,
+    TM and both readings of the x-Folded TM, and ``xfolded_tm-ad-torus-7`` of
+    the 7x7 torus; ``xfolded_tm-diam-completed-8`` the diameter and
+    ``xfolded_tm-nodes-8`` the node count of the 8x8 x-Folded TM.
+    """
+    fit = distances.loc[distances["k"] == 16, "node fit error"]
+    return {
+        "xfolded_tm-fit-error-16": float(abs(fit.iloc[0])) if len(fit) else float("nan"),
+        "xfolded_tm-ad-mesh-8": mesh(8).average_distance(),
+        "xfolded_tm-ad-torus-8": torus(8).average_distance(),
+        "xfolded_tm-ad-torus-7": torus(7).average_distance(),
+        "xfolded_tm-ad-tm-8": tm(8).average_distance(),
+        "xfolded_tm-ad-printed-8": xfolded_tm(8, "printed").average_distance(),
+        "xfolded_tm-ad-completed-8": xfolded_tm(8, "completed").average_distance(),
+        "xfolded_tm-diam-completed-8": xfolded_tm(8, "completed").diameter(),
+        "xfolded_tm-nodes-8": xfolded_tm(8, "printed").n_nodes,
+    }

@@ -58,7 +58,7 @@ MIN_TITLE = 9
 
 
 def plot_model_curves(panels: Sequence[tuple[Figure, Sequence[CurveRun]]], *, ymax: float = 200):
-    """The model curves, one panel per ``(figure, runs)`` of :func:`~models.xfolded_tm.experiments.run_model_curves`.
+    """The model curves, one panel per ``(figure, runs)`` of :func:`~models.xfolded_tm.experiments.run_figure`.
 
     Each network with its exact average distance as a line; the x-Folded TM
     model with Theorem 1's average distance dotted.  Lines count for the
@@ -92,7 +92,7 @@ def plot_delay(runs: Sequence[CurveRun], figure: Figure | None = None, *, show_t
                ymax: float | None = None):
     """Average delay vs injection rate for one VC count: one panel per network, model line and simulation markers.
 
-    ``runs`` are those of :func:`~models.xfolded_tm.experiments.run_delay` for
+    ``runs`` are those of :func:`~models.xfolded_tm.experiments.run_figure` for
     one figure.  One panel (and colour) per network, with shared axes so the
     networks compare across panels; its model line; its simulations as
     markers with 95% CIs, one style per set-up (open: ``ours``, filled:

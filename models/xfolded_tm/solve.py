@@ -77,8 +77,7 @@ __all__ = [
 # Lambdified equations (built once per process)
 # ----------------------------------------------------------------------------
 def _build(channel_rate: str) -> dict:
-    from .equations import SYMBOLS as s
-    from .equations import equations
+    from .equations import SYMBOLS as s, equations  # SymPy: only when the compiled functions are not on disk
 
     e = equations()
     return {
@@ -119,7 +118,7 @@ def _f_eq2():
 
 
 def _build_channel(V: int) -> dict:
-    from .equations import channel_terms
+    from .equations import channel_terms  # SymPy: only when the compiled functions are not on disk
 
     t = channel_terms(V)
     return {"P_b": ((t["rho"],), t["P_b"]), "Vbar_j": ((t["rho"],), t["Vbar_j"])}

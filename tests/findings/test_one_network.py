@@ -8,30 +8,41 @@ import pandas as pd
 import pytest
 
 from models import torus_ipp, torus_nbc
+from models.core.claims import SimSettings, SimulatorSetup, worst_error_below
 from models.core.errors import ParameterError
 from models.core.experiment import Curve, run_curve
 from models.findings import one_network as one
 
 
+def _curve(routing="duato_nbc", setup="one ejection VC", net=one.Network()):
+    return Curve("c", model=dict(name="torus_nbc", k=net.k, M=net.M, V=net.V), sim=dict(routing=routing), setup=setup)
+
+
 def test_setups_differ_only_in_the_knob_they_name():
     net = one.Network(k=8, M=32, V=10)
-    kws = {s: one.sim_kwargs("duato_nbc", s, 0.01, net, messages=1000, warmup_messages=100, batches=10, seed=3)
-           for s in one.SETUPS}
+    settings = SimSettings(messages=1000, warmup_messages=100, batches=10, seed=3)
+    kws = {s: one.sim_kwargs(_curve(setup=s, net=net), 0.01, settings) for s in one.SETUPS}
     assert len(kws) >= 2
     for a, b in itertools.combinations(kws, 2):
         differ = {key for key in kws[a].keys() | kws[b].keys() if kws[a].get(key) != kws[b].get(key)}
         # same seed, same everything else: only the knobs the two set-ups name
-        assert differ == set(one.SETUPS[a]["sim"]) | set(one.SETUPS[b]["sim"]), (a, b, differ)
-    assert all(kw["seed"] == 3 for kw in kws.values())
+        assert differ == set(one.SETUPS[a].overrides) | set(one.SETUPS[b].overrides), (a, b, differ)
+    assert all(kw["seed"] == 3 and kw["messages"] == 1000 and kw["rate"] == 0.01 for kw in kws.values())
     assert kws["V ejection VCs"]["ejection_vcs"] == 10 and kws["one ejection VC"]["ejection_vcs"] == 1
-    assert all(isinstance(s["description"], str) and s["description"] for s in one.SETUPS.values())
+    assert kws["one ejection VC"]["topology"] == net.topology and kws["one ejection VC"]["vcs"] == 10
+    assert all(isinstance(s, SimulatorSetup) and s.description and s.stands_for == "model"
+               for s in one.SETUPS.values())
+    # the rest of the curve's `sim` overrides the set-up
+    assert one.sim_kwargs(_curve().replace(sim=dict(routing="dor", ejection_vcs=3)), 0.01)["ejection_vcs"] == 3
 
 
 def test_unknown_setup_or_routing_refused():
     with pytest.raises(ParameterError, match="setup"):
-        one.setup_overrides("two ejection VCs")
+        one.sim_kwargs(_curve(setup="two ejection VCs"), 0.01)
+    with pytest.raises(ParameterError, match="setup"):
+        one.curves(setups=["two ejection VCs"])
     with pytest.raises(ParameterError, match="routing"):
-        one.sim_kwargs("updown", "one ejection VC", 0.01, messages=100, warmup_messages=10, batches=2)
+        one.sim_kwargs(_curve(routing="updown"), 0.01)
 
 
 def test_every_model_has_a_routing_and_an_existing_setup():
@@ -121,13 +132,14 @@ def test_worst_error_below_80_percent():
     run = run_curve(curve, lambda c, x: {"latency": model_lat[round(x, 6)]},
                     lambda c, xs: [{"latency": sim_lat[round(x, 6)], "latency CI": 1.0} for x in xs],
                     model_saturation=lambda c: 0.85, sim_saturation=lambda c, m: 1.0)
-    assert one.worst_error_below(run) == pytest.approx(0.25)        # |150 - 200| / 200, the 0.9 point left out
-    assert one.worst_error_below(run, 0.95) == math.inf
+    assert worst_error_below(run) == pytest.approx(0.25)            # |150 - 200| / 200, the 0.9 point left out
+    assert worst_error_below(run, 0.95) == math.inf
+    assert one.worst_error_below is worst_error_below               # the shared rule, not a copy
 
 
 def test_a_tiny_network_end_to_end(tmp_cache):
     net = one.Network(k=4, M=8, V=4)
-    settings = one.SimSettings(messages=300, warmup_messages=50, batches=5, sat_messages=300, sat_steps=3,
+    settings = SimSettings(messages=300, warmup_messages=50, batches=5, sat_messages=300, sat_steps=3,
                                sat_rtol=0.2)
     runs = one.run(net, settings, fractions=(0.25, 0.5), model_points=3, models=["torus_nbc", "xfolded_tm"])
     assert len(runs) == 2 * len(one.SETUPS)
@@ -142,3 +154,16 @@ def test_a_tiny_network_end_to_end(tmp_cache):
     assert one.format_errors(errors).shape == errors.shape
     fig = one.plot(runs, net)
     assert len(fig.axes) == 2
+
+
+def test_glue_values_and_the_shown_table():
+    t = _errors({"A": (1, -9, 10, 20, 0.9), "B": (-5, 6, math.inf, -8, 1.05)})
+    best = one.most_accurate(t)
+    vals = one.glue_values(best)
+    assert vals == {"findings-one-s": one.summary_sentences(best)["s"]}
+    assert set(one.glue_values(best.assign(setup=one.OWN_SETUP))) == {"findings-one-each-model-s-own-set-up"}
+    shown = one.format_best(best).set_index("criterion")
+    assert shown.loc["saturation", "value"] == "1.050" and shown.loc["up to 50%", "value"] == "6.0%"
+    assert shown.loc["75-90%", "value"] == "20.0%" and shown.loc["75-90%", "runner-up value"] == "saturated"
+    assert one.format_best(best.assign(value=math.nan))["value"].eq("n/a").all()
+    assert best["value"].dtype.kind == "f"                          # the input is left as it was

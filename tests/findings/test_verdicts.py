@@ -108,6 +108,32 @@ def test_read_claims_in_book_order(tmp_path):
                                        "cannot be checked": 0}
 
 
+def test_glue_values_and_counts_by_chapter():
+    rows = [row(worst_err=0.3), row(claim_id="b", worst_err=0.01),
+            row(chapter="min_mva", claim_id="t1", worst_err=0.01, threshold=0.02),
+            row(chapter="min_mva", claim_id="t2", setup="model", worst_err=0.01, threshold=math.nan),
+            row(chapter="min_mva", claim_id="t3", worst_err=0.01), row(chapter="min_mva", claim_id="t3", setup="x")]
+    table = V.verdict_table(pd.DataFrame(rows))
+    vals = V.glue_values(table)
+    assert vals == {"findings-n-claims": 5, "findings-n-holds": 2, "findings-n-caveat": 1, "findings-n-fails": 1,
+                    "findings-n-unchecked": 1, "findings-n-chapters": 2}
+    assert all(type(v) is int for v in vals.values())
+    by = V.counts_by_chapter(table, ["min_mva", "torus_dor", "torus_nbc"])
+    assert list(by.columns) == ["chapter", *V.VERDICTS, "claims"]
+    assert by.to_dict("records") == [
+        {"chapter": "min_mva", "holds": 1, "holds with a caveat": 1, "does not hold": 0, "cannot be checked": 1,
+         "claims": 3},
+        {"chapter": "torus_nbc", "holds": 1, "holds with a caveat": 0, "does not hold": 1, "cannot be checked": 0,
+         "claims": 2}]
+
+
+def test_the_claims_columns_are_cores():
+    from models.core.claims import CLAIM_COLUMNS, claims_file
+
+    assert V.CLAIM_COLUMNS is CLAIM_COLUMNS
+    assert V.claims_path("book", "torus_nbc").name == claims_file("torus_nbc")
+
+
 def test_holds_column_round_trips_through_csv(tmp_path):
     write(tmp_path, "torus_dor", [row(chapter="torus_dor", claim_id="a", kind="fact", setup="-", holds=True,
                                       threshold=math.nan),

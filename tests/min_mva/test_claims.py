@@ -7,10 +7,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from models.core.claims import CLAIM_COLUMNS, claims_file, save_claims
 from models.core.errors import ParameterError
 from models.min_mva import paper_tables as pt
-from models.min_mva.experiments import (CLAIM_COLUMNS, CLAIMS, CLAIMS_FILE, claims_table, save_claims,
-                                        symbolic_checks, worst_points)
+from models.min_mva.experiments import (CLAIM_IDS, CLAIM_NOTEBOOKS, CLAIMS, claims_table, symbolic_checks,
+                                        worst_points)
+
+CLAIMS_FILE = claims_file("min_mva")
+
+
+def _save(frame, notebook, directory):
+    return save_claims(frame, "min_mva", directory, owns=CLAIM_NOTEBOOKS[notebook], order=CLAIM_IDS)
 
 _CHECKS = {"kruskal_snir_single": True, "kruskal_snir_m": True, "kruskal_snir_m_printed": False,
            "switch_1x1_single": True, "switch_1x1_m": True, "memory_single": True, "processor_single": True,
@@ -106,9 +113,9 @@ def test_claims_are_unique_kebab_and_quoted():
 def test_save_claims_merges_the_notebooks(tmp_path):
     sym = claims_table(symbolic=_CHECKS)
     err = claims_table(figure_points=_points())
-    save_claims(err[err["claim_id"] != "fig6-8-accurate"], "02-single-packet", tmp_path)
-    save_claims(sym, "01-derivation", tmp_path)
-    merged = save_claims(err[err["claim_id"] == "fig6-8-accurate"], "03-multi-packet", tmp_path)
+    _save(err[err["claim_id"] != "fig6-8-accurate"], "02-single-packet", tmp_path)
+    _save(sym, "01-derivation", tmp_path)
+    merged = _save(err[err["claim_id"] == "fig6-8-accurate"], "03-multi-packet", tmp_path)
     back = pd.read_csv(tmp_path / CLAIMS_FILE)
     assert list(back.columns) == list(CLAIM_COLUMNS) and len(back) == len(sym) + len(err) == len(merged)
     order = list(CLAIMS)
@@ -116,11 +123,11 @@ def test_save_claims_merges_the_notebooks(tmp_path):
     assert back.set_index("claim_id").loc["eq6-no-queueing-spe-m", "holds"] == False  # noqa: E712 (CSV round trip)
     assert back.set_index("claim_id")["holds"].loc[["fig2-within-5pct"]].isna().all()
     # a re-run replaces its own rows only, stale ones included
-    save_claims(claims_table(figure_points=_points().query("figure == 2")), "02-single-packet", tmp_path)
+    _save(claims_table(figure_points=_points().query("figure == 2")), "02-single-packet", tmp_path)
     again = pd.read_csv(tmp_path / CLAIMS_FILE)
     assert "fig3-hot-spot-accurate" not in set(again["claim_id"]) and "fig6-8-accurate" in set(again["claim_id"])
     assert len(again[again["claim_id"] == "kruskal-snir-single"]) == 1
-    with pytest.raises(ParameterError, match="not computed by"):
-        save_claims(sym, "02-single-packet", tmp_path)
-    with pytest.raises(ParameterError, match="`notebook`"):
-        save_claims(sym, "05-nothing", tmp_path)
+    with pytest.raises(ParameterError, match="not among the claims this notebook owns"):
+        _save(sym, "02-single-packet", tmp_path)
+    assert set(CLAIM_NOTEBOOKS) == {"01-derivation", "02-single-packet", "03-multi-packet", "04-tables"}
+    assert sorted(c for owned in CLAIM_NOTEBOOKS.values() for c in owned) == sorted(CLAIM_IDS)

@@ -6,35 +6,68 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from models.core.claims import SimSettings
 from models.core.errors import ParameterError
 from models.core.experiment import Curve, CurveRun, Figure
 from models.min_mva import saturation_load
-from models.min_mva.experiments import (FIGURES, SIM_KEYS, curves_table, error_tables, run_curve, run_figure,
-                                        sim_params)
+from models.sim import closed_min
+from models.min_mva.experiments import (FIGURES, NC_GRID, SETTINGS, SIM_KEYS, curves_table, error_tables,
+                                        paper_figure, run_figure, sim_kwargs, sim_params, simulate_curve)
 
 
 def test_figures_match_the_paper_captions():
-    assert sorted(FIGURES) == [2, 3, 4, 5, 6, 7, 8]
-    assert all(isinstance(f, Figure) and f.label == f"fig-min_mva-fig{n}" for n, f in FIGURES.items())
-    assert all(isinstance(c, Curve) for f in FIGURES.values() for c in f.curves)
-    assert [c.model["S_mm"] for c in FIGURES[2].curves] == [1, 2, 4]
-    assert FIGURES[4].curves[0].model["k"] == 4 and FIGURES[4].curves[0].model["n"] == 3
-    assert FIGURES[5].curves[0].model["n"] == 7
-    assert FIGURES[3].curves[0].model["pattern"] == "hot_spot"
+    assert list(FIGURES) == [f"fig-min_mva-fig{n}" for n in range(2, 9)]
+    assert all(isinstance(f, Figure) and f.label == key and f.chapter == "min_mva" for key, f in FIGURES.items())
+    assert all(isinstance(c, Curve) and c.loads == NC_GRID for f in FIGURES.values() for c in f.curves)
+    assert [c.model["S_mm"] for c in paper_figure(2).curves] == [1, 2, 4]
+    assert paper_figure(4).curves[0].model["k"] == 4 and paper_figure(4).curves[0].model["n"] == 3
+    assert paper_figure(5).curves[0].model["n"] == 7
+    assert paper_figure(3).curves[0].model["pattern"] == "hot_spot"
     for number, m in ((6, 2), (7, 4), (8, 8)):
-        assert [c.model["S_mm"] for c in FIGURES[number].curves] == [m, 2 * m]
-        assert all(c.model["m"] == m for c in FIGURES[number].curves)
+        assert [c.model["S_mm"] for c in paper_figure(number).curves] == [m, 2 * m]
+        assert all(c.model["m"] == m for c in paper_figure(number).curves)
+    assert paper_figure(2, [1, 4]).curves[0].loads == (1, 4) and paper_figure(2) == FIGURES["fig-min_mva-fig2"]
+    with pytest.raises(ParameterError, match="`number`"):
+        paper_figure(9)
+    with pytest.raises(ParameterError, match="`NC`"):
+        paper_figure(2, [1.5])
 
 
 def test_sim_params_keep_the_model_configuration():
-    model = dict(FIGURES[3].curves[0].model, damping=0.3, method="general")
-    assert sim_params(model) == FIGURES[3].curves[0].model
+    model = dict(paper_figure(3).curves[0].model, damping=0.3, method="general")
+    assert sim_params(model) == paper_figure(3).curves[0].model
     assert sim_params(model, {"return_wiring": "same"})["return_wiring"] == "same"
     assert set(sim_params(model)) <= set(SIM_KEYS)
 
 
+def test_sim_kwargs_take_the_run_lengths_in_cycles():
+    curve = paper_figure(2).curves[0]
+    kw = sim_kwargs(curve, 4, SETTINGS)
+    assert kw["NC"] == 4 and isinstance(kw["NC"], int) and (kw["cycles"], kw["warmup"]) == (200_000, 20_000)
+    assert kw["batches"] == 20 and kw["seed"] == 1 and "target_ci" not in kw and kw["return_wiring"] == "mirror"
+    precise = sim_kwargs(curve, 4.0, SETTINGS.replace(target_ci=0.01, cycles=40_000), max_cycles=100_000)
+    assert (precise["NC"], precise["target_ci"], precise["max_cycles"], precise["cycles"]) == (4, 0.01, 100_000, 40_000)
+    with pytest.raises(ParameterError, match="`NC`"):
+        sim_kwargs(curve, 2.5, SETTINGS)
+    with pytest.raises(ParameterError, match="`settings`"):
+        sim_kwargs(curve, 2, SimSettings())  # no cycles: a closed system's run length is not in messages
+    with pytest.raises(ParameterError, match="`loads` must be integers"):
+        simulate_curve(curve, [2, 2.5], SETTINGS)
+
+
+@pytest.mark.slow
+def test_simulate_curve_is_the_cached_closed_simulator(tmp_cache):
+    curve = Curve("tiny", model=dict(topology="omega", k=2, n=2, S_pe=1.0, S_mm=2.0, m=1, pattern="uniform"))
+    settings = SimSettings(cycles=3000, warmup_cycles=300, batches=5)
+    rows = simulate_curve(curve, [1, 3], settings)
+    assert [r["saturated"] for r in rows] == [False, False]
+    for nc, row in zip((1, 3), rows):
+        ref = closed_min.simulate(**sim_kwargs(curve, nc, settings))
+        assert (row["latency"], row["latency CI"], row["X"], row["X CI"]) == (ref.R, ref.R_ci, ref.X, ref.X_ci)
+
+
 def test_model_only_curve_is_monotone_and_bounded():
-    runs = run_figure(2, [1, 2, 4, 8, 16, 32], simulate=False)
+    runs = run_figure(paper_figure(2, [1, 2, 4, 8, 16, 32]), simulate=False)
     assert all(isinstance(r, CurveRun) and r.sim is None for r in runs)
     frame = curves_table({2: runs})
     assert list(frame.columns) == ["figure", "curve", "setup", "NC", "model R", "model X", "iterations"]
@@ -46,16 +79,20 @@ def test_model_only_curve_is_monotone_and_bounded():
     for label, smm in (("S_mm=2", 2), ("S_mm=4", 4)):
         assert frame[frame["curve"] == label]["model X"].max() < 64 / smm
     # each run records N* of its curve
-    assert runs[1].model_saturation == pytest.approx(saturation_load(**FIGURES[2].curves[1].model))
+    assert runs[1].model_saturation == pytest.approx(saturation_load(**paper_figure(2).curves[1].model))
+    bad = Figure("fig-min_mva-x", "t", (paper_figure(2).curves[0].replace(loads=(0,)),), quantity="R")
     with pytest.raises(ParameterError, match="`NC`"):
-        run_curve(FIGURES[2].curves[0], [0], simulate=False)
-    with pytest.raises(ParameterError, match="`NC`"):
-        run_curve(FIGURES[2].curves[0], [1.5], simulate=False)
+        run_figure(bad, simulate=False)
+    with pytest.raises(ParameterError, match="`figure`"):
+        run_figure(2, simulate=False)
 
 
-def test_overrides_reach_the_model():
-    run = run_curve(FIGURES[2].curves[1], [2], simulate=False, overrides={"n": 3})
+def test_a_readers_network_reaches_the_model():
+    curve = paper_figure(2, [2]).curves[1]
+    mine = Figure("fig-min_mva-mine", "n = 3", (curve.replace(model={**curve.model, "n": 3}),), quantity="R")
+    run, = run_figure(mine, simulate=False)
     assert run.curve.model["n"] == 3 and run.model_saturation == pytest.approx(saturation_load(n=3, S_mm=2))
+    assert sim_kwargs(run.curve, 2)["n"] == 3
 
 
 def _fake_run(label, fig, ncs=(1, 2)):

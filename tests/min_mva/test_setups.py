@@ -4,11 +4,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from models.core.claims import SimSettings, SimulatorSetup, named_setup, setups_table
 from models.core.errors import ParameterError
 from models.min_mva import paper_tables
-from models.min_mva.experiments import (DEFAULT_SETUP, FIGURES, SETUPS, run_curve, run_figure, setups_table,
-                                        sim_kwargs, with_setup)
-from models.min_mva.setups import check_setup, setup_overrides
+from models.min_mva.__main__ import CHAPTER, sim_curve
+from models.min_mva.experiments import (DEFAULT_SETUP, FIGURES, SETUPS, paper_figure, run_figure, sim_kwargs,
+                                        with_setup)
 
 
 def _diff(a: dict, b: dict) -> set:
@@ -17,23 +18,26 @@ def _diff(a: dict, b: dict) -> set:
 
 def test_setups_are_named_and_described():
     assert list(SETUPS)[0] == DEFAULT_SETUP == "paper"
-    assert setup_overrides("paper") == {"return_wiring": "mirror"}
-    assert setup_overrides("second-omega") == {"return_wiring": "same"}
-    table = setups_table()
+    assert all(isinstance(s, SimulatorSetup) and s.name == name for name, s in SETUPS.items())
+    assert SETUPS["paper"].sim() == {"return_wiring": "mirror"}
+    assert SETUPS["second-omega"].sim() == {"return_wiring": "same"}
+    # both are readings of the paper's own words ("an identical network"): both may decide a verdict
+    assert all(s.stands_for == "paper" and s.decides for s in SETUPS.values())
+    table = setups_table(SETUPS)
     assert list(table["setup"]) == list(SETUPS) and table["description"].str.len().min() > 20
     with pytest.raises(ParameterError, match="`setup`"):
-        check_setup("booksim")
+        named_setup(SETUPS, "booksim")
 
 
-@pytest.mark.parametrize("number", sorted(FIGURES))
-def test_setups_differ_only_in_the_return_wiring(number):
+@pytest.mark.parametrize("label", sorted(FIGURES))
+def test_setups_differ_only_in_the_return_wiring(label):
     """Same seed, run lengths and configuration: the simulator calls differ in `return_wiring` alone."""
-    for curve in FIGURES[number].curves:
+    settings = SimSettings(cycles=5000, warmup_cycles=500, batches=5, seed=7)
+    for curve in FIGURES[label].curves:
         assert curve.setup == DEFAULT_SETUP
         a, b = with_setup(curve, "paper"), with_setup(curve, "second-omega")
         for nc in (1, 8):
-            ka = sim_kwargs(a, nc, cycles=5000, warmup_cycles=500, batches=5, seed=7)
-            kb = sim_kwargs(b, nc, cycles=5000, warmup_cycles=500, batches=5, seed=7)
+            ka, kb = sim_kwargs(a, nc, settings), sim_kwargs(b, nc, settings)
             assert _diff(ka, kb) == {"return_wiring"}
             assert ka["seed"] == kb["seed"] == 7 and ka["NC"] == kb["NC"] == nc
             assert (ka["return_wiring"], kb["return_wiring"]) == ("mirror", "same")
@@ -43,19 +47,28 @@ def test_setups_differ_only_in_the_return_wiring(number):
 
 
 def test_setup_reaches_model_and_simulator():
-    curve = FIGURES[2].curves[1]
-    run = run_curve(curve, [2, 4], simulate=False, setup="second-omega")
-    assert run.curve.setup == "second-omega" and run.params["setup"] == "second-omega"
-    assert run.curve.model["return_wiring"] == "same" and sim_kwargs(run.curve, 2)["return_wiring"] == "same"
-    # an override of a set-up's knob reaches the simulator too (not shadowed by the set-up's own value)
-    over = run_curve(curve, [2], simulate=False, overrides={"return_wiring": "same"})
-    assert sim_kwargs(over.curve, 2)["return_wiring"] == "same"
-    runs = run_figure(2, [2], simulate=False, setups=["paper", "second-omega"])
+    runs = run_figure(paper_figure(2, [2, 4]), simulate=False, setups=["paper", "second-omega"])
     assert [r.curve.setup for r in runs] == ["paper"] * 3 + ["second-omega"] * 3
+    assert [r.params["setup"] for r in runs] == ["paper"] * 3 + ["second-omega"] * 3
+    assert runs[4].curve.model["return_wiring"] == "same" and sim_kwargs(runs[4].curve, 2)["return_wiring"] == "same"
     # uniform traffic: the model cannot tell the wirings apart
     assert [float(r.model["R"].iloc[0]) for r in runs[:3]] == pytest.approx([float(r.model["R"].iloc[0]) for r in runs[3:]])
     with pytest.raises(ParameterError, match="`setups`"):
-        run_figure(2, [2], simulate=False, setups="paper")
+        run_figure(paper_figure(2, [2]), simulate=False, setups="paper")
+    with pytest.raises(ParameterError, match="`setup`"):
+        run_figure(paper_figure(2, [2]), simulate=False, setups=["booksim"])
+
+
+def test_the_command_simulates_the_models_return_network():
+    options = {p.name: p.default for p in CHAPTER.params}
+    curve = sim_curve(options, DEFAULT_SETUP)
+    assert curve.setup == "paper" and curve.sim == {"return_wiring": "mirror"} and curve.model == CHAPTER.solver_kwargs(options)
+    same = dict(options, return_wiring="same")
+    for setup in ("paper", "second-omega"):  # the default set-up follows --return_wiring; the other agrees with it
+        assert sim_curve(same, setup).setup == "second-omega" and sim_curve(same, setup).sim == {"return_wiring": "same"}
+    with pytest.raises(ParameterError, match="`setup` 'second-omega'"):
+        sim_curve(options, "second-omega")
+    assert CHAPTER.setups == tuple(SETUPS) and CHAPTER.simulates
 
 
 def test_table_runs_differ_only_in_the_return_wiring(monkeypatch):
@@ -68,10 +81,14 @@ def test_table_runs_differ_only_in_the_return_wiring(monkeypatch):
                                stage_ci={k: 0.01 for k in vals if k != "R"})
 
     monkeypatch.setattr(paper_tables, "simulate", fake_simulate)
-    a = paper_tables.run_table(2, setup="paper", cycles=1000, warmup_cycles=100, batches=5, seed=3)
-    b = paper_tables.run_table(2, setup="second-omega", cycles=1000, warmup_cycles=100, batches=5, seed=3)
+    settings = SimSettings(cycles=1000, warmup_cycles=100, batches=5, seed=3)
+    a = paper_tables.run_table(2, settings, setup="paper")
+    b = paper_tables.run_table(2, settings, setup="second-omega")
     n = len(paper_tables.NC_VALUES)
     assert len(calls) == 2 * n
     for ka, kb in zip(calls[:n], calls[n:]):
         assert _diff(ka, kb) == {"return_wiring"} and ka["seed"] == kb["seed"] == 3
+        assert (ka["cycles"], ka["warmup"], ka["batches"]) == (1000, 100, 5)
     assert a.attrs["setup"] == "paper" and b.attrs["setup"] == "second-omega"
+    with pytest.raises(ParameterError, match="`settings`"):
+        paper_tables.run_table(2, SimSettings())

@@ -8,14 +8,16 @@ import pytest
 
 import pandas as pd
 
-from models.core import experiment as core
-from models.core.experiment import CurveRun, Figure
+from models.core.claims import CLAIM_COLUMNS, SimSettings, SimulatorSetup, worst_error_below
+from models.core.experiment import CurveRun, Figure, run_curve
 from models.networks.graph import Torus
 from models.torus_dor import solve
-from models.torus_dor.experiments import (CLAIM_COLUMNS, CLAIMS, FIGURES, SETUPS, capacity_load,
-                                          claims_table, error_table, figure1, figure2, format_error_table,
-                                          more_accurate, points_table, run_curve, setup_overrides, sim_config,
-                                          torus_curve, worst_below, zero_load_check)
+from models.torus_dor.__main__ import CHAPTER, sim_curve
+from models.torus_dor.experiments import (CLAIMS, DEFAULT_SETUP, FIGURES, SETTINGS, SETUPS, capacity_load,
+                                          claims_table, curves_figure, error_summary, figure1, figure2,
+                                          format_error_summary, model_column, more_accurate, points_table,
+                                          run_figure, sim_kwargs, sim_saturation, simulate_curve, torus_curve,
+                                          zero_load_check)
 
 
 @pytest.mark.parametrize("radices,L,M", [((8, 8), 3, 32), ((4, 6), 2, 16), ((3, 4, 5), 5, 8)])
@@ -27,10 +29,12 @@ def test_zero_load_latency_matches_the_simulator_within_one_percent(radices, L, 
 
 def test_light_load_agreement_and_error_table(tmp_cache):
     c = torus_curve((6, 6), 3, 16, fractions=[0.25])
-    run = run_curve(c, messages=3000, warmup_messages=300, batches=10, sat_messages=1500, sat_steps=4,
-                    model_points=5)
+    settings = SimSettings(messages=3000, warmup_messages=300, batches=10, sat_messages=1500, sat_steps=4)
+    run, = run_figure(curves_figure("fig-torus_dor-light", "light load", [c]), settings, model_points=5)
     assert isinstance(run, CurveRun)
-    t = error_table([run])
+    # the simulated saturation load is the search of sim_saturation on the same settings (cached)
+    assert run.sim_saturation == sim_saturation(c, settings).load
+    t = error_summary([run])
     assert list(t.columns) == ["setup", "curve", "err 25%", "err 50%", "err 75%", "err 90%", "err printed 25%",
                                "err printed 50%", "err printed 75%", "err printed 90%", "worst <80%",
                                "worst printed <80%", "sat model", "sat sim", "sat printed", "sat model / sim",
@@ -40,7 +44,7 @@ def test_light_load_agreement_and_error_table(tmp_cache):
     assert t["worst <80%"].iloc[0] == pytest.approx(abs(t["err 25%"].iloc[0]))
     assert 0 < t["sat sim"].iloc[0] < capacity_load(c)
     assert math.isnan(t["err 50%"].iloc[0])  # not run
-    assert format_error_table(t)["err 25%"].iloc[0].endswith("%")
+    assert format_error_summary(t)["err 25%"].iloc[0].endswith("%")
     pts = points_table([run])
     assert pts["rate"].iloc[0] == pytest.approx(0.25 * run.sim_saturation)
     assert pts["model latency"].iloc[0] == solve(pts["rate"].iloc[0], **c.model).latency
@@ -51,11 +55,13 @@ def test_light_load_agreement_and_error_table(tmp_cache):
 
 
 def test_figures_are_the_papers():
-    assert sorted(FIGURES) == [1, 2] and all(isinstance(f, Figure) for f in FIGURES.values())
-    assert len(FIGURES[1].curves) == 24 and FIGURES[1].label == "fig-torus_dor-fig1"
-    assert {c.setup for c in FIGURES[1].curves} == {"unidirectional", "bidirectional"}
-    assert [c.setup for c in FIGURES[2].curves] == ["unidirectional", "bidirectional"]
-    assert FIGURES[2].curves[0].model["radices"] == (16, 16) and FIGURES[2].curves[0].model["L"] == 5
+    assert list(FIGURES) == ["fig-torus_dor-fig1", "fig-torus_dor-fig2"]
+    assert all(isinstance(f, Figure) and f.label == key for key, f in FIGURES.items())
+    fig1, fig2 = FIGURES["fig-torus_dor-fig1"], FIGURES["fig-torus_dor-fig2"]
+    assert len(fig1.curves) == 24
+    assert {c.setup for c in fig1.curves} == {"unidirectional", "bidirectional"}
+    assert [c.setup for c in fig2.curves] == ["unidirectional", "bidirectional"]
+    assert fig2.curves[0].model["radices"] == (16, 16) and fig2.curves[0].model["L"] == 5
     f = figure1(networks=[[8, 8]], M_values=[32], vcs_values=[3, 5], fractions=[0.5])
     assert [c.label for c in f.curves] == ["8x8, L=3, M=32", "8x8, L=5, M=32", "8x8 bi, L=3, M=32",
                                            "8x8 bi, L=5, M=32"]
@@ -71,17 +77,19 @@ def test_figures_are_the_papers():
 
 # ---------------------------------------------------------------- simulator set-ups
 def test_setups_differ_only_in_the_knob_they_name():
-    assert set(SETUPS) == {"unidirectional", "bidirectional"}
-    assert all(isinstance(v["description"], str) and v["description"] for v in SETUPS.values())
-    a, b = setup_overrides("unidirectional"), setup_overrides("bidirectional")
+    assert list(SETUPS) == ["unidirectional", "bidirectional"] and DEFAULT_SETUP == "unidirectional"
+    assert all(isinstance(s, SimulatorSetup) and s.name == k and s.description for k, s in SETUPS.items())
+    assert all(s.stands_for == "model" for s in SETUPS.values())  # each: the model on its own torus
+    a, b = SETUPS["unidirectional"].sim(), SETUPS["bidirectional"].sim()
     assert set(a) == set(b) == {"bidirectional"} and a != b
-    kw = dict(messages=1000, warmup_messages=100, batches=10, seed=7)
+    settings = SimSettings(messages=1000, warmup_messages=100, batches=10, seed=7)
     cu = torus_curve((8, 8), 3, 32, setup="unidirectional")
     cb = torus_curve((8, 8), 3, 32, setup="bidirectional")
-    su, sb = sim_config(cu, **kw), sim_config(cb, **kw)
+    su, sb = sim_kwargs(cu, 0.002, settings), sim_kwargs(cb, 0.002, settings)
     # the simulator's keywords: the same everything (seed, VCs, buffers, tie rule...) but the torus
     assert set(su) == set(sb) and {k for k in su if su[k] != sb[k]} == {"topology"}
-    assert su["seed"] == sb["seed"] == 7 and su["tie"] == sb["tie"] == "random"
+    assert su["seed"] == sb["seed"] == 7 and su["tie"] == sb["tie"] == "random" and su["rate"] == 0.002
+    assert (su["messages"], su["warmup_messages"], su["batches"]) == (1000, 100, 10)
     tu, tb = su["topology"], sb["topology"]
     assert isinstance(tu, Torus) and isinstance(tb, Torus)
     assert tu.radices == tb.radices and (tu.bidirectional, tb.bidirectional) == (False, True)
@@ -92,7 +100,33 @@ def test_setups_differ_only_in_the_knob_they_name():
     # a curve whose model and simulated torus disagree is refused
     bad = cu.replace(sim={"bidirectional": True})
     with pytest.raises(ValueError, match="bidirectional"):
-        sim_config(bad, **kw)
+        sim_kwargs(bad, 0.002, settings)
+
+
+def test_the_command_line_curve_is_the_models_torus():
+    """The CLI's bare curve (the solver's keywords): the set-up follows --bidirectional, M as an integer."""
+    options = {"radices": [8, 8], "L": 3, "M": 32.0, "bidirectional": False}
+    kw = sim_kwargs(sim_curve(options, "unidirectional"), 0.001, SETTINGS)
+    assert kw["message_length"] == 32 and isinstance(kw["message_length"], int)
+    assert kw["topology"] == Torus((8, 8), bidirectional=False) and kw["messages"] == 120_000
+    bi = sim_curve(dict(options, bidirectional=True), "unidirectional")  # the default set-up follows the flag
+    assert bi.setup == "bidirectional" and sim_kwargs(bi, 0.001, SETTINGS)["topology"].bidirectional
+    assert sim_curve(dict(options, bidirectional=True), "bidirectional").setup == "bidirectional"
+    with pytest.raises(ValueError, match="`setup` 'bidirectional'"):
+        sim_curve(options, "bidirectional")
+    assert CHAPTER.setups == tuple(SETUPS) and CHAPTER.simulates
+    # a curve without set-up overrides: the model's torus
+    for bidirectional in (False, True):
+        bare = torus_curve((4, 4), 3, 8, bidirectional=bidirectional).replace(sim={})
+        assert sim_kwargs(bare, 0.01, SETTINGS)["topology"].bidirectional is bidirectional
+
+
+def test_simulate_curve_rows(tmp_cache):
+    c = torus_curve((4, 4), 3, 8)
+    settings = SimSettings(messages=400, warmup_messages=50, batches=5)
+    rows = simulate_curve(c, [0.005, 0.01], settings)
+    assert [sorted(r) for r in rows] == [["hops", "latency", "latency CI", "multiplexing", "result", "saturated"]] * 2
+    assert all(r["latency"] == r["result"].latency and not r["saturated"] for r in rows)
 
 
 # ---------------------------------------------------------------- claims table (synthetic runs)
@@ -111,20 +145,23 @@ def _synthetic_run(curve, sim_latency, model_latency, other=None, sat_sim=0.01):
     def sim(c, xs):
         return [{"latency": sims[x], "latency CI": 1.0, "saturated": not math.isfinite(sims[x])} for x in xs]
 
-    return core.run_curve(curve, model, sim, model_saturation=lambda c: 0.8 * sat_sim,
-                          sim_saturation=lambda c, m: sat_sim)
+    return run_curve(curve, model, sim, model_saturation=lambda c: 0.8 * sat_sim,
+                     sim_saturation=lambda c, m: sat_sim)
 
 
 def test_worst_below_and_more_accurate():
     c = torus_curve((4, 4), 3, 8)
     run = _synthetic_run(c, [10, 20, 40, 80], [11, 18, 48, math.inf], {"2003": [12, math.inf, math.inf, 1]})
-    assert worst_below(run) == pytest.approx(0.2)  # 0.9 is above 80% of the simulated saturation load
-    assert worst_below(run, "2003") == math.inf
+    assert worst_error_below(run) == pytest.approx(0.2)  # 0.9 is above 80% of the simulated saturation load
+    assert worst_error_below(run, column=model_column("2003")) == math.inf
     assert more_accurate(run) is True  # saturated at fewer of the loads below 80%
     run2 = _synthetic_run(c, [10, 20, 40, 80], [11, 18, 48, 1], {"2003": [10.5, 21, 41, 1]})
     assert more_accurate(run2) is False  # as many saturated (none): the smaller mean error wins
     run3 = _synthetic_run(c, [10, 20, math.inf, 80], [11, 18, math.inf, 1])
-    assert worst_below(run3) == pytest.approx(0.1)  # a saturated simulation point has no error
+    assert worst_error_below(run3) == pytest.approx(0.1)  # a saturated simulation point has no error
+    assert model_column("printed") == "model latency printed" and model_column() == "model latency"
+    with pytest.raises(ValueError, match="`which`"):
+        model_column("2005")
 
 
 def test_claims_table_columns_and_numbers():

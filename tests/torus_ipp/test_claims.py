@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core import experiment as core
-from models.core.experiment import Curve
+from models.core.claims import CLAIM_COLUMNS, worst_error_below
+from models.core.experiment import run_curve
 from models.torus_ipp import experiments as X
 
 
@@ -15,7 +15,7 @@ def fake_run(panel="Fig. 1(a)", traffic="ipp", setup="paper/model", *, model_sat
              err=(0.01, 0.02, 0.05, 0.1), fractions=(0.25, 0.5, 0.75, 0.9)):
     """A CurveRun whose model is ``(1 + err) x`` the simulation at ``fractions`` of ``sim_sat``,
     saturated from ``model_sat`` on (loads are abstract)."""
-    base = X.FIGURES[1].curve(panel) if panel.startswith("Fig. 1") else X.FIGURES[2].curve(panel)
+    base = X.paper_figure(1 if panel.startswith("Fig. 1") else 2).curve(panel)
     curve = X.with_setup(X.with_traffic(base, traffic), setup).replace(loads=fractions)
     errors = dict(zip(fractions, err))
 
@@ -29,14 +29,13 @@ def fake_run(panel="Fig. 1(a)", traffic="ipp", setup="paper/model", *, model_sat
         e = next((v for k, v in errors.items() if np.isclose(k, f)), 0.0)
         return {"latency": (100.0 + 100.0 * x) * (1 + e), "saturated": False}
 
-    return core.run_curve(curve, model, sim, model_saturation=lambda c: model_sat,
-                          sim_saturation=lambda c, m: sim_sat)
+    return run_curve(curve, model, sim, model_saturation=lambda c: model_sat, sim_saturation=lambda c, m: sim_sat)
 
 
 def test_claims_table_columns_and_rows():
     runs = [fake_run(setup=su) for su in X.SETUPS]
     t = X.claims_table(runs)
-    assert tuple(t.columns) == X.CLAIM_COLUMNS
+    assert tuple(t.columns) == CLAIM_COLUMNS
     assert list(t["claim_id"]) == ["latency-accuracy"] * 2 + ["saturation"] * 2
     assert list(t["setup"]) == list(X.SETUPS) * 2
     assert set(t["chapter"]) == {"torus_ipp"} and set(t["kind"]) == {"error", "saturation"}
@@ -145,4 +144,89 @@ def test_worst_ratio_and_error_helpers():
     assert X.worst_ratio([0.9, 1.5, 0.5]) == 0.5
     assert X.worst_ratio([0.9, 2.5, 0.5]) == 2.5
     assert math.isnan(X.worst_ratio([math.nan]))
-    assert math.isnan(X.worst_error([]))
+    assert math.isnan(worst_error_below([]))
+
+
+def test_glue_values_of_the_claims_are_words():
+    runs = [fake_run(setup=su) for su in X.SETUPS]
+    fit = pd.DataFrame({"max rel. diff": [1e-15, 3e-16]})
+    paired = pd.DataFrame({"setup": ["paper/model"] * 2, "fraction": [0.25, 0.5], "sim IPP / Poisson": [1.2, 1.02],
+                           "sim IPP / Poisson low": [1.01, 1.0], "sim IPP / Poisson high": [1.4, 1.04],
+                           "model IPP / Poisson": [1.0, 1.001]})
+    claims = X.claims_table(runs, paired=paired, fit=fit)
+    values = X.glue_values_claims(claims)
+    assert len(values) == 4 * len(claims)
+    key = "torus_ipp-claim-latency-accuracy-paper"
+    assert values[key] == claims.iloc[0]["note"]
+    assert values[f"{key}-err"] == "unbounded (the model is saturated)" and values[f"{key}-ratio"] == "0.500"
+    assert values[f"{key}-holds"] == "n/a"
+    assert "torus_ipp-claim-saturation-oneej-ratio" in values
+    assert values["torus_ipp-claim-burstiness-paper-networks-paper-holds"] == \
+        "undecided (the 95% interval straddles the threshold)"
+    assert values["torus_ipp-claim-burstiness-paper-networks-paper-err"] == "n/a"
+    assert values["torus_ipp-claim-mmpp-fit-all-holds"] == "yes"
+    ok = X.claims_table([fake_run(model_sat=2.0, err=(0.01, 0.03, 0.04, 0.5))])
+    assert X.glue_values_claims(ok)["torus_ipp-claim-latency-accuracy-paper-err"] == "4.0%"
+
+
+def test_glue_values_of_the_gap_and_the_paired_runs():
+    runs = [fake_run(p, tr, su, model_sat=0.5, sim_sat=1.0)
+            for su in X.SETUPS for tr in ("ipp", "poisson") for p in ("Fig. 1(a)", "Fig. 1(b)")]
+    r = X.saturation_ratio_table(X.panel_error_table(runs))
+    g = X.glue_values_gap(r)
+    assert g == {"torus_ipp-gap-sentence": X.gap_source(r)["sentence"], "torus_ipp-gap-maxdiff": 0.0,
+                 "torus_ipp-gap-share": 0.0, "torus_ipp-gap-source": "core"}
+    assert X.glue_values_gap(pd.DataFrame()) == {"torus_ipp-gap-sentence": "(not simulated)"}
+    paired = pd.DataFrame({"setup": ["one ejection channel"] * 2 + ["paper/model"] * 2,
+                           "sim IPP / Poisson": [1.5, 1.5, 1.01, 1.03], "sim IPP / Poisson low": [1.4, 1.4, 0.98, 1.0],
+                           "model IPP / Poisson": [1.2, 1.2, 1.002, 1.004]})
+    v = X.glue_values_paired(paired)   # the default set-up's rows
+    assert v["torus_ipp-paired-sim-max"] == pytest.approx(0.03) and v["torus_ipp-paired-sim-min"] == pytest.approx(0.01)
+    assert v["torus_ipp-paired-low-max"] == pytest.approx(0.0) and v["torus_ipp-paired-model-max"] == pytest.approx(0.004)
+    only = X.glue_values_paired(paired[paired["setup"] == "one ejection channel"])   # else the first set-up
+    assert only["torus_ipp-paired-sim-max"] == pytest.approx(0.5)
+    assert X.glue_values_paired(None) == {}
+
+
+def _full_run(panel, setup, sim_sat):
+    """A CurveRun with every model and simulator column (the simulation saturated at the 90 % point)."""
+    curve = X.with_setup(X.paper_figure(1).curve(panel), setup).replace(loads=(0.25, 0.5, 0.75, 0.9))
+
+    def model(c, x):
+        return {**{col: 1.0 for col in X.MODEL_COLUMNS}, "latency": (100.0 + 100.0 * x) * 1.01, "saturated": False}
+
+    def sim(c, loads):
+        return [{**{col: 1.0 for col in X.SIM_COLUMNS}, "latency": 100.0 + 100.0 * x if x < 0.85 * sim_sat else math.inf,
+                 "saturated": not x < 0.85 * sim_sat, "throughput": 0.01 * x} for x in loads]
+
+    return run_curve(curve, model, sim, model_saturation=lambda c: 0.5 * sim_sat, sim_saturation=lambda c, m: sim_sat)
+
+
+def test_glue_values_of_the_latency_page():
+    runs = [_full_run(p, su, 1.0 if su == "paper/model" else 0.8) for su in X.SETUPS for p in ("Fig. 1(a)", "Fig. 1(b)")]
+    err = X.panel_error_table(runs)
+    v = X.glue_values_latency(runs, err)
+    assert v["torus_ipp-err25-max-paper"] == pytest.approx(0.01)
+    assert v["torus_ipp-satratio-min-paper"] == v["torus_ipp-satratio-max-paper"] == pytest.approx(0.5)
+    assert v["torus_ipp-satratio-max-oneej"] == pytest.approx(0.5)
+    assert v["torus_ipp-oneej-simsat-min"] == v["torus_ipp-oneej-simsat-max"] == pytest.approx(0.8)
+    # the busiest ejection channel: delivered messages/node/cycle x M (48) at the unsaturated simulated points
+    # (the 75 % point; the 90 % point is saturated)
+    assert v["torus_ipp-ejection-util-max"] == pytest.approx(0.01 * 0.75 * 48)
+    one = X.glue_values_latency(runs[:2], err.iloc[:2])
+    assert "torus_ipp-oneej-simsat-min" not in one and "torus_ipp-err25-max-oneej" not in one
+    model_only = [run_curve(c.replace(loads=()), lambda c, x: {"latency": 1.0}, model_saturation=lambda c: 1.0)
+                  for c in X.paper_figure(1).curves]
+    assert X.glue_values_latency(model_only, X.panel_error_table(model_only)) == {}
+
+
+def test_glue_values_of_the_traffic_page():
+    mom = pd.DataFrame({"max rel. diff vs expm": [1e-12, 3e-12]})
+    fitted = pd.DataFrame({"closed-form diff": [2e-16, 1e-15]})
+    match = pd.DataFrame({"max rel. diff": [0.0, 4e-16]})
+    chk = pd.DataFrame({"reference kind": ["exact CTMC", "simulation", "exact CTMC", "simulation"],
+                        "rel. diff": [1e-12, 0.01, -2e-12, 0.3], "eq. 19 (closed G)": [1.0, 10.0, 2.0, 20.0],
+                        "reference": [1.0, 10.5, 2.0, 26.0], "reference CI": [0.0, 0.5, 0.0, 1.0]})
+    assert X.glue_values_traffic(mom, fitted, match, chk) == {
+        "torus_ipp-moment-maxdiff": 3e-12, "torus_ipp-fit-closed-diff": 1e-15, "torus_ipp-fit-match-maxdiff": 4e-16,
+        "torus_ipp-mmpp-m1-maxdiff": 2e-12, "torus_ipp-mmpp-sim-in-ci": "1/2"}

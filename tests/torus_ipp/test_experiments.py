@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from models.core.claims import SimSettings, setups_table
 from models.core.experiment import Curve, Figure
 from models.traffic import fit, process
 from models.torus_ipp import experiments as X
@@ -14,17 +15,20 @@ from models.torus_ipp import plots
 
 
 def test_figure_configurations_are_the_papers():
-    assert [X.network(c) for c in X.FIGURES[1].curves] == [
+    assert [X.network(c) for c in X.paper_figure(1).curves] == [
         dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8), dict(k=16, V=3, M=48, sigma1=0.6, sigma2=0.6)]
-    assert [X.network(c) for c in X.FIGURES[2].curves] == [
+    assert [X.network(c) for c in X.paper_figure(2).curves] == [
         dict(k=24, V=5, M=32, sigma1=0.09, sigma2=0.09), dict(k=24, V=5, M=32, sigma1=0.05, sigma2=0.8)]
-    for n, f in X.FIGURES.items():
+    assert list(X.FIGURES) == ["fig-torus_ipp-fig1", "fig-torus_ipp-fig2"]
+    for n in X.NUMBERS:
+        f = X.paper_figure(n)
         assert isinstance(f, Figure) and f.label == f"fig-torus_ipp-fig{n}" and f.x_unit == "messages/node/cycle"
+        assert X.FIGURES[f.label] is f
         for c, panel in zip(f.curves, "ab"):
             V = c.model["V"]
             assert c.model["traffic"] == "ipp" and c.fractions_of == "sim"
             # the verdict's set-up: assumption (d), no waiting for an ejection VC (4 inputs x V VCs)
-            assert c.setup == X.VERDICT_SETUP == "paper/model"
+            assert c.setup == X.DEFAULT_SETUP == "paper/model"
             assert c.sim == {"injection_vcs": 1, "ejection_vcs": 4 * V}
             assert X.describe(c) == {"figure": n, "panel": panel, "traffic": "ipp", "setup": "paper/model"}
             assert set(X.ERROR_FRACTIONS) <= set(c.loads)
@@ -43,6 +47,30 @@ def test_traffic_variants_and_setups():
         X.with_traffic(cs[0], "bursty")
     with pytest.raises(ValueError, match="setup"):
         X.with_setup(cs[0], "booksim")
+    with pytest.raises(ValueError, match="figure"):
+        X.paper_figure(3)
+
+
+def test_figures_carry_traffic_setup_fractions_and_reading():
+    f = X.figure(2, traffic="poisson", setup="one ejection channel", fractions=(0.5,), pab="specific")
+    assert f.label == "fig-torus_ipp-fig2" and [c.label for c in f.curves] == ["Fig. 2(a)", "Fig. 2(b)"]
+    for c in f.curves:
+        assert c.model["traffic"] == "poisson" and c.model["pab"] == "specific" and c.setup == "one ejection channel"
+        assert c.sim == {"injection_vcs": 1, "ejection_vcs": 1} and c.loads == (0.25, 0.5, 0.75, 0.9)
+    figs = X.figures_of((1, 2), ("ipp", "poisson"), tuple(X.SETUPS), fractions=(0.5,))
+    assert [(g.label, g.curves[0].model["traffic"], g.curves[0].setup) for g in figs][:3] == [
+        ("fig-torus_ipp-fig1", "ipp", "paper/model"), ("fig-torus_ipp-fig2", "ipp", "paper/model"),
+        ("fig-torus_ipp-fig1", "poisson", "paper/model")]
+    assert len(figs) == 8 and figs[-1].curves[0].setup == "one ejection channel"
+    assert X.figure(1).curves[0].loads == X.paper_figure(1).curves[0].loads
+
+
+def test_setups_are_described_and_stand_for_the_paper():
+    assert X.SETUPS["paper/model"].stands_for == "paper" and X.SETUPS["one ejection channel"].stands_for == ""
+    table = setups_table(X.SETUPS)
+    assert list(table["setup"]) == list(X.SETUPS)
+    assert "ejection_vcs=IN_DEGREE x V" in table.loc[0, "sets"] and "ejection_vcs=1" in table.loc[1, "sets"]
+    assert X.SETUPS["paper/model"].sim({"V": 5}) == {"injection_vcs": 1, "ejection_vcs": 20}
 
 
 @pytest.mark.parametrize("figure", [1, 2])
@@ -50,31 +78,50 @@ def test_traffic_variants_and_setups():
 def test_setups_differ_only_in_the_knobs_they_name(figure, traffic):
     """Same network, traffic, load, run length and seed: the simulator keywords differ only in ejection_vcs."""
     kws = {}
+    settings = SimSettings(messages=2000, warmup_messages=300, seed=7)
     for name, su in X.SETUPS.items():
         assert su.name == name and su.description and su.knobs
-        c = X.with_setup(X.with_traffic(X.FIGURES[figure].curves[0], traffic), name)
-        kws[name] = X.sim_kwargs(c.model, 0.004, messages=2000, warmup_messages=300, seed=7, **c.sim)
+        c = X.with_setup(X.with_traffic(X.paper_figure(figure).curves[0], traffic), name)
+        kws[name] = X.sim_kwargs(c, 0.004, settings)
     (a, ka), (b, kb) = kws.items()
     differ = {key for key in set(ka) | set(kb) if ka.get(key, "missing") != kb.get(key, "missing")}
-    assert differ == set(X.SETUPS[a].knobs) == set(X.SETUPS[b].knobs) == {"ejection_vcs"}
+    named = {k for k in set(X.SETUPS[a].overrides) | set(X.SETUPS[b].overrides)
+             if X.SETUPS[a].sim(ka["vcs"]).get(k) != X.SETUPS[b].sim(kb["vcs"]).get(k)}
+    assert differ == named == {"ejection_vcs"}
     assert ka["seed"] == kb["seed"] == 7 and ka["injection_vcs"] == kb["injection_vcs"] == 1
-    V = X.FIGURES[figure].curves[0].model["V"]
+    V = X.paper_figure(figure).curves[0].model["V"]
     assert (ka["ejection_vcs"], kb["ejection_vcs"]) == (4 * V, 1)
     # a set-up may not change the network or the traffic
     with pytest.raises(ValueError, match="set-up"):
-        X.sim_kwargs(X.FIGURES[figure].curves[0].model, 0.004, vcs=2)
+        X.sim_kwargs(X.paper_figure(figure).curves[0].replace(sim={"vcs": 2}), 0.004)
 
 
 def test_sim_kwargs_pass_the_models_ipp_to_the_simulator():
-    kw = X.sim_kwargs(dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8), 0.004)
+    cfg = dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)
+    kw = X.sim_kwargs(Curve("c", model=cfg), 0.004)
     assert kw["messages"] == X.SIM_MESSAGES and kw["warmup_messages"] == X.SIM_WARMUP
     assert isinstance(kw["traffic"], process.MMPP2) and kw["rate"] is None
     assert (kw["traffic"].mu1, kw["traffic"].mu2, kw["traffic"].sigma1, kw["traffic"].sigma2) == (0.004, 0.0, 0.2, 0.8)
-    assert kw["routing"] == "duato" and kw["vcs"] == 3 and kw["injection_vcs"] == 1
-    kp = X.sim_kwargs(dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8), 0.004, "poisson")
+    assert kw["routing"] == "duato" and kw["vcs"] == 3 and kw["injection_vcs"] == 1 and "ejection_vcs" not in kw
+    kp = X.sim_kwargs(Curve("c", model=dict(cfg, traffic="poisson")), 0.004)
     assert kp["traffic"] == "poisson" and kp["rate"] == pytest.approx(0.0032)
-    # the traffic of a curve's model is used unless overridden
-    assert X.sim_kwargs(X.with_traffic(X.FIGURES[1].curves[0], "poisson").model, 0.004)["traffic"] == "poisson"
+    # the traffic of a curve's model
+    assert X.sim_kwargs(X.with_traffic(X.paper_figure(1).curves[0], "poisson"), 0.004)["traffic"] == "poisson"
+
+
+def test_sim_kwargs_of_the_command_lines_bare_curve():
+    """``curve --simulate``: the solver's keywords as the model, a set-up's overrides as the simulator keywords."""
+    model = dict(k=16, V=3, M=48.0, sigma1=0.2, sigma2=0.8, mu2=0.0, traffic="ipp", pab="printed")
+    settings = SimSettings(messages=2000, warmup_messages=300)
+    for name in X.SETUPS:
+        bare = Curve("cli", model=model, sim=X.SETUPS[name].sim(model), setup=name)
+        ref = X.with_setup(X.paper_figure(1).curves[0], name)
+        kw, want = X.sim_kwargs(bare, 0.004, settings), X.sim_kwargs(ref, 0.004, settings)
+        assert kw.keys() == want.keys() and kw["message_length"] == 48
+        assert all(kw[k] == want[k] for k in kw if k != "traffic")
+        assert (kw["traffic"].mu1, kw["traffic"].sigma1) == (want["traffic"].mu1, want["traffic"].sigma1)
+    with pytest.raises(ValueError, match="`mu2`"):
+        X.sim_kwargs(Curve("cli", model=dict(model, mu2=0.001)), 0.004, settings)
 
 
 def test_fitted_parameter_table_matches_the_notes():
@@ -91,8 +138,10 @@ def test_fitted_parameter_table_matches_the_notes():
 
 def test_tiny_curve_end_to_end(tmp_cache):
     curve = Curve(label="t", model=dict(k=8, V=3, M=8, sigma1=0.2, sigma2=0.8, traffic="ipp"),
-                  sim=dict(injection_vcs=1), fractions_of="sim")
-    r = X.run_curve(curve, messages=1500, warmup_messages=300, sat_steps=3, fractions=(0.5,), model_points=5)
+                  sim=dict(injection_vcs=1), loads=(0.25, 0.5, 0.75, 0.9), fractions_of="sim")
+    figure = Figure("fig-torus_ipp-tiny", "tiny", (curve,))
+    settings = SimSettings(messages=1500, warmup_messages=300, sat_steps=3)
+    (r,) = X.run_figure(figure, settings, model_points=5)
     model = X.model_curves_table([r])
     assert len(model) == 5 and np.all(np.isfinite(model["model latency"]))
     assert model["mu1"].iloc[-1] == pytest.approx(r.model_saturation * (1 - 1e-6))
@@ -112,12 +161,15 @@ def test_tiny_curve_end_to_end(tmp_cache):
     fig = plots.plot_figure([r])
     assert fig.axes
     # IPP against Poisson at the same load: the IPP point is the run's own (cached), the Poisson one is new
-    pair = X.paired_burstiness_table([r], (0.25,), messages=1500, warmup_messages=300)
+    pair = X.paired_burstiness_table([r], (0.25,), settings)
     assert len(pair) == 1 and pair.loc[0, "mu1"] == pytest.approx(low["mu1"])
     assert pair.loc[0, "sim IPP"] == low["sim latency"] and np.isfinite(pair.loc[0, "sim Poisson"])
     assert pair.loc[0, "sim IPP / Poisson low"] <= pair.loc[0, "sim IPP / Poisson"] <= pair.loc[0, "sim IPP / Poisson high"]
     assert pair.loc[0, "model IPP"] == pytest.approx(low["model latency"])
     # without the simulator: the model alone, no points
-    m = X.run_curve(curve, simulate=False, model_points=5)
+    (m,) = X.run_figure(figure, simulate=False, model_points=5)
     assert m.sim is None and np.isnan(m.sim_saturation) and len(m.model) == 5
     assert X.sim_points_table([m]).empty and np.isnan(X.panel_error_table([m]).loc[0, "err @25%"])
+    # the hook the command line calls: one row per load with the latency, its CI and the flag
+    rows = X.simulate_curve(curve, [float(low["mu1"])], settings)
+    assert rows[0]["latency"] == low["sim latency"] and rows[0]["latency CI"] > 0 and not rows[0]["saturated"]

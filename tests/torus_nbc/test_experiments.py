@@ -13,18 +13,20 @@ import pytest  # noqa: E402
 
 from models.core.experiment import Curve, Figure, run_curve  # noqa: E402
 from models.core.saturation import Saturation  # noqa: E402
+from models.core.claims import CLAIM_COLUMNS, SimSettings  # noqa: E402
 from models.torus_nbc.experiments import (  # noqa: E402
-    AXIS_COLUMNS, CLAIM_COLUMNS, DEFAULT_SETUPS, ERROR_FRACTIONS, FIGURES, FRACTIONS, GAP_COLUMNS, PAPER_AXIS, SETUPS,
-    WORST, SimSettings, axis_sentence, axis_table, claims_table, error_table, fig1, format_errors, gap_table,
-    glue_values, points_table, routing_figure, routing_sentence, routing_verdicts, run_comparison, run_figure,
-    saturation_table, sim_kwargs)
+    AXIS_COLUMNS, DEFAULT_SETUP, DEFAULT_SETUPS, ERROR_COLUMNS, ERROR_FRACTIONS, FIGURES, FRACTIONS, GAP_COLUMNS,
+    PAPER_AXIS, SATURATED_FROM, SETTINGS, SETUPS, WORST, WORST_FINITE, axis_sentence, axis_table, cdg_table,
+    claims_table, error_table, fig1, format_errors, gap_table, glue_values, glue_values_cdg, glue_values_routing,
+    points_table, routing_figure, routing_sentence, routing_verdicts, run_comparison, run_figure, saturation_table,
+    sim_kwargs, simulate_curve)
 from models.torus_nbc.plots import plot_comparison, plot_fig1  # noqa: E402
 
 
 def test_fig1_curves_use_the_minimum_escape_levels_on_every_setup():
     figure = fig1()
     assert isinstance(figure, Figure) and figure.label == "fig-torus_nbc-fig1"
-    assert FIGURES["fig1"] == figure
+    assert FIGURES["fig-torus_nbc-fig1"] == figure
     assert [c.label for c in figure.curves] == [f"{t}, M={M}, {s} set-up" for t in ("8x8", "16x16") for M in (32, 64)
                                                 for s in ("paper", "model")]
     assert [c.setup for c in figure.curves] == list(DEFAULT_SETUPS) * 4
@@ -41,7 +43,11 @@ def test_fig1_curves_use_the_minimum_escape_levels_on_every_setup():
 
 
 def test_setups_are_the_papers_text_and_the_models_assumption():
-    assert set(SETUPS) == {"paper", "model"} and DEFAULT_SETUPS == ("paper", "model")
+    assert set(SETUPS) == {"paper", "model"} and DEFAULT_SETUPS == ("paper", "model") and DEFAULT_SETUP == "paper"
+    assert (SETUPS["paper"].stands_for, SETUPS["model"].stands_for) == ("paper", "model")
+    assert set(FIGURES) == {"fig-torus_nbc-fig1", "fig-torus_nbc-routing-comparison"}
+    assert (SETTINGS.messages, SETTINGS.warmup_messages, SETTINGS.batches, SETTINGS.sat_rtol) == (100_000, 10_000, 20,
+                                                                                                  0.02)
     assert SETUPS["paper"].sim(10) == {"ejection_vcs": 1}
     assert SETUPS["model"].sim(10) == {"ejection_vcs": 10} and SETUPS["model"].sim(12) == {"ejection_vcs": 12}
     assert "one at a time" in SETUPS["paper"].description and "eq. (5)" in SETUPS["model"].description
@@ -75,6 +81,19 @@ def test_sim_kwargs_translate_the_curve():
     assert "escape_levels" not in dor and dor["ejection_vcs"] == 10
 
 
+def test_sim_kwargs_of_the_command_lines_bare_curve():
+    """``curve --simulate``: the solver's keywords as the model, a set-up's overrides as the simulator keywords."""
+    model = dict(k=8, M=32, V=10, escape_levels=None, mean_distance="agarwal")
+    st = SimSettings(messages=1000, warmup_messages=10)
+    for name in SETUPS:
+        bare = Curve("cli", model=model, sim=SETUPS[name].sim(model), setup=name)
+        figure = fig1((8,), (32,), setups=[name]).curves[0]
+        kw, ref = sim_kwargs(bare, 0.01, st), sim_kwargs(figure, 0.01, st)
+        assert kw["routing"] == "duato_nbc" and kw["ejection_vcs"] == (1 if name == "paper" else 10)
+        assert {key: v for key, v in kw.items() if key != "escape_levels"} == \
+            {key: v for key, v in ref.items() if key != "escape_levels"}
+
+
 def _fake_run(model_lat, sim_lat, model_sat=0.35, sim_sat=0.5, setup="paper", k=8, M=32):
     """A CurveRun whose model and simulation give the listed latencies at ERROR_FRACTIONS."""
     curve = Curve(f"{k}x{k}, M={M}, {setup} set-up", {"k": k, "M": M}, setup=setup, loads=ERROR_FRACTIONS,
@@ -97,21 +116,26 @@ def test_error_table_math():
     run = _fake_run([10.0, 20.0, 30.0, math.inf], [8.0, 25.0, 40.0, 50.0])
     t = error_table([run])
     assert list(t.columns) == ["curve", "setup", "err @25%", "err @50%", "err @75%", "err @90%", WORST,
-                               "model saturation", "sim saturation", "saturation err", "saturation ratio"]
+                               "model saturation", "sim saturation", "saturation err", "saturation ratio",
+                               WORST_FINITE, SATURATED_FROM]
     assert (t.loc[0, "curve"], t.loc[0, "setup"]) == ("8x8, M=32", "paper")
-    assert t.loc[0, "err @25%"] == pytest.approx(25.0)      # percent
-    assert t.loc[0, "err @50%"] == pytest.approx(-20.0)
-    assert t.loc[0, "err @75%"] == pytest.approx(-25.0)
+    assert t.loc[0, "err @25%"] == pytest.approx(0.25)      # fractions
+    assert t.loc[0, "err @50%"] == pytest.approx(-0.20)
+    assert t.loc[0, "err @75%"] == pytest.approx(-0.25)
     assert t.loc[0, "err @90%"] == math.inf
-    assert t.loc[0, WORST] == pytest.approx(25.0)          # 90% is above the 80% line
-    assert t.loc[0, "saturation err"] == pytest.approx(-30.0)
+    assert t.loc[0, WORST] == pytest.approx(0.25)          # 90% is above the 80% line
+    assert t.loc[0, WORST_FINITE] == pytest.approx(0.25) and t.loc[0, SATURATED_FROM] == 0.9
+    assert t.loc[0, "saturation err"] == pytest.approx(-0.30)
     assert t.loc[0, "saturation ratio"] == pytest.approx(0.7)
     shown = format_errors(t)
+    assert tuple(shown.columns) == ERROR_COLUMNS
     assert list(shown.iloc[0]) == ["8x8, M=32", "paper", "+25.0%", "-20.0%", "-25.0%", "model saturated", "25.0%",
                                    "0.35000", "0.50000", "-30.0%", "0.700"]
     # a model saturated below 80% of the simulated saturation makes the worst error unbounded
     early = error_table([_fake_run([10.0, 20.0, math.inf, math.inf], [8.0, 25.0, 40.0, 50.0])])
-    assert early.loc[0, WORST] == math.inf
+    assert early.loc[0, WORST] == math.inf and early.loc[0, SATURATED_FROM] == 0.75
+    assert early.loc[0, WORST_FINITE] == pytest.approx(0.25)
+    assert list(format_errors(early).iloc[0])[4:7] == ["model saturated", "model saturated", "model saturated"]
 
 
 def _fake_pair(k=8, M=32, paper_err=(-0.1, -0.2, -0.4, -0.6), model_err=(-0.1, -0.05, 0.0, 0.05),
@@ -229,6 +253,39 @@ def test_glue_values_are_sentences_from_the_tables():
     assert set(values) >= {"torus_nbc-axes", "torus_nbc-satratio-model", "torus_nbc-model-first-paper"}
 
 
+def test_glue_values_cdg_from_the_check():
+    cdg = pd.DataFrame([{"k": 4, "escape_vcs": 96, "dependencies": 300, "acyclic": True},
+                        {"k": 8, "escape_vcs": 640, "dependencies": 5000, "acyclic": True}])
+    assert glue_values_cdg(cdg) == {"torus_nbc-cdg-all-acyclic": "yes", "torus_nbc-cdg8-escape": 640,
+                                    "torus_nbc-cdg8-deps": 5000}
+    assert glue_values_cdg(cdg.assign(acyclic=[True, False]))["torus_nbc-cdg-all-acyclic"] == "NO"
+    # no 8x8 row: the 8x8 graph is checked (V = 10, dependencies counted)
+    real = cdg_table([8])
+    assert list(real["k"]) == [8] and bool(real["acyclic"].iloc[0]) and real["dependencies"].iloc[0] > 0
+    assert glue_values_cdg(cdg.iloc[:1])["torus_nbc-cdg8-escape"] == int(real["escape_vcs"].iloc[0])
+    assert cdg_table([4, 6], count_upto=4)["dependencies"].tolist()[1] == -1
+
+
+def test_glue_values_routing_from_the_comparison():
+    cols = ["curve", "setup", "routing", "saturation", "lo", "hi", "vs Duato-Nbc"]
+    sat = pd.DataFrame([("8x8, M=32", "paper", "duato_nbc", 0.0135, 0.0132, 0.0138, 1.0),
+                        ("8x8, M=32", "paper", "duato", 0.0139, 0.0136, 0.0142, 0.0139 / 0.0135),
+                        ("8x8, M=32", "paper", "dor", 0.0120, 0.0118, 0.0122, 0.0120 / 0.0135)], columns=cols)
+    pts = pd.DataFrame([("8x8, M=32", "paper", r, f, lat) for r, lats in (("duato_nbc", (40.0, 60.0)),
+                                                                          ("duato", (44.0, 69.0)),
+                                                                          ("dor", (50.0, 80.0)))
+                        for f, lat in zip((0.25, 0.5), lats)],
+                       columns=["curve", "setup", "routing", "fraction", "latency"])
+    values = glue_values_routing(pts, sat)
+    assert values["torus_nbc-cmp-min-ratio"] == pytest.approx(0.0120 / 0.0135)
+    assert values["torus_nbc-cmp-max-ratio"] == pytest.approx(0.0139 / 0.0135)
+    assert values["torus_nbc-cmp-duato-half-max"] == values["torus_nbc-cmp-duato-half-min"] == pytest.approx(1.15)
+    assert values["torus_nbc-cmp-verdict"] == routing_sentence(routing_verdicts(sat))
+    # Duato-Nbc alone: only the verdict
+    only = glue_values_routing(pts[pts["routing"] == "duato_nbc"], sat[sat["routing"] == "duato_nbc"])
+    assert set(only) == {"torus_nbc-cmp-verdict"}
+
+
 def test_small_run_end_to_end(tmp_cache):
     figure = fig1((8,), (32,), fractions=(0.25, 0.5, 0.75))
     st = SimSettings(messages=1500, warmup_messages=300, batches=10, sat_rtol=0.1)
@@ -265,6 +322,9 @@ def test_small_run_end_to_end(tmp_cache):
     assert tuple(claims.columns) == CLAIM_COLUMNS and set(claims["setup"]) == {"paper", "model"}
     plt.close(plot_fig1(runs))
     plt.close(plot_comparison(cp, cs))
+    # the hook the command line calls: one row per rate with the latency, its CI and the flag
+    rows = simulate_curve(runs[0].curve, [0.004], st)
+    assert set(rows[0]) >= {"latency", "latency CI", "saturated"} and not rows[0]["saturated"]
 
 
 def test_model_only_run_uses_the_model_saturation():

@@ -7,19 +7,25 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.experiment import run_curve
+from models.core.claims import BELOW, CLAIM_COLUMNS, SimulatorSetup, worst_error_below
+from models.core.experiment import Curve, run_curve
 from models.sim.wormhole import simulate
-from models.xfolded_tm.experiments import (BELOW, CLAIM_COLUMNS, SETUP_KNOBS, SETUPS, TOPOLOGIES, SimulatorSetup,
-                                           claims_table, delay_curve, delay_figure, findings_values, sim_config,
-                                           sim_zero_load, topology_claims, validation_curve, validation_figure,
-                                           validation_grid, validation_table, vc_saturation_table, worst_error)
+from models.xfolded_tm.__main__ import CHAPTER, sim_curve
+from models.xfolded_tm.experiments import (DEFAULT_SETUP, SETTINGS, SETUP_KNOBS, SETUPS, TOPOLOGIES, check_setup,
+                                           claims_table, delay_curve, delay_figure, distance_table, glue_values,
+                                           glue_values_errors, glue_values_topology, sim_kwargs, sim_zero_load,
+                                           topology_claims, unsupported, validation_curve, validation_figure,
+                                           validation_grid, validation_table, vc_saturation_table)
+
+#: Short runs for the translation's tests.
+SHORT = SETTINGS.replace(messages=1000, warmup_messages=100, batches=5)
 
 
 # ----------------------------------------------------------------------------
 # Set-ups
 # ----------------------------------------------------------------------------
 def _named(name, V):
-    return {knob: value for knob, value in SETUPS[name].kwargs(V).items()}
+    return SETUPS[name].sim(V)
 
 
 @pytest.mark.parametrize("a, b", list(itertools.combinations(SETUPS, 2)))
@@ -27,14 +33,14 @@ def _named(name, V):
 def test_setups_differ_only_in_the_knobs_they_name(a, b, V):
     """Same curve, two set-ups: the simulator's keyword arguments differ only in the set-ups' named knobs."""
     ca, cb = delay_curve("torus", V, [0.1], setup=a), delay_curve("torus", V, [0.1], setup=b)
-    ka, kb = sim_config(ca, messages=1000, warmup_messages=100, batches=5), \
-        sim_config(cb, messages=1000, warmup_messages=100, batches=5)
+    ka, kb = sim_kwargs(ca, 0.1 / 32, SHORT), sim_kwargs(cb, 0.1 / 32, SHORT)
     assert set(ka) == set(kb)
     differ = {key for key in ka if ka[key] != kb[key]}
     named = {knob for knob in SETUP_KNOBS if _named(a, V)[knob] != _named(b, V)[knob]}
     assert differ == named
     # and the rest is identical: seed, network, routing, VCs, message length, run lengths
-    for key in ("seed", "topology", "routing", "vcs", "message_length", "messages", "warmup_messages", "batches"):
+    for key in ("seed", "topology", "routing", "vcs", "message_length", "rate", "messages", "warmup_messages",
+                "batches"):
         assert ka[key] == kb[key]
     assert ca.model == cb.model and ca.sim == cb.sim and ca.loads == cb.loads
 
@@ -48,8 +54,9 @@ def test_the_setups_knobs():
     assert _named("booksim", 2) == dict(router="booksim", buffer_depth=8, router_delay=1, injection_vcs=1,
                                         ejection_vcs=2)
     assert {s.stands_for for s in SETUPS.values()} == {"", "model", "paper"}
+    assert SETUPS[DEFAULT_SETUP].stands_for == "model" and SETUPS["ours"].stands_for == ""
     with pytest.raises(ValueError, match="must name exactly"):
-        SimulatorSetup("x", "x", "", dict(router="ideal"))
+        check_setup(SimulatorSetup("x", "x", "", dict(router="ideal")))
 
 
 def test_unsupported_is_checked_up_front():
@@ -66,7 +73,8 @@ def test_unsupported_is_checked_up_front():
     assert [c.setup for c in delay_figure(2, [0.1], keys=["tm"], setups=list(SETUPS)).curves] == ["ours", "model"]
     bad = delay_curve("tm", 2, [0.1], setup="ours").replace(setup="booksim")
     with pytest.raises(ValueError, match="cannot run"):
-        sim_config(bad)
+        sim_kwargs(bad, 0.001)
+    assert unsupported("tm", 2, SETUPS["booksim"]) == unsupported("tm", 2, "booksim") != ""
 
 
 def test_zero_load_of_the_setups():
@@ -77,8 +85,8 @@ def test_zero_load_of_the_setups():
 
 def test_booksim_setup_runs_the_torus_at_its_zero_load():
     c = validation_curve("torus", 2, 8, "booksim", [0.5])
-    kw = sim_config(c, messages=1500, warmup_messages=200, batches=5)
-    r = simulate(rate=0.005 / 8, **kw)
+    kw = sim_kwargs(c, 0.005 / 8, SETTINGS.replace(messages=1500, warmup_messages=200, batches=5))
+    r = simulate(**kw)
     d = 4.0635  # 8x8 torus, uniform over the other nodes
     assert not r.saturated
     assert r.latency == pytest.approx(sim_zero_load("booksim", 8, r.mean_hops), rel=0.03)
@@ -116,10 +124,10 @@ def _grid():
 def test_worst_error_is_below_80_percent_of_the_simulated_saturation():
     grid = validation_grid(keys=["torus"], vcs=[2], message_lengths=[32], setups=["model"])
     runs = _fake_runs(grid, lambda c: 0.4, lambda c, f: {0.25: 1.02, 0.5: 0.97, 0.75: 0.9, 0.9: math.inf}[f])
-    assert worst_error(runs[0]) == pytest.approx(0.10)           # 0.9 is above 80 %: its inf does not count
-    assert worst_error(runs[0], below=0.95) == math.inf
+    assert worst_error_below(runs[0]) == pytest.approx(0.10)     # 0.9 is above 80 %: its inf does not count
+    assert worst_error_below(runs[0], below=0.95) == math.inf
     runs = _fake_runs(grid, lambda c: 0.4, lambda c, f: math.inf if f == 0.5 else 1.01)
-    assert worst_error(runs[0]) == math.inf                     # the model saturated where the simulation was not
+    assert worst_error_below(runs[0]) == math.inf               # the model saturated where the simulation was not
     assert BELOW == 0.8
 
 
@@ -152,7 +160,7 @@ def _claims(err=0.03, vc_sim_ratio=2.0, **kw):
 
 def test_claims_table_columns_and_rows():
     c, v, vc = _claims()
-    assert list(c.columns) == CLAIM_COLUMNS
+    assert tuple(c.columns) == CLAIM_COLUMNS
     assert (c["chapter"] == "xfolded_tm").all()
     assert not c.duplicated(["claim_id", "setup"]).any()
     assert set(c["kind"]) <= {"error", "saturation", "fact"}
@@ -231,14 +239,57 @@ def test_fact_rows_from_ranking_and_topology():
     assert (c.xs("-", level="setup")["kind"] == "fact").all()
 
 
-def test_findings_values_are_strings_from_the_tables():
+def test_glue_values_are_strings_from_the_tables():
     c, v, vc = _claims(err=0.03)
-    vals = findings_values(c, v, vc)
+    vals = glue_values(c, v, vc)
     assert vals["xfolded_tm-worst-torus-m32-booksim"] == "3.0%"  # the book's percent: one decimal, no space
     assert vals["xfolded_tm-worst-tm-xfolded-m32-booksim"] == "not runnable"
     assert vals["xfolded_tm-satratio-torus-m32-model"] == "0.90"
     assert "does not reproduce" in vals["xfolded_tm-vc-sentence-m32"]
     c2, v2, vc2 = _claims(err=0.03, vc_sim_ratio=1.05)
-    assert "does not reproduce" not in findings_values(c2, v2, vc2)["xfolded_tm-vc-sentence-m32"]
+    assert "does not reproduce" not in glue_values(c2, v2, vc2)["xfolded_tm-vc-sentence-m32"]
     assert all(isinstance(x, str) for x in vals.values())
     assert set(TOPOLOGIES) >= {"torus", "tm"}
+    # an infinite worst error is written out, not as a percent
+    c3, v3, vc3 = _claims(err=0.03)
+    c3.loc[c3["claim_id"].eq("within-5pct-torus-m32") & c3["setup"].eq("model"), "worst_err"] = math.inf
+    assert glue_values(c3, v3, vc3)["xfolded_tm-worst-torus-m32-model"] == "unbounded (the model is saturated)"
+
+
+def test_glue_values_errors_at_the_lowest_rate():
+    points = pd.DataFrame({"injection": [0.02, 0.02, 0.02, 0.1], "setup": ["ours", "ours", "model", "ours"],
+                           "rel. error": [0.012, -0.034, 0.5, 0.9]})
+    vals = glue_values_errors(points)
+    assert vals == {"xfolded_tm-low-rate": 0.02, "xfolded_tm-low-err-model": "+50.0 % to +50.0 %",
+                    "xfolded_tm-low-err-ours": "-3.4 % to +1.2 %"}
+    assert isinstance(vals["xfolded_tm-low-rate"], float)
+
+
+def test_glue_values_topology_reads_the_table_and_the_networks():
+    vals = glue_values_topology(distance_table([15, 16]))
+    assert set(vals) == {"xfolded_tm-fit-error-16", "xfolded_tm-ad-mesh-8", "xfolded_tm-ad-torus-8",
+                         "xfolded_tm-ad-torus-7", "xfolded_tm-ad-tm-8", "xfolded_tm-ad-printed-8",
+                         "xfolded_tm-ad-completed-8", "xfolded_tm-diam-completed-8", "xfolded_tm-nodes-8"}
+    t = distance_table([16])
+    assert vals["xfolded_tm-fit-error-16"] == abs(float(t["node fit error"].iloc[0])) >= 0
+    assert math.isnan(glue_values_topology(distance_table([3, 4]))["xfolded_tm-fit-error-16"])
+    assert vals["xfolded_tm-ad-torus-8"] == pytest.approx(64 / 63 * 4)     # 2 x k/4 hops, over the N - 1 others
+    assert vals["xfolded_tm-ad-tm-8"] > vals["xfolded_tm-ad-torus-8"]
+    assert vals["xfolded_tm-nodes-8"] == 52 and vals["xfolded_tm-diam-completed-8"] >= 1
+
+
+# ----------------------------------------------------------------------------
+# The command line's curve and the notebooks' curve give the simulator the same keywords
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("topology, setup", [("xfolded_completed", "ours"), ("tm", "model"), ("torus", "booksim"),
+                                             ("xfolded_printed", "model")])
+def test_the_bare_curve_simulates_the_models_network(topology, setup):
+    options = {p.name: p.default for p in CHAPTER.params}
+    options.update(topology=topology, k=4, M=8, V=2)
+    model = CHAPTER.solver_kwargs(options)
+    bare = Curve("cli", model=model, sim=SETUPS[setup].sim(model), setup=setup)
+    full = sim_curve(options, setup)
+    assert sim_kwargs(bare, 0.005, SHORT) == sim_kwargs(full, 0.005, SHORT)
+    assert full.sim["topology"] == topology and sim_kwargs(full, 0.005, SHORT)["routing"] == TOPOLOGIES[topology]["routing"]
+    with pytest.raises(ValueError, match="which network"):
+        sim_kwargs(bare.replace(model=dict(model, nodes=3)), 0.005)

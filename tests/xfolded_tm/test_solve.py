@@ -8,9 +8,9 @@ import pytest
 from models.core.experiment import Figure, run_curve
 from models.networks.grid2d import torus
 from models.xfolded_tm import LOAD, XfoldedTmResult, saturation_load, solve, solve_curve
-from models.xfolded_tm.experiments import (FIGURES, SETUPS, TOPOLOGIES, delay_curve, delay_figure, delay_frame,
-                                           error_tables, model_curves_figure, ranking_table, run_delay,
-                                           run_model_curves, saturation_table)
+from models.xfolded_tm.experiments import (FIGURES, SETTINGS, SETUPS, TOPOLOGIES, delay_curve, delay_figure,
+                                           delay_frame, error_tables, model_curves_figure, ranking_table, run_figure,
+                                           saturation_table, topology_claims)
 
 AD8 = torus(8).average_distance_per_dimension()
 
@@ -127,9 +127,9 @@ def test_figures_are_core_figures():
         assert {c.sim["routing"] for c in fig.curves if c.sim["topology"] != "torus"} == {"updown"}
 
 
-def test_run_delay_model_only_and_tables():
+def test_run_figure_delay_model_only_and_tables():
     fig = delay_figure(2, [0.02, 0.1], keys=["xfolded_completed"])
-    f = delay_frame(run_delay(fig, simulate=False))
+    f = delay_frame(run_figure(fig, simulate=False))
     assert list(f["injection"]) == [0.02, 0.1] and np.all(np.isfinite(f["model"]))
     assert list(f["lam"]) == [0.02 / 32, 0.1 / 32]
     assert f["model"].tolist() == [solve(x / 32, **fig.curves[0].model).latency for x in (0.02, 0.1)]
@@ -150,14 +150,14 @@ def test_run_delay_model_only_and_tables():
     assert np.allclose(pts["rel. error"], 0.03) and (summ["within 5%"] == "1/1").all()
     assert list(summ.columns) == ["curve", "setup", "points", "max |rel. error|", "mean |rel. error|", "in CI",
                                   "within 5%"]
-    assert summ["curve"].iloc[0] == "VC=2, torus [ours]" and (summ["in CI"] == "0/1").all()
-    assert (summ["setup"] == "ours").all() and (pts["setup"] == "ours").all()
+    assert summ["curve"].iloc[0] == "VC=2, torus [model]" and (summ["in CI"] == "0/1").all()
+    assert (summ["setup"] == "model").all() and (pts["setup"] == "model").all()   # DEFAULT_SETUP
     claims = ranking_table(delay_frame(runs)).set_index("reading")
     assert claims.loc["completed", "claim holds"] and not claims.loc["printed", "claim holds"]
 
 
 def test_model_curves_saturation_table():
-    runs = run_model_curves(model_curves_figure(2), model_points=4)
+    runs = run_figure(model_curves_figure(2), model_points=4)
     t = saturation_table(runs)
     assert t["saturation [flits/node/cycle]"].iloc[0] == saturation_load(ad=AD8, M=32, V=2) * 32
     assert len(t) == 5 and (t["V"] == 2).all()
@@ -168,15 +168,20 @@ def test_model_curves_saturation_table():
 
 def test_short_simulation_agrees_at_low_load():
     fig = delay_figure(2, [0.02], keys=["xfolded_completed"])
-    f = delay_frame(run_delay(fig, messages=3000, warmup_messages=500, batches=10, cache=False))
-    assert f["routing"].iloc[0] == "updown" and f["setup"].iloc[0] == "ours"
+    f = delay_frame(run_figure(fig, SETTINGS.replace(messages=3000, warmup_messages=500, batches=10, cache=False)))
+    assert f["routing"].iloc[0] == "updown" and f["setup"].iloc[0] == "model"
     assert f["sim"].iloc[0] == pytest.approx(f["model"].iloc[0], rel=0.06)
     assert abs(f["non-minimal excess"].iloc[0]) < 0.02
 
 
-def test_topology_claims_at_k8():
-    from models.xfolded_tm.experiments import topology_claims
+def test_run_figure_names_the_figures_it_runs():
+    with pytest.raises(ValueError, match="none of the chapter's figures"):
+        run_figure(Figure(label="fig-xfolded_tm-other", title="", curves=delay_figure(2, [0.1]).curves))
+    with pytest.raises(ValueError, match="`model_points`"):
+        run_figure(model_curves_figure(2), model_points=1)
 
+
+def test_topology_claims_at_k8():
     t = topology_claims([3, 4, 8]).set_index(["claim", "reading"])
     diam = "diameter below TM and torus"
     assert not t.loc[(diam, "printed"), "holds at k = 8"] and t.loc[(diam, "completed"), "holds at k = 8"]

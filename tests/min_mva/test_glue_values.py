@@ -1,0 +1,145 @@
+"""The numbers and sentences the min_mva pages glue: computed in models/, from the pages' tables."""
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from models.core.errors import ParameterError
+from models.core.experiment import Curve, CurveRun
+from models.min_mva import paper_tables as pt
+from models.min_mva.experiments import (error_tables, glue_values_derivation, glue_values_figures,
+                                        glue_values_tables)
+
+_CHECKS = {"kruskal_snir_single": True, "kruskal_snir_m": True, "kruskal_snir_m_printed": False,
+           "switch_1x1_single": True, "switch_1x1_m": True, "memory_single": True, "processor_single": False,
+           "memory_m": True, "processor_m_spe1": True, "processor_m_spem": False}
+
+
+def test_derivation_values():
+    values = glue_values_derivation(_CHECKS, np.array([7.0, 7.0, 7.0, 7.0]), SimpleNamespace(R=10.5, iterations=111))
+    assert values["min_mva-path-length"] == 7.0 and type(values["min_mva-path-length"]) is float
+    assert values["min_mva-small-R"] == 10.5 and values["min_mva-small-iterations"] == 111
+    assert values["min_mva-ks-single"] == "holds" and values["min_mva-ks-m-printed"] == "does not hold"
+    assert values["min_mva-noq-single"] == "does not hold"  # one of the three cases fails
+    assert values["min_mva-noq-m"] == "holds" and values["min_mva-eq6-spe1"] == "holds"
+    assert values["min_mva-eq6-spem"] == "does not hold"
+    assert len(values) == 10
+
+
+def _run(fig, label, setup, err_R, err_X, ncs=(1, 8)):
+    """A simulated CurveRun whose model is off by ``err_R`` in R and ``err_X`` in X at the last NC."""
+    curve = Curve(label, model={"S_mm": 1}, setup=setup, loads=ncs)
+    n = len(ncs)
+    model = pd.DataFrame({"curve": label, "load": [float(x) for x in ncs], "fraction": math.nan,
+                          "R": [10.0] * (n - 1) + [10.0 * (1 + err_R)], "X": [1.0] * (n - 1) + [1.0 + err_X],
+                          "iterations": 5, "saturated": False})
+    sim = pd.DataFrame({"curve": label, "load": [float(x) for x in ncs], "fraction": math.nan, "R": 10.0,
+                        "R CI": 0.01, "X": 1.0, "X CI": 0.01, "saturated": False})
+    return CurveRun(curve=curve, model=model, sim=sim, model_saturation=math.nan, sim_saturation=math.nan,
+                    params={"setup": setup}, quantity="R")
+
+
+def test_figure_values_single_packet():
+    results = {2: (_run(2, "S_mm=1", "paper", 0.01, -0.02), _run(2, "S_mm=2", "paper", 0.04, 0.03),
+                   _run(2, "S_mm=1", "second-omega", 0.06, 0.0)),
+               3: (_run(3, "hot spot, S_mm=2", "paper", 0.02, 0.07),)}
+    points, summary = error_tables(results)
+    v = glue_values_figures(summary, points, "single")
+    assert v["min_mva-single-max-err-R"] == pytest.approx(0.04) and v["min_mva-single-max-err-X"] == pytest.approx(0.07)
+    assert v["min_mva-single-worst-curve"] == "Fig. 3, hot spot, S_mm=2"
+    assert v["min_mva-single-mean-err-R"] == pytest.approx((0.005 + 0.02 + 0.01) / 3)  # mean of the curves' means
+    assert v["min_mva-worst-fig2-within-5pct-paper"] == pytest.approx(0.04)
+    assert v["min_mva-worst-fig2-within-5pct-paper-at"] == "Fig. 2, S_mm=2, R, NC = 8"
+    assert v["min_mva-worst-fig2-within-5pct-paper-verdict"] == "within"
+    assert v["min_mva-worst-fig2-within-5pct-second-omega-verdict"] == "outside"
+    assert v["min_mva-worst-fig2-within-5pct-paper-figures"] == "Fig. 2"
+    assert v["min_mva-fig2-wiring"] == "depends on the wiring"
+    assert "min_mva-worst-fig3-hot-spot-accurate-paper-verdict" not in v  # the paper names no threshold there
+    assert v["min_mva-worst-fig3-hot-spot-accurate-paper"] == pytest.approx(0.07)
+    # on the default set-up alone the Fig. 2 verdict cannot depend on the wiring
+    one = {2: results[2][:2]}
+    assert glue_values_figures(*reversed(error_tables(one)), "single")["min_mva-fig2-wiring"] == \
+        "is the same on both set-ups"
+    with pytest.raises(ParameterError, match="`page`"):
+        glue_values_figures(summary, points, "double")
+
+
+def test_figure_values_multi_packet():
+    results = {6: (_run(6, "m=2, S_mm=4", "paper", 0.05, 0.1),), 7: (_run(7, "m=4, S_mm=8", "paper", 0.02, 0.0),),
+               8: (_run(8, "m=8, S_mm=16", "second-omega", 0.01, 0.0),)}
+    points, summary = error_tables(results)
+    v = glue_values_figures(summary, points, "multi")
+    assert v["min_mva-multi-max-err-X"] == pytest.approx(0.1) and v["min_mva-multi-worst-curve"] == "Fig. 6, m=2, S_mm=4"
+    assert v["min_mva-worst-fig6-8-accurate-paper-figures"] == "Figs. 6, 7"
+    assert v["min_mva-worst-fig6-8-accurate-second-omega-figures"] == "Fig. 8"
+    assert not any(k.endswith("-verdict") for k in v) and "min_mva-fig2-wiring" not in v
+    assert all(k.startswith("min_mva-multi-") or k.startswith("min_mva-worst-") for k in v)
+
+
+def _compare(which, shift_sim=0.0, shift_ana=0.0, ci=0.001):
+    ana, sim = {}, {}
+    for nc in pt.NC_VALUES:
+        a = pt.paper_values(which, "analytic")[nc]
+        s = pt.paper_values(which, "simulation")[nc]
+        ana[nc] = SimpleNamespace(R=a["R"] + shift_ana, stage_residence={k: v + shift_ana for k, v in a.items() if k != "R"})
+        sim[nc] = SimpleNamespace(R=s["R"] + shift_sim, R_ci=ci,
+                                  stage_residence={k: v + shift_sim for k, v in s.items() if k != "R"},
+                                  stage_ci={k: ci for k in s if k != "R"})
+    return pt.compare_table(which, ana, sim)
+
+
+def _readings(best=0.1, undamped_shift=0.0):
+    rows = []
+    for reading, worst in (("paper", 0.05), ("c-own-unscaled", best), ("q-scaled", best + 0.2),
+                           ("undamped iteration", 0.05 + undamped_shift)):
+        for table in (1, 2):
+            for nc in pt.NC_VALUES:
+                rows.append({"reading": reading, "table": table, "NC": nc, "max |diff|": worst if nc >= 16 else 0.001,
+                             "at": "R1", "agreeing": 13, "R diff": 0.0, "converged": True})
+    return pd.DataFrame(rows)
+
+
+def test_table_values_from_the_comparisons():
+    t2 = _compare(2)
+    # one Table 1 entry far from the paper's simulation: F1 at NC = 4
+    t1 = _compare(1)
+    i = t1.index[(t1["row"] == "F1") & (t1["NC"] == 4)][0]
+    t1.loc[i, "sim"] += 0.05
+    t1.loc[i, "diff_sim"] += 0.05
+    t1.loc[i, "sim_agrees"] = False
+    alt = _compare(2, shift_sim=0.02)
+    tabs = {(1, "paper"): t1, (2, "paper"): t2, (2, "second-omega"): alt}
+    v = glue_values_tables(tabs, _readings())
+    # the analytic column equals the paper's: every entry agrees, no difference
+    assert v["min_mva-t2-maxdiff"] == 0 and v["min_mva-t1-32-maxdiff"] == 0 and v["min_mva-R-maxdiff"] == 0
+    assert v["min_mva-t1-low-agree"] == "39/39" and v["min_mva-t1-high-agree"] == "26/26" and v["min_mva-t2-agree"] == "65/65"
+    assert v["min_mva-R-excess-min"] == pytest.approx(pt.printed_R_excess(1).query("column == 'analytic'")["excess"].min())
+    assert v["min_mva-readings-n"] == 2 and v["min_mva-readings-best-name"] == "c-own-unscaled"
+    assert v["min_mva-readings-best-high"] == pytest.approx(0.1)
+    assert v["min_mva-undamped-same"] == "converges to the same fixed point"
+    assert glue_values_tables(tabs, _readings(undamped_shift=0.01))["min_mva-undamped-same"] == \
+        "does not reproduce the damped fixed point"
+    n16 = 14 * 4
+    assert v["min_mva-sim-agree"] == f"{2 * n16 - 1}/{2 * n16}"
+    assert v["min_mva-t1-sim-paper"] == "69/70" and v["min_mva-t1-sim-paper-share"] == pytest.approx(69 / 70)
+    assert v["min_mva-t2-sim-second-omega"] == "0/70"
+    assert v["min_mva-sim-miss-n"] == 1 and v["min_mva-sim-miss-list"] == "Table 1 F1 at NC 4"
+    assert v["min_mva-sim-miss-sentence"].startswith("the one that does not (Table 1 F1 at NC 4) differs from the "
+                                                     "paper's value by ")
+    r6 = pt.paper_values(2, "simulation")[4]["R6"]
+    assert (v["min_mva-r6-mirror"], v["min_mva-r6-paper"]) == (pytest.approx(r6), r6)
+    assert v["min_mva-r6-same"] == pytest.approx(r6 + 0.02)
+    # a simulation equal to the paper's columns shows the paper's own bias
+    b = pt.bias_pattern([t2])
+    assert v["min_mva-bias-fwd-second-omega"] == pt.bias_pattern([alt])["forward_under"]
+    assert set(k for k in v if k.startswith("min_mva-bias")) == {"min_mva-bias-fwd-paper", "min_mva-bias-ret-paper",
+                                                                 "min_mva-bias-fwd-second-omega",
+                                                                 "min_mva-bias-ret-second-omega"}
+    assert b["entries"] > 0
+    # no miss at all
+    clean = glue_values_tables({(1, "paper"): _compare(1), (2, "paper"): t2}, _readings())
+    assert clean["min_mva-sim-miss-sentence"] == "all of them agree" and clean["min_mva-sim-miss-list"] == "none"
+    assert "min_mva-r6-same" not in clean

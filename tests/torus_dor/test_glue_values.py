@@ -1,0 +1,157 @@
+"""The numbers and sentences the torus_dor pages glue or print: computed in models/, from the pages' tables."""
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from models.core.claims import CLAIM_COLUMNS
+from models.core.errors import ParameterError
+from models.torus_dor.experiments import (assumptions_summary, channel_rate_summary, fig1_summary, fig2_summary,
+                                          glue_values_assumptions, glue_values_comparison, glue_values_latency,
+                                          readings_summary)
+
+
+def _fig1_errors():
+    return pd.DataFrame({"setup": ["unidirectional", "unidirectional", "bidirectional"],
+                         "curve": ["8x8, L=3, M=32", "8x8, L=5, M=32", "8x8 bi, L=3, M=32"],
+                         "worst <80%": [0.1, math.inf, 0.236], "worst printed <80%": [0.3, 0.2, math.inf],
+                         "sat model / sim": [0.61, 0.68, 0.79], "sat printed / sim": [0.40, 0.50, 0.53]})
+
+
+def test_latency_values():
+    dec = pd.DataFrame({"l-bar model": [1.1, 1.2], "l-bar sim": [1.0, 1.5], "beyond mux model": [2.0, 4.0],
+                        "beyond mux sim": [3.0, 5.0]})
+    zl = pd.DataFrame({"rel. error": [0.001, -0.003]})
+    v = glue_values_latency(_fig1_errors(), dec, zl)
+    assert v["torus_dor-fig1-worst-unidirectional"] == "unbounded (the model is saturated)"
+    assert v["torus_dor-fig1-worst-printed-unidirectional"] == "30.0%"
+    assert v["torus_dor-fig1-worst-bidirectional"] == "23.6%"
+    assert v["torus_dor-fig1-sat-ratio-min-unidirectional"] == 0.61 and v["torus_dor-fig1-sat-ratio-max-unidirectional"] == 0.68
+    assert v["torus_dor-fig1-sat-ratio-printed-max-bidirectional"] == 0.53
+    assert v["torus_dor-mux-max-err"] == pytest.approx(0.2)  # |1.2 / 1.5 - 1|
+    assert (v["torus_dor-beyond-ratio-min"], v["torus_dor-beyond-ratio-max"]) == (1.25, 1.5)
+    assert v["torus_dor-zero-load-max-err"] == 0.003
+    assert len(v) == 2 * 6 + 4
+    empty = glue_values_latency(_fig1_errors(), dec.iloc[:0], zl)
+    assert math.isnan(empty["torus_dor-mux-max-err"]) and math.isnan(empty["torus_dor-beyond-ratio-max"])
+    text = fig1_summary(_fig1_errors())
+    assert text.splitlines()[0] == (
+        "- **unidirectional**: worst |error| below 80% of the simulated saturation load unbounded (the model is "
+        "saturated) (default reading) and 30.0% (as printed); the model saturates at 0.61 to 0.68 times the "
+        "simulated saturation load (as printed: 0.40 to 0.50).")
+    assert text.splitlines()[1].startswith("- **bidirectional**: worst |error| below 80% of the simulated saturation "
+                                           "load 23.6% (default reading)")
+
+
+def _fig2_errors():
+    return pd.DataFrame({"setup": ["unidirectional", "bidirectional"], "sat model": [0.0014, 0.0058],
+                         "sat sim": [0.0024, 0.008], "sat 2003": [0.0012, 0.0052], "sat printed": [0.0011, 0.0043],
+                         "sat model / sim": [0.6, 0.72], "sat 2003 / sim": [0.48, 0.65],
+                         "sat printed / sim": [0.44, 0.54], "worst <80%": [math.inf, 0.1],
+                         "worst 2003 <80%": [math.inf, 0.2], "worst printed <80%": [0.05, math.inf]})
+
+
+def _readings():
+    rows = []
+    for torus, (s04, s03) in (("unidirectional", (0.0014, 0.0012)), ("bidirectional", (0.0058, 0.0052))):
+        for reading, ww, default, sat, w0, blocks in (
+                ("J inputs, weight j-L", "j-L", True, s04, 0.005, True),
+                ("J inputs, weight j", "j", False, 0.9 * s03, 0.004, True),
+                ("J printed, weight j-L", "j-L", False, s04, 0.0, False),
+                ("all printed", "j", False, 0.8 * s03, 0.003, True)):
+            rows.append({"torus": torus, "reading": reading, "waiting_weight": ww, "default": default,
+                         "sat 2004": sat, "sat 2003": s03, "sat 2004 / 2003": sat / s03, "W d0": w0,
+                         "every dimension blocks": blocks, "later than 2003": sat > s03})
+    return pd.DataFrame(rows)
+
+
+def _claims():
+    rows = [("fig1-accuracy", "unidirectional", math.inf, 0.6, None),
+            ("fig2-more-accurate", "bidirectional", 0.1, 0.72, False),
+            ("reading-every-dimension-blocks", "-", math.nan, math.nan, True)]
+    return pd.DataFrame([{"chapter": "torus_dor", "claim_id": c, "claim": '"x"', "kind": "fact", "setup": s,
+                          "worst_err": w, "sat_ratio": r, "threshold": math.nan, "holds": h, "cause": "-", "note": ""}
+                         for c, s, w, r, h in rows], columns=list(CLAIM_COLUMNS))
+
+
+def test_comparison_values():
+    switches = pd.DataFrame({"reading": ["default", "waiting_weight=j", "waiting_max=printed", "all printed"],
+                             "saturation": [0.002, 0.0015, 0.0021, 0.001]})
+    run = SimpleNamespace(sim_saturation=0.004, curve=SimpleNamespace(setup="unidirectional"))
+    v = glue_values_comparison(_fig2_errors(), _readings(), switches, run, _claims())
+    assert v["torus_dor-fig2-sat-model-unidirectional"] == 0.0014 and v["torus_dor-fig2-sat-sim-bidirectional"] == 0.008
+    assert v["torus_dor-fig2-sat-2003-ratio-sim-bidirectional"] == 0.65
+    assert v["torus_dor-fig2-worst-model-unidirectional"] == "unbounded (the model is saturated)"
+    assert v["torus_dor-fig2-worst-2003-bidirectional"] == "20.0%" and v["torus_dor-fig2-worst-printed-unidirectional"] == "5.0%"
+    assert v["torus_dor-fig2-bi-uni-sim-sat-ratio"] == pytest.approx(0.008 / 0.0024)
+    assert v["torus_dor-readings-default-ratio-unidirectional"] == pytest.approx(0.0014 / 0.0012)
+    assert v["torus_dor-readings-weight-j-sat-bidirectional"] == pytest.approx(0.9 * 0.0052)
+    assert v["torus_dor-readings-printed-ratio-unidirectional"] == pytest.approx(0.8)
+    assert v["torus_dor-readings-jl-W0-unidirectional"] == 0.005 and v["torus_dor-readings-default-W0-bidirectional"] == 0.005
+    assert v["torus_dor-readings-default-blocks-bidirectional"] == "yes"
+    assert v["torus_dor-switch-biggest"] == "waiting_weight=j" and v["torus_dor-switch-biggest-ratio"] == 0.75
+    assert v["torus_dor-printed-sat-ratio"] == 0.25 and v["torus_dor-wj-sat-ratio"] == 0.375
+    assert v["torus_dor-switch-setup"] == "unidirectional"
+    assert v["torus_dor-claim-fig1-accuracy-unidirectional-worst"] == "unbounded (the model is saturated)"
+    assert v["torus_dor-claim-fig1-accuracy-unidirectional-holds"] == ""
+    assert v["torus_dor-claim-fig2-more-accurate-bidirectional-holds"] == "does not hold"
+    assert v["torus_dor-claim-fig2-more-accurate-bidirectional-worst"] == "10.0%"
+    assert v["torus_dor-claim-reading-every-dimension-blocks-holds"] == "holds"
+    assert v["torus_dor-claim-reading-every-dimension-blocks-worst"] == "n/a"
+    assert math.isnan(v["torus_dor-claim-reading-every-dimension-blocks-ratio"])
+    # each part alone
+    assert set(glue_values_comparison(claims=_claims())) == {k for k in v if k.startswith("torus_dor-claim-")}
+    assert glue_values_comparison() == {}
+    one = glue_values_comparison(_fig2_errors().iloc[:1])
+    assert "torus_dor-fig2-bi-uni-sim-sat-ratio" not in one and len(one) == 10
+    with pytest.raises(ParameterError, match="`run`"):
+        glue_values_comparison(switches=switches)
+
+
+def test_comparison_sentences():
+    text = fig2_summary(_fig2_errors())
+    assert text.splitlines()[0] == (
+        "- **unidirectional**: the 2004 model saturates at 0.0014 messages/node/cycle (0.60 of the simulated "
+        "0.0024), the 2003 model at 0.0012 (0.48), the 2004 model as printed at 0.0011 (0.44).  Worst |error| "
+        "below 80% of the simulated saturation load: unbounded (the model is saturated) (2004), unbounded (the "
+        "model is saturated) (2003), 5.0% (2004 as printed).")
+    assert text.splitlines()[-1] == ("- The simulated saturation load is 3.33 times higher on the bidirectional "
+                                     "torus than on the unidirectional one.")
+    r = readings_summary(_readings())
+    assert r.startswith("Under the printed weight $j$ (any $J$) the 2004 model saturates *before* the 2003 model on "
+                        "the unidirectional and bidirectional tori. ")
+    assert "Under the default reading the 2004 model saturates after the 2003 model on the unidirectional and " \
+           "bidirectional tori." in r
+    assert "the lowest dimension never blocks" in r and "Under the default reading every dimension blocks: yes." in r
+    mixed = _readings()
+    mixed.loc[(mixed["torus"] == "bidirectional") & mixed["default"], "later than 2003"] = False
+    assert ("Under the default reading the 2004 model saturates *before* the 2003 model on the bidirectional torus "
+            "(after it on the unidirectional torus).") in readings_summary(mixed)
+
+
+def test_assumption_values_and_sentences():
+    assume = pd.DataFrame({"mean busy VCs model": [0.5, 1.5], "mean busy VCs sim": [0.5, 2.0],
+                           "P(all L busy) model": [0.01, 0.2], "P(all L busy) sim": [0.01, 0.05],
+                           "l-bar model": [1.1, 1.3], "l-bar sim": [1.1, 1.2]})
+    crate = pd.DataFrame({"sat sim": [0.01, 0.01], "sat model (mean rate)": [0.006, 0.012],
+                          "sat model (per-dimension rate)": [0.008, 0.015]})
+    v = glue_values_assumptions(assume, crate)
+    assert v["torus_dor-busy-ratio-high"] == 0.75 and v["torus_dor-allbusy-ratio-high"] == pytest.approx(4.0)
+    assert v["torus_dor-mux-err-high"] == pytest.approx(1.3 / 1.2 - 1)
+    assert v["torus_dor-channel-rate-closer"] == "1 of 2"
+    assert channel_rate_summary(crate) == ("The per-dimension rate brings the model's saturation load closer to the "
+                                           "simulated one on **1 of 2** curves.")
+    run = SimpleNamespace(model_saturation=0.5, sim_saturation=1.0)
+    text = assumptions_summary(assume, run)
+    assert text.startswith("At the higher load the model puts 4.00 times as much probability as the simulator "
+                           "measures on \"all $L$ VCs busy\", while its mean number of busy VCs is 0.75 times the "
+                           "measured one; the multiplexing degree is off by +8.3%.")
+    assert "the *shape* of the occupancy distribution" in text and "(0.50 of the simulated saturation load here)" in text
+    assert "saturation load here" not in assumptions_summary(assume, SimpleNamespace(model_saturation=1.0,
+                                                                                     sim_saturation=0.5))
+    calm = assume.assign(**{"P(all L busy) model": [0.01, 0.04]})
+    assert "*shape*" not in assumptions_summary(calm, run)
+    assert np.isfinite(glue_values_assumptions(calm, crate)["torus_dor-allbusy-ratio-high"])
