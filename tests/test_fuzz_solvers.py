@@ -170,7 +170,25 @@ def calls(draw, name):
             args = [new]
         else:
             kwargs[p] = new
+    # a reader omits optional keywords: the function's own defaults must then serve (issue #26)
+    optional = sorted(p for p in _optional(name) if p in kwargs and p not in changed)
+    if optional and draw(st.booleans()):
+        for p in draw(st.lists(st.sampled_from(optional), min_size=1, max_size=len(optional), unique=True)):
+            del kwargs[p]
     return args, kwargs, changed
+
+
+def _optional(name) -> set:
+    """The keywords of entry point ``name`` that have a default (``**params`` forwarders: those of the solver
+    they forward to, ``solve`` of the same module)."""
+    import importlib
+    import inspect
+
+    fn = _function(name)
+    sig = inspect.signature(fn)
+    if any(q.kind is q.VAR_KEYWORD for q in sig.parameters.values()):
+        sig = inspect.signature(importlib.import_module(ENTRY_POINTS[name][0]).solve)
+    return {n for n, q in sig.parameters.items() if q.default is not q.empty}
 
 
 # ----------------------------------------------------------------------------
@@ -318,3 +336,13 @@ REGRESSIONS = [
 @pytest.mark.parametrize("name, args, kwargs, changed", REGRESSIONS, ids=[r[0] for r in REGRESSIONS])
 def test_issue_findings(name, args, kwargs, changed):
     assert check_outcome(name, args, kwargs, changed) in ("ok", "ValueError")
+
+
+def test_torus_ipp_saturation_takes_the_defaults_of_solve():
+    """``saturation_load()`` and ``saturation_bound()`` with every keyword omitted use ``solve``'s defaults (#26)."""
+    import models.torus_ipp as ipp
+
+    full = dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)
+    assert ipp.saturation_load() == ipp.saturation_load(**full)
+    assert ipp.saturation_bound() == ipp.saturation_bound(**full)
+    assert ipp.saturation_load(k=8) == ipp.saturation_load(**dict(full, k=8))

@@ -640,11 +640,14 @@ def _solve_options(params: dict) -> tuple[dict, float, int]:
 def saturation_bound(**params) -> float:
     """``mu1`` at which ``lambda_c (M + d) = 1`` (no blocking): an upper bound of the saturation load.
 
-    ``params`` as for :func:`solve` (those that are not :class:`Params` fields,
-    and ``mu1``, are ignored); needs an IPP source (``mu2 = 0``).
+    ``params`` as for :func:`solve`, with its defaults for those omitted (those
+    that are not :class:`Params` fields, and ``mu1``, are ignored); needs an
+    IPP source (``mu2 = 0``).
     """
-    cfg = {k: v for k, v in params.items() if k in Params.__dataclass_fields__}
-    cfg.setdefault("mu1", 1.0)
+    params = {k: v for k, v in params.items() if k != "mu1"}
+    opts, _, _ = _solve_options(params)
+    cfg = {k: v for k, v in opts.items() if k in Params.__dataclass_fields__}
+    cfg["mu1"] = 1.0
     p = Params(**cfg)
     per_mu = p.mean_rate / p.mu1 if p.mu2 == 0 else None
     if per_mu is None:
