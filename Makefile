@@ -19,9 +19,23 @@ STAMP   := $(VENV)/.installed
 export OMP_NUM_THREADS := 1
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: book run html pdf test test-fast bench clean venv
+.PHONY: book run html pdf test test-fast bench clean venv browser deps
 
 venv: $(STAMP)
+
+# Debian's headless Chromium, for the browser test (tests/test_browser.py) and `make pdf`: installed with
+# apt-get when neither `chromium` nor $CHROMIUM is there (as root, or through sudo), checked on every run.
+browser:
+	@if [ -n "$$CHROMIUM" ] || command -v chromium >/dev/null 2>&1; then :; else \
+	  echo "installing chromium (Debian package) for the browser test"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null || \
+	  { echo "could not install chromium: run 'apt-get install chromium' or set CHROMIUM=/path/to/chromium" >&2; exit 1; }; \
+	fi
+
+# Everything `make test` needs: the virtual environment, MathJax and the browser.
+deps: $(STAMP) browser
 
 $(STAMP): requirements.txt pyproject.toml package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error   # MathJax, served by the book itself (no CDN)
@@ -42,10 +56,10 @@ book: run html
 
 # One HTML page of the whole book (jupyter-book's singlehtml builder), printed
 # to PDF by the system's headless Chromium (models/core/pdf.py; CHROMIUM=... elsewhere).
-pdf: run
+pdf: run browser
 	$(PY) -m models.core.pdf
 
-test: $(STAMP)
+test: deps
 	$(PY) -m pytest
 
 test-fast: $(STAMP)

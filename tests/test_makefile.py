@@ -1,0 +1,62 @@
+"""`make test` is all the set-up a fresh machine needs (issue #26): it installs Chromium for the browser test.
+
+The Makefile's ``browser`` target is run with a PATH that has no ``chromium`` and a stand-in ``apt-get``
+that records its arguments, so the test shows that the install step runs from the Makefile without
+installing anything.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def bare_path(tmp_path):
+    """A PATH with a shell, ``id`` and a recording ``apt-get``, and no ``chromium``."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for tool in ("sh", "id"):
+        os.symlink(shutil.which(tool), bin_ / tool)
+    log = tmp_path / "apt.log"
+    (bin_ / "apt-get").write_text(f"#!{shutil.which('sh')}\necho \"$@\" >> {log}\n")
+    (bin_ / "apt-get").chmod(0o755)
+    (bin_ / "sudo").write_text(f"#!{shutil.which('sh')}\nexec \"$@\"\n")
+    (bin_ / "sudo").chmod(0o755)
+    return bin_, log
+
+
+def _make(target, path, **env):
+    return subprocess.run([shutil.which("make"), "-s", "-C", str(ROOT), target],
+                          env={"PATH": str(path), "HOME": os.environ.get("HOME", "/"), **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_make_installs_chromium_when_missing(bare_path):
+    bin_, log = bare_path
+    proc = _make("browser", bin_)
+    assert proc.returncode == 0, proc.stderr
+    assert "installing chromium" in proc.stdout
+    assert log.read_text().splitlines() == ["update -qq", "install -y -qq chromium"]
+
+
+def test_make_leaves_an_installed_or_named_browser_alone(bare_path):
+    bin_, log = bare_path
+    assert _make("browser", bin_, CHROMIUM="/opt/my/chromium").returncode == 0
+    os.symlink("/bin/true", bin_ / "chromium")
+    assert _make("browser", bin_).returncode == 0
+    assert not log.exists()
+
+
+def test_make_test_and_pdf_depend_on_the_browser():
+    proc = subprocess.run([shutil.which("make"), "-C", str(ROOT), "-n", "-p", "test"], capture_output=True, text=True,
+                          timeout=60)
+    rules = {line.split(":")[0]: line.split(":", 1)[1].split() for line in proc.stdout.splitlines()
+             if line and not line.startswith(("#", "\t")) and ":" in line and "=" not in line.split(":")[0]}
+    assert "deps" in rules["test"] and "browser" in rules["deps"] and "browser" in rules["pdf"]
