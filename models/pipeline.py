@@ -605,18 +605,50 @@ def write_report(book_dir: Path, stamps: list[dict], profile: str) -> None:
 
 
 def remove_orphans(book_dir: Path, runs: list[Run]) -> list[Path]:
-    """Delete generated notebooks in ``book/<chapter>/`` whose source no longer exists."""
-    keep = {r.output for r in runs}
+    """Delete the generated notebooks in ``book/<chapter>/`` whose source notebook no longer exists.
+
+    Only files this pipeline wrote are touched: a notebook is removed only with
+    its own provenance file (:func:`read_stamp`: the provenance names the
+    notebook's hash) that names it as ``<chapter>/<name>``, only inside the
+    repository's ``book/`` folder (a ``--book-dir`` elsewhere is never cleaned),
+    and each removal is printed.  A reader's own notebook in a chapter folder
+    has no such stamp and stays.
+    """
+    book_dir = Path(book_dir).resolve()
+    if not book_dir.is_relative_to((ROOT / "book").resolve()):
+        return []
+    keep = {r.output.resolve() for r in runs}
     removed = []
     for out in book_dir.glob("*/*.ipynb"):
         chapter, name = out.parent.name, out.stem
-        if out not in keep and not (NOTEBOOKS / chapter / f"{name}.ipynb").exists():
-            out.unlink()
-            prov = out.with_suffix(".provenance.json")
-            if prov.exists():
-                prov.unlink()
-            removed.append(out)
+        if out.resolve() in keep or (NOTEBOOKS / chapter / f"{name}.ipynb").exists():
+            continue
+        prov = out.with_suffix(".provenance.json")
+        stamp = read_stamp(out, prov)
+        if stamp is None or stamp.get("notebook") != f"{chapter}/{name}":
+            continue  # not written by the pipeline: never ours to delete
+        out.unlink()
+        prov.unlink()
+        removed.append(out)
+        print(f"removed {out.relative_to(book_dir)} and its provenance (its source notebook is gone)", file=sys.stderr)
     return removed
+
+
+#: Folders ``--out`` may not point into: the sources, the package and the book (built only from the profiles).
+PROTECTED = ("notebooks", "models", "book")
+
+
+def check_out_dir(out: Path) -> Path:
+    """``out`` resolved, or ``ValueError`` when it is the repository's root or inside a protected folder."""
+    out = Path(out).resolve()
+    root = ROOT.resolve()
+    if out == root:
+        raise ValueError(f"--out {out}: not the repository itself; give a scratch folder such as runs/")
+    for name in PROTECTED:
+        if out.is_relative_to(root / name):
+            raise ValueError(f"--out {out}: inside {name}/, which the pipeline never writes into from a reader's run; "
+                             "give a scratch folder such as runs/")
+    return out
 
 
 def plan(
@@ -1043,7 +1075,10 @@ def main(argv: list[str] | None = None) -> int:
     if overrides and not args.out:
         parser.error("-p overrides need --out DIR: the book itself is built only from the profiles")
     book_dir = (args.book_dir or ROOT / "book").resolve()
-    out_dir = args.out.resolve() if args.out else None
+    try:
+        out_dir = check_out_dir(args.out) if args.out else None
+    except ValueError as exc:
+        parser.error(str(exc))
     try:
         runs = plan(args.notebooks, args.profile, overrides, book_dir=book_dir, out_dir=out_dir)
     except ValueError as exc:
