@@ -63,7 +63,11 @@ def test_lock_of_a_killed_process_is_released(tmp_path):
     assert ready.wait(10)
     p.kill()
     p.join(10)
-    with dc.lock("k", blocking=False) as got:  # the stale lock file is there, but nobody holds it
+    assert dc.lock_path("k").exists()  # the stale lock file is there, but nobody holds it
+    with dc.lock("other", blocking=False) as got:  # the first lock in a folder removes its stale lock files (#26)
+        assert got is True
+    assert not dc.lock_path("k").exists(), "a killed process's lock file was left behind"
+    with dc.lock("k", blocking=False) as got:
         assert got is True
 
 

@@ -198,7 +198,7 @@ def test_cache_roundtrip(tmp_path, monkeypatch):
     monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path))
     kw = dict(NC=2, S_mm=2, seed=5, cycles=30_000, warmup=2_000, batches=5)
     a = simulate(**kw)
-    files = list((tmp_path / "closed_min").glob("*.pkl"))
+    files = list((tmp_path / "closed_min").glob("*.json"))
     assert len(files) == 1
     b = simulate(**kw)
     assert b.wall_time == a.wall_time  # came from the cache, not a new run
@@ -207,7 +207,7 @@ def test_cache_roundtrip(tmp_path, monkeypatch):
     c = simulate(cache=False, **kw)
     assert _fields_equal(a, c)  # the cached value is what a fresh run gives
     simulate(**{**kw, "seed": 6})
-    assert len(list((tmp_path / "closed_min").glob("*.pkl"))) == 2
+    assert len(list((tmp_path / "closed_min").glob("*.json"))) == 2
 
 
 def test_cache_key_covers_every_parameter():
