@@ -29,7 +29,11 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
    SIGINT or SIGTERM stops every worker and kernel, removes the temporary
    files, prints what finished and what did not, and exits with 128 + the
    signal's number;
-5. on failure keeps the output in ``_build/failed/<chapter>/`` and prints
+   one pipeline at a time writes into a folder (a ``flock`` on
+   ``<folder>/.pipeline.lock``; a second one stops at once with
+   ``error: another pipeline (pid N) is running into ...``);
+5. on failure keeps the output in ``_build/failed/<chapter>/`` (with the
+   umask's mode) and prints
    ``chapter/notebook cell N: Error: message``; the exit status is non-zero
    once every run has finished;
 6. writes the reproducibility report (``book/_generated/runs.md`` and
@@ -66,7 +70,7 @@ import yaml
 from .citation import write_cite_page
 from .core import progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
-from .core.paths import BUILD, MODELS, NOTEBOOKS, ROOT, git_commit
+from .core.paths import BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, resolve_cache_dir
 
 PROFILES = ("quick", "full")
 
@@ -130,11 +134,41 @@ def notebook_sources(root: Path = ROOT) -> list[tuple[str, str, Path]]:
     return found
 
 
+def read_yaml_mapping(path: Path) -> dict:
+    """The mapping a YAML file holds (``{}`` when empty); ``ValueError`` naming the file when it is not one."""
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" (line {where.line + 1}, column {where.column + 1})" if where is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ValueError(f"{path}: not valid YAML{line}: {problem}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping of profiles (quick:, full:), got a {type(data).__name__}")
+    return data
+
+
+def read_notebook(path: Path) -> dict:
+    """A notebook's JSON; ``ValueError`` naming the file when it is not valid JSON (a truncated file)."""
+    try:
+        nb = json.loads(Path(path).read_text())
+    except ValueError as exc:
+        raise ValueError(f"{path}: not a valid notebook (JSON): {exc}") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise ValueError(f"{path}: not a valid notebook (no list of cells)")
+    return nb
+
+
 def load_profiles(path: Path | None = None) -> dict:
     path = path or NOTEBOOKS / "profiles.yaml"
-    data = yaml.safe_load(path.read_text()) or {}
+    data = read_yaml_mapping(path)
     for name in PROFILES:
         data.setdefault(name, {})
+        if not isinstance(data[name] or {}, dict):
+            raise ValueError(f"{path}: profile {name!r} must be a mapping of notebooks to parameters; "
+                             f"got {data[name]!r}")
     return data
 
 
@@ -144,12 +178,16 @@ def notebook_defaults(source: Path) -> dict[str, Any]:
     Parsed with :mod:`ast` (literals only, as the conventions require), so no
     kernel is started.
     """
-    nb = json.loads(source.read_text())
+    nb = read_notebook(source)
     for cell in nb["cells"]:
         if cell["cell_type"] == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
             text = "".join(cell["source"])
             values = {}
-            for node in ast.parse(text).body:
+            try:
+                body = ast.parse(text).body
+            except SyntaxError as exc:
+                raise ValueError(f"{source}: the parameters cell is not valid Python (line {exc.lineno}): {exc.msg}") from None
+            for node in body:
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
                     name = node.target.id
                 elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -207,7 +245,7 @@ def resolve_parameters(
     profiles = load_profiles() if profiles is None else profiles
     prof = profiles.get(profile) or {}
     chapter_file = source.parent / "profiles.yaml"
-    local = ((yaml.safe_load(chapter_file.read_text()) or {}).get(profile) or {}) if chapter_file.exists() else {}
+    local = (read_yaml_mapping(chapter_file).get(profile) or {}) if chapter_file.exists() else {}
     params = dict(defaults)
     layers = (prof.get("*") or {}, local.get("*") or {}, prof.get(f"{chapter}/{name}") or {}, local.get(name) or {})
     for layer in layers:
@@ -252,7 +290,7 @@ def environment_fingerprint() -> dict[str, str]:
 
 def run_key(source: Path, parameters: dict, models_hash: str, env: dict) -> str:
     """sha256 over the stripped notebook, the parameters, ``models/`` and the environment."""
-    nb = strip_outputs(json.loads(source.read_text()))
+    nb = strip_outputs(read_notebook(source))
     h = hashlib.sha256()
     for part in (canonical_json(nb), canonical_json(parameters), models_hash, canonical_json(env)):
         h.update(part.encode())
@@ -410,10 +448,19 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
     kernel's connection file and any other temporary file, in the pipeline's
     temporary folder, which it removes), ``PYTHONPATH`` led by
     the folder this ``models`` package was imported from (the kernel runs the
-    code the key hashed), and with ``scheduler`` ``MODELS_DASK_SCHEDULER``
-    (where :func:`models.sim.sweep.run_sweep` sends its points).
+    code the key hashed), with ``scheduler`` ``MODELS_DASK_SCHEDULER``
+    (where :func:`models.sim.sweep.run_sweep` sends its points), and
+    ``MODELS_CACHE_DIR`` as an absolute path (a relative one resolved here,
+    against the pipeline's directory, not each kernel's ``book/<chapter>/``;
+    an empty one dropped, so the kernels use the default cache).
     """
     env = dict(os.environ if base is None else base)
+    if CACHE_ENV in env:
+        cache = resolve_cache_dir(env[CACHE_ENV])
+        if cache is None:
+            del env[CACHE_ENV]
+        else:
+            env[CACHE_ENV] = str(cache)
     env.setdefault("OMP_NUM_THREADS", "1")
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env["MODELS_NOTEBOOK"] = run.slug
@@ -471,6 +518,7 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
             dest.parent.mkdir(parents=True, exist_ok=True)
             if Path(tmp).exists():
                 os.replace(tmp, dest)
+                os.chmod(dest, file_mode())  # mkstemp made it 0600; kept files follow the umask like the rest
         except OSError:
             pass
         return {
@@ -816,6 +864,83 @@ def commit(run: Run, tmp: Path, stamp: dict) -> None:
         Path(ptmp).unlink(missing_ok=True)
 
 
+class CannotStart(RuntimeError):
+    """The pipeline cannot start: another pipeline writes into the same folder, or the folder is not writable.
+
+    ``status`` is the exit status :func:`main` returns (1 busy, 2 unwritable).
+    """
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
+
+
+#: The lock file of a pipeline writing into a folder (``book/.pipeline.lock``); removed when the run ends.
+LOCK_NAME = ".pipeline.lock"
+
+
+class PipelineLock:
+    """One pipeline per output folder: a non-blocking ``flock`` on ``<folder>/.pipeline.lock``.
+
+    The file holds the holder's pid (for the message of a second pipeline)
+    and is removed by its holder on release; a holder killed with SIGKILL
+    leaves the file, but the kernel drops its lock, so the next pipeline
+    takes it over.  Two pipelines on one clone would otherwise execute the
+    same notebooks twice, and one's stop could remove the other's temp files.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.path = self.folder / LOCK_NAME
+        self.fd: int | None = None
+
+    def acquire(self) -> "PipelineLock":
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not Linux/macOS: no lock
+            return self
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CannotStart(f"cannot create the output folder {self.folder}: {exc.strerror or exc}", 2) from None
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as exc:
+                raise CannotStart(f"cannot write into {self.folder}: {exc.strerror or exc}", 2) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                os.close(fd)
+                raise CannotStart(f"another pipeline (pid {holder}) is running into {self.folder}; wait for it to "
+                                  f"finish or stop it (its lock: {self.path})") from None
+            # the file we locked may have been removed by a holder releasing it meanwhile: lock the current one
+            try:
+                current = os.stat(self.path)
+            except FileNotFoundError:
+                current = None
+            mine = os.fstat(fd)
+            if current is not None and (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            self.path.unlink(missing_ok=True)  # still ours: nobody removes it without the lock
+        except OSError:
+            pass
+        finally:
+            os.close(self.fd)
+            self.fd = None
+
+
 class Interrupted(KeyboardInterrupt):
     """The pipeline stopped on a signal (after cleaning up); ``signum`` says which."""
 
@@ -932,7 +1057,9 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     On SIGINT or SIGTERM it stops every worker and kernel, removes temp
     files, prints one line saying what finished and what did not, and raises
     :class:`Interrupted`.  ``scheduler`` is passed to the kernels as
-    ``MODELS_DASK_SCHEDULER``.
+    ``MODELS_DASK_SCHEDULER``.  One pipeline at a time writes into
+    ``book_dir`` (:class:`PipelineLock`): a second one raises
+    :class:`CannotStart` before running anything.
     """
     book_dir = book_dir or ROOT / "book"
     env = environment_fingerprint()
@@ -960,7 +1087,9 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     workdir = Path(tempfile.mkdtemp(prefix="models-pipeline-"))
     active: list[_Worker] = []
     pending: list[Run] = []
+    lock = PipelineLock(book_dir)
     try:
+        lock.acquire()  # CannotStart when another pipeline writes here (or the folder is not writable)
         expected = [r for r in first if force or not is_fresh(r)]
         # the chapters that read the others run again when any other ran (their key follows the others' keys)
         expected += [r for r in later if force or expected or not is_fresh(r)]
@@ -1028,6 +1157,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
         stopped = [w.run.slug for w in active]
         _stop(active)  # nothing is running unless we stopped early (a signal or an error)
         _remove_workdir(workdir, settle=1.0 if stopped else 0.0)
+        lock.release()
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     ordered = [stamps[r.slug] for r in runs if r.slug in stamps]
@@ -1071,6 +1201,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.worker:
         return _worker_main(args.worker)
+    try:
+        cell_timeout(args.profile)  # a bad $MODELS_CELL_TIMEOUT: one line now, not a traceback mid-run
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     overrides = {k: v for k, v in args.parameter}
     if overrides and not args.out:
         parser.error("-p overrides need --out DIR: the book itself is built only from the profiles")
@@ -1104,6 +1239,9 @@ def main(argv: list[str] | None = None) -> int:
                            report=out_dir is None, scheduler=args.scheduler, progress_every=args.progress_every)
     except Interrupted as exc:
         return 128 + exc.signum
+    except CannotStart as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.status
     return 1 if failures else 0
 
 

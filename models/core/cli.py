@@ -16,7 +16,8 @@ same way everywhere::
     ``--upto`` (default 0.9) times the model's saturation load
     (``saturation_load``).  Writes a CSV (``--out``, stdout without it) with
     the columns of :func:`columns`: the load with its unit, the model's
-    latency (cycles, ``inf`` when saturated) and saturation flag; with
+    latency (cycles, ``inf`` when saturated) and saturation flag (``--out -``
+    is standard output too); with
     ``--simulate`` the simulated latency, the half width of its 95%
     confidence interval and the simulator's saturation flag, at the same
     loads, through the chapter's own model-to-simulator translation and the
@@ -28,9 +29,15 @@ same way everywhere::
 Invalid parameters -- an argparse type error or a ``ValueError`` of the
 solver (:class:`~models.core.errors.ParameterError`, whose message names the
 keyword in backticks) -- print ``<prog>: error: --<name>: <message>`` after
-the usage line and exit with status 2, never a traceback.  A fixed point
-that does not converge or a failed simulation exits with status 1 and a
-one-line message.
+the usage line and exit with status 2, never a traceback.  So do, before
+anything is computed, an ``--out`` or ``--plot`` that cannot be written (a
+folder, a read-only place), ``--points`` above 10,000 (the solvers' limit),
+run lengths above :data:`MAX_RUN`, and a simulation option (``--seed``,
+``--messages``/``--cycles``, ``--warmup``, ``--jobs``, ``--setup``) given
+without ``--simulate``.  A fixed point that does not converge, a failed
+simulation, and an I/O fault of the computation (a cache folder that is a
+file, read-only or full; an unreachable Dask scheduler) exit with status 1
+and a one-line message.
 
 This module imports no chapter and no simulator statically (the floors of
 DESIGN.md): a chapter passes its front door, and ``--simulate`` loads the
@@ -45,6 +52,7 @@ import csv
 import dataclasses
 import io
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -54,6 +62,8 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .errors import ConvergenceError, ParameterError, SimulationError
+from .paths import cache_dir
+from .validate import MAX_POINTS
 
 __all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "simulate", "main"]
 
@@ -68,6 +78,11 @@ UPTO = 0.9
 SAT_RTOL = 1e-4
 #: File types ``--plot`` writes (matplotlib's formats, by suffix).
 PLOT_SUFFIXES = (".svg", ".png", ".pdf")
+#: Largest ``--messages``/``--cycles`` and ``--warmup``: far above any run of the chapters (a few million at
+#: the papers' scale; days of simulation), far below the simulators' 64-bit counters.
+MAX_RUN = 10**9
+#: ``--out`` value meaning standard output.
+STDOUT = "-"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -257,23 +272,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _int_at_least(lo: int):
-    """An argparse type: an integer ``>= lo``, else the message argparse prints after the option's name."""
+def _int_at_least(lo: int, hi: int | None = None):
+    """An argparse type: an integer ``>= lo`` (and ``<= hi``), else the message argparse prints after the option's name."""
+    bounds = f">= {lo}" + (f" and <= {hi}" if hi is not None else "")
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}; got {text!r}") from None
-        if value < lo:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}; got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be an integer {bounds}; got {text[:40]!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"must be an integer {bounds}; got {text[:40]!r}")
         return value
 
-    parse.__name__ = f"integer >= {lo}"
+    parse.__name__ = f"integer {bounds}"
     return parse
 
 
 _positive_int = _int_at_least(1)
 _nonneg_int = _int_at_least(0)
+_points = _int_at_least(1, MAX_POINTS)
+_run_length = _int_at_least(1, MAX_RUN)
+_warmup_length = _int_at_least(0, MAX_RUN)
 
 
 def _positive_float(text: str) -> float:
@@ -292,6 +312,19 @@ def _load_value(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be numbers; got {text!r}") from None
     return value
+
+
+def _length_flag(chapter: Chapter) -> str:
+    return "--messages" if chapter.sim_unit == "messages" else "--cycles"
+
+
+def _sim_defaults(chapter: Chapter) -> dict:
+    """The simulation options of ``curve`` (parser dest -> (flag, default)), in the order of ``--help``."""
+    out = {"length": (_length_flag(chapter), chapter.sim_length), "warmup": ("--warmup", chapter.sim_warmup),
+           "seed": ("--seed", 1), "jobs": ("--jobs", 1)}
+    if len(chapter.setups) > 1:
+        out["setup"] = ("--setup", chapter.setups[0])
+    return out
 
 
 def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
@@ -316,37 +349,38 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         p.add_to(model)
     loads = curve.add_argument_group("loads")
     grid = loads.add_mutually_exclusive_group()
-    grid.add_argument("--points", type=_positive_int, default=POINTS, metavar="N",
-                      help=f"number of loads, evenly spaced up to --upto times the model's saturation load "
-                           f"(default: {POINTS})")
+    grid.add_argument("--points", type=_points, default=POINTS, metavar="N",
+                      help=f"number of loads, evenly spaced up to --upto times the model's saturation load, "
+                           f"at most {MAX_POINTS} (default: {POINTS})")
     grid.add_argument("--loads", type=_load_value, nargs="+", metavar="X",
                       help=f"explicit loads, {chapter.load} in {chapter.load_unit} (default: the --points grid)")
     loads.add_argument("--upto", type=_positive_float, default=UPTO, metavar="F",
                        help=f"last load of the --points grid as a fraction of the model's saturation load "
                             f"(dimensionless; default: {UPTO})")
     out = curve.add_argument_group("output")
-    out.add_argument("--out", metavar="FILE.csv", help="write the CSV there, creating its folder "
-                                                       "(default: standard output)")
+    out.add_argument("--out", metavar="FILE.csv", help="write the CSV there, creating its folder; '-' is "
+                                                       "standard output (default: standard output)")
     out.add_argument("--plot", metavar="FILE.svg", help="also draw the curve there (.svg, .png or .pdf; "
                                                         "default: no plot)")
     if chapter.simulates:
-        sim = curve.add_argument_group("simulation (only with --simulate)")
+        # the options below default to None in the parser (so that one given without --simulate is refused,
+        # not ignored); _curve fills in the defaults their help states (_sim_defaults)
+        sim = curve.add_argument_group("simulation (only with --simulate; refused without it)")
         sim.add_argument("--simulate", action="store_true",
                          help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/; "
                               "default: off)")
-        length_flag = "--messages" if chapter.sim_unit == "messages" else "--cycles"
-        sim.add_argument(length_flag, type=_positive_int, default=chapter.sim_length, dest="length",
+        sim.add_argument(_length_flag(chapter), type=_run_length, default=None, dest="length",
                          metavar=chapter.sim_unit.upper(),
-                         help=f"run length per load, {chapter.sim_unit} "
+                         help=f"run length per load, {chapter.sim_unit}, at most {MAX_RUN:,} "
                               f"({'measured, after the warm-up' if chapter.sim_unit == 'messages' else 'warm-up included'}"
                               f"; default: {chapter.sim_length})")
-        sim.add_argument("--warmup", type=_nonneg_int, default=chapter.sim_warmup, metavar=chapter.sim_unit.upper(),
+        sim.add_argument("--warmup", type=_warmup_length, default=None, metavar=chapter.sim_unit.upper(),
                          help=f"discarded warm-up per load, {chapter.sim_unit} (default: {chapter.sim_warmup})")
-        sim.add_argument("--seed", type=_nonneg_int, default=1, help="random seed (integer; default: 1)")
-        sim.add_argument("--jobs", type=_positive_int, default=1,
+        sim.add_argument("--seed", type=_nonneg_int, default=None, help="random seed (integer; default: 1)")
+        sim.add_argument("--jobs", type=_positive_int, default=None,
                          help="worker processes for the simulated loads (default: 1)")
         if len(chapter.setups) > 1:
-            sim.add_argument("--setup", choices=chapter.setups, default=chapter.setups[0],
+            sim.add_argument("--setup", choices=chapter.setups, default=None,
                              help=f"simulator set-up ({chapter.setup_help or 'the chapter experiments.SETUPS'}; "
                                   f"default: {chapter.setups[0]})")
 
@@ -514,48 +548,160 @@ def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
     return rows
 
 
+def _check_output(parser: argparse.ArgumentParser, option: str, value: str) -> None:
+    """``--out``/``--plot`` ``value`` can be written: checked before anything is computed (review C14-C20).
+
+    Its folder is created.  A folder (or a name ending in ``/``), a folder
+    that cannot be created, and a place where the file can be neither
+    created nor opened for writing (a read-only file system, a full inode
+    table) are usage errors naming the option.  The file is left as it was:
+    a new one is created and removed again, an existing regular file is
+    opened for appending and closed unchanged (a device or a pipe such as
+    ``/dev/stdout`` is not opened).
+    """
+    path = Path(value)
+    if value.endswith(("/", os.sep)) or path.is_dir():
+        example = path / ("curve.csv" if option == "--out" else "curve.svg")
+        parser.error(f"{option}: {value!r} is a folder; give a file name (such as {str(example)!r})")
+    try:
+        path.resolve().parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"{option}: cannot create the folder of {value!r}: {exc}")
+    try:
+        if os.path.lexists(path):
+            if path.is_file():
+                os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.unlink(path)
+    except OSError as exc:
+        parser.error(f"{option}: cannot write {value!r}: {exc.strerror or exc}")
+
+
+def _io_failure(parser: argparse.ArgumentParser, exc: OSError) -> int:
+    """One line for an I/O fault of the computation (the cache folder, a Dask scheduler); exit status 1."""
+    hint = ""
+    name = getattr(exc, "filename", None)
+    if isinstance(name, str) and not isinstance(exc, ConnectionError):
+        cache = cache_dir()
+        if Path(os.path.abspath(name)).is_relative_to(cache) or Path(cache).is_relative_to(os.path.abspath(name)):
+            hint = (f" (the simulation cache {str(cache)!r}, $MODELS_CACHE_DIR: point it at a writable folder with "
+                    "free space)")
+    print(f"{parser.prog}: error: {type(exc).__name__}: {exc}{hint}", file=sys.stderr)
+    return EXIT_FAILURE
+
+
+def _write_failure(parser: argparse.ArgumentParser, option: str, value: str, exc: OSError) -> int:
+    """One line when writing ``--out``/``--plot`` fails after the computation (a disk that filled up); status 1."""
+    print(f"{parser.prog}: error: {option}: cannot write {value!r}: {exc.strerror or exc}", file=sys.stderr)
+    return EXIT_FAILURE
+
+
 def _curve(args, parser, chapter: Chapter) -> int:
     options = vars(args)
     simulated = bool(options.get("simulate"))
     plot = Path(args.plot) if args.plot else None
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
-    for name, value in (("--out", args.out), ("--plot", args.plot)):
-        if value:
-            try:
-                Path(value).resolve().parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                parser.error(f"{name}: cannot create the folder of {value!r}: {exc}")
-    kw = chapter.solver_kwargs(options)
-    saturation = None
-    if args.loads is None:
-        saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
-        loads = load_grid(saturation, args.points, args.upto, integer=chapter.integer_loads)
-    else:
-        loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
-    curve = chapter.front.solve_curve(loads, **kw, **chapter.curve_kwargs)
-    sims = None
-    if simulated:
-        if args.warmup >= args.length and chapter.sim_unit == "cycles":
+    if chapter.simulates:
+        defaults = _sim_defaults(chapter)
+        given = [flag for dest, (flag, _) in defaults.items() if options.get(dest) is not None]
+        if given and not simulated:  # review C21: never silently ignored
+            parser.error(f"{given[0]}: only used with --simulate; add --simulate, or leave out {' '.join(given)}")
+        for dest, (_, default) in defaults.items():
+            if options.get(dest) is None:
+                options[dest] = default  # vars(args) is args' own namespace: args.<dest> too
+        if simulated and chapter.sim_unit == "cycles" and args.warmup >= args.length:
             parser.error(f"--warmup: must be less than --cycles ({args.length}); got {args.warmup}")
-        sims = simulate(chapter, options, list(loads))
-    _write_csv(args.out, columns(chapter, simulated), _rows(chapter, loads, curve, sims))
-    if plot is not None:
-        if saturation is None:
+    out = None if args.out in (None, STDOUT) else args.out  # '-': standard output, never a file named '-'
+    for name, value in (("--out", out), ("--plot", args.plot)):
+        if value:
+            _check_output(parser, name, value)
+    try:
+        kw = chapter.solver_kwargs(options)
+        saturation = None
+        if args.loads is None:
             saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
-        _plot(plot, chapter, options, loads, curve, sims, saturation)
-    if args.out or plot is not None:
+            loads = load_grid(saturation, args.points, args.upto, integer=chapter.integer_loads)
+        else:
+            loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
+        curve = chapter.front.solve_curve(loads, **kw, **chapter.curve_kwargs)
+        sims = simulate(chapter, options, list(loads)) if simulated else None
+        if plot is not None and saturation is None:
+            saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
+    except OSError as exc:  # the cache (read-only, full, a file) or an unreachable Dask scheduler
+        return _io_failure(parser, exc)
+    try:
+        _write_csv(out, columns(chapter, simulated), _rows(chapter, loads, curve, sims))
+    except OSError as exc:
+        if out is None:
+            raise  # standard output (a closed pipe): as before
+        return _write_failure(parser, "--out", out, exc)
+    if plot is not None:
+        try:
+            _plot(plot, chapter, options, loads, curve, sims, saturation)
+        except OSError as exc:
+            return _write_failure(parser, "--plot", args.plot, exc)
+    if out or plot is not None:
         sat = f"; model saturation load {saturation:.6g} {chapter.load_unit}" if saturation is not None else ""
-        written = " and ".join(str(p) for p in (args.out, args.plot) if p)
+        written = " and ".join(str(p) for p in (out, args.plot) if p)
         print(f"{len(loads)} loads{sat} -> {written}", file=sys.stderr)
     return 0
 
 
 def _saturation(args, parser, chapter: Chapter) -> int:
-    kw = chapter.solver_kwargs(vars(args))
-    value = float(chapter.front.saturation_load(**kw, rtol=args.rtol))
+    try:
+        kw = chapter.solver_kwargs(vars(args))
+        value = float(chapter.front.saturation_load(**kw, rtol=args.rtol))
+    except ValueError as exc:  # the solver's errors, --rtol among the options named (review C10)
+        return _fail(parser, chapter, exc, options=("rtol",))
+    except OSError as exc:
+        return _io_failure(parser, exc)
     print(f"{value!r} {chapter.load_unit}")
     return 0
+
+
+def _stop_signals():
+    """A context manager for :func:`main`: SIGINT, SIGTERM and SIGHUP raise :class:`KeyboardInterrupt`.
+
+    Ctrl-C, ``kill``/``timeout``/a batch scheduler's time limit and a closed
+    terminal or ssh session then all stop the command the same way: a sweep
+    (:func:`models.sim.sweep.run_sweep`) terminates its pool's workers in its
+    ``finally`` and keeps every finished point in the cache, and :func:`main`
+    prints one line.  Yields the list of the signals caught.  A signal
+    ignored when the command started (``nohup``, a background job) stays
+    ignored; outside the main thread nothing is installed.  The handler
+    carries the mark ``raises_keyboard_interrupt``
+    (``models.sim.sweep.INTERRUPT_MARK``): while a point computes in this
+    process, inside compiled code where no Python handler can run, the sweep
+    gives these signals their default action (the process ends at once).
+    """
+    import contextlib
+    import signal
+    import threading
+
+    @contextlib.contextmanager
+    def installed():
+        caught: list[int] = []
+
+        def handler(signum, frame):
+            caught.append(signum)
+            raise KeyboardInterrupt
+
+        handler.raises_keyboard_interrupt = True
+        old = {}
+        if threading.current_thread() is threading.main_thread():
+            for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+                sig = getattr(signal, name, None)
+                if sig is not None and signal.getsignal(sig) not in (signal.SIG_IGN, None):
+                    old[sig] = signal.signal(sig, handler)
+        try:
+            yield caught
+        finally:
+            for sig, previous in old.items():
+                signal.signal(sig, previous)
+
+    return installed()
 
 
 def main(chapter: Chapter, argv: Sequence[str] | None = None) -> int:
@@ -564,16 +710,31 @@ def main(chapter: Chapter, argv: Sequence[str] | None = None) -> int:
     argparse's own errors (and ``--help``) raise :class:`SystemExit` as
     usual; a solver's :class:`ValueError` is printed naming the option and
     returns 2; a :class:`~models.core.errors.ConvergenceError` or a
-    simulation error returns 1.
+    simulation error returns 1.  Ctrl-C, SIGTERM or SIGHUP (:func:`_stop_signals`)
+    stop every simulation process within seconds, keep the simulated points
+    that finished in the cache, print one line (``... curve: interrupted by
+    SIGTERM; ...``) and return 128 + the signal's number (130 for Ctrl-C).
     """
     parser = build_parser(chapter)
     args = parser.parse_args(None if argv is None else list(argv))
     command = {"curve": _curve, "saturation": _saturation}[args.command]
     sub = parser._subparsers._group_actions[0].choices[args.command]  # the subcommand's parser, for its usage
-    try:
-        return command(args, sub, chapter)
-    except (ValueError, ConvergenceError, SimulationError) as exc:
-        return _fail(sub, chapter, exc, options=("loads", "points", "upto", "out", "plot"))
+    with _stop_signals() as caught:
+        try:
+            return command(args, sub, chapter)
+        except (ValueError, ConvergenceError, SimulationError) as exc:
+            return _fail(sub, chapter, exc, options=("loads", "points", "upto", "out", "plot"))
+        except KeyboardInterrupt:
+            import signal
+
+            signum = caught[0] if caught else signal.SIGINT
+            kept = ("; the simulated points that finished are cached, the same command computes only the others"
+                    if getattr(args, "simulate", False) else "")
+            try:
+                print(f"{sub.prog}: interrupted by {signal.Signals(signum).name}{kept}", file=sys.stderr)
+            except OSError:  # SIGHUP: the terminal may be gone
+                pass
+            return 128 + int(signum)
 
 
 def run(chapter: Chapter) -> None:

@@ -205,12 +205,15 @@ def require_radices(name: str, values: Any, lo: int = 2, hi: int = MAX_RADIX, *,
     """A non-empty sequence of at most ``max_dims`` radices, each in ``[lo, hi]``, with at most
     ``max_nodes`` nodes in all (defaults :data:`MAX_DIMENSIONS`, :data:`MAX_RADIX`, :data:`MAX_NODES`);
     returns a tuple of ints."""
-    if isinstance(values, (str, bytes, dict)) or values is None:
-        raise ParameterError(f"`{name}` must be a sequence of integer radices ({unit}); got {values!r}")
+    if (isinstance(values, (str, bytes, dict, numbers.Number)) or values is None
+            or (isinstance(values, np.ndarray) and values.ndim == 0)):
+        # a bare number is refused like "88": radices=8 is no shorthand for the ring (8,) (review case A4)
+        raise ParameterError(f"`{name}` must be a sequence of integer radices ({unit}), one per dimension "
+                             f"(a ring of 8 nodes: (8,)); got {_short_repr(values)}")
     try:
         ks = tuple(values)
     except TypeError:
-        ks = (values,)
+        raise ParameterError(f"`{name}` must be a sequence of integer radices ({unit}); got {_short_repr(values)}") from None
     require(f"len({name})", len(ks), 1, min(max_dims, MAX_DIMENSIONS), unit="number of dimensions", integer=True)
     ks = tuple(require(f"{name}[{i}]", k, lo, min(hi, MAX_RADIX), unit=unit, integer=True) for i, k in enumerate(ks))
     require(f"prod({name})", math.prod(ks), 1, min(max_nodes, MAX_NODES), unit="nodes of the network", integer=True)
@@ -219,6 +222,16 @@ def require_radices(name: str, values: Any, lo: int = 2, hi: int = MAX_RADIX, *,
 
 #: Most points of a curve.
 MAX_POINTS = 10_000
+
+
+def _short_repr(value: Any, limit: int = 200) -> str:
+    """``repr(value)``, cut to ``limit`` characters (with its shape or length when it is long)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    shape = getattr(value, "shape", None)
+    size = f"shape {tuple(shape)}" if shape is not None else (f"length {len(value)}" if hasattr(value, "__len__") else "")
+    return f"{text[:limit]}... ({size or f'{len(text)} characters'})"
 
 
 def require_loads(name: str, values: Any, check, *, unit: str = "") -> list:
@@ -235,8 +248,10 @@ def require_loads(name: str, values: Any, check, *, unit: str = "") -> list:
     except (TypeError, ValueError):
         items = None
     if items is None or np.ndim(values) != 1 or not 1 <= len(items) <= MAX_POINTS:
+        # the length, not the list: 20,000 loads would print half a megabyte (review case C11)
+        got = f"{len(items)} loads" if items is not None and np.ndim(values) == 1 else _short_repr(values)
         raise ParameterError(
-            f"`{name}` must be a non-empty 1-D sequence of at most {MAX_POINTS} loads{where}; got {values!r}")
+            f"`{name}` must be a non-empty 1-D sequence of at most {MAX_POINTS} loads{where}; got {got}")
     out = []
     for v in items:
         try:

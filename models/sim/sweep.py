@@ -48,7 +48,21 @@ differs from the submitting process's is refused with a ``RuntimeError``
 rather than filling the cache under the wrong key.  An unreachable
 scheduler is a :class:`ConnectionError` naming the address and the variable
 (after dask's connect timeout, ``distributed.comm.timeouts.connect``,
-default 30 s).
+default 30 s).  A cluster with no worker does not hang the sweep: when the
+scheduler has had no worker for ``$MODELS_DASK_NO_WORKERS_TIMEOUT`` seconds
+(default 60; ``inf`` waits for ever) while points are waiting, the sweep
+stops with a :class:`TimeoutError` naming the address (a worker that joins
+in time resumes it).  A Dask scheduler runs whatever its clients send and
+the results are unpickled here: keep it reachable only from trusted
+machines (README, "Building the book on a Dask cluster").
+
+Stopping: the local pool's workers ignore Ctrl-C (the process that runs
+the sweep decides), and die with that process (Linux: ``PR_SET_PDEATHSIG``,
+so not even a ``kill -9`` of it leaves them behind).  An exception or a
+``KeyboardInterrupt`` in that process -- ``python -m models.<chapter>``
+turns SIGTERM and SIGHUP into one -- terminates them at once (the points
+they were running are lost; every point that had finished is already in
+the cache) instead of waiting for their points.
 
 Other simulators: ``run_sweep(points, simulate_fn=models.sim.closed_min.simulate)``;
 the function should be importable at module level (for process pools) and
@@ -60,17 +74,22 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import math
+import multiprocessing
 import os
+import signal
 import sys
 import threading
+import time
 from typing import Any, Callable, Iterable
 
 from models.core.cache import DiskCache
 from models.core.errors import ParameterError
 from models.core.keys import cache_for, function_version, point_key
 from models.core.progress import report as report_progress
+from models.core.validate import require
 
-__all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV",
+__all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV", "NO_WORKERS_ENV",
            "point_key", "function_version"]  # keys re-exported from models.core.keys
 
 
@@ -113,6 +132,17 @@ def _call_checked(fn: Callable, kwargs: dict, version: str) -> Any:
 SCHEDULER_ENV = "MODELS_DASK_SCHEDULER"
 """Environment variable holding a Dask scheduler's address (``tcp://host:8786``)."""
 
+NO_WORKERS_ENV = "MODELS_DASK_NO_WORKERS_TIMEOUT"
+"""Environment variable: seconds a Dask sweep waits while its scheduler has no worker (default 60; ``inf``: for ever)."""
+
+NO_WORKERS_TIMEOUT = 60.0
+
+#: The prefix of the environment variables that give this process its TLS certificates (dask's configuration).
+_TLS_ENV = "DASK_DISTRIBUTED__COMM__TLS__"
+
+#: The command that starts a scheduler listening on this machine only (README, "Building the book on a Dask cluster").
+LOOPBACK_SCHEDULER = "dask scheduler --host 127.0.0.1 --dashboard-address 127.0.0.1:8787"
+
 _clients: dict[str, Any] = {}
 _clients_lock = threading.Lock()
 
@@ -149,12 +179,29 @@ def cluster_executor(address: str | None = None) -> cf.Executor | None:
             except ImportError as e:  # pragma: no cover - distributed is pinned in requirements.txt
                 raise ImportError(f"{source} = {address!r} asks for a Dask cluster, but 'distributed' "
                                   f"is not installed (pip install -r requirements.txt)") from e
+            tls = address.lower().startswith("tls://")
+            if tls:
+                from distributed.security import Security
+
+                security = Security()  # from dask's configuration: the DASK_DISTRIBUTED__COMM__TLS__* variables
+                missing = [(what, var) for attr, what, var in (("tls_ca_file", "CA certificate", "CA_FILE"),
+                                                               ("tls_client_cert", "client certificate", "CLIENT__CERT"))
+                           if not getattr(security, attr, None)]
+                if missing:
+                    raise ConnectionError(
+                        f"{source} = {address!r} is a TLS scheduler, but this process has no "
+                        f"{' and no '.join(what for what, _ in missing)}: set "
+                        f"{', '.join(_TLS_ENV + var for _, var in missing)} (and {_TLS_ENV}CLIENT__KEY), as the "
+                        f"README's TLS recipe says")
             try:
                 client = Client(address, set_as_default=False)
             except (OSError, TimeoutError) as e:
+                hint = (f"Check that it runs and that this machine's certificate is signed by its CA "
+                        f"({_TLS_ENV}CA_FILE, ..._CLIENT__CERT, ..._CLIENT__KEY: the README's TLS recipe)" if tls else
+                        f"To run one on this machine: '{LOOPBACK_SCHEDULER}' (a scheduler runs whatever a client "
+                        f"sends: across machines use the README's TLS recipe, never a bare 'dask scheduler')")
                 raise ConnectionError(
-                    f"cannot reach the Dask scheduler at {address!r} ({source}): {e}. Start one with "
-                    f"'dask scheduler' and workers with 'dask worker {address}', or unset "
+                    f"cannot reach the Dask scheduler at {address!r} ({source}): {e}. {hint}; or unset "
                     f"{SCHEDULER_ENV} to run the sweep on this machine") from None
             _clients[address] = client
     return client.get_executor(pure=False)
@@ -170,6 +217,166 @@ def close_clients() -> None:
             c.close()
         except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone
             pass
+
+
+def _no_workers_timeout() -> float:
+    """``$MODELS_DASK_NO_WORKERS_TIMEOUT`` in seconds (unset or empty: 60; ``inf``: no bound)."""
+    text = os.environ.get(NO_WORKERS_ENV, "").strip()
+    if not text:
+        return NO_WORKERS_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value >= 0:  # NaN and negatives too
+        raise ParameterError(f"${NO_WORKERS_ENV} must be a number of seconds >= 0 (or inf); got {text!r}")
+    return value
+
+
+class _WorkerWatch:
+    """Fails a Dask sweep whose scheduler has had no worker for ``bound`` seconds (review D4: a silent hang)."""
+
+    def __init__(self, client, bound: float):
+        self.client = client
+        self.bound = bound
+        self.since: float | None = None  # when the scheduler was first seen without a worker
+        self.tick = max(0.05, min(1.0, bound / 5)) if math.isfinite(bound) else None
+        address = next((a for a, c in _clients.items() if c is client), None)
+        if address is None:
+            address = getattr(getattr(client, "scheduler", None), "address", None) or "?"
+        self.address = address
+
+    @classmethod
+    def of(cls, executor) -> "_WorkerWatch | None":
+        """The watch of a Dask client's executor (``client.get_executor()``); None for any other executor."""
+        client = getattr(executor, "_client", None)
+        if client is None or not hasattr(client, "scheduler_info"):
+            return None
+        bound = _no_workers_timeout()
+        return cls(client, bound) if math.isfinite(bound) else None
+
+    def workers(self) -> int | None:
+        """The scheduler's number of workers (None: could not ask)."""
+        try:
+            try:
+                info = self.client.scheduler_info(n_workers=1)
+            except TypeError:  # a distributed without n_workers=
+                info = self.client.scheduler_info()
+            n = info.get("n_workers")
+            return int(n) if n is not None else len(info.get("workers") or ())
+        except Exception:  # noqa: BLE001 - the scheduler may be gone: the sweep's futures will say so
+            return None
+
+    def check(self) -> None:
+        n = self.workers()
+        if n != 0:
+            self.since = None
+            return
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        if now - self.since >= self.bound:
+            raise TimeoutError(
+                f"the Dask scheduler at {self.address!r} has had no worker for {self.bound:g} s "
+                f"(${NO_WORKERS_ENV}): start workers with 'dask worker {self.address} ...' (README, "
+                f"'Building the book on a Dask cluster'), or unset ${SCHEDULER_ENV} to run the sweep here")
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _prctl(option: int, arg: int) -> bool:
+    """``prctl(option, arg)`` on Linux; False elsewhere or on failure (as :mod:`models.pipeline`'s)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _pool_worker_init(parent: int | None) -> None:
+    """Initializer of the local pool's workers: they die with the sweep's process and leave stopping to it.
+
+    Ctrl-C reaches the whole process group; the workers ignore it and the
+    sweep's process terminates them (a worker inside compiled code would
+    otherwise finish its point first and then throw it away).  SIGTERM and
+    SIGHUP get their default action back (the parent's Python handlers, such
+    as the command line's, are inherited through ``fork`` and could not run
+    inside compiled code); a signal the parent ignores (``nohup``) stays
+    ignored.  ``PR_SET_PDEATHSIG``: the parent's death, even by SIGKILL, is
+    the worker's SIGTERM.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) not in (signal.SIG_IGN, signal.SIG_DFL, None):
+            signal.signal(sig, signal.SIG_DFL)
+    with contextlib.suppress(ValueError, OSError):
+        signal.set_wakeup_fd(-1)  # the parent's, if it had one
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if parent is not None and os.getppid() != parent:  # the parent died before PR_SET_PDEATHSIG took effect
+        os._exit(1)
+
+
+#: The attribute that marks a signal handler as "raise KeyboardInterrupt and nothing else" (the command line's,
+#: :func:`models.core.cli.main`): :func:`_stops_at_once` may replace it by the default action.
+INTERRUPT_MARK = "raises_keyboard_interrupt"
+
+
+@contextlib.contextmanager
+def _stops_at_once():
+    """While a point computes in this process: SIGINT, SIGTERM and SIGHUP whose handler is marked
+    :data:`INTERRUPT_MARK` take their default action (the process ends at once).
+
+    A Python signal handler cannot run inside compiled code (numba holds the
+    interpreter): the command line's would stop the sweep only when the point
+    returns, and then throw it away.  The points that finished are already
+    in the cache, and this process has no workers to stop, so ending at once
+    loses nothing.  Other handlers (a program's own) are left alone.
+    """
+    swapped = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            sig = getattr(signal, name, None)
+            if sig is not None and getattr(signal.getsignal(sig), INTERRUPT_MARK, False):
+                swapped[sig] = signal.signal(sig, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        for sig, handler in swapped.items():
+            signal.signal(sig, handler)
+
+
+def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` processes started with :func:`_pool_worker_init`."""
+    forked = multiprocessing.get_start_method() == "fork"  # else the parent is a fork server, not this process
+    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_pool_worker_init,
+                                  initargs=(os.getpid() if forked else None,))
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor, timeout: float = 3.0) -> None:
+    """Stop ``pool`` at once: terminate its workers (their running points are lost), cancel what is queued.
+
+    ``shutdown(cancel_futures=True)`` alone would wait for the running
+    points (minutes at the papers' scale); the workers are the executor's
+    ``_processes`` (Python 3.14's ``terminate_workers`` does the same).
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + timeout
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
 
 
 def run_sweep(
@@ -206,7 +413,23 @@ def run_sweep(
         On a failed point (e.g. ``DeadlockError``), raise the first error after
         the other points have finished (default), or put the exception in
         its place in the returned list.
+
+    Each point is written to the cache as soon as it finishes (before it is
+    counted as done).  An interrupt (``KeyboardInterrupt``) or another
+    exception in this process terminates the local pool's workers at once
+    (their running points are lost) and caches the points that had finished
+    meanwhile; the workers also die with this process (module docstring).
+
+    Raises
+    ------
+    TimeoutError
+        The Dask scheduler had no worker for ``$MODELS_DASK_NO_WORKERS_TIMEOUT``
+        seconds (default 60) while points waited; the message names its address.
     """
+    if errors not in ("raise", "return"):
+        raise ParameterError(f"`errors` must be 'raise' or 'return'; got {errors!r}")
+    if jobs is not None:  # None: all cores
+        jobs = require("jobs", jobs, 1, unit="local worker processes", integer=True)
     fn = simulate_fn or _default_fn()
     kwlist = [_as_kwargs(p) for p in points]
     store = cache_for(fn, cache)
@@ -243,6 +466,8 @@ def run_sweep(
     held: dict[int, contextlib.AbstractContextManager] = {}  # computing locks this process holds
 
     def finish(i, value=None, exc=None):
+        if exc is None and store is not None and i in held:
+            store.put(keys[i], value)  # first: a point counted as done is in the cache
         for j in (i, *copies.get(i, ())):
             if exc is not None:
                 failures[j] = exc
@@ -254,8 +479,6 @@ def run_sweep(
             done[0] += 1
             if len(kwlist) > 1:
                 report_progress(done[0], len(kwlist), "points")
-        if exc is None and store is not None and i in held:
-            store.put(keys[i], value)
         release(i)
 
     def release(i):
@@ -283,7 +506,8 @@ def run_sweep(
             if claim(i, blocking=True) != "mine":
                 continue
             try:
-                v = _call(fn, kwlist[i])
+                with _stops_at_once():
+                    v = _call(fn, kwlist[i])
             except Exception as e:  # noqa: BLE001 - reported below
                 finish(i, exc=e)
             else:
@@ -304,27 +528,53 @@ def run_sweep(
             own = executor is None
             ex = executor
             if mine and ex is None:
-                ex = cf.ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(mine)))
+                ex = _process_pool(min(jobs or os.cpu_count() or 1, len(mine)))
+            futs: dict = {}
+            collected: set = set()
+
+            def collect(f):
+                collected.add(f)
+                i = futs[f]
+                try:
+                    v = f.result()
+                except Exception as e:  # noqa: BLE001
+                    finish(i, exc=e)
+                else:
+                    finish(i, v)
+
+            completed = False
             try:
                 if mine:
                     version = function_version(fn)
+                    watch = _WorkerWatch.of(ex)  # a Dask cluster: fail, not hang, when it has no worker
+                    if watch is not None:
+                        watch.check()
                     futs = {ex.submit(_call_checked, fn, kwlist[i], version): i for i in mine}
-                    for f in cf.as_completed(futs):
-                        i = futs[f]
-                        try:
-                            v = f.result()
-                        except Exception as e:  # noqa: BLE001
-                            finish(i, exc=e)
-                        else:
-                            finish(i, v)
+                    pending = set(futs)
+                    while pending:
+                        ready, pending = cf.wait(pending, timeout=watch.tick if watch else None,
+                                                 return_when=cf.FIRST_COMPLETED)
+                        for f in sorted(ready, key=futs.get):
+                            collect(f)
+                        if watch is not None and pending:
+                            watch.check()
+                completed = True
             finally:
                 if own and ex is not None:
-                    ex.shutdown(wait=True, cancel_futures=True)
+                    if completed:
+                        ex.shutdown(wait=True)
+                    else:  # an error or an interrupt: stop the workers now, do not wait for their points
+                        _stop_pool(ex)
                 elif cluster:
                     try:  # cancel what is left after an error or an interrupt; the client stays open
                         ex.shutdown(wait=False)
                     except Exception:  # noqa: BLE001 - the scheduler may be gone
                         pass
+                if not completed:  # cache the points that finished meanwhile
+                    for f in sorted(futs, key=futs.get):
+                        if f not in collected and f.done() and not f.cancelled() and f.exception(0) is None:
+                            with contextlib.suppress(Exception):
+                                collect(f)
             run_here(busy)
     finally:
         for i in list(held):  # an error or an interrupt: let other processes compute what we did not finish

@@ -5,7 +5,10 @@ The model's keywords (:func:`models.xfolded_tm.solve`) are ``M``, ``V``,
 the BFS mean distance of the ``k x k`` network ``--topology`` (the chapter's
 :func:`models.xfolded_tm.experiments.delay_curve`, which also gives the
 node and channel counts of ``--channel_rate links``), unless ``--ad`` is
-given.  The command is :mod:`models.core.cli` (``--help`` lists every option
+given: then the model takes that distance in place of the network's
+(``--topology`` and ``--k`` still give its nodes and channels), a what-if of
+the model alone, so ``--ad`` is refused with ``--simulate``, which simulates
+the real ``--topology`` network (review case C28).  The command is :mod:`models.core.cli` (``--help`` lists every option
 with its unit and default).  The load is ``lam``, messages/node/cycle (the
 paper's x axis is the injection rate ``lam * M``, flits/node/cycle).
 ``--simulate`` simulates ``--topology`` (:func:`sim_curve`) with the chapter's hook
@@ -32,12 +35,23 @@ _READINGS = ("vbar", "source_rate", "channel_rate")
 
 
 def sim_curve(options: dict, setup: str = SETUP_NAMES[0]):
-    """The curve of the command's options: the ``--topology`` network, its model, on set-up ``setup``.
+    """The curve ``--simulate`` runs: the ``--topology`` network, its model, on set-up ``setup``.
 
-    Its ``model`` is the solver's keywords (:func:`configure`); ``--simulate``
-    runs it (``sim`` names the network and routing).  A set-up that cannot run
-    the network is a parameter error of ``--setup``.
+    Its ``model`` is the solver's keywords (:func:`configure`); ``sim`` names
+    the network and routing.  A set-up that cannot run the network is a
+    parameter error of ``--setup``; ``--ad`` is one too (the simulation runs
+    the network's own distances, the model would not: one CSV would describe
+    two networks).
     """
+    if options.get("ad") is not None:
+        raise ParameterError(f"`ad` ({options['ad']!r}) replaces the mean distance of --topology "
+                             f"{options['topology']} in the model only, while --simulate simulates that network: "
+                             "leave out --ad to simulate, or --simulate to try the model with another distance")
+    return _network_curve(options, setup)
+
+
+def _network_curve(options: dict, setup: str = SETUP_NAMES[0]):
+    """The ``--topology`` network's curve on set-up ``setup``, its model's ``ad`` replaced by ``--ad`` if given."""
     from models.xfolded_tm import experiments  # the networks; imports the simulator (numba): not for --help
 
     why = experiments.unsupported(options["topology"], options["V"], setup)
@@ -53,7 +67,7 @@ def sim_curve(options: dict, setup: str = SETUP_NAMES[0]):
 
 def configure(options: dict) -> dict:
     """The keyword arguments of :func:`models.xfolded_tm.solve` for the command's options."""
-    return dict(sim_curve(options).model)
+    return dict(_network_curve(options).model)
 
 
 CHAPTER = Chapter(
@@ -67,7 +81,8 @@ CHAPTER = Chapter(
         Param("k", int, 8, "radix of the k x k network, >= 3"),
         Param("M", int, 32, "message length, flits (the paper's L)"),
         Param("V", int, 2, "virtual channels per physical channel, >= 1"),
-        Param("ad", float, None, "average distance per dimension AD_k, hops",
+        Param("ad", float, None, "average distance per dimension AD_k, hops; replaces the network's in the model "
+                                 "only, so not with --simulate",
               default_text="the BFS mean distance of --topology divided by 2"),
         Param("vbar", str, "mean", "reading of eq. (11)", choices=("mean", "sum")),
         Param("source_rate", str, "vbar", "rate of the source queue in eq. (10)", choices=("vbar", "vcs")),
