@@ -137,6 +137,9 @@ def test_few_function_local_imports_of_models():
     (:func:`models.core.symbolic.compiled`)."""
     local = local_import_statements()
     assert len(local) < 30, "\n".join(f"{s}:{l}" for s, l in local)
+    silent = [f"{s}:{l}: {text.strip()}" for (s, l), text in local.items()
+              if "#" not in text]
+    assert not silent, "a function-local import without a comment saying why:\n" + "\n".join(silent)
 
 
 if __name__ == "__main__":

@@ -292,7 +292,7 @@ def _ensure_compiled(run_kernel) -> None:
 
 
 def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, params) -> ClosedSimResult:
-    from ._closed_min_kernel import run_kernel
+    from ._closed_min_kernel import run_kernel  # numba: compiled on the first simulation, not on import
 
     net = MultistageNetwork(topology, k, n, return_wiring)
     N = net.N

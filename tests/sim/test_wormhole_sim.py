@@ -131,7 +131,7 @@ def test_deadlock_detected_without_escape_vcs(monkeypatch):
     """All VCs adaptive on a unidirectional ring (no dateline) deadlocks; the error says where."""
     import importlib
 
-    S = importlib.import_module("models.sim.wormhole.simulate")
+    S = importlib.import_module("models.sim.wormhole.common")  # the routing tables of both routers
     from models.sim.wormhole.routing import build
 
     def bad_tables(topo, routing, vcs, levels):

@@ -5,12 +5,16 @@
 ...              message_length=32, rate=0.001)          # doctest: +SKIP
 >>> r.latency, r.latency_ci, r.multiplexing                # doctest: +SKIP
 
-Modules: :mod:`.topology` (port tables), :mod:`.routing` (routing functions,
-VC classes, deadlock-freedom arguments), :mod:`.traffic` (Poisson, IPP,
-MMPP(2) sources; RNG), :mod:`.kernel` (the numba engine and its timing
-model), :mod:`.simulate` (:func:`simulate`, :class:`WormholeResult`),
-:mod:`.booksim` and :mod:`.booksim_kernel` (``router='booksim'``: BookSim 2's
-input-queued router), :mod:`.throughput` (:func:`saturation_throughput`).
+Modules: :mod:`.routing` (routing functions, VC classes, deadlock-freedom
+arguments), :mod:`.traffic` (Poisson, IPP, MMPP(2) sources; RNG),
+:mod:`.kernel` (the ideal router's numba engine and its timing model, and the
+kernel pieces both engines share: routing decode, message draw, generation,
+end of a cycle), :mod:`.simulate` (:func:`simulate`), :mod:`.booksim` and
+:mod:`.booksim_kernel` (``router='booksim'``: BookSim 2's input-queued
+router), :mod:`.common` (what both routers share around their kernels: the
+checked keywords, the run until precise, the summary, :class:`WormholeResult`),
+:mod:`.throughput` (:func:`saturation_throughput`).  The topologies are
+:mod:`models.networks.graph`'s.
 """
 
 from .routing import ROUTINGS, min_vcs

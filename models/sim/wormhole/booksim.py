@@ -152,21 +152,17 @@ fixed) and ``injection_vcs`` 1 (BookSim's source).
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import time
 import types
 
 import numpy as np
 
 from models.core.errors import DeadlockError, ParameterError
-from models.core.validate import require, require_choice
+from models.core.validate import require
 
 from ...networks.graph import Topology, Torus
 from . import booksim_kernel as K
-from .kernel import pack_net
-from .common import WormholeResult, _batch_ci, _tables, _traffic, check_max_messages
-from .traffic import mmpp_init, rng_exp, seed_state
+from .common import check_run, initial_state, run_params, run_until_precise, summarise
+from .kernel import alloc_tags, pack_net
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
 
@@ -280,7 +276,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                    li=np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32),
                    lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
                    g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
-                   g_key=i64(NV, -1), g_in=i32(NV), g_touch=i32(NV), a_key=i64(NV, -1), a_o=i32(NV), a_touch=i32(NV))
+                   g_key=i64(NV, -1), g_touch=i32(NV), a_key=i64(NV, -1), a_touch=i32(NV))
     sw = K.SwAlloc(new=i32(NV), onlist=i8(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
                    in_n=i8(NCH), out_n=i8(NCH), og=i64(NCH, -1), ia=i64(NCH, -1), p_key=i64(NCH * (P + 1), -1),
                    p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=np.zeros(NV, K.CAND),
@@ -294,53 +290,23 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
     hist.nch[0] = C
     return types.SimpleNamespace(chans=chans, vcs=vcs, va=va, sw=sw, sources=sources, msg=msg, ev=ev,
-                                 tags=_tags(tagcap), hist=hist, C=C)
+                                 tags=alloc_tags(tagcap), hist=hist, C=C)
 
 
-def _tags(n, old=None):
-    """Records of ``n`` measured messages (:data:`.kernel.Tags`), holding ``old``'s first entries."""
-    dtypes = (np.int64, np.int64, np.int64, np.int32, np.int8)
-    new = K.Tags(*(np.zeros(n, dt) for dt in dtypes))
-    if old is not None:
-        for a, b in zip(new, old):
-            a[:b.size] = b
-    return new
-
-
-def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
-            messages, warmup_messages, batches, target_ci, max_cycles, router_delay, injection_vcs,
-            max_messages=None,
-            ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic,
-            wait_for_tail_credit=False, mode=K.RUN_MESSAGES, warmup_cycles=0, run_cycles=0):
-    """Validate, set up and run the engine; returns its state (a namespace, with ``status``) for the
-    result builders."""
-    if not isinstance(topology, Topology):
-        raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
+def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None, wait_for_tail_credit=False,
+            mode=K.RUN_MESSAGES, warmup_cycles=0, run_cycles=0, **shared):
+    """Validate, set up and run the engine; returns its state (a namespace, with ``status`` and the
+    checked parameters ``p``) for the result builders."""
     if routing not in BOOKSIM_ROUTINGS:
         raise ParameterError(f"`routing` {routing!r} is not supported with router='booksim' "
                              f"(supported: {', '.join(map(repr, BOOKSIM_ROUTINGS))})")
     if not isinstance(wait_for_tail_credit, (bool, np.bool_)):
         raise ParameterError(f"`wait_for_tail_credit` must be True or False; got {wait_for_tail_credit!r}")
-    M = require("message_length", message_length, 1, unit="flits", integer=True)
-    B = require("buffer_depth", buffer_depth, 1, unit="flits per VC", integer=True)
-    length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
-    messages = require("messages", messages, 1, unit="measured messages", integer=True)
-    warmup = require("warmup_messages", warmup_messages, 0, unit="messages", integer=True)
-    batches = require("batches", batches, 2, unit="batch means", integer=True)
-    if mode == K.RUN_MESSAGES and batches > messages:
-        raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
-    if target_ci is not None:
-        target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
-    max_messages = check_max_messages(max_messages, messages, target_ci) if mode == K.RUN_MESSAGES else None
-    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16,
-                                                            integer=True)
-    R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
-    if R != 1:
-        raise ParameterError(f"`router_delay` must be 1 with router='booksim' (its stages are fixed); got {R}")
-    seed = require("seed", seed, 0, integer=True)
-    tk, rates, sigs, offered, tspec = _traffic(traffic, rate)
-    rt = _tables(topology, routing, vcs, escape_levels)
-    V = rt.vcs
+    counted = mode == K.RUN_MESSAGES
+    p = check_run(topology, routing=routing, max_messages=max_messages, counted=counted, **shared)
+    if p.R != 1:
+        raise ParameterError(f"`router_delay` must be 1 with router='booksim' (its stages are fixed); got {p.R}")
+    V, rt = p.V, p.rt
     if routing in NEEDS_TAIL_CREDIT and not (routing == "updown" and V == 1) and not wait_for_tail_credit:
         raise ParameterError(
             f"`routing` {routing!r} with router='booksim' needs wait_for_tail_credit=True: its adaptive VC "
@@ -349,28 +315,20 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
             "header can wait behind another message's tail in an adaptive VC without reaching the front of "
             "its buffer to request an escape VC, which Duato's deadlock-freedom argument does not cover "
             "(BookSim's own min_adapt_torus, whose adaptive VC is cyclic too, has the same exposure)")
-    streams = 1 if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
-    if streams != 1:
-        raise ParameterError(f"`injection_vcs` must be 1 (BookSim's source) with router='booksim'; got {streams}")
-    Vej = V if ejection_vcs is None else require("ejection_vcs", ejection_vcs, 1, integer=True)
-    tie = require_choice("tie", tie, ["random", "plus"])
-    if not isinstance(self_traffic, (bool, np.bool_)):
-        raise ParameterError(f"`self_traffic` must be True or False; got {self_traffic!r}")
-
-    N, P = topology.nbr.shape
-    if saturation_backlog is None:
-        satlim = 20 * N + 500
-    else:
-        satlim = require("saturation_backlog", saturation_backlog, 1, integer=True)
-    tagcap = 2 * (max_messages or messages) + satlim if mode == K.RUN_MESSAGES else 1
-    if satlim >= 2**29:
+    p.streams = 1 if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    if p.streams != 1:
+        raise ParameterError(f"`injection_vcs` must be 1 (BookSim's source) with router='booksim'; got {p.streams}")
+    p.ej_v = V if ejection_vcs is None else require("ejection_vcs", ejection_vcs, 1, integer=True)
+    p.wtc = bool(wait_for_tail_credit)
+    if p.satlim >= 2**29:
         raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
-                             f"in an int32); got {satlim}")
-    s = _setup(topology, V, Vej, B, N, P, satlim, tagcap)
+                             f"in an int32); got {p.satlim}")
+    N, P = topology.nbr.shape
+    tagcap = 2 * (p.max_messages or p.messages) + p.satlim if counted else 1
+    s = _setup(topology, V, p.ej_v, p.B, N, P, p.satlim, tagcap)
     C = s.C
     rtab = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
     net = K.Net(route=rtab.route, minp=rtab.minp, chan_up=rtab.chan_up, pchan=rtab.pchan, label=rt.label)
-    mmax = M if length_dist == "fixed" else 20 * M
     a0, half = int(rt.a0), 0
     if routing == "dor" and rt.has_escape:  # torus: BookSim's two dateline halves over all VCs
         if V % 2:
@@ -378,132 +336,51 @@ def _engine(topology, *, routing, vcs, message_length, rate, buffer_depth, traff
                                  f"(two dateline halves, as BookSim's dim_order_torus); got {V}")
         a0, half = V, V // 2  # no adaptive class
     cfg = K.Config(
-        n=int(N), p=int(P), v=int(V), b=int(B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
-        escape_levels=int(rt.escape_levels), half=half, traffic=int(tk),
-        length=K.LENGTH_FIXED if length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(M), geop=float(1.0 / M),
-        rate=float(offered), warmup=int(warmup), maxcyc=int(maxcyc), satlim=int(satlim),
-        dlthresh=int(20 * mmax + 50 * B + 1000), nchan=int(C), tie=int(tie == "random" and rt.has_ties),
-        self_traffic=int(bool(self_traffic)), w=int(max(V, Vej)), vej=int(Vej), wtc=int(bool(wait_for_tail_credit)),
-        mode=int(mode), warmcyc=int(warmup_cycles), runcyc=int(run_cycles),
-        nbatch=int(batches) if mode == K.RUN_CYCLES else 0)
+        n=int(N), p=int(P), v=int(V), b=int(p.B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
+        escape_levels=int(rt.escape_levels), half=half, traffic=int(p.traffic_kind),
+        length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(p.M),
+        geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
+        satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 50 * p.B + 1000), nchan=int(C),
+        tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), w=int(max(V, p.ej_v)),
+        vej=int(p.ej_v), wtc=int(p.wtc), mode=int(mode), warmcyc=int(warmup_cycles), runcyc=int(run_cycles),
+        nbatch=int(p.batches) if mode == K.RUN_CYCLES else 0,
+        blen=int(run_cycles // p.batches) if mode == K.RUN_CYCLES else 1)
+    sc, mm, rng = initial_state(p, K.SCALARS, p.warmup if counted else warmup_cycles)
+    nb = max(p.batches, 1)
+    s.__dict__.update(cfg=cfg, net=net, batches=K.Batches(np.zeros(nb, np.int64), np.zeros(nb, np.int64)), mm=mm,
+                      sc=sc, rng=rng, p=p)
 
-    rng = seed_state(seed)
-    sc = np.zeros(1, K.SCALARS)
-    warm = warmup if mode == K.RUN_MESSAGES else warmup_cycles
-    sc["phase"] = K.MEASURE if warm == 0 else K.WARMUP
-    sc["target"] = messages
-    mm = K.Mmpp(np.zeros(N, np.int64), np.zeros(N), np.zeros(N), rates.astype(np.float64), sigs.astype(np.float64))
-    if tk == K.TRAFFIC_POISSON:
-        sc["nextarr"] = float(rng_exp(rng)) / (offered * N)
-    else:
-        mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
-    nb = max(batches, 1)
-    s.__dict__.update(
-        cfg=cfg, net=net, batches=K.Batches(np.zeros(nb, np.int64), np.zeros(nb, np.int64)), mm=mm, sc=sc, rng=rng,
-        rt=rt, N=N, V=V, Vej=Vej, M=M, B=B, offered=offered, tspec=tspec, warmup=warmup, messages=messages,
-        nbatches=batches, target_ci=target_ci, max_messages=max_messages, maxcyc=maxcyc, satlim=satlim, seed=seed,
-        tie=tie, self_traffic=bool(self_traffic), length_dist=length_dist, rate=rate, routing=routing,
-        wtc=bool(wait_for_tail_credit))
+    def step(tags):
+        return K.run(cfg, net, s.chans, s.vcs, s.va, s.sw, s.sources, s.msg, s.ev, tags, s.hist, s.batches, mm, sc,
+                     rng)
 
-    x = sc[0]
-    t0 = time.perf_counter()
-    while True:
-        x["chunk_end"] = x["t"] + (1 << 21)
-        status = K.run(cfg, net, s.chans, s.vcs, s.va, s.sw, s.sources, s.msg, s.ev, s.tags, s.hist, s.batches,
-                       mm, sc, rng)
-        if status == K.RUNNING:
-            continue
-        if status == K.DONE and mode == K.RUN_MESSAGES and target_ci is not None:
-            n = int(x["target"])
-            lat = s.tags.lat[:n].astype(float)
-            if _batch_ci(lat, batches) > target_ci * lat.mean() and (max_messages is None or n < max_messages):
-                n = int(math.ceil(n * 1.5)) if max_messages is None else min(int(math.ceil(n * 1.5)), max_messages)
-                x["target"] = n
-                need = 2 * n + satlim
-                if s.tags.lat.size < need:  # more tagged messages than allocated: grow the tag records
-                    s.tags = _tags(need, s.tags)
-                continue
-        break
-    s.wall = time.perf_counter() - t0
-    if status == K.DEADLOCK:
-        held = []
-        vs = s.vcs.vs.reshape(-1, K.NVS)
-        own = vs[:, K.VS_OWN]  # a held VC's credit count is kept in its holder's row
-        occ = np.where(own >= 0, vs[np.maximum(own, 0), K.VS_OCCO], vs[:, K.VS_OCC])
-        injb = s.chans.base[C]  # the network VCs
-        for b in np.nonzero(s.vcs.inuse[:injb] | (occ[:injb] > 0))[0][:50]:
-            ch = int(vs[b, K.VS_CHAN])
-            held.append(f"{topology.describe_channel(ch)} vc{int(vs[b, K.VS_IDX])} "
-                        f"[{int(occ[b])} flits]")
-        raise DeadlockError(int(x["t"]), held,
-                            f"{int(x['innet'])} messages in the network, no flit moved for "
-                            f"{int(x['idle'])} cycles (router='booksim')")
-    s.status = status
+    s.status, s.tags, s.wall = run_until_precise(step, sc, s.tags, p, p.target_ci if counted else None)
+    if s.status == K.DEADLOCK:
+        raise _deadlock(topology, s)
     return s
+
+
+def _deadlock(topology, s) -> DeadlockError:
+    """The :class:`DeadlockError` of a run that deadlocked, naming the held network VCs (50 at most)."""
+    held = []
+    vs = s.vcs.vs.reshape(-1, K.NVS)
+    own = vs[:, K.VS_OWN]  # a held VC's credit count is kept in its holder's row
+    occ = np.where(own >= 0, vs[np.maximum(own, 0), K.VS_OCCO], vs[:, K.VS_OCC])
+    injb = s.chans.base[s.C]  # the network VCs
+    for b in np.nonzero(s.vcs.inuse[:injb] | (occ[:injb] > 0))[0][:50]:
+        ch = int(vs[b, K.VS_CHAN])
+        held.append(f"{topology.describe_channel(ch)} vc{int(vs[b, K.VS_IDX])} [{int(occ[b])} flits]")
+    x = s.sc[0]
+    return DeadlockError(int(x["t"]), held, f"{int(x['innet'])} messages in the network, no flit moved for "
+                                            f"{int(x['idle'])} cycles (router='booksim')")
 
 
 def simulate_booksim(topology, **kw):
     """:func:`models.sim.wormhole.simulate` with ``router='booksim'`` (same keywords, same result)."""
     s = _engine(topology, **kw)
-    sc, status = s.sc[0], s.status
-    N, C, V = s.N, s.C, s.V
-    K_target = int(sc["target"])
-    Tw = int(sc["cyc_w"])
-    nfin = int(sc["prefix"])
-    n_use = min(K_target, nfin) if status == K.DONE else nfin
-    backlog_growth = int(sc["insys"]) - int(sc["insys_w0"])
-    gen_w = int(sc["gen_w"])
-    saturated = status == K.SATURATED
-    if not saturated and Tw > 0 and backlog_growth > max(0.03 * gen_w, 4 * N):
-        saturated = True
-    if status == K.MAXCYCLES and not saturated and n_use < s.nbatches:
-        saturated = True
-    reason = {K.DONE: "done", K.SATURATED: "saturation backlog", K.MAXCYCLES: "max_cycles"}[status]
-    if saturated and status == K.DONE:
-        reason = "backlog growth"
-
-    def rate_of(x):
-        return float(x) / (N * Tw) if Tw > 0 else math.nan
-
-    hist = s.hist.acc / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
-    vv = np.arange(V + 1)
-    den = float((vv * hist).sum())
-    mux = float((vv * vv * hist).sum()) / den if den > 0 else math.nan
-    util = float(sc["netflits_w"]) / (C * Tw) if Tw > 0 else math.nan
-    tags = s.tags
-    lat = tags.lat[:n_use].astype(float)
-    if saturated or n_use == 0:
-        latency = ci = netlat = wait = math.inf
-    else:
-        latency = float(lat.mean())
-        ci = _batch_ci(lat, s.nbatches) if n_use >= s.nbatches else math.inf
-        netlat = float(tags.net[:n_use].mean())
-        wait = float(tags.wait[:n_use].mean())
-    hops = float(tags.hops[:n_use].mean()) if n_use else math.nan
-    tspec = s.tspec
-    params = dict(
-        topology=topology.spec(), routing=s.routing, vcs=V, message_length=s.M, rate=s.rate,
-        buffer_depth=s.B, traffic=tspec if isinstance(tspec, str) else dataclasses.asdict(tspec),
-        length_dist=s.length_dist, messages=s.messages, warmup_messages=s.warmup,
-        batches=s.nbatches, target_ci=s.target_ci, max_messages=s.max_messages, max_cycles=s.maxcyc,
-        router_delay=1,
-        injection_vcs=1, ejection_vcs=s.Vej,
-        escape_levels=s.rt.escape_levels if s.routing in ("duato_nbc", "nbc") else None,
-        saturation_backlog=s.satlim, tie=s.tie, self_traffic=s.self_traffic, router="booksim",
-        wait_for_tail_credit=s.wtc,
-    )
-    return WormholeResult(
-        latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
-        throughput=rate_of(sc["deliv_w"]), offered=float(s.offered), saturated=bool(saturated),
-        mean_hops=hops, vc_busy_hist=hist, multiplexing=mux, channel_utilisation=util,
-        cycles=int(sc["t"]), messages=int(n_use), flit_hops=int(sc["flithops"]), wall_time=s.wall,
-        params=params, seed=int(s.seed), measured_offered=rate_of(gen_w),
-        mean_in_network=float(sc["innet_acc"]) / Tw if Tw > 0 else math.nan,
-        window_cycles=Tw, stop_reason=reason,
-        work=dict(vc_alloc_requests=int(sc["va_requests"]), sw_alloc_requests=int(sc["sw_requests"]),
-                  generated=int(sc["gen"]), delivered=int(sc["deliv"])),
-        channel_load=s.sw.chout["flits"][:C] / Tw if Tw > 0 else np.full(C, math.nan),
-    )
+    return summarise(s.p, s.sc, s.status, s.tags, hist_acc=s.hist.acc, channel_flits=s.sw.chout["flits"][:s.C],
+                     params=run_params(topology, s.p, "booksim", wait_for_tail_credit=s.p.wtc), wall=s.wall,
+                     work=dict(vc_alloc_requests="va_requests", sw_alloc_requests="sw_requests"))
 
 
 def run_booksim_cycles(topology, *, warmup_cycles, run_cycles, **kw):
@@ -520,6 +397,6 @@ def run_booksim_cycles(topology, *, warmup_cycles, run_cycles, **kw):
     s = _engine(topology, mode=K.RUN_CYCLES, warmup_cycles=warmup_cycles, run_cycles=run_cycles, **kw)
     if s.status != K.DONE:
         raise ParameterError("the throughput run ran out of message slots; raise `saturation_backlog`")
-    nb = s.nbatches
+    nb = s.p.batches
     blen = run_cycles // nb
     return s.batches.msgs[:nb] / (N * blen), s.batches.flits[:nb] / (N * blen), s

@@ -1,8 +1,12 @@
-"""What both engines of the wormhole simulator share: the result type, the routing-table
-cache, the reading of the ``traffic`` argument and the batch-means confidence interval.
+"""What both engines of the wormhole simulator share: the front (:func:`check_run`, the
+keywords both routers take, checked; :func:`initial_state`), the run (:func:`run_until_precise`,
+the kernel in chunks, extended for ``target_ci``) and the back (:func:`summarise`, a finished
+run's :class:`WormholeResult`), with the routing-table cache, the reading of the ``traffic``
+argument and the batch-means confidence interval.
 
 The ideal router (:mod:`.simulate`, :mod:`.kernel`) and the BookSim-like router
-(:mod:`.booksim`, :mod:`.booksim_kernel`) both build a :class:`WormholeResult`.
+(:mod:`.booksim`, :mod:`.booksim_kernel`) are two variants over this one body: each checks
+only its own keywords, allocates its own state and runs its own kernel.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +28,13 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Topology
 from ...traffic.process import IPP, MMPP2
+from .kernel import DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_POISSON, WARMUP, Mmpp, alloc_tags
+from .routing import ROUTINGS
 from .routing import build as build_routing
+from .traffic import mmpp_init, rng_exp, seed_state
 
-__all__ = ["WormholeResult", "SIM_VERSION"]
+__all__ = ["WormholeResult", "SIM_VERSION", "check_run", "initial_state", "run_until_precise", "summarise",
+           "run_params"]
 
 _HERE = Path(__file__).resolve().parent
 #: Simulator version: the hash follows every edit of the simulator's source (both engines), of
@@ -102,9 +112,157 @@ def check_max_messages(max_messages, messages: int, target_ci) -> int | None:
     """``max_messages`` checked: None, or an integer >= ``messages`` given with ``target_ci`` (both engines)."""
     if max_messages is None:
         return None
-    from models.core.validate import require
-
     if target_ci is None:
         raise ParameterError("`max_messages` caps the run that `target_ci` extends; give `target_ci` too "
                              "(or leave max_messages=None)")
     return require("max_messages", max_messages, messages, unit="measured messages, >= messages", integer=True)
+
+
+# ----------------------------------------------------------------- the front
+def check_run(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist, messages,
+              warmup_messages, batches, target_ci, max_messages, max_cycles, router_delay, escape_levels,
+              saturation_backlog, seed, tie, self_traffic, counted=True) -> types.SimpleNamespace:
+    """The keywords both routers take, checked (a namespace), with the routing tables ``rt`` (``V`` their
+    VCs) and the traffic source (``traffic_kind``, ``rates``, ``sigs``, ``offered``, ``tspec``).
+
+    ``counted=False``: a run of fixed length (the BookSim engine's throughput mode), whose ``batches``
+    need not fit in ``messages`` and which has no ``max_messages``.  Each router checks its own
+    keywords (VCs of the injection and ejection channels, ``wait_for_tail_credit`` ...) around this.
+    """
+    if not isinstance(topology, Topology):
+        raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
+    require_choice("routing", routing, ROUTINGS)
+    M = require("message_length", message_length, 1, unit="flits", integer=True)
+    B = require("buffer_depth", buffer_depth, 1, unit="flits per VC", integer=True)
+    length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
+    messages = require("messages", messages, 1, unit="measured messages", integer=True)
+    warmup = require("warmup_messages", warmup_messages, 0, unit="messages", integer=True)
+    batches = require("batches", batches, 2, unit="batch means", integer=True)
+    if counted and batches > messages:
+        raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
+    if target_ci is not None:
+        target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
+    max_messages = check_max_messages(max_messages, messages, target_ci) if counted else None
+    # cycle stamps are int32 in the kernels' VC records (as BookSim's): runs stop before 2**31 cycles
+    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16, integer=True)
+    R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
+    seed = require("seed", seed, 0, integer=True)
+    traffic_kind, rates, sigs, offered, tspec = _traffic(traffic, rate)
+    rt = _tables(topology, routing, vcs, escape_levels)
+    tie = require_choice("tie", tie, ["random", "plus"])
+    if not isinstance(self_traffic, (bool, np.bool_)):
+        raise ParameterError(f"`self_traffic` must be True or False; got {self_traffic!r}")
+    N = topology.nbr.shape[0]
+    satlim = 20 * N + 500 if saturation_backlog is None else require("saturation_backlog", saturation_backlog, 1,
+                                                                      integer=True)
+    return types.SimpleNamespace(
+        routing=routing, rt=rt, V=rt.vcs, M=M, B=B, R=R, length_dist=length_dist, messages=messages, warmup=warmup,
+        batches=batches, target_ci=target_ci, max_messages=max_messages, maxcyc=maxcyc, seed=seed,
+        traffic_kind=traffic_kind, rates=rates.astype(np.float64), sigs=sigs.astype(np.float64), offered=offered,
+        tspec=tspec, rate=rate, tie=tie, self_traffic=bool(self_traffic), N=N, satlim=satlim,
+        mmax=M if length_dist == "fixed" else 20 * M)  # the longest message the deadlock threshold allows for
+
+
+def initial_state(p, scalars, warmup):
+    """The run's scalars (one record of ``scalars``), MMPP chains and RNG before the first cycle:
+    ``(sc, mm, rng)``.  ``warmup``: the warm-up's length (0: measured from the first cycle)."""
+    rng = seed_state(p.seed)
+    sc = np.zeros(1, scalars)
+    sc["phase"] = MEASURE if warmup == 0 else WARMUP
+    sc["target"] = p.messages
+    mm = Mmpp(np.zeros(p.N, np.int64), np.zeros(p.N), np.zeros(p.N), p.rates, p.sigs)
+    if p.traffic_kind == TRAFFIC_POISSON:
+        sc["nextarr"] = float(rng_exp(rng)) / (p.offered * p.N)
+    else:
+        mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
+    return sc, mm, rng
+
+
+# ----------------------------------------------------------------- the run
+def run_until_precise(step, sc, tags, p, target_ci, chunk=1 << 21):
+    """Run the kernel, ``step(tags)``, in chunks of ``chunk`` cycles until it stops; with ``target_ci``
+    a run that is done is extended (x1.5 measured messages, at most ``p.max_messages``) until the
+    latency's CI half-width is at most ``target_ci`` times its mean.  ``(status, tags, seconds)``:
+    ``tags`` grown if the run outgrew them."""
+    x = sc[0]
+    t0 = time.perf_counter()
+    while True:
+        x["chunk_end"] = x["t"] + chunk
+        status = step(tags)
+        if status == RUNNING:
+            continue
+        if status == DONE and target_ci is not None:
+            n = int(x["target"])
+            lat = tags.lat[:n].astype(float)
+            if _batch_ci(lat, p.batches) > target_ci * lat.mean() and (p.max_messages is None or n < p.max_messages):
+                n = int(math.ceil(n * 1.5)) if p.max_messages is None else min(int(math.ceil(n * 1.5)), p.max_messages)
+                x["target"] = n
+                if tags.lat.size < 2 * n + p.satlim:  # more tagged messages than allocated: grow the records
+                    tags = alloc_tags(2 * n + p.satlim, tags)
+                continue
+        break
+    return status, tags, time.perf_counter() - t0
+
+
+# ----------------------------------------------------------------- the back
+def run_params(topology, p, router, **extra) -> dict:
+    """The ``params`` of a run's result: its keywords after the defaults (``p.streams`` and ``p.ej_v``:
+    the VCs of the injection stream and the ejection channel), then the router's own (``extra``)."""
+    return dict(
+        topology=topology.spec(), routing=p.routing, vcs=p.V, message_length=p.M, rate=p.rate, buffer_depth=p.B,
+        traffic=p.tspec if isinstance(p.tspec, str) else dataclasses.asdict(p.tspec), length_dist=p.length_dist,
+        messages=p.messages, warmup_messages=p.warmup, batches=p.batches, target_ci=p.target_ci,
+        max_messages=p.max_messages, max_cycles=p.maxcyc, router_delay=p.R, injection_vcs=p.streams,
+        ejection_vcs=p.ej_v, escape_levels=p.rt.escape_levels if p.routing in ("duato_nbc", "nbc") else None,
+        saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic, router=router, **extra)
+
+
+def summarise(p, sc, status, tags, *, hist_acc, channel_flits, params, work, wall) -> WormholeResult:
+    """The :class:`WormholeResult` of a run that stopped with ``status`` (not a deadlock): its saturation
+    verdict and statistics.  ``sc`` the kernel's scalars, ``tags`` its measured messages, ``hist_acc``
+    the time integral of the network channels by busy VCs, ``channel_flits`` the flits per network
+    channel in the window, ``work`` the kernel's counters to report (result name -> field of ``sc``)."""
+    sc = sc[0]
+    N, V, C = p.N, p.V, channel_flits.size
+    Tw = int(sc["cyc_w"])
+    nfin = int(sc["prefix"])
+    n_use = min(int(sc["target"]), nfin) if status == DONE else nfin
+    backlog_growth = int(sc["insys"]) - int(sc["insys_w0"])
+    gen_w = int(sc["gen_w"])
+    saturated = status == SATURATED
+    if not saturated and Tw > 0 and backlog_growth > max(0.03 * gen_w, 4 * N):
+        saturated = True
+    if status == MAXCYCLES and not saturated and n_use < p.batches:
+        saturated = True
+    reason = {DONE: "done", SATURATED: "saturation backlog", MAXCYCLES: "max_cycles"}[status]
+    if saturated and status == DONE:
+        reason = "backlog growth"
+
+    def rate_of(x):
+        return float(x) / (N * Tw) if Tw > 0 else math.nan
+
+    hist = hist_acc / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
+    vv = np.arange(V + 1)
+    den = float((vv * hist).sum())
+    mux = float((vv * vv * hist).sum()) / den if den > 0 else math.nan
+    util = float(sc["netflits_w"]) / (C * Tw) if Tw > 0 else math.nan
+    lat = tags.lat[:n_use].astype(float)
+    if saturated or n_use == 0:
+        latency = ci = netlat = wait = math.inf
+    else:
+        latency = float(lat.mean())
+        ci = _batch_ci(lat, p.batches) if n_use >= p.batches else math.inf
+        netlat = float(tags.net[:n_use].mean())
+        wait = float(tags.wait[:n_use].mean())
+    hops = float(tags.hops[:n_use].mean()) if n_use else math.nan
+    return WormholeResult(
+        latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
+        throughput=rate_of(sc["deliv_w"]), offered=float(p.offered), saturated=bool(saturated),
+        mean_hops=hops, vc_busy_hist=hist, multiplexing=mux, channel_utilisation=util,
+        cycles=int(sc["t"]), messages=int(n_use), flit_hops=int(sc["flithops"]), wall_time=wall,
+        params=params, seed=int(p.seed), measured_offered=rate_of(gen_w),
+        mean_in_network=float(sc["innet_acc"]) / Tw if Tw > 0 else math.nan,
+        window_cycles=Tw, stop_reason=reason,
+        work=dict({k: int(sc[f]) for k, f in work.items()}, generated=int(sc["gen"]), delivered=int(sc["deliv"])),
+        channel_load=channel_flits / Tw if Tw > 0 else np.full(C, math.nan),
+    )

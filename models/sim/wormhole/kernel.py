@@ -67,7 +67,10 @@ the in-place update equals a synchronous one):
    flits in the VC's buffer at the start of the cycle); the injection
    channel moves at most one flit per cycle from the PE; the ejection
    channel moves one flit per cycle into the PE.  A header that crosses
-   in cycle ``t`` may be routed again in cycle ``t + router_delay``.
+   in cycle ``t`` may be routed again in cycle ``t + router_delay``;
+5. bookkeeping: the window's time averages, the deadlock, saturation and
+   stop tests (:func:`_close_cycle`, :func:`_all_measured`, shared with
+   :mod:`.booksim_kernel`).
 
 Zero-load latency (no contention, ``buffer_depth >= 2``): the header crosses
 the injection channel in the cycle the message is generated, then spends
@@ -88,7 +91,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
 from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
@@ -105,6 +108,10 @@ LENGTH_FIXED, LENGTH_GEOMETRIC = 0, 1
 
 # phases of the run
 WARMUP, MEASURE = 0, 1
+
+# an up*/down* message's phase (its routing state): adaptive VCs allowed (escape VC never taken), then
+# on the escape VCs going up, going down
+UD_ADAPTIVE, UD_UP, UD_DOWN = 0, 1, 2
 
 # prefetch distances of the traversal, in active-list entries
 PF_CHAN, PF_VC = 6, 3
@@ -129,19 +136,34 @@ MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("stat
 #: one node
 NODE = np.dtype([("qhead", _i4), ("qtail", _i4), ("qlen", _i4), ("inlist", _i4), ("writing", _i4),
                  ("inj", _i4), ("ej", _i4), ("label", _i4), ("rel", _i8)], align=True)
-#: the run's mutable scalars
+#: the run's mutable scalars: the clock and phase; messages delivered, tagged, completed tags in order
+#: (``prefix``), messages in the system / network; cycles without a flit moving (``idle``); flit hops;
+#: network flits, deliveries, generations and cycles in the window; the free list's head; entries of the
+#: pending-header, active-channel and source-queue lists; the longest message so far; generated
+#: messages; messages in the system when the window opened; routing attempts, channel visits; the
+#: wrapper's ``target`` and ``chunk_end``; the next Poisson arrival; the time integral of the messages
+#: in the network over the window
 SCALARS = np.dtype([
-    ("t", _i8), ("phase", _i8), ("tw", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8),
+    ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8),
     ("insys", _i8), ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8),
     ("deliv_w", _i8), ("gen_w", _i8), ("cyc_w", _i8), ("free", _i8), ("npend", _i8), ("nact", _i8),
     ("nq", _i8), ("maxlen", _i8), ("gen", _i8), ("insys_w0", _i8), ("alloc_tries", _i8),
     ("chan_visits", _i8), ("target", _i8), ("chunk_end", _i8), ("nextarr", _f8), ("innet_acc", _f8),
 ], align=True)
 
-#: the run's parameters (read-only scalars)
+#: the run's parameters (read-only scalars): nodes ``n``, ports per router ``p``, VCs per network
+#: channel ``v``, buffer depth ``b`` (flits per VC), router delay ``r`` (cycles a header spends in a
+#: router); routing kind ``routing`` (``KIND_*``), first adaptive VC ``a0``, escape class present
+#: ``has_esc``, escape levels (Nbc ``V2``), the dateline half of the escape class ``half`` (0: one
+#: escape VC; BookSim's ``dor`` on a torus only, :mod:`.booksim_kernel`); traffic (``TRAFFIC_*``),
+#: length (``LENGTH_*``), fixed / mean length ``m`` and the geometric ``geop = 1/m``, offered load
+#: ``rate`` per node; warm-up messages, max cycles ``maxcyc``, saturation backlog ``satlim``, deadlock
+#: threshold ``dlthresh`` (cycles without a flit moving); random DOR ties ``tie``, ``self_traffic``;
+#: messages a node may be writing into its injection channel at once ``streams``; VCs of an
+#: ejection channel ``vej``
 Config = namedtuple("Config", [
-    "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "traffic", "length", "m",
-    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams",
+    "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "m",
+    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej",
 ])
 #: the routing tables of :class:`.routing.RoutingTables` for the kernel (read-only): ``route``, one
 #: record per (node, destination) pair ``u * N + d`` (:func:`route_dtype`), ``minp`` (N*N*P) its
@@ -172,15 +194,33 @@ def pack_net(rt, chan_of):
     return Net(route, rt.minp.astype(small), rt.chan_up, chan_of.ravel().astype(np.int32))
 
 
-#: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs, a dense copy that the
-#: traversal's look-ahead reads to prefetch a channel's VCs without waiting for its channel record
-Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase"])
+#: work lists: active channels ``act``, pending headers ``pend``, nodes with a non-empty source queue
+#: ``qlist``; ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs, a dense copy
+#: that the traversal's look-ahead reads to prefetch a channel's VCs without waiting for its channel
+#: record (and the routing function, :func:`_allowed`, reads for a channel's first VC); ``granted``:
+#: one entry, the VC :func:`_route` grants
+Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase", "granted"])
+#: the MMPP(2) modulating chains, per node: its state (0 or 1), next switch and next arrival time
+#: (``tsw``, ``tar``, cycles), and the two states' rates ``rates`` (messages / cycle) and switch
+#: rates ``sig`` (``sigma1``, ``sigma2``, per cycle), shared by all nodes
 Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
+#: per measured message (its tag): latency, network latency, source wait (cycles), hops, done flag
 Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
+#: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc`` over the window,
+#: ``flits`` per network channel in the window
 Hist = namedtuple("Hist", ["nch", "acc", "flits"])
 
 
-# ----------------------------------------------------------------- small helpers
+def alloc_tags(n, old=None):
+    """Records of ``n`` measured messages (:data:`Tags`), holding ``old``'s first entries (both engines)."""
+    dtypes = (np.int64, np.int64, np.int64, np.int32, np.int8)
+    new = Tags(*(np.zeros(n, dt) for dt in dtypes))
+    if old is not None:
+        for a, b in zip(new, old):
+            a[: b.size] = b
+    return new
+
+
 @intrinsic
 def _prefetch(typingctx, arr, idx):
     """Ask the CPU to fetch the cache line of ``arr[idx]`` (a hint: no effect on results, and an
@@ -201,10 +241,17 @@ def _prefetch(typingctx, arr, idx):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
-def _u(i):
-    """Index ``i`` (known to be >= 0) as unsigned: numba then emits no negative-index wraparound."""
-    return np.uint64(i)
+@intrinsic
+def _u(typingctx, i):
+    """Index ``i`` (known to be >= 0) as unsigned, ``np.uint64(i)``: numba then emits no negative-index
+    wraparound.  An intrinsic rather than an inlined function: the kernels call it hundreds of times,
+    and each numba-level inlining costs compile time (each copies the IR of the caller's scope)."""
+    sig = types.uint64(i)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], signature.args[0], types.uint64)
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -221,13 +268,6 @@ def _rotate(jj, start, n):
     """Index ``jj`` of the rotation of ``0..n-1`` that starts at ``start``."""
     j = start + jj
     return j - n if j >= n else j
-
-
-@njit(cache=True, inline="always")
-def _port_vc(vo, chan, pchan, u, P, port, lo, hi):
-    """The first free VC of index ``lo..hi-1`` on output ``port`` of node ``u``, or -1."""
-    base = chan[pchan[u * P + port]].base
-    return _first_free(vo, base + lo, base + hi)
 
 
 @njit(cache=True, inline="always")
@@ -292,69 +332,119 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
     return -1
 
 
-# ----------------------------------------------------------------- routing function
+# ----------------------------------------------------------------- shared by both engines
+# The routing decode, the message draw, generation and the end of a cycle, written once:
+# :mod:`.booksim_kernel` inlines them too.
+
+def _is_free(free, b):
+    """Whether VC ``b`` is free: ``free`` is the ideal router's :data:`VCO` records (no owner) or
+    BookSim's in-use flags (not in use); compiled for each (:func:`_is_free_for`)."""
+
+
+@overload(_is_free, inline="always")
+def _is_free_for(free, b):
+    if isinstance(free.dtype, types.Record):
+        return lambda free, b: free[b].owner < 0
+    return lambda free, b: free[b] == 0
+
+
 @njit(cache=True, inline="always")
-def _route(m, u, t, cfg, route, minp, pchan, vo, chan, msg, node):
-    """The VC granted to the header of message ``m`` at node ``u``, or -1 (``route``, ``minp``,
-    ``pchan``: the arrays of :data:`Net`, passed unpacked: taking them out of the named tuple here
-    would cost two reference counts per routing attempt)."""
-    d = msg[m].dest
+def _list_free(out, n, base, lo, hi, free, first):
+    """A router's policy on one allowed range, VCs ``base + lo .. base + hi - 1``: the free ones are
+    listed in ``out`` from ``n`` on, every one (BookSim: a request each) or, with ``first``, the first
+    only (the ideal router takes it).  Returns the new count."""
+    for b in range(base + lo, base + hi):
+        if _is_free(free, b):
+            out[n] = b
+            n += 1
+            if first:
+                return n
+    return n
+
+
+@njit(cache=True, inline="always")
+def _allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, first):
+    """The routing function: the free VCs it allows a header at node ``u`` bound for ``d``, in the order
+    of preference, listed in ``out`` (returns their number) by the router's policy (:func:`_list_free`):
+    all of them (BookSim's requests, :func:`.booksim_kernel._requests`) or, with ``first``, the first
+    (the ideal router's grant, :func:`_route`).
+
+    ``f`` is the message's routing state (Nbc: its floor level; up*/down*: ``UD_*``), ``tie`` its
+    DOR tie bits (one per dimension, 1: '-'), ``spin`` turns the rotation of the minimal ports (the
+    ideal router starts at ``spin % npt``; 0 for BookSim, which requests them all).  ``route``,
+    ``minp``, ``pchan`` are the arrays of :data:`Net`, ``vbase`` each channel's first VC, ``ej`` the
+    node's ejection channel (``cfg.vej`` VCs), ``free`` the VCs' state (:func:`_is_free`).  Order
+    (:mod:`.routing`): the adaptive class on each minimal port (``dor``: the one DOR port, '-' on a
+    tie drawn '-'), then the escape class (the escape VC, or BookSim's dateline half of the VCs when
+    ``cfg.half``; up*/down*: VC 0 on the up or down port; Nbc: levels ``f .. U`` on each minimal
+    port)."""
     if u == d:
-        ej = chan[node[u].ej]
-        return _first_free(vo, ej.base, ej.base + ej.nvc)
+        return _list_free(out, 0, vbase[ej], 0, cfg.vej, free, first)
     P = cfg.p
     V = cfg.v
     a0 = cfg.a0
     idx = u * cfg.n + d
     rt = route[idx]
     npt = np.int64(rt.nmin)
-    start = (t + m) % npt if npt > 1 else 0
-    kind = cfg.routing
-    if kind == KIND_UPDOWN:
-        ph = msg[m].state
-        if ph == 0:  # adaptive VCs while the escape VC has never been taken
+    start = spin % npt if npt > 1 else 0
+    n = 0
+    if cfg.routing == KIND_UPDOWN:
+        if f == UD_ADAPTIVE:  # adaptive VCs while the escape VC has never been taken
             for jj in range(npt):
-                b = _port_vc(vo, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], a0, V)
-                if b >= 0:
-                    return b
-        return _port_vc(vo, chan, pchan, u, P, rt.down_port if ph == 2 else rt.up_port, 0, 1)
+                n = _list_free(out, n, vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]], a0, V, free, first)
+                if first and n:
+                    return n
+        return _list_free(out, n, vbase[pchan[u * P + (rt.down_port if f == UD_DOWN else rt.up_port)]], 0, 1, free, first)
     # a DOR tie (offset k/2) broken towards '-' for this message and dimension
     td = np.int64(rt.tie_dim)
-    minus = td >= 0 and ((msg[m].tie >> td) & 1) == 1
-    # adaptive class (dor: the single DOR port)
-    for jj in range(npt):
+    minus = td >= 0 and ((tie >> td) & 1) == 1
+    for jj in range(npt):  # the adaptive class (dor: the single DOR port)
         p = minp[idx * P + _rotate(jj, start, npt)]
         if minus and npt == 1:  # dor: the adaptive class follows the DOR path
             p = rt.tie_port
-        b = _port_vc(vo, chan, pchan, u, P, p, a0, V)
-        if b >= 0:
-            return b
-    if kind == KIND_FIXED_ESCAPE:
+        n = _list_free(out, n, vbase[pchan[u * P + p]], a0, V, free, first)
+        if first and n:
+            return n
+    if cfg.routing == KIND_FIXED_ESCAPE:
         if cfg.has_esc:
             if minus:
-                lv = np.int64(rt.tie_vc)
-                return _port_vc(vo, chan, pchan, u, P, rt.tie_port, lv, lv + 1)
-            lv = np.int64(rt.esc_vc)
-            return _port_vc(vo, chan, pchan, u, P, rt.esc_port, lv, lv + 1)
-        return -1
+                port = np.int64(rt.tie_port)
+                cls = np.int64(rt.tie_vc)
+            else:
+                port = np.int64(rt.esc_port)
+                cls = np.int64(rt.esc_vc)
+            half = cfg.half
+            if half > 0:  # BookSim's dim_order_torus: dateline class = half of the VCs
+                n = _list_free(out, n, vbase[pchan[u * P + port]], cls * half, cls * half + half, free, first)
+            else:
+                n = _list_free(out, n, vbase[pchan[u * P + port]], cls, cls + 1, free, first)
+        return n
     # KIND_NBC: escape levels f..U on any minimal port
-    for lv in range(msg[m].state, np.int64(rt.nbc_top) + 1):
+    for lv in range(f, np.int64(rt.nbc_top) + 1):
         for jj in range(npt):
-            b = _port_vc(vo, chan, pchan, u, P, minp[idx * P + _rotate(jj, start, npt)], lv, lv + 1)
-            if b >= 0:
-                return b
-    return -1
+            n = _list_free(out, n, vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]], lv, lv + 1, free, first)
+            if first and n:
+                return n
+    return n
 
 
-# ----------------------------------------------------------------- traffic
 @njit(cache=True, inline="always")
-def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
-    """A new message at node ``u`` joins its source queue; False if no message slot is left."""
-    m = sc.free
-    if m < 0:
-        return False
-    x = msg[m]
-    sc.free = x.next
+def _state_after(cfg, f, vi, label, up):
+    """A message's routing state after its header took VC index ``vi`` of a network channel, from
+    state ``f``: Nbc, the new floor (an escape level ``vi < V2``: ``vi`` plus the colour ``label`` of
+    the node left; an adaptive VC: ``f`` plus it); up*/down*, the escape VC 0 starts the up or down
+    phase (``up``: the channel goes up); else unchanged."""
+    if cfg.routing == KIND_NBC:
+        return vi + label if vi < cfg.escape_levels else f + label
+    if cfg.routing == KIND_UPDOWN and vi == 0:
+        return UD_UP if up else UD_DOWN
+    return f
+
+
+@njit(cache=True, inline="always")
+def _draw_message(u, rng, cfg):
+    """Destination, length and DOR tie bits of a message generated at node ``u``, drawn from the run's
+    stream in this order: ``(d, L, tie)``."""
     N = cfg.n
     if cfg.self_traffic:
         d = rng_int(rng, N)  # uniform over all N nodes, the source included
@@ -370,6 +460,116 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
             L = 1
         else:
             L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
+    tie = np.int64(rng_next(rng) >> np.uint64(33)) if cfg.tie else 0  # one bit per dimension
+    return d, L, tie
+
+
+@njit(cache=True, inline="always")
+def _count_new(sc, tagcap, tagging):
+    """Count a generated message (in the system, and in the window while measuring); its tag, or -1
+    when it is not measured (warm-up, ``tagging`` off, or the ``tagcap`` tags used up)."""
+    sc.insys += 1
+    sc.gen += 1
+    if sc.phase == MEASURE:
+        sc.gen_w += 1
+        if tagging and sc.ntag < tagcap:
+            tg = sc.ntag
+            sc.ntag += 1
+            return tg
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _count_delivered(sc, measuring):
+    """Count a delivered message: out of the system and the network (and in the window while
+    ``measuring``)."""
+    sc.insys -= 1
+    sc.innet -= 1
+    sc.deliv += 1
+    if measuring:
+        sc.deliv_w += 1
+
+
+@njit(cache=True, inline="always")
+def _arrival(t, k, rng, cfg, sc, mm):
+    """Generation, one message at a time: the node of the next message generated in cycle ``t`` and the
+    cursor after it, ``(u, k)`` (``u = -1``: none left); call with ``k = 0`` first, then with the cursor
+    returned, until ``u = -1``.  Poisson: the superposition of the nodes' processes, each arrival at a uniform node (the
+    next arrival time is drawn once the previous message has been drawn); MMPP: node by node, each
+    chain advanced to its next arrival (``k`` the node)."""
+    if cfg.traffic == TRAFFIC_POISSON:
+        if k > 0:
+            sc.nextarr += rng_exp(rng) / (cfg.rate * cfg.n)
+        if sc.nextarr < t + 1.0:
+            return rng_int(rng, cfg.n), 1
+        return -1, k
+    u = k
+    while u < cfg.n:
+        if mmpp_next_arrival(rng, u, t + 1.0, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar):
+            return u, u
+        u += 1
+    return -1, u
+
+
+@njit(cache=True, inline="always")
+def _close_cycle(t, moved, opens, sc, cfg, nch, hist_acc):
+    """The end of cycle ``t``: the busy-VC histogram integrated over the window, which opens after the
+    cycle in which ``opens`` (the warm-up is over) first holds; the idle count (a deadlock after
+    ``cfg.dlthresh`` cycles in which no flit ``moved`` while messages are in the network); the clock;
+    the saturation backlog.  DEADLOCK, SATURATED, or RUNNING."""
+    if sc.phase == MEASURE:
+        for v in range(nch.size):
+            hist_acc[_u(v)] += nch[_u(v)]
+        sc.cyc_w += 1
+    elif opens:
+        sc.phase = MEASURE
+        sc.insys_w0 = sc.insys
+    if moved or sc.innet == 0:
+        sc.idle = 0
+    else:
+        sc.idle += 1
+        if sc.idle > cfg.dlthresh:
+            return DEADLOCK
+    sc.t = t + 1
+    if sc.insys > cfg.satlim:
+        return SATURATED
+    return RUNNING
+
+
+@njit(cache=True, inline="always")
+def _all_measured(sc, tg_done):
+    """Advance ``sc.prefix`` over the measured messages delivered, in generation order; True once the
+    wrapper's ``sc.target`` of them are."""
+    p = sc.prefix
+    nt = sc.ntag
+    while p < nt and tg_done[_u(p)] != 0:
+        p += 1
+    sc.prefix = p
+    return p >= sc.target
+
+
+# ----------------------------------------------------------------- routing
+@njit(cache=True, inline="always")
+def _route(m, u, t, cfg, route, minp, pchan, vbase, vo, msg, node, out):
+    """The VC granted to the header of message ``m`` at node ``u`` in cycle ``t``: the first free VC
+    the routing function allows (:func:`_allowed`, minimal ports from ``(t + m) % npt``), or -1
+    (``out``: one entry of scratch)."""
+    x = msg[m]
+    if _allowed(u, x.dest, x.state, x.tie, t + m, cfg, route, minp, pchan, vbase, node[u].ej, vo, out, True):
+        return np.int64(out[0])
+    return -1
+
+
+# ----------------------------------------------------------------- traffic
+@njit(cache=True, inline="always")
+def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
+    """A new message at node ``u`` joins its source queue; False if no message slot is left."""
+    m = sc.free
+    if m < 0:
+        return False
+    x = msg[m]
+    sc.free = x.next
+    d, L, tie = _draw_message(u, rng, cfg)
     if L > sc.maxlen:
         sc.maxlen = L
     x.dest = d
@@ -379,12 +579,8 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
     x.hops = 0
     x.state = 0
     x.next = -1
-    x.tie = np.int64(rng_next(rng) >> np.uint64(33)) if cfg.tie else 0  # one bit per dimension
-    if sc.phase == MEASURE and sc.ntag < tagcap:
-        x.tag = sc.ntag
-        sc.ntag += 1
-    else:
-        x.tag = -1
+    x.tie = tie
+    x.tag = _count_new(sc, tagcap, True)
     q = node[u]
     if q.qlen == 0:
         q.qhead = m
@@ -396,10 +592,6 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
         msg[q.qtail].next = m
     q.qtail = m
     q.qlen += 1
-    sc.insys += 1
-    sc.gen += 1
-    if sc.phase == MEASURE:
-        sc.gen_w += 1
     return True
 
 
@@ -428,39 +620,24 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     route = net.route
     minp = net.minp
     pchan = net.pchan
-    mm_state = mm.state
-    mm_tsw = mm.tsw
-    mm_tar = mm.tar
-    mm_rates = mm.rates
-    mm_sig = mm.sig
+    granted = lists.granted
     N = cfg.n
     P = cfg.p
-    V = cfg.v
     B = cfg.b
     R = cfg.r
     kind = cfg.routing
-    V2 = cfg.escape_levels
     tagcap = tg_lat.size
-    lamN = cfg.rate * N
     streams = cfg.streams
-    while True:
+    while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
         t = sc.t
-        if t >= sc.chunk_end:
-            return RUNNING
-        if t >= cfg.maxcyc:
-            return MAXCYCLES
         # ---------------------------------------------------------- 1. generation
-        if cfg.traffic == TRAFFIC_POISSON:
-            while sc.nextarr < t + 1.0:
-                if not _generate(rng_int(rng, N), t, rng, cfg, sc, msg, node, qlist, tagcap):
-                    return SATURATED
-                sc.nextarr += rng_exp(rng) / lamN
-        else:
-            tend = t + 1.0
-            for u in range(N):
-                while mmpp_next_arrival(rng, u, tend, mm_rates, mm_sig, mm_state, mm_tsw, mm_tar):
-                    if not _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
-                        return SATURATED
+        k = 0
+        while True:
+            u, k = _arrival(t, k, rng, cfg, sc, mm)
+            if u < 0:
+                break
+            if not _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
+                return SATURATED
         # ---------------------------------------------------------- 2. injection VCs
         nact = sc.nact
         w = 0
@@ -508,7 +685,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 continue
             m = x.owner
             tries += 1
-            nb = _route(m, u, t, cfg, route, minp, pchan, vo, chan, msg, node)
+            nb = _route(m, u, t, cfg, route, minp, pchan, vbase, vo, msg, node, granted)
             if nb < 0:
                 x.seen = node[u].rel
                 pend[w] = b
@@ -523,16 +700,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 k = c.busy
                 nch[k] -= 1
                 nch[k + 1] += 1
-                msg[m].hops += 1
-                vi = nb - c.base
-                if kind == KIND_NBC:
-                    if vi < V2:
-                        msg[m].state = vi + node[u].label
-                    else:
-                        msg[m].state += node[u].label
-                elif kind == KIND_UPDOWN:
-                    if vi == 0:
-                        msg[m].state = 1 if chan_up[ch] else 2
+                mr = msg[m]
+                mr.hops += 1
+                if kind != KIND_FIXED_ESCAPE:
+                    mr.state = _state_after(cfg, mr.state, nb - c.base, node[u].label, chan_up[ch])
             c.busy += 1
         npend = w
         sc.alloc_tries += tries
@@ -608,11 +779,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     xo.owner = -1
                     c.busy -= 1
                     node[c.dst].rel += 1
-                    sc.insys -= 1
-                    sc.innet -= 1
-                    sc.deliv += 1
-                    if measuring:
-                        sc.deliv_w += 1
+                    _count_delivered(sc, measuring)
                     mr = msg[m]
                     tg = mr.tag
                     if tg >= 0:
@@ -651,28 +818,9 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         sc.netflits_w += netflits
         sc.nact = w
         # ---------------------------------------------------------- 5. bookkeeping
-        if measuring:
-            for v in range(V + 1):
-                hist_acc[v] += nch[v]
-            sc.cyc_w += 1
-        elif sc.deliv >= cfg.warmup:
-            sc.phase = MEASURE
-            sc.tw = t + 1
-            sc.insys_w0 = sc.insys
-        if moved or sc.innet == 0:
-            sc.idle = 0
-        else:
-            sc.idle += 1
-            if sc.idle > cfg.dlthresh:
-                return DEADLOCK
-        sc.t = t + 1
-        if sc.insys > cfg.satlim:
-            return SATURATED
-        if sc.phase == MEASURE:
-            p = sc.prefix
-            nt = sc.ntag
-            while p < nt and tg_done[p] != 0:
-                p += 1
-            sc.prefix = p
-            if p >= sc.target:
-                return DONE
+        status = _close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, nch, hist_acc)
+        if status != RUNNING:
+            return status
+        if sc.phase == MEASURE and _all_measured(sc, tg_done):
+            return DONE
+    return RUNNING if sc.t >= sc.chunk_end else MAXCYCLES  # RUNNING: the wrapper calls again

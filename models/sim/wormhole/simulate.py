@@ -71,9 +71,6 @@ arbitration).
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import time
 import types
 
 import numpy as np
@@ -84,12 +81,12 @@ from models.core.keys import point_key
 from models.core.paths import cache_dir
 from models.core.validate import require, require_choice
 
-from . import kernel as K
 from ...networks.graph import Topology
-from ...traffic.process import IPP, MMPP2
-from .traffic import mmpp_init, seed_state
-
-from .common import SIM_VERSION, WormholeResult, _batch_ci, _tables, _traffic, check_max_messages  # noqa: F401  (shared by both engines)
+from . import kernel as K
+from .booksim import simulate_booksim
+from .common import _traffic  # noqa: F401  (throughput.py reads the traffic argument through this module)
+from .common import (SIM_VERSION, WormholeResult, check_run, initial_state, run_params, run_until_precise,
+                     summarise)
 
 __all__ = ["simulate", "WormholeResult", "SIM_VERSION"]
 
@@ -224,8 +221,7 @@ def simulate(
     )
     run = _simulate
     if router == "booksim":
-        from .booksim import simulate_booksim as run
-
+        run = simulate_booksim
         kwargs["wait_for_tail_credit"] = wait_for_tail_credit
     key = (point_key(simulate, dict(topology=topology, router=router,
                                     **{"wait_for_tail_credit": wait_for_tail_credit, **kwargs}))
@@ -244,48 +240,27 @@ simulate.sim_version = SIM_VERSION
 def _simulate(topology, **kw):
     p = _validate(topology, **kw)
     s = _allocate(topology, p)
-    status, wall = _run(s, p)
-    return _summary(topology, p, s, status, wall)
+
+    def step(tags):
+        return K.run(s.cfg, s.net, s.vc, s.vo, s.chan, s.msg, s.node, s.lists, s.mm, tags, s.hist, s.sc, s.rng)
+
+    status, s.tags, wall = run_until_precise(step, s.sc, s.tags, p, p.target_ci)
+    if status == K.DEADLOCK:
+        raise _deadlock(topology, p, s)
+    return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=s.hist.flits[:s.C],
+                     params=run_params(topology, p, "ideal"), wall=wall,
+                     work=dict(routing_attempts="alloc_tries", channel_visits="chan_visits"))
 
 
 # ----------------------------------------------------------------- validation
-def _validate(topology, *, routing, vcs, message_length, rate, buffer_depth, traffic, length_dist,
-              messages, warmup_messages, batches, target_ci, max_messages, max_cycles, router_delay,
-              injection_vcs, ejection_vcs, escape_levels, saturation_backlog, seed, tie, self_traffic):
-    """The checked parameters of one run (a namespace), with the routing tables and the traffic source."""
-    if not isinstance(topology, Topology):
-        raise ParameterError(f"`topology` must be a Torus, Mesh or Graph; got {topology!r}")
-    require_choice("routing", routing, ["dor", "duato", "duato_nbc", "nbc", "updown"])
-    M = require("message_length", message_length, 1, unit="flits", integer=True)
-    B = require("buffer_depth", buffer_depth, 1, unit="flits per VC", integer=True)
-    length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
-    messages = require("messages", messages, 1, unit="measured messages", integer=True)
-    warmup = require("warmup_messages", warmup_messages, 0, unit="messages", integer=True)
-    batches = require("batches", batches, 2, unit="batch means", integer=True)
-    if batches > messages:
-        raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
-    if target_ci is not None:
-        target_ci = require("target_ci", target_ci, 0, 1, lo_open=True, unit="relative CI half-width")
-    max_messages = check_max_messages(max_messages, messages, target_ci)
-    # cycle stamps are int32 in the kernel's VC records (as BookSim's): runs stop before 2**31 cycles
-    maxcyc = 200_000_000 if max_cycles is None else require("max_cycles", max_cycles, 1, 2**31 - 16, integer=True)
-    R = require("router_delay", router_delay, 1, unit="cycles per hop", integer=True)
-    ej_v = require("ejection_vcs", ejection_vcs, 1, integer=True)
-    seed = require("seed", seed, 0, integer=True)
-    tk, rates, sigs, offered, tspec = _traffic(traffic, rate)
-    rt = _tables(topology, routing, vcs, escape_levels)
-    V = rt.vcs
-    streams = V if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
-    tie = require_choice("tie", tie, ["random", "plus"])
-    if not isinstance(self_traffic, (bool, np.bool_)):
-        raise ParameterError(f"`self_traffic` must be True or False; got {self_traffic!r}")
-    N = topology.nbr.shape[0]
-    satlim = 20 * N + 500 if saturation_backlog is None else require("saturation_backlog", saturation_backlog, 1, integer=True)
-    return types.SimpleNamespace(
-        routing=routing, rt=rt, V=V, M=M, B=B, R=R, length_dist=length_dist, messages=messages, warmup=warmup,
-        batches=batches, target_ci=target_ci, max_messages=max_messages, maxcyc=maxcyc, ej_v=ej_v, inj_v=max(V, streams), streams=streams,
-        seed=seed, traffic_kind=tk, rates=rates.astype(np.float64), sigs=sigs.astype(np.float64),
-        offered=offered, tspec=tspec, rate=rate, tie=tie, self_traffic=bool(self_traffic), satlim=satlim)
+def _validate(topology, *, ejection_vcs, injection_vcs, **shared):
+    """The checked parameters of one run (a namespace: :func:`.common.check_run`'s and the
+    injection and ejection channels' VCs)."""
+    p = check_run(topology, **shared)
+    p.ej_v = require("ejection_vcs", ejection_vcs, 1, integer=True)
+    p.streams = p.V if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
+    p.inj_v = max(p.V, p.streams)
+    return p
 
 
 # ----------------------------------------------------------------- allocation
@@ -331,146 +306,37 @@ def _allocate(topology, p):
     msg["next"] = np.arange(1, mcap + 1)
     msg["next"][-1] = -1
 
-    mmax = p.M if p.length_dist == "fixed" else 20 * p.M
     cfg = K.Config(
         n=int(N), p=int(P), v=int(V), b=int(p.B), r=int(p.R), routing=int(rt.kind), a0=int(rt.a0),
-        has_esc=int(rt.has_escape), escape_levels=int(rt.escape_levels), traffic=int(p.traffic_kind),
+        has_esc=int(rt.has_escape), escape_levels=int(rt.escape_levels), half=0, traffic=int(p.traffic_kind),
         length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(p.M),
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
-        satlim=int(p.satlim), dlthresh=int(20 * mmax + 10 * p.B * p.R + 1000),
-        tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams))
+        satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 10 * p.B * p.R + 1000),
+        tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams),
+        vej=int(p.ej_v))
     net = K.pack_net(rt, chan_of)
-
-    rng = seed_state(p.seed)
-    sc = np.zeros(1, K.SCALARS)
-    sc["phase"] = K.MEASURE if p.warmup == 0 else K.WARMUP
-    sc["target"] = p.messages
-    mm = K.Mmpp(np.zeros(N, np.int64), np.zeros(N), np.zeros(N), p.rates, p.sigs)
-    if p.traffic_kind == K.TRAFFIC_POISSON:
-        sc["nextarr"] = _first_arrival(rng, p.offered * N)
-    else:
-        mmpp_init(rng, p.rates, p.sigs, mm.state, mm.tsw, mm.tar, 0.0)
-
+    sc, mm, rng = initial_state(p, K.SCALARS, p.warmup)
     nch = np.zeros(V + 1, np.int64)
     nch[0] = C
     return types.SimpleNamespace(
         C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
         lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
-                      np.append(chan["base"], NV).astype(np.int32)),
-        mm=mm, tags=_alloc_tags(2 * p.messages + p.satlim),
+                      np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32)),
+        mm=mm, tags=K.alloc_tags(2 * p.messages + p.satlim),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
 
-# ----------------------------------------------------------------- the run
-def _run(s, p):
-    """Run the kernel in chunks until it stops (extending the run for ``target_ci``); (status, seconds)."""
-    chunk = 1 << 21
+# ----------------------------------------------------------------- a deadlock
+def _deadlock(topology, p, s) -> DeadlockError:
+    """The :class:`DeadlockError` of a run that deadlocked, naming the held VCs (with the kernel's
+    state in ``.state``)."""
     sc = s.sc[0]
-    t0 = time.perf_counter()
-    while True:
-        sc["chunk_end"] = sc["t"] + chunk
-        status = K.run(s.cfg, s.net, s.vc, s.vo, s.chan, s.msg, s.node, s.lists, s.mm, s.tags, s.hist, s.sc, s.rng)
-        if status == K.RUNNING:
-            continue
-        if status == K.DONE and p.target_ci is not None:
-            n = int(sc["target"])
-            lat = s.tags.lat[:n]
-            ci = _batch_ci(lat.astype(float), p.batches)
-            if ci > p.target_ci * lat.mean() and (p.max_messages is None or n < p.max_messages):
-                n = int(math.ceil(n * 1.5)) if p.max_messages is None else min(int(math.ceil(n * 1.5)), p.max_messages)
-                sc["target"] = n
-                if s.tags.lat.size < 2 * n + p.satlim:
-                    s.tags = _grow_tags(s.tags, 2 * n + p.satlim)
-                continue
-        break
-    return status, time.perf_counter() - t0
-
-
-# ----------------------------------------------------------------- the summary
-def _summary(topology, p, s, status, wall):
-    """The :class:`WormholeResult` of a finished run (raises :class:`DeadlockError` on a deadlock)."""
-    sc = s.sc[0]
-    C, N, V = s.C, s.N, p.V
-    params = dict(
-        topology=topology.spec(), routing=p.routing, vcs=V, message_length=p.M, rate=p.rate,
-        buffer_depth=p.B, traffic=p.tspec if isinstance(p.tspec, str) else dataclasses.asdict(p.tspec),
-        length_dist=p.length_dist, messages=p.messages, warmup_messages=p.warmup, batches=p.batches,
-        target_ci=p.target_ci, max_messages=p.max_messages, max_cycles=p.maxcyc, router_delay=p.R, injection_vcs=p.streams,
-        ejection_vcs=p.ej_v, escape_levels=p.rt.escape_levels if p.routing in ("duato_nbc", "nbc") else None,
-        saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic, router="ideal",
-    )
-
-    if status == K.DEADLOCK:
-        pend = s.lists.pend[: sc["npend"]]
-        chans, detail = _deadlock_report(topology, s, pend)
-        err = DeadlockError(int(sc["t"]), chans, detail)
-        err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, act=s.lists.act[: sc["nact"]],
-                         pend=pend, scalars=sc, tables=p.rt)
-        raise err
-
-    Tw = int(sc["cyc_w"])
-    nfin = int(sc["prefix"])
-    K_target = int(sc["target"])
-    n_use = min(K_target, nfin) if status == K.DONE else nfin
-    backlog_growth = int(sc["insys"]) - int(sc["insys_w0"])
-    gen_w = int(sc["gen_w"])
-    saturated = status == K.SATURATED
-    if not saturated and Tw > 0 and backlog_growth > max(0.03 * gen_w, 4 * N):
-        saturated = True
-    if status == K.MAXCYCLES and not saturated and n_use < p.batches:
-        saturated = True
-    reason = {K.DONE: "done", K.SATURATED: "saturation backlog", K.MAXCYCLES: "max_cycles"}[status]
-    if saturated and status == K.DONE:
-        reason = "backlog growth"
-
-    def rate_of(x):
-        return float(x) / (N * Tw) if Tw > 0 else math.nan
-
-    hist = s.hist.acc / (C * Tw) if Tw > 0 else np.full(V + 1, math.nan)
-    vv = np.arange(V + 1)
-    den = float((vv * hist).sum())
-    mux = float((vv * vv * hist).sum()) / den if den > 0 else math.nan
-    util = float(sc["netflits_w"]) / (C * Tw) if Tw > 0 else math.nan
-    tags = s.tags
-    lat = tags.lat[:n_use].astype(float)
-    if saturated or n_use == 0:
-        latency = ci = netlat = wait = math.inf
-    else:
-        latency = float(lat.mean())
-        ci = _batch_ci(lat, p.batches) if n_use >= p.batches else math.inf
-        netlat = float(tags.net[:n_use].mean())
-        wait = float(tags.wait[:n_use].mean())
-    hops = float(tags.hops[:n_use].mean()) if n_use else math.nan
-    return WormholeResult(
-        latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
-        throughput=rate_of(sc["deliv_w"]), offered=float(p.offered), saturated=bool(saturated),
-        mean_hops=hops, vc_busy_hist=hist, multiplexing=mux, channel_utilisation=util,
-        cycles=int(sc["t"]), messages=int(n_use), flit_hops=int(sc["flithops"]), wall_time=wall,
-        params=params, seed=int(p.seed), measured_offered=rate_of(gen_w),
-        mean_in_network=float(sc["innet_acc"]) / Tw if Tw > 0 else math.nan,
-        window_cycles=Tw, stop_reason=reason,
-        work=dict(routing_attempts=int(sc["alloc_tries"]), channel_visits=int(sc["chan_visits"]),
-                  generated=int(sc["gen"]), delivered=int(sc["deliv"])),
-        channel_load=s.hist.flits[:C] / Tw if Tw > 0 else np.full(C, math.nan),
-    )
-
-
-def _first_arrival(st, lam_total):
-    from .traffic import rng_exp
-
-    return float(rng_exp(st)) / lam_total
-
-
-def _alloc_tags(n):
-    return K.Tags(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros(n, np.int32), np.zeros(n, np.int8))
-
-
-def _grow_tags(tags, n):
-    new = _alloc_tags(n)
-    for a, b in zip(tags, new):
-        b[: a.size] = a
-    return new
+    pend = s.lists.pend[: sc["npend"]]
+    chans, detail = _deadlock_report(topology, s, pend)
+    err = DeadlockError(int(sc["t"]), chans, detail)
+    err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, act=s.lists.act[: sc["nact"]],
+                     pend=pend, scalars=sc, tables=p.rt)
+    return err
 
 
 def _deadlock_report(topo, s, pend):

@@ -30,6 +30,9 @@ from models.core.results import Result
 from models.core.stats import ci_halfwidth
 from models.core.validate import require, require_choice
 
+from .booksim import run_booksim_cycles
+from .simulate import _traffic, simulate
+
 __all__ = ["ThroughputResult", "saturation_throughput"]
 
 
@@ -86,7 +89,6 @@ def saturation_throughput(topology, *, rate, cycles: int = 40_000, warmup_cycles
     for k in ("messages", "warmup_messages", "max_cycles", "target_ci", "max_messages", "cache"):
         if k in kw:
             raise ParameterError(f"`{k}` is set by saturation_throughput; do not pass it")
-    from .simulate import _traffic
 
     offered = _traffic(kw.get("traffic", "poisson"), rate)[3]
     N = topology.n_nodes
@@ -95,7 +97,6 @@ def saturation_throughput(topology, *, rate, cycles: int = 40_000, warmup_cycles
                   batches=batches, router=router, seed=seed,
                   **{k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v)) for k, v in kw.items()})
     if router == "booksim":
-        from .booksim import run_booksim_cycles
 
         blen = cycles // batches
         msgs, flits, _ = run_booksim_cycles(topology, warmup_cycles=warmup_cycles, run_cycles=blen * batches,
@@ -105,8 +106,6 @@ def saturation_throughput(topology, *, rate, cycles: int = 40_000, warmup_cycles
                                 accepted_ci=ci_halfwidth(msgs), accepted_flits=float(flits.mean()),
                                 accepted_flits_ci=ci_halfwidth(flits), cycles=blen * batches,
                                 warmup_cycles=warmup_cycles, batches=batches, router=router, params=params)
-    from .simulate import simulate
-
     per = cycles // batches
     acc = []
     for i in range(batches):
@@ -130,8 +129,6 @@ def saturation_throughput(topology, *, rate, cycles: int = 40_000, warmup_cycles
 def _sim_defaults(kw: dict) -> dict:
     """simulate()'s defaults for the keywords the caller left out (booksim engine call)."""
     import inspect
-
-    from .simulate import simulate
 
     out = {}
     for name, p in inspect.signature(simulate).parameters.items():
