@@ -6,15 +6,19 @@ loaded by the chapter and simulator modules that need them, never here.
 Floors (DESIGN.md), top down; an import only goes down a floor, no chapter
 imports another (``tests/test_architecture.py`` checks it):
 
-1. chapters: ``min_mva``, ``torus_dor``, ``torus_ipp``, ``xfolded_tm``,
-   ``torus_nbc`` (one slug everywhere: ``models/<slug>``,
-   ``notebooks/<slug>``, ``book/<slug>``, ``tests/<slug>``);
-2. ``sim``: the simulators the chapters validate against;
-3. ``networks`` (topologies, distances, path counts), ``queueing``
+-1. ``findings``: the papers side by side (reads every chapter);
+0. chapters: the slugs of :data:`CHAPTERS` (one slug everywhere:
+   ``models/<slug>``, ``notebooks/<slug>``, ``book/<slug>``, ``tests/<slug>``);
+1. ``sim``: the simulators the chapters validate against;
+2. ``networks`` (topologies, distances, path counts), ``queueing``
    (M/G/1, MMPP/G/1, VC occupancy), ``traffic`` (the MMPP(2)/IPP/Poisson
-   process object, its moments, the Heffes-Lucantoni fit), ``pipeline``;
+   process object, its moments, the Heffes-Lucantoni fit), ``pipeline``
+   (papermill runs), ``new_chapter`` (the sixth-chapter scaffold);
+3. ``citation``: the cite page, from ``CITATION.cff``;
 4. ``core``: errors, validation, results, fixed point, saturation search,
-   experiment skeleton, cache keys, atomic cache, plotting, paths.
+   the experiment skeleton and vocabulary (``experiment``, ``claims``), cache
+   keys, atomic cache, lambdified code on disk, tables, plotting, the shared
+   command line, paths.
 
 The chapter contract
 --------------------
@@ -25,7 +29,7 @@ copy (the way SciPy's ``OdeSolver`` lists what a new solver must provide).
 
 ``LOAD``, ``LOAD_UNIT``
     Module constants: the name of the load parameter, the paper's symbol
-    (``"NC"``, ``"rate"``, ``"mu1"``, ``"lam"``), and its unit
+    (``"NC"``, ``"lam_g"``, ``"rate"``, ``"mu1"``, ``"lam"``), and its unit
     (``"messages/node/cycle"``; for the closed system of ``min_mva``,
     ``"requests/processor"``).
 ``solve(load, /, **params) -> <Chapter>Result``
@@ -46,7 +50,9 @@ copy (the way SciPy's ``OdeSolver`` lists what a new solver must provide).
 ``saturation_load(**params, rtol=...) -> float``
     The largest load at which ``solve`` is not saturated, to the relative
     tolerance ``rtol``, by :func:`models.core.saturation.find_saturation`
-    (the one bisection of the package).  For the closed system of
+    (the one bisection of the package); ``torus_dor`` returns the final
+    bracket's midpoint instead of its lower end, so its load may be
+    saturated by up to ``rtol/2``.  For the closed system of
     ``min_mva`` it is the saturation population ``N*`` of the asymptotic
     bounds (the knee where the bottleneck centre saturates).
 ``equations(...)``
@@ -55,10 +61,15 @@ copy (the way SciPy's ``OdeSolver`` lists what a new solver must provide).
 Invalid parameters raise ``ValueError`` (:class:`models.core.errors.ParameterError`)
 naming the parameter and its allowed range; a fixed point that does not
 converge raises :class:`models.core.errors.ConvergenceError` saying where.
-Fixed points go through :func:`models.core.fixed_point.fixed_point`;
-figures through :mod:`models.core.experiment` (``FIGURES`` of
-:class:`~models.core.experiment.Figure` objects in ``<slug>/experiments.py``,
-matplotlib in ``<slug>/plots.py``).
+Fixed points go through :mod:`models.core.fixed_point` (``torus_ipp``'s
+``solve_curve`` runs its own batched Newton iteration over the rows of a
+curve); figures through :mod:`models.core.experiment` and the experiment
+vocabulary of :mod:`models.core.claims` (the hook of each
+``<slug>/experiments.py``: ``SETUPS``, ``DEFAULT_SETUP``, ``SETTINGS``,
+``FIGURES`` keyed by label, ``sim_kwargs``, ``simulate_curve``,
+``run_figure``, ``glue_values``, ``claims_table``; DESIGN.md), matplotlib in
+``<slug>/plots.py``.  A chapter also declares ``EXAMPLE``, ``EXAMPLE_LOAD``
+and ``CLOSED_SYSTEM``, on which ``tests/test_contract.py`` runs it.
 """
 
 __version__ = "0.1.0"
