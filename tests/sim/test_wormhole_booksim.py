@@ -117,7 +117,7 @@ def test_cache_keyed_by_router(tmp_cache):
     a = simulate(Torus((4, 4)), router="booksim", **kw)
     b = simulate(Torus((4, 4)), **kw)
     assert a.latency > b.latency + 5  # a different model, not a cache hit
-    assert len(list((tmp_cache / "wormhole").glob("*.pkl"))) == 2
+    assert len(list((tmp_cache / "wormhole").glob("*.json"))) == 2
     assert simulate(Torus((4, 4)), router="booksim", **kw).wall_time == a.wall_time
 
 

@@ -240,7 +240,7 @@ def test_result_type_and_cache(tmp_cache):
     kw = dict(routing="duato", vcs=3, message_length=8, rate=0.005, messages=500, warmup_messages=50)
     a = simulate(Torus((4, 4)), cache=True, **kw)
     assert isinstance(a, WormholeResult)
-    assert list((tmp_cache / "wormhole").glob("*.pkl"))
+    assert list((tmp_cache / "wormhole").glob("*.json"))
     b = simulate(Torus((4, 4)), cache=True, **kw)
     assert b.wall_time == a.wall_time  # read back, not recomputed
 
