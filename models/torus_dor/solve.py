@@ -80,7 +80,8 @@ MAX_DOR_DIMENSIONS = 8
 MAX_DOR_NODES = 1 << 16
 
 
-def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=None, max_iter=None, rtol=None):
+def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=_NO_LOAD, max_iter=_NO_LOAD,
+                 rtol=_NO_LOAD):
     """Validate at the door; returns ``(radices, L, M, lam_g)`` (``lam_g`` None when not given).
 
     Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``)
@@ -97,11 +98,11 @@ def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=None
     lam_g = None if lam_g is _NO_LOAD else _check_load(lam_g)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise ParameterError(f"`bidirectional` must be True or False; got {bidirectional!r}")
-    if tol is not None:
+    if tol is not _NO_LOAD:  # given (None too, which is not a tolerance)
         require_tol("tol", tol)
-    if max_iter is not None:
+    if max_iter is not _NO_LOAD:
         require_max_iter("max_iter", max_iter)
-    if rtol is not None:
+    if rtol is not _NO_LOAD:
         require_tol("rtol", rtol)
     return radices, L, float(M), lam_g
 
