@@ -242,15 +242,6 @@ def _hold(b, d, vs, injb, c_nbusy, nch):
 
 
 @njit(cache=True, inline="always")
-def _requests(m, u, cfg, net, chans, vcs, va, msg):
-    """The requests of the header of ``m`` at node ``u``, listed in ``va.rq`` (returns their count):
-    every free VC the routing function allows (:func:`.kernel._allowed`, minimal ports in table
-    order)."""
-    return _allowed(u, msg.dest[_u(m)], msg.state[_u(m)], msg.tie[_u(m)], 0, cfg, net.route, net.minp, net.pchan,
-                    chans.base, chans.ej[_u(u)], vcs.inuse, va.rq, False)
-
-
-@njit(cache=True, inline="always")
 def _sw_add(b, n, vs, cand):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
     ``cand``, with what switch allocation needs from its row (returns ``n + 1``)."""
@@ -298,16 +289,15 @@ def _next(pos, size):
 
 # ----------------------------------------------------------------- the phases of a cycle
 @njit(cache=True, inline="always")
-def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc):
-    """A. The events due at ``t``: credits, then flits entering an input buffer or a terminal."""
+def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, nvca, nsw):
+    """A. The events due at ``t``: credits, then flits entering an input buffer or a terminal.  Returns the
+    lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
     B = cfg.b
     NCH = chans.base.size
     injb = chans.base[_u(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
     ejb = chans.base[_u(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
-    nvca = sc.nvca
-    nsw = sc.nsw
     slot = t & (NSLOT - 1)
     s0 = slot * NCH
     for i in range(ev.ncredit[_u(slot)]):
@@ -367,8 +357,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc):
             sw.onlist[_u(b)] = 1
             nsw = _sw_add(b, nsw, vs, sw.cand)
     ev.nflit[_u(slot)] = 0
-    sc.nvca = nvca
-    sc.nsw = nsw
+    return nvca, nsw
 
 
 @njit(cache=True, inline="always")
@@ -389,17 +378,16 @@ def _deliver(m, b, t, injb, measuring, vs, msg, tags, hist, sc):
 
 
 @njit(cache=True, inline="always")
-def _generation(t, cfg, sc, mm, rng, msg, sources, tagcap):
+def _generation(t, cfg, sc, mm, rng, msg, sources, tagcap, nsrc):
     """B. Generation into the source queues; the nodes with a queued message become active sources.
-    False: no message slot was left (saturation)."""
+    Returns the number of active sources, -1 if no message slot was left (saturation)."""
     k = 0
     while True:
         u, k = _arrival(t, k, rng, cfg, sc, mm)
         if u < 0:
             break
         if not _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
-            return False
-    nsrc = sc.nsrc
+            return -1
     for i in range(sc.nq):
         u = sources.qlist[_u(i)]
         sources.inq[_u(u)] = 0
@@ -408,14 +396,14 @@ def _generation(t, cfg, sc, mm, rng, msg, sources, tagcap):
             sources.act[_u(nsrc)] = u
             nsrc += 1
     sc.nq = 0
-    sc.nsrc = nsrc
-    return True
+    return nsrc
 
 
 @njit(cache=True, inline="always")
-def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc):
+def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
     """C. Each active source writes at most one flit of its current message into its injection
-    channel (at the router at ``t + 2``); True if one did."""
+    channel (at the router at ``t + 2``).  Returns the number of active sources left and whether a
+    flit moved."""
     vs = vcs.vs
     V = cfg.v
     B = cfg.b
@@ -426,7 +414,7 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc):
     fbase = sl * chans.base.size
     fn2 = ev.nflit[_u(sl)]
     w = 0
-    for i in range(sc.nsrc):
+    for i in range(nsrc):
         u = q.act[_u(i)]
         m = q.cur_m[_u(u)]
         if m < 0 and q.qlen[_u(u)] > 0:  # the next message of the source queue
@@ -482,17 +470,17 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc):
             w += 1
         else:
             q.onact[_u(u)] = 0
-    sc.nsrc = w
     ev.nflit[_u(sl)] = fn2
     if sc.phase == MEASURE:
         sc.innet_acc += sc.innet
-    return moved
+    return w, moved
 
 
 @njit(cache=True, inline="always")
-def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc):
+def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
     """D. VC allocation, iSLIP with one iteration over (input VC, output VC) requests; a winner is
-    active from ``t + 1`` (listed in ``sw.new``; returns their number)."""
+    active from ``t + 1``.  Returns the length of the VC-allocation list and the number of winners
+    (listed in ``sw.new``)."""
     vs = vcs.vs
     B = cfg.b
     NI = (cfg.p + 1) * cfg.w
@@ -502,7 +490,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc):
     ng = 0
     nreq = 0
     w = 0
-    for i in range(sc.nvca):
+    for i in range(nvca):
         b = va.pend[_u(i)]
         if vs[_u(b * NVS + VS_ST)] != ST_ROUTING:  # allocated since: off the list
             va.onlist[_u(b)] = 0
@@ -513,7 +501,9 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc):
             continue
         m = vcs.buf[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
         u = chans.dst[_u(vs[_u(b * NVS + VS_CHAN)])]
-        cnt = _requests(m, u, cfg, net, chans, vcs, va, msg)
+        # the requests: every free VC the routing function allows (minimal ports in table order)
+        cnt = _allowed(u, msg.dest[_u(m)], msg.state[_u(m)], msg.tie[_u(m)], 0, cfg, net.route, net.minp, net.pchan,
+                       chans.base, chans.ej[_u(u)], vcs.inuse, va.rq, False)
         nreq += 1
         li = va.li[_u(b)]
         for j in range(cnt):  # grant: each output VC takes the input VC first from its pointer
@@ -522,7 +512,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc):
             va.req_o[_u(nr)] = o
             nr += 1
             ng = _offer(va.g_key, va.g_touch, ng, o, li, va.g[_u(o)], NI, b)
-    sc.nvca = w
+    nvca = w
     sc.va_requests += nreq
     na = 0
     for j in range(nr):  # accept: each input VC takes the granting output VC first from its pointer
@@ -559,14 +549,15 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc):
             if cfg.routing != KIND_FIXED_ESCAPE:
                 msg.state[_u(m)] = _state_after(cfg, msg.state[_u(m)], vs[_u(o * NVS + VS_IDX)],
                                                 net.label[_u(chans.src[_u(och)])], net.chan_up[_u(och)])
-    return nnew
+    return nvca, nnew
 
 
 @njit(cache=True, inline="always")
-def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nnew):
+def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
-    winner's flit leaves its buffer (:func:`_send`).  Returns the number of flits sent."""
+    winner's flit leaves its buffer (:func:`_send`).  Returns the lengths of the switch and
+    VC-allocation lists and the number of flits sent."""
     cand = sw.cand
     NPORT = cfg.p + 1
     V = cfg.v
@@ -576,7 +567,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nnew):
     # grant leaves it without one).  A request alone at its input port and at its output port
     # wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
     # and the grant / accept phases.
-    ncand = sc.nsw
+    ncand = nsw
     for i in range(ncand):
         # requests per input / output channel this cycle: 1, or 2 for more
         ich = cand[_u(i)].ich
@@ -618,7 +609,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nnew):
             ngr += 1
         for j in range(npr):
             sw.p_key[_u(sw.p_touch[_u(j)])] = -1
-    _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc)
+    nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
     # flit and a credit left; every entry copied, kept by advancing ``w``: a test would
     # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request
@@ -636,15 +627,15 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nnew):
             w = _sw_add(b, w, vcs.vs, cand)
         else:  # no credit yet: the credit puts it on the list
             sw.onlist[_u(b)] = 0
-    sc.nsw = w
-    return ngr
+    return w, nvca, ngr
 
 
 @njit(cache=True, inline="always")
-def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc):
+def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     """E, the winners ``sw.gl[:ngr]`` of switch allocation: the iSLIP pointers move past them, the
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
-    buffer or the terminal at ``t + 3`` (the terminal's credit at ``t + 5``)."""
+    buffer or the terminal at ``t + 3`` (the terminal's credit at ``t + 5``).  Returns the length of
+    the VC-allocation list (a tail's successor header joins it)."""
     vs = vcs.vs
     cand = sw.cand
     B = cfg.b
@@ -653,7 +644,6 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc):
     injb = chans.base[_u(cfg.nchan)]
     ejb = chans.base[_u(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
-    nvca = sc.nvca
     netw = 0
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
@@ -720,8 +710,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc):
     ev.ncredit[_u(sl2)] = cn2
     ev.nflit[_u(sl3)] = fn3
     ev.ncredit[_u(sl5)] = cn5
-    sc.nvca = nvca
     sc.netflits_w += netw
+    return nvca
 
 
 @njit(cache=True, inline="always")
@@ -745,8 +735,10 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
 
     One cycle is the phases A-F of the module's docstring, each an inlined function over the named
     state.  Representation: a flit is ``fl = 2 m + tail`` (message slot, tail bit); a flit event
-    is ``(fl << 32) | b`` (the VC it enters).  The work lists' lengths are kept in ``sc`` between
-    phases and in local variables within one.  ``va.pend`` is compacted while it is scanned (an
+    is ``(fl << 32) | b`` (the VC it enters).  The lengths of the work lists (``nvca``: ``va.pend``,
+    ``nsw``: ``sw.cand``, ``nsrc``: ``sources.act``) live in local variables during the call, handed
+    to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
+    speed), and in ``sc`` between calls.  ``va.pend`` is compacted while it is scanned (an
     entry stays on it, flagged by ``va.onlist``, until a scan finds its VC no longer waiting for VC
     allocation).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch: a VC
     joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a
@@ -766,18 +758,30 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     """
     sc = sc_arr[0]
     tagcap = tags.lat.size
+    nvca = sc.nvca
+    nsw = sc.nsw
+    nsrc = sc.nsrc
+    status = RUNNING
     while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
         t = sc.t
-        _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc)  # A
-        if not _generation(t, cfg, sc, mm, rng, msg, sources, tagcap):  # B
-            return SATURATED
-        moved = _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc)  # C
-        nnew = _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc)  # D
-        ngr = _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nnew)  # E
+        nvca, nsw = _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, nvca, nsw)  # A
+        n = _generation(t, cfg, sc, mm, rng, msg, sources, tagcap, nsrc)  # B
+        if n < 0:
+            status = SATURATED
+            break
+        nsrc = n
+        nsrc, moved = _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc)  # C
+        nvca, nnew = _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca)  # D
+        nsw, nvca, ngr = _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew)  # E
         if ngr > 0:
             moved = True
             sc.flithops += ngr
         status = _bookkeeping(t, moved, cfg, sc, hist, tags)  # F
         if status != RUNNING:
-            return status
+            break
+    sc.nvca = nvca
+    sc.nsw = nsw
+    sc.nsrc = nsrc
+    if status != RUNNING:
+        return status
     return RUNNING if sc.t >= sc.chunk_end else MAXCYCLES  # RUNNING: the wrapper calls again

@@ -341,7 +341,7 @@ def _is_free(free, b):
     BookSim's in-use flags (not in use); compiled for each (:func:`_is_free_for`)."""
 
 
-@overload(_is_free, inline="always")
+@overload(_is_free)  # not inline="always": LLVM inlines the one-line body anyway, numba's inlining costs compile time
 def _is_free_for(free, b):
     if isinstance(free.dtype, types.Record):
         return lambda free, b: free[b].owner < 0
@@ -366,8 +366,8 @@ def _list_free(out, n, base, lo, hi, free, first):
 def _allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, first):
     """The routing function: the free VCs it allows a header at node ``u`` bound for ``d``, in the order
     of preference, listed in ``out`` (returns their number) by the router's policy (:func:`_list_free`):
-    all of them (BookSim's requests, :func:`.booksim_kernel._requests`) or, with ``first``, the first
-    (the ideal router's grant, :func:`_route`).
+    all of them (BookSim's requests, :func:`.booksim_kernel._vc_allocation`) or, with ``first``, the
+    first (the ideal router's grant, :func:`_route`).
 
     ``f`` is the message's routing state (Nbc: its floor level; up*/down*: ``UD_*``), ``tie`` its
     DOR tie bits (one per dimension, 1: '-'), ``spin`` turns the rotation of the minimal ports (the
@@ -391,10 +391,12 @@ def _allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, 
     if cfg.routing == KIND_UPDOWN:
         if f == UD_ADAPTIVE:  # adaptive VCs while the escape VC has never been taken
             for jj in range(npt):
-                n = _list_free(out, n, vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]], a0, V, free, first)
+                base = vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]]
+                n = _list_free(out, n, base, a0, V, free, first)
                 if first and n:
                     return n
-        return _list_free(out, n, vbase[pchan[u * P + (rt.down_port if f == UD_DOWN else rt.up_port)]], 0, 1, free, first)
+        base = vbase[pchan[u * P + (rt.down_port if f == UD_DOWN else rt.up_port)]]
+        return _list_free(out, n, base, 0, 1, free, first)
     # a DOR tie (offset k/2) broken towards '-' for this message and dimension
     td = np.int64(rt.tie_dim)
     minus = td >= 0 and ((tie >> td) & 1) == 1
@@ -413,16 +415,15 @@ def _allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, 
             else:
                 port = np.int64(rt.esc_port)
                 cls = np.int64(rt.esc_vc)
-            half = cfg.half
-            if half > 0:  # BookSim's dim_order_torus: dateline class = half of the VCs
-                n = _list_free(out, n, vbase[pchan[u * P + port]], cls * half, cls * half + half, free, first)
-            else:
-                n = _list_free(out, n, vbase[pchan[u * P + port]], cls, cls + 1, free, first)
+            half = cfg.half  # BookSim's dim_order_torus: the dateline class is half of the VCs
+            lo = cls * half if half > 0 else cls
+            n = _list_free(out, n, vbase[pchan[u * P + port]], lo, lo + max(half, 1), free, first)
         return n
     # KIND_NBC: escape levels f..U on any minimal port
     for lv in range(f, np.int64(rt.nbc_top) + 1):
         for jj in range(npt):
-            n = _list_free(out, n, vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]], lv, lv + 1, free, first)
+            base = vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]]
+            n = _list_free(out, n, base, lv, lv + 1, free, first)
             if first and n:
                 return n
     return n
