@@ -71,6 +71,7 @@ from .citation import write_cite_page
 from .core import progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
 from .core.paths import BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, resolve_cache_dir
+from .core.processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl
 
 PROFILES = ("quick", "full")
 
@@ -357,21 +358,6 @@ def is_fresh(run: Run) -> bool:
 # kernel's simulation pool.  A worker dies with the pipeline (Linux: PR_SET_PDEATHSIG), and
 # on SIGTERM kills its own descendants first.
 
-def _prctl(option: int, arg: int) -> bool:
-    """``prctl(option, arg)`` on Linux; False elsewhere or on failure."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-_PR_SET_PDEATHSIG = 1
-_PR_SET_CHILD_SUBREAPER = 36
-
 
 def _children() -> dict[int, list[int]]:
     """pid -> child pids of every process we can see (``/proc``, else psutil, else nothing)."""
@@ -533,7 +519,7 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
 def _worker_main(spec_path: str) -> int:
     """The worker process: run one notebook as ``spec_path`` says, write the result file."""
     spec = json.loads(Path(spec_path).read_text())
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)  # the pipeline's death is our SIGTERM
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the pipeline's death is our SIGTERM
     tmp = Path(spec["tmp"])
 
     def stop(signum, frame):  # kill the kernel and its pool, leave no temp file, no traceback
@@ -1083,7 +1069,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
             handlers[sig] = signal.signal(sig, lambda signum, frame: signals.append(signum))
     # orphans of killed workers (their kernels run in sessions of their own) become our children, so a
     # stop reaches them through our own process tree (Linux; elsewhere the workers' trees must do)
-    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     workdir = Path(tempfile.mkdtemp(prefix="models-pipeline-"))
     active: list[_Worker] = []
     pending: list[Run] = []

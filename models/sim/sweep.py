@@ -86,6 +86,7 @@ from typing import Any, Callable, Iterable
 from models.core.cache import DiskCache
 from models.core.errors import ParameterError
 from models.core.keys import cache_for, function_version, point_key
+from models.core.processes import PR_SET_PDEATHSIG, prctl
 from models.core.progress import report as report_progress
 from models.core.validate import require
 
@@ -282,21 +283,6 @@ class _WorkerWatch:
                 f"'Building the book on a Dask cluster'), or unset ${SCHEDULER_ENV} to run the sweep here")
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _prctl(option: int, arg: int) -> bool:
-    """``prctl(option, arg)`` on Linux; False elsewhere or on failure (as :mod:`models.pipeline`'s)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
 def _pool_worker_init(parent: int | None) -> None:
     """Initializer of the local pool's workers: they die with the sweep's process and leave stopping to it.
 
@@ -316,7 +302,7 @@ def _pool_worker_init(parent: int | None) -> None:
             signal.signal(sig, signal.SIG_DFL)
     with contextlib.suppress(ValueError, OSError):
         signal.set_wakeup_fd(-1)  # the parent's, if it had one
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if parent is not None and os.getppid() != parent:  # the parent died before PR_SET_PDEATHSIG took effect
         os._exit(1)
 
