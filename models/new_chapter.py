@@ -285,7 +285,7 @@ def simulate_point(*, rate: float, M: int, customers: int, warmup: int, batches:
 def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list:
     """The simulated rows (``latency``, ``latency CI``, ``saturated``) at every rate of ``loads``."""
     return run_sweep([sim_kwargs(curve, x, settings) for x in loads], simulate_fn=simulate_point, jobs=settings.jobs,
-                     cache=settings.cache, progress=False)
+                     cache=settings.cache, progress=settings.progress)
 
 
 def _model(curve: Curve, rate: float) -> dict:

@@ -1008,6 +1008,59 @@ def _stop(workers: list[_Worker]) -> None:
             leftover.unlink(missing_ok=True)
 
 
+WORKDIR_PREFIX = "models-pipeline-"
+#: the file that marks a temp folder as a pipeline's own: its pid, host and boot-relative start
+WORKDIR_OWNER = "pipeline-owner.json"
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def remove_stale_workdirs(tmp: Path | None = None) -> list[Path]:
+    """Remove the temp folders of pipelines that were killed (SIGKILL: no chance to clean up).
+
+    Only folders named ``models-pipeline-*`` in ``tmp`` (default: the temp
+    directory), owned by this user, holding the :data:`WORKDIR_OWNER` file a
+    pipeline writes there, whose host is this one and whose pid is no longer
+    running; anything else (another user's, a live pipeline's, a folder
+    without the mark) is left alone.  Returns the folders removed.
+    """
+    tmp = Path(tmp or tempfile.gettempdir())
+    removed = []
+    host = platform.node()
+    for d in tmp.glob(WORKDIR_PREFIX + "*"):
+        try:
+            if d.is_symlink() or not d.is_dir() or d.stat().st_uid != os.getuid():
+                continue
+            owner = json.loads((d / WORKDIR_OWNER).read_text())
+            pid = int(owner["pid"])
+            if owner.get("host") != host or pid == os.getpid() or _process_alive(pid):
+                continue
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        removed.append(d)
+    return removed
+
+
+def _make_workdir() -> Path:
+    """The pipeline's temp folder (specs, logs, kernel files), marked as this process's own."""
+    stale = remove_stale_workdirs()
+    if stale:
+        print(f"removed {len(stale)} temp folder(s) of killed pipelines ({', '.join(d.name for d in stale)})",
+              flush=True)
+    workdir = Path(tempfile.mkdtemp(prefix=WORKDIR_PREFIX))
+    atomic_write_json(workdir / WORKDIR_OWNER, {"pid": os.getpid(), "host": platform.node()})
+    return workdir
+
+
 def _remove_workdir(workdir: Path, settle: float) -> None:
     """Remove the pipeline's temp folder, and keep removing it for ``settle`` seconds.
 
@@ -1033,6 +1086,17 @@ def _log_tail(path: Path, lines: int = 15) -> str:
         return ""
 
 
+def _positive_seconds(text: str) -> float:
+    """``--progress-every``'s type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
 def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, book_dir: Path | None = None,
             report: bool = True, scheduler: str | None = None, progress_every: float = 30.0) -> int:
     """Execute the stale runs, up to ``jobs`` at a time; return the number of failures.
@@ -1047,6 +1111,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     ``book_dir`` (:class:`PipelineLock`): a second one raises
     :class:`CannotStart` before running anything.
     """
+    if not (isinstance(progress_every, (int, float)) and 0 < progress_every < float("inf")):
+        raise ValueError(f"`progress_every` must be a positive number of seconds; got {progress_every!r}")
     book_dir = book_dir or ROOT / "book"
     env = environment_fingerprint()
     commit_id = git_commit()
@@ -1070,7 +1136,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     # orphans of killed workers (their kernels run in sessions of their own) become our children, so a
     # stop reaches them through our own process tree (Linux; elsewhere the workers' trees must do)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
-    workdir = Path(tempfile.mkdtemp(prefix="models-pipeline-"))
+    workdir = _make_workdir()
     active: list[_Worker] = []
     pending: list[Run] = []
     lock = PipelineLock(book_dir)
@@ -1181,7 +1247,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scheduler", metavar="ADDR", default=os.environ.get("MODELS_DASK_SCHEDULER") or None,
                         help="Dask scheduler the notebooks' sweeps use (passed to the kernels as MODELS_DASK_SCHEDULER; "
                              "default: that variable, else local cores)")
-    parser.add_argument("--progress-every", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--progress-every", type=_positive_seconds, default=30.0, metavar="SECONDS",
                         help="at most one progress line per notebook this often (default 30)")
     parser.add_argument("--worker", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -289,3 +289,30 @@ def test_simulate_gives_ci_columns(chapter, tmp_path, tmp_cache):
     out2 = tmp_path / "sim2.csv"
     assert main.main(["curve", *params, "--simulate", *run, "--out", str(out2)]) == 0
     assert out2.read_text() == out.read_text()
+
+
+@pytest.mark.slow
+def test_simulate_shows_progress_when_asked(tmp_path, tmp_cache, capsys):
+    """Review defect 18 (C33): a long ``curve --simulate`` printed nothing until it ended.  ``--progress`` (the
+    default when standard error is a terminal) draws a bar of the simulated loads on standard error;
+    ``--no-progress`` and a non-terminal standard error stay quiet; neither changes the CSV."""
+    main = importlib.import_module("models.torus_dor.__main__")
+    params, run = CASES["torus_dor"]["sim"]
+    params = [*params[:-1], "0.004", "0.005"]
+    out = {}
+    for flag in ("--progress", "--no-progress", None):
+        path = tmp_path / f"{flag}.csv"
+        argv = ["curve", *params, "--simulate", *run, "--out", str(path)] + ([flag] if flag else [])
+        assert main.main(argv) == 0
+        out[flag] = (path.read_text(), capsys.readouterr().err)
+    assert "2/2" in out["--progress"][1]  # tqdm's "sweep: 100%|...| 2/2"
+    for quiet in ("--no-progress", None):  # pytest's stderr is not a terminal: the closing line only
+        assert "2/2" not in out[quiet][1] and out[quiet][1].startswith("2 loads -> "), out[quiet][1]
+    assert out["--progress"][0] == out["--no-progress"][0] == out[None][0]
+
+
+def test_progress_needs_simulate(capsys):
+    main = importlib.import_module("models.torus_dor.__main__")
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", *CASES["torus_dor"]["argv"], "--progress"])
+    assert exc.value.code == 2 and "--progress: only used with --simulate" in capsys.readouterr().err

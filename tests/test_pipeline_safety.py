@@ -235,3 +235,63 @@ def test_empty_cache_dir_means_the_default(value, monkeypatch, tmp_path):
     assert paths.cache_dir() == paths.ROOT / ".cache"
     run = pipeline.Run("ch", "01-x", tmp_path / "src.ipynb", tmp_path / "book" / "ch", {}, key="k")
     assert "MODELS_CACHE_DIR" not in pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt")
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "x"])
+def test_progress_every_must_be_positive(value, capsys):
+    """Review P15: ``--progress-every -1`` was accepted (a line on every tick)."""
+    with pytest.raises(SystemExit) as exc:
+        pipeline.main(["--progress-every", value, "--list"])
+    assert exc.value.code == 2
+    assert "--progress-every: must be a positive number of seconds" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="progress_every"):
+        pipeline.execute([], "quick", progress_every=float(value) if value != "x" else value)
+
+
+def _workdir(tmp, name, pid, host=None, mark=True):
+    d = tmp / f"{pipeline.WORKDIR_PREFIX}{name}"
+    (d / "specs").mkdir(parents=True)
+    (d / "specs" / "spec.json").write_text("{}")
+    if mark:
+        (d / pipeline.WORKDIR_OWNER).write_text(json.dumps({"pid": pid, "host": host or pipeline.platform.node()}))
+    return d
+
+
+def test_temp_folders_of_killed_pipelines_are_removed(tmp_path):
+    """Review defect 14: a SIGKILLed pipeline left ``$TMPDIR/models-pipeline-*`` for ever.  The next pipeline
+    removes the folders it can prove are a dead pipeline's (its mark, this user, this host, pid gone), nothing else."""
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        killed = _workdir(tmp_path, "killed", dead.pid)
+        running = _workdir(tmp_path, "running", alive.pid)
+        unmarked = _workdir(tmp_path, "unmarked", dead.pid, mark=False)
+        elsewhere = _workdir(tmp_path, "elsewhere", dead.pid, host="another-host")
+        garbled = _workdir(tmp_path, "garbled", dead.pid)
+        (garbled / pipeline.WORKDIR_OWNER).write_text("{not json")
+        user = tmp_path / "models-pipeline-notes.txt"
+        user.write_text("a user's file with our prefix")
+        assert pipeline.remove_stale_workdirs(tmp_path) == [killed]
+        assert not killed.exists()
+        for kept in (running, unmarked, elsewhere, garbled, user):
+            assert kept.exists(), kept
+    finally:
+        alive.kill()
+        alive.wait()
+
+
+def test_the_pipeline_marks_its_temp_folder(monkeypatch, tmp_path):
+    monkeypatch.setattr(pipeline.tempfile, "tempdir", str(tmp_path))
+    old = _workdir(tmp_path, "old", 2**22 + 12345)  # above Linux's default pid_max: never a live pid
+    workdir = pipeline._make_workdir()
+    try:
+        assert not old.exists()
+        owner = json.loads((workdir / pipeline.WORKDIR_OWNER).read_text())
+        assert owner == {"pid": os.getpid(), "host": pipeline.platform.node()}
+        assert pipeline.remove_stale_workdirs(tmp_path) == []  # ours, alive
+    finally:
+        pipeline._remove_workdir(workdir, settle=0)

@@ -182,6 +182,10 @@ class SimSettings:
         Worker processes of a sweep.
     cache : bool
         Whether runs are cached on disk (:mod:`models.sim.sweep`).
+    progress : bool
+        Show a progress bar on stderr while points are simulated (the
+        ``curve --simulate`` command turns it on when stderr is a terminal;
+        notebooks report to the pipeline instead, :mod:`models.core.progress`).
     """
 
     messages: int = 20_000
@@ -197,6 +201,7 @@ class SimSettings:
     sat_steps: int | None = None
     jobs: int = 1
     cache: bool = True
+    progress: bool = False
 
     def __post_init__(self):
         require("messages", self.messages, 100, unit="measured messages per point", integer=True)

@@ -324,6 +324,7 @@ def _sim_defaults(chapter: Chapter) -> dict:
            "seed": ("--seed", 1), "jobs": ("--jobs", 1)}
     if len(chapter.setups) > 1:
         out["setup"] = ("--setup", chapter.setups[0])
+    out["progress"] = ("--progress", None)  # None: a bar when standard error is a terminal
     return out
 
 
@@ -379,6 +380,9 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         sim.add_argument("--seed", type=_nonneg_int, default=None, help="random seed (integer; default: 1)")
         sim.add_argument("--jobs", type=_positive_int, default=None,
                          help="worker processes for the simulated loads (default: 1)")
+        sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                         help="a progress bar of the simulated loads on standard error (default: on when standard "
+                              "error is a terminal)")
         if len(chapter.setups) > 1:
             sim.add_argument("--setup", choices=chapter.setups, default=None,
                              help=f"simulator set-up ({chapter.setup_help or 'the chapter experiments.SETUPS'}; "
@@ -535,12 +539,13 @@ def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
         model = chapter.solver_kwargs(options)
         setup = named_setup(experiments.SETUPS, name)
         curve = Curve("cli", model=model, sim=setup.sim(model), setup=setup.name)
+    bar = options.get("progress")
+    common = dict(seed=options["seed"], jobs=options["jobs"],
+                  progress=sys.stderr.isatty() if bar is None else bool(bar))  # review defect 18
     if chapter.sim_unit == "cycles":
-        settings = SimSettings(cycles=options["length"], warmup_cycles=options["warmup"], seed=options["seed"],
-                               jobs=options["jobs"])
+        settings = SimSettings(cycles=options["length"], warmup_cycles=options["warmup"], **common)
     else:
-        settings = SimSettings(messages=options["length"], warmup_messages=options["warmup"], seed=options["seed"],
-                               jobs=options["jobs"])
+        settings = SimSettings(messages=options["length"], warmup_messages=options["warmup"], **common)
     rows = list(experiments.simulate_curve(curve, [float(x) if not isinstance(x, int) else x for x in loads],
                                            settings))
     if len(rows) != len(loads):

@@ -357,7 +357,7 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     half width), ``saturated``, ``throughput`` (messages/node/cycle).
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
-                        progress=False)
+                        progress=settings.progress)
     return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
              "throughput": r.throughput} for r in results]
 

@@ -197,7 +197,7 @@ def _simulations(curve: Curve, loads: Sequence, settings: SimSettings, max_cycle
     if bad:
         raise ParameterError(f"`loads` must be integers >= 1 to simulate (NC, requests/processor); got {bad[0]!r}")
     points = [sim_kwargs(curve, int(x), settings, max_cycles=max_cycles) for x in loads]
-    return run_sweep(points, simulate_fn=closed_min.simulate, jobs=settings.jobs, cache=False, progress=False)
+    return run_sweep(points, simulate_fn=closed_min.simulate, jobs=settings.jobs, cache=False, progress=settings.progress)
 
 
 def simulate_curve(curve: Curve, loads: Sequence[int], settings: SimSettings = SETTINGS, *,

@@ -225,7 +225,7 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     processes (1: in this process), cached on disk with ``settings.cache``.
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
-                        progress=False)
+                        progress=settings.progress)
     return [{"latency": sm.latency, "latency CI": sm.latency_ci, "saturated": sm.saturated,
              "multiplexing": sm.multiplexing, "hops": sm.mean_hops, "result": sm} for sm in results]
 

@@ -278,7 +278,7 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     return [{"latency": s.latency, "latency CI": s.latency_ci, "network latency": s.network_latency,
              "source wait": s.source_wait, "multiplexing": s.multiplexing, "saturated": s.saturated,
              "throughput": s.throughput, "mean hops": s.mean_hops}
-            for s in run_sweep([sim_kwargs(curve, m, settings) for m in loads], jobs=settings.jobs, progress=False,
+            for s in run_sweep([sim_kwargs(curve, m, settings) for m in loads], jobs=settings.jobs, progress=settings.progress,
                                cache=settings.cache)]
 
 

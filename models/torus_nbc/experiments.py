@@ -211,7 +211,7 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     return [{"latency": s.latency, "latency CI": s.latency_ci, "saturated": s.saturated,
              "network latency": s.network_latency, "multiplexing": s.multiplexing}
             for s in run_sweep([sim_kwargs(curve, r, settings) for r in loads], jobs=settings.jobs,
-                               cache=settings.cache, progress=False)]
+                               cache=settings.cache, progress=settings.progress)]
 
 
 def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SETTINGS) -> Saturation:

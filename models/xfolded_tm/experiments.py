@@ -361,7 +361,7 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     CI`` (95% half width), ``saturated`` and ``mean hops``.
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
-                        progress=False)
+                        progress=settings.progress)
     return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
              "mean hops": r.mean_hops} for r in results]
 
