@@ -20,7 +20,7 @@ from . import CHAPTERS
 from .core.cache import atomic_write_text
 from .core.paths import ROOT
 
-__all__ = ["citation", "chapters", "bibtex_book", "bibtex_chapter", "write_cite_page"]
+__all__ = ["citation", "chapters", "bibtex_book", "bibtex_chapter", "write_cite_page", "latex_escape"]
 
 #: The reference of each chapter's paper in CITATION.cff: its references are in the order of ``models.CHAPTERS``
 #: (``python -m models.new_chapter`` appends a new chapter's paper to both).
@@ -47,10 +47,28 @@ def chapters(root: Path = ROOT) -> list[tuple[str, str]]:
     return out
 
 
-def _authors(data: dict) -> str:
+#: LaTeX's special characters and what prints them inside a BibTeX field.
+_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped, so that a BibTeX field prints as written."""
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in str(text))
+
+
+def _authors(data: dict, bibtex: bool = False) -> str:
+    """The authors, ``" and "``-separated; with ``bibtex``, escaped and a corporate name (``name:`` in
+    CITATION.cff) in double braces, so that BibTeX does not split it into first and last names."""
     names = []
     for a in data["authors"]:
-        names.append(a.get("name") or f"{a.get('family-names', '')}, {a.get('given-names', '')}".strip(", "))
+        if a.get("name"):
+            names.append(f"{{{latex_escape(a['name'])}}}" if bibtex else a["name"])
+        else:
+            family, given = a.get("family-names", ""), a.get("given-names", "")
+            if bibtex:
+                family, given = latex_escape(family), latex_escape(given)
+            names.append(f"{family}, {given}".strip(", "))
     return " and ".join(names)
 
 
@@ -59,21 +77,31 @@ def _bib(kind: str, key: str, fields: dict) -> str:
     return f"@{kind}{{{key},\n{body}\n}}"
 
 
-def bibtex_book(data: dict, commit: str) -> str:
-    """The compendium as a BibTeX ``@software`` entry."""
+def bibtex_book(data: dict, commit: str, kind: str = "software") -> str:
+    """The compendium as a BibTeX entry: ``@software`` (biblatex) or ``@misc`` (classic BibTeX styles, which
+    do not know ``@software``); every printed field escaped for LaTeX."""
+    if kind not in ("software", "misc"):
+        raise ValueError(f"`kind` must be 'software' or 'misc'; got {kind!r}")
     year = str(data["date-released"])[:4]
-    return _bib("software", "interconnect_models", {
-        "title": data["title"], "author": _authors(data), "version": data["version"], "year": year,
-        "date": str(data["date-released"]), "note": f"commit {commit}", "license": data.get("license", ""),
-    })
+    version = latex_escape(data["version"])
+    fields = {"title": latex_escape(data["title"]), "author": _authors(data, bibtex=True), "year": year}
+    if kind == "software":
+        fields.update(version=version, date=str(data["date-released"]), note=f"commit {commit}",
+                      license=latex_escape(data.get("license", "")))
+    else:
+        fields.update(howpublished=f"Executable research compendium, version {version}",
+                      note=f"Released {data['date-released']}, commit {commit}")
+    return _bib(kind, "interconnect_models", fields)
 
 
 def bibtex_chapter(data: dict, slug: str, title: str, commit: str) -> str:
-    """A chapter as a BibTeX ``@incollection`` entry (a part of the compendium)."""
+    """A chapter as a BibTeX ``@incollection`` entry (a part of the compendium; valid for classic BibTeX and
+    biblatex): the chapter's title, not its slug, every printed field escaped for LaTeX."""
     year = str(data["date-released"])[:4]
     return _bib("incollection", f"interconnect_models_{slug}", {
-        "title": title, "booktitle": data["title"], "author": _authors(data), "chapter": slug,
-        "version": data["version"], "year": year, "note": f"commit {commit}",
+        "title": latex_escape(title), "booktitle": latex_escape(data["title"]), "author": _authors(data, bibtex=True),
+        "publisher": latex_escape(_authors(data)), "year": year,
+        "note": f"Version {latex_escape(data['version'])}, commit {commit}",
     })
 
 
@@ -100,6 +128,8 @@ def write_cite_page(book_dir: Path, commit: str, root: Path = ROOT) -> Path:
         f"{authors} ({str(data['date-released'])[:4]}). *{data['title']}*, version {data['version']} "
         f"(commit `{commit}`).", "",
         "```bibtex", bibtex_book(data, commit), "```", "",
+        "For a bibliography style that does not know `@software` (classic BibTeX), the same as `@misc`:", "",
+        "```bibtex", bibtex_book(data, commit, kind="misc"), "```", "",
         "## A chapter", "",
         "Cite a chapter as a part of the compendium, together with the paper it reproduces.", "",
     ]
