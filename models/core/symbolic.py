@@ -103,12 +103,18 @@ def lambdify_cached(args: Sequence, expr, *, modules: str = "numpy", cse: bool =
 
 
 def latex_equations(eqs: dict) -> str:
-    """LaTeX ``align`` body for a mapping ``{label: Eq}`` (label shown as a tag)."""
+    """LaTeX ``align`` body for a mapping ``{label: Eq}`` (label shown as a tag).
+
+    A tag is typeset in text mode, where ``_``, ``^``, ``&``, ``%``, ``#`` and ``$`` are errors
+    (MathJax prints the raw TeX in an error box): they are escaped (``Q_ij`` shows as "Q_ij").
+    """
     import sympy as sp
 
     lines = []
     for label, eq in eqs.items():
         tag = str(label).replace("eq:", "")
+        tag = "".join({"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$",
+                       "^": r"\^{}"}.get(ch, ch) for ch in tag)
         lines.append(f"{sp.latex(eq)} \\tag{{{tag}}}")
     return "\\begin{aligned}" + " \\\\ ".join(lines) + "\\end{aligned}"
 
