@@ -4,8 +4,9 @@
 #   make test   runs the test suite (unit tests, every notebook with the quick
 #               profile, and a -W build of the book)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (needs Chromium)
-# PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line, and
-# ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force").
+# PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line,
+# ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force"), and
+# PDF_ARGS="..." of `python -m models.core.pdf` (e.g. PDF_ARGS=--allow-math-errors).
 # Ctrl-C or `kill -TERM` on make stops the pipeline cleanly (README).
 
 PYTHON  ?= python3
@@ -13,6 +14,7 @@ VENV    ?= .venv
 PROFILE ?= full
 JOBS    ?= 2
 ARGS    ?=
+PDF_ARGS ?=
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 
@@ -55,9 +57,10 @@ book: run html
 	@echo "The book is in _build/html/index.html"
 
 # One HTML page of the whole book (jupyter-book's singlehtml builder), printed
-# to PDF by the system's headless Chromium (models/core/pdf.py; CHROMIUM=... elsewhere).
+# to PDF by the system's headless Chromium (models/core/pdf.py; CHROMIUM=... elsewhere):
+# title page, contents, bookmarks, page numbers; fails on a MathJax error box.
 pdf: run browser
-	$(PY) -m models.core.pdf
+	$(PY) -m models.core.pdf $(PDF_ARGS)
 
 test: deps
 	$(PY) -m pytest

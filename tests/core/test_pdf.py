@@ -1,6 +1,11 @@
-"""``make pdf`` (models.core.pdf) without a browser: the page it prints and the Chromium it needs."""
+"""``make pdf`` (models.core.pdf) without a browser: the page it prints, what the title page and the contents
+are made of, the bookmarks, the Chromium it needs (tests/test_pdf_book.py prints a book)."""
 
 from __future__ import annotations
+
+import io
+import re
+import shutil
 
 import pytest
 
@@ -29,3 +34,105 @@ def test_chromium_missing_says_how_to_install(monkeypatch):
         pdf.chromium()
     monkeypatch.setenv("CHROMIUM", "/opt/chromium")
     assert pdf.chromium() == "/opt/chromium"
+
+
+def test_toc_parts_lists_each_part_and_its_files_in_reading_order(tmp_path):
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nparts:\n"
+        "  - caption: First\n    chapters:\n      - file: book/a/index\n        sections:\n"
+        "          - file: book/a/01-x\n          - file: book/a/02-y.ipynb\n      - file: book/b/index\n"
+        "  - caption: Back matter\n    chapters:\n      - file: book/cite.md\n")
+    root, parts = pdf.toc_parts(tmp_path)
+    assert root == "book/intro"
+    assert parts == [{"caption": "First", "files": ["book/a/index", "book/a/01-x", "book/a/02-y", "book/b/index"]},
+                     {"caption": "Back matter", "files": ["book/cite"]}]
+    assert pdf.toc_parts(tmp_path / "nowhere") == ("", [])
+
+
+def test_book_meta_comes_from_citation_cff_and_git(tmp_path):
+    from models.core.paths import ROOT, git_commit
+
+    shutil.copy(ROOT / "CITATION.cff", tmp_path / "CITATION.cff")
+    (tmp_path / "CITATION.cff").write_text(
+        re.sub(r"(?m)^date-released:.*$", "date-released: 2026-03-05", (tmp_path / "CITATION.cff").read_text()))
+    meta = pdf.book_meta(tmp_path)
+    assert meta["date"] == "5 March 2026"
+    assert meta["commit"] == git_commit()
+    assert meta["version"] and meta["title"] and meta["authors"]
+    assert meta["parts"] == [] and meta["root"] == ""  # no _toc.yml there
+
+
+def test_math_errors_name_each_page_and_the_way_out():
+    errors = [{"page": f"book/p{i}", "error": "'_' allowed only in math mode: \\text{a_b}"} for i in range(23)]
+    message = str(pdf.MathErrors(errors))
+    assert message.startswith("23 MathJax error box(es)")
+    assert "book/p0: '_' allowed only in math mode" in message and "book/p19" in message
+    assert "book/p20" not in message and "and 3 more" in message
+    assert "--allow-math-errors" in message
+
+
+def _pdf_with_bookmarks(titles):
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in titles:
+        writer.add_blank_page(width=200, height=200)
+    for i, title in enumerate(titles):
+        if title is not None:
+            writer.add_outline_item(title=title, page_number=i)
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def test_heading_pages_and_bookmarks():
+    # Chromium's titles: the space at a line break lost, a heading's words repeated
+    chromium = _pdf_with_bookmarks(["Contents", "The model: equations(1)-(6)", "FindingsFindings"])
+    headings = ["Contents", "The model: equations (1)-(6)", "Findings"]
+    marks = pdf.outline_entries(chromium)
+    assert pdf.heading_pages(marks, headings) == [1, 2, 3]
+    # more or fewer bookmarks than headings: matched in order by their text without spaces
+    assert pdf.heading_pages(marks, ["The model: equations (1)-(6)", "Not printed", "Findings", "Contents"]) \
+        == [2, None, 3, None]
+    # the bookmarks written into another print of the same layout, titled by the headings
+    untagged = _pdf_with_bookmarks([None, None, None])
+    assert pdf.outline_entries(untagged) == []
+    tree = pdf.outline_tree(chromium)
+    book = pdf.write_outline(untagged, tree, headings)
+    assert pdf.outline_entries(book) == [("Contents", 1), ("The model: equations (1)-(6)", 2), ("Findings", 3)]
+    assert pdf.outline_entries(pdf.write_outline(untagged, tree, headings[:2])) == marks  # kept, not mislabelled
+
+
+def test_main_fails_on_math_errors(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(pdf, "singlehtml_page", lambda root: tmp_path / "print.html")
+
+    def refuse(html, out, **kw):
+        assert kw["allow_math_errors"] is False
+        raise pdf.MathErrors([{"page": "book/x", "error": "TeX error: \\text{a_b}"}])
+
+    monkeypatch.setattr(pdf, "print_pdf", refuse)
+    (tmp_path / "b.pdf").write_bytes(b"%PDF- an older print")
+    assert pdf.main(["--no-build", "--out", str(tmp_path / "b.pdf")]) == 1
+    assert "1 MathJax error box" in capsys.readouterr().err
+    assert not (tmp_path / "b.pdf").exists()  # an older print does not pass for this book
+
+
+def test_nested_bookmarks_keep_their_levels_and_places():
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import Fit
+
+    writer = PdfWriter()
+    for _ in range(3):
+        writer.add_blank_page(width=200, height=300)
+    part = writer.add_outline_item(title="Part", page_number=0, fit=Fit.xyz(left=10, top=250))
+    chapter = writer.add_outline_item(title="1. Chapter", page_number=1, parent=part, fit=Fit.xyz(left=10, top=120))
+    writer.add_outline_item(title="Section", page_number=2, parent=chapter, fit=Fit.xyz(left=10, top=80))
+    buf = io.BytesIO()
+    writer.write(buf)
+    tree = pdf.outline_tree(buf.getvalue())
+    assert [n["title"] for n in tree] == ["Part"] and tree[0]["children"][0]["children"][0]["title"] == "Section"
+    book = pdf.write_outline(_pdf_with_bookmarks([None, None, None]), tree)
+    again = pdf.outline_tree(book)
+    assert again[0]["children"][0]["page"] == 2 and float(again[0]["children"][0]["top"]) == 120
+    assert again[0]["children"][0]["children"][0]["title"] == "Section"
+    assert PdfReader(io.BytesIO(book)).page_mode == "/UseOutlines"

@@ -1,0 +1,245 @@
+"""``make pdf`` end to end on a small book: built with jupyter-book, printed by models.core.pdf, read with pypdf.
+
+The book (written into a temporary folder) has what the real one trips
+over in print: two parts, a chapter with a section page, a table of 22
+columns, a numbered display equation wider than the page, a code line of
+300 characters, a link to another web page and one to a section in it, and
+a download link (a file on the machine that built it).  The printed PDF
+must have: a title page with the version and the commit, a table of
+contents, bookmarks naming the parts and chapters, "page n of N" in the
+footer of every page, links that jump inside the PDF and none to
+``file://``, no MathJax error, and nothing cut: the end of the long code
+line, the last column of the wide table and the equation are all on the
+page.  About 30 s (a singlehtml build of four pages and two prints).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from models.core import pdf
+from models.core.paths import ROOT, git_commit
+
+pytestmark = [pytest.mark.book]
+
+LONG_LINE = "values = [" + ", ".join(f"{i} * factor" for i in range(40)) + "]  # LONGLINEEND"
+COLUMNS = 22
+
+CONFIG = f"""\
+title: "A small printed book"
+author: "Tests"
+only_build_toc_files: true
+execute:
+  execute_notebooks: "off"
+parse:
+  myst_enable_extensions: [amsmath, dollarmath]
+html:
+  use_repository_button: false
+launch_buttons:
+  thebe: false
+sphinx:
+  local_extensions:
+    compendium: {ROOT / "book" / "_ext"}
+  config:
+    myst_update_mathjax: false
+    numfig: true
+"""
+
+TOC = """\
+format: jb-book
+root: intro
+parts:
+  - caption: Part One
+    numbered: 1
+    chapters:
+      - file: alpha/index
+        sections:
+          - file: alpha/wide
+  - caption: Part Two
+    numbered: 1
+    chapters:
+      - file: beta/index
+"""
+
+INTRO = """\
+# A small printed book
+
+The introduction links to [the second chapter](beta/index.md), to
+[a section of it](#beta-details), and to the [wide page](alpha/wide.md).
+"""
+
+ALPHA = """\
+# The first chapter
+
+Its one page is [wide](wide.md).  A data file: {download}`data.csv <data.csv>`.
+"""
+
+WIDE = f"""\
+# Wide things
+
+A table of {COLUMNS} columns:
+
+| row | {" | ".join(f"column {i}" for i in range(1, COLUMNS))} |
+|---|{"---|" * (COLUMNS - 1)}
+| first | {" | ".join(f"{i}.25" for i in range(1, COLUMNS))} |
+| second | {" | ".join(f"{i}.75" for i in range(1, COLUMNS))} |
+
+A numbered equation wider than the page:
+
+$$
+R = {" + ".join(f"x_{{{i}}} y_{{{i}}}" for i in range(1, 45))}
+$$ (wide-equation)
+
+A long code line:
+
+```python
+{LONG_LINE}
+```
+"""
+
+BETA = """\
+# The second chapter
+
+Back to [the introduction](../intro.md).
+
+(beta-details)=
+## Details
+
+Inline math $x^2$ and a short display equation:
+
+$$
+E = m c^2
+$$
+"""
+
+
+@pytest.fixture(scope="module")
+def small_book(tmp_path_factory):
+    """The small book's singlehtml build, printed: ``(pdf path, report, meta)``."""
+    if not (os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")):
+        pytest.fail("headless Chromium is needed to print the book: `apt-get install chromium` "
+                    "(.ci/run does it), or set CHROMIUM=/path/to/chromium")
+    root = tmp_path_factory.mktemp("pdfbook")
+    files = {"_config.yml": CONFIG, "_toc.yml": TOC, "intro.md": INTRO, "alpha/index.md": ALPHA,
+             "alpha/wide.md": WIDE, "alpha/data.csv": "a,b\n1,2\n", "beta/index.md": BETA}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    shutil.copy(ROOT / "CITATION.cff", root / "CITATION.cff")
+    jb = Path(sys.executable).with_name("jupyter-book")
+    proc = subprocess.run([str(jb), "build", str(root), "--builder", "singlehtml"], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    meta = pdf.book_meta(root)
+    out = root / "_build" / "pdf" / "book.pdf"
+    report = pdf.print_pdf(pdf.singlehtml_page(root), out, meta=meta, root=root)
+    return out, report, meta
+
+
+@pytest.fixture(scope="module")
+def reader(small_book):
+    from pypdf import PdfReader
+
+    return PdfReader(str(small_book[0]))
+
+
+def _texts(reader):
+    """Each page's text, ligatures (the "fi" of a font) as letters."""
+    return [unicodedata.normalize("NFKC", page.extract_text() or "") for page in reader.pages]
+
+
+def test_title_page_has_version_commit_and_date(small_book, reader):
+    _, _, meta = small_book
+    first = re.sub(r"\s+", " ", _texts(reader)[0])
+    assert meta["version"] in first and meta["date"] in first
+    assert git_commit() in first
+    assert meta["title"] in first
+
+
+def test_contents_lists_parts_and_chapters_with_their_pages(small_book, reader):
+    _, report, _ = small_book
+    assert report["toc_missing_pages"] == 0
+    texts = _texts(reader)
+    contents = next(i for i, t in enumerate(texts) if t.lstrip().startswith("Contents"))
+    marks = dict(pdf.outline_entries(reader))
+    for title in ("Part One", "1. The first chapter", "Wide things", "Part Two", "2. The second chapter"):
+        line = next(ln for ln in texts[contents].splitlines() if ln.strip().startswith(title))
+        assert line.split()[-1] == str(marks[title]), (line, marks[title])
+
+
+def test_bookmarks_name_the_parts_and_chapters(reader):
+    titles = [t for t, _ in pdf.outline_entries(reader)]
+    for title in ("Contents", "A small printed book", "Part One", "1. The first chapter", "Wide things",
+                  "Part Two", "2. The second chapter", "Details"):
+        assert title in titles, titles
+
+
+def test_every_page_has_its_number_and_the_version_in_the_footer(small_book, reader):
+    _, _, meta = small_book
+    texts = _texts(reader)
+    n = len(texts)
+    assert n >= 5
+    for i, text in enumerate(texts, 1):
+        assert f"page {i} of {n}" in text, (i, text[-300:])
+        assert f"version {meta['version']}" in text, i
+
+
+def test_links_jump_inside_the_pdf_and_none_is_a_file(small_book, reader):
+    _, report, _ = small_book
+    uris, internal = [], 0
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            action = annot.get("/A")
+            if action is not None and "/URI" in action:
+                uris.append(str(action["/URI"]))
+            elif "/Dest" in annot or (action is not None and action.get("/S") == "/GoTo"):
+                internal += 1
+            elif action is not None:
+                uris.append(str(action.get("/S")))  # a /Launch or /GoToR would open a file
+    assert not [u for u in uris if not u.startswith(("http://", "https://", "mailto:"))], uris
+    assert internal >= 4 + 5  # the contents' links and the intro's three, the chapters' links back
+    assert report["links_unlinked"] >= 1  # the download: a file on the machine that built the book
+
+
+def test_no_mathjax_error(small_book, reader):
+    _, report, _ = small_book
+    assert report["math_errors"] == []
+    text = "".join(_texts(reader))
+    assert "\\frac" not in text and "\\text" not in text and "x_{" not in text
+
+
+def test_nothing_is_cut(small_book, reader):
+    _, report, _ = small_book
+    assert report["clipped"] == []
+    text = re.sub(r"\s+", "", "".join(_texts(reader)))
+    assert "LONGLINEEND" in text  # the end of the 300-character code line: wrapped, not cut
+    assert f"column{COLUMNS - 1}" in text and f"{COLUMNS - 1}.75" in text  # the wide table's last column
+    scaled = {s["what"].split(".")[0] for s in report["scaled"]}
+    assert "mjx-container" in scaled  # the wide equation zoomed to the column
+    assert report["split"] and report["split"][0]["columns"] == COLUMNS  # the table in groups of columns
+
+
+def test_a_mathjax_error_fails_the_print(small_book, tmp_path):
+    """A page whose TeX MathJax cannot typeset: print_pdf refuses it (MathErrors), unless allowed."""
+    out, _, meta = small_book
+    top = out.parents[1] / "singlehtml"
+    page = top / "broken.html"
+    page.write_text('<html><body><article class="bd-article"><section><h1>Broken</h1>'
+                    '<p>$$\\text{a_b}$$</p></section></article>'
+                    '<script>window.MathJax = {tex: {inlineMath: [["$", "$"]]}};</script>'
+                    '<script src="_static/mathjax/tex-chtml-full.js"></script></body></html>')
+    with pytest.raises(pdf.MathErrors, match="1 MathJax error"):
+        pdf.print_pdf(page, tmp_path / "broken.pdf", meta=meta)
+    report = pdf.print_pdf(page, tmp_path / "broken.pdf", meta=meta, allow_math_errors=True)
+    assert len(report["math_errors"]) == 1 and (tmp_path / "broken.pdf").exists()
