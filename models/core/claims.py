@@ -313,8 +313,8 @@ CLAIM_COLUMNS = ("chapter", "claim_id", "section", "claim", "kind", "setup", "st
 #: What a claim is about: the model's latency against the simulation (``worst_err``), its saturation load
 #: (``sat_ratio``), or anything else the chapter decides by code (``holds``).
 CLAIM_KINDS = ("error", "saturation", "fact")
-#: Where a gap between a claim and what we measure comes from.
-CAUSES = ("model", "paper text", "reading", "simulator set-up", "-")
+#: Where a gap between a claim and what we measure comes from ("unexplained": we looked and could not tell).
+CAUSES = ("model", "paper text", "reading", "simulator set-up", "unexplained", "-")
 #: ``stands_for`` of a claims row: a set-up's (:data:`STANDS_FOR`, ``""`` written ``"neither"``), or ``"-"``
 #: for a row that needs no simulation.
 ROW_STANDS_FOR = ("paper", "model", "neither", "-")

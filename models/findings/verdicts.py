@@ -77,13 +77,14 @@ import pandas as pd
 
 from .. import CHAPTERS
 from ..core.claims import CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file
-from ..core.tables import percent
+from ..core.tables import format_table, percent
 
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
     "read_claims", "check_claims", "row_outcome", "Verdict", "verdict", "verdict_table", "format_verdicts",
     "format_percent", "format_ratio", "verdict_counts", "counts_by_chapter", "glue_values", "FOOTNOTES",
-    "read_reproductions", "format_reproductions", "threshold_in_quote",
+    "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
+    "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
@@ -475,8 +476,9 @@ def format_reproductions(frame: pd.DataFrame) -> pd.DataFrame:
 FOOTNOTES = {
     "n/a": "n/a: no number for this claim on this set-up (not applicable to the claim, or not measured).",
     "inf": "unbounded: the model is saturated at a simulated load below 80% of the simulated saturation load.",
-    "neither": "(neither): a set-up that neither the paper nor its model describes; shown, never deciding.",
-    "other": "(other size): a case beyond the paper's own configuration; it can add a caveat, never decide.",
+    "neither": "[neither]: a set-up that neither the paper nor its model describes; shown, never deciding.",
+    "other": "[other configuration]: a case beyond the paper's own configuration (another size, message length or "
+             "wiring); it can add a caveat, never decide.",
 }
 
 
@@ -503,7 +505,7 @@ def _tag(row, label) -> str:
     if row["stands_for"][label] == "neither":
         tags.append("neither")
     if not row["paper_config"][label]:
-        tags.append("other size")
+        tags.append("other configuration")
     return f"{label} [{', '.join(tags)}]" if tags else label
 
 
@@ -546,7 +548,9 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``chapter``, ``section``, ``claim``, ``what we measured`` (the
     number the verdict is judged on, per set-up and case, and whose
-    tolerance), ``worst |error| < 80% sat.`` and ``model/sim saturation``
+    tolerance), ``worst |error| < 80% sat.`` and ``saturation ratio`` (the
+    model's saturation load over the simulation's, or the ratio the claim's
+    note names)
     (per row; ``n/a`` where there is none), ``verdict``, ``set-ups it rests
     on`` (with the caveat; ``"no simulation"`` for the set-up ``"-"``),
     ``cause``, ``source`` (the chapter's note).  Percentages with one
@@ -563,14 +567,14 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
             "claim": r["claim"],
             "what we measured": _measured(r),
             "worst |error| < 80% sat.": _per_row(r, r["worst_err"], format_percent),
-            "model/sim saturation": _per_row(r, r["sat_ratio"], format_ratio),
+            "saturation ratio": _per_row(r, r["sat_ratio"], format_ratio),
             "verdict": r["verdict"],
             "set-ups it rests on": rests,
             "cause": r["cause"],
             "source": r["note"],
         })
     return pd.DataFrame(out, columns=["chapter", "section", "claim", "what we measured", "worst |error| < 80% sat.",
-                                      "model/sim saturation", "verdict", "set-ups it rests on", "cause", "source"])
+                                      "saturation ratio", "verdict", "set-ups it rests on", "cause", "source"])
 
 
 def claim_details(table: pd.DataFrame) -> str:
@@ -590,3 +594,107 @@ def claim_details(table: pd.DataFrame) -> str:
         items.append(f'<li><b>{html.escape(r["chapter"])}</b>, {html.escape(r["section"])} '
                      f'(<code>{html.escape(r["claim_id"])}</code>): \u201c{html.escape(r["claim"])}\u201d{note}</li>')
     return '<ol class="claim-details">' + "".join(items) + "</ol>"
+
+
+def chapter_verdicts(table: pd.DataFrame, chapter: str) -> pd.DataFrame:
+    """The verdict table one chapter's page shows in its Findings section (glued by the findings page, so that a
+    chapter and the findings chapter show the same verdicts): ``#`` (the row of the findings table), ``section``,
+    ``claim``, ``verdict``, ``what we measured``, ``set-ups it rests on``, ``cause``."""
+    shown = format_verdicts(table).assign(**{"#": range(1, len(table) + 1)})
+    mine = shown[shown["chapter"] == chapter]
+    return mine[["#", "section", "claim", "verdict", "what we measured", "set-ups it rests on", "cause"]] \
+        .reset_index(drop=True)
+
+
+def chapter_summary(table: pd.DataFrame, chapter: str, reproductions: pd.DataFrame | None = None) -> str:
+    """One line: how the chapter's claims fare (``"6 claims: 2 hold, 1 holds with a caveat, 3 do not hold"``;
+    verdicts with no claim left out), and its reproduced table columns when it has any.  The intro's chapter
+    table and the verdict box at the top of each chapter show it (glued by the findings page)."""
+    mine = table[table["chapter"] == chapter]
+    counts = verdict_counts(mine)
+    words = {"holds": ("holds", "hold"), "holds with a caveat": ("holds with a caveat", "hold with a caveat"),
+             "does not hold": ("does not hold", "do not hold"), "cannot be checked": ("cannot be checked",) * 2}
+    parts = [f"{n} {words[v][0] if n == 1 else words[v][1]}" for v, n in counts.items() if n]
+    n = len(mine)
+    text = f"{n} claim{'s' if n != 1 else ''}: " + ", ".join(parts) if n else "no claims checked"
+    if reproductions is not None:
+        rep = reproductions[reproductions["chapter"] == chapter]
+        if len(rep):
+            text += (f"; {int((rep['verdict'] == 'reproduced').sum())} of {len(rep)} columns of the paper's "
+                     "tables reproduced")
+    return text
+
+
+# ----------------------------------------------------------------------------
+# The referee's report (book/findings/response.md)
+# ----------------------------------------------------------------------------
+#: The referee's record of the build they judged (commit 96c92d8): one row per verdict row of that build
+#: (``number`` = the report's "#N"), the verdict then, the referee's judgement (F fair, Q questionable,
+#: W wrong), what they suggest, and where the claim is now (``now``: ``claims:<claim_id>``,
+#: ``reproductions:<table_id>`` or ``chapter:<where>``).  Data from the report, not results.
+REFEREE_RECORD = Path(__file__).parent / "data" / "referee-verdicts-before.csv"
+
+
+def referee_record(path: Path | str = REFEREE_RECORD) -> pd.DataFrame:
+    """The referee's record (:data:`REFEREE_RECORD`), checked: 51 numbered rows, judgements F/Q/W."""
+    frame = pd.read_csv(path, keep_default_na=False, dtype=str)
+    want = ["number", "chapter", "claim_before", "verdict_before", "judgement", "referee_suggests", "now"]
+    if list(frame.columns) != want:
+        raise ValueError(f"{path}: expected the columns {want}; got {list(frame.columns)}")
+    bad = sorted(set(frame["judgement"]) - {"F", "Q", "W"}) + sorted(set(frame["verdict_before"]) - set(VERDICTS))
+    if bad:
+        raise ValueError(f"{path}: unknown judgement or verdict {bad}")
+    return frame
+
+
+def before_after(table: pd.DataFrame, reproductions: pd.DataFrame, record: pd.DataFrame) -> pd.DataFrame:
+    """Each of the referee's rows: the verdict before, the referee's judgement, and where it stands now.
+
+    Columns: ``#`` (the report's number), ``claim then`` (chapter: claim), ``verdict then``, ``referee``
+    (judgement and suggestion), ``now`` (the claim id, reproduction or chapter table it became) and
+    ``verdict now`` (this build's, from ``table`` / ``reproductions``; ``"not a claim: in the chapter"`` for
+    rows that left the claims).
+    """
+    verdict_of = {(r.chapter, r.claim_id): r.verdict for r in table.itertuples(index=False)}
+    repro_of = {}
+    for r in reproductions.itertuples(index=False):
+        repro_of.setdefault((r.chapter, r.table_id), []).append(r.verdict)
+    out = []
+    for r in record.itertuples(index=False):
+        where, _, ident = r.now.partition(":")
+        if where == "claims":  # a row may have become several claims (one per sentence): "claims:a|b"
+            now = "; ".join(f"{i}: {verdict_of.get((r.chapter, i), 'missing')}" if "|" in ident else
+                            verdict_of.get((r.chapter, i), "missing") for i in ident.split("|"))
+        elif where == "reproductions":
+            found = repro_of.get((r.chapter, ident))
+            now = "missing" if not found else ("reproduced" if all(v == "reproduced" for v in found)
+                                               else "not reproduced" if not any(v == "reproduced" for v in found)
+                                               else f"{found.count('reproduced')}/{len(found)} columns reproduced")
+        elif where == "chapter":
+            now = "not a claim: in the chapter"
+        else:
+            now = "missing"
+        judged = {"F": "fair", "Q": "questionable", "W": "wrong"}[r.judgement]
+        out.append({"#": int(r.number), "claim then": f"{r.chapter}: {r.claim_before}",
+                    "verdict then": r.verdict_before,
+                    "referee": judged + (f": {r.referee_suggests}" if r.referee_suggests else ""),
+                    "now": ident.replace("|", ", ") or "-", "verdict now": now})
+    return pd.DataFrame(out, columns=["#", "claim then", "verdict then", "referee", "now", "verdict now"])
+
+
+def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str],
+                record: pd.DataFrame | None = None) -> dict:
+    """What the claims page glues for other pages (key -> displayable object or text):
+
+    ``findings-verdicts-<chapter>`` (:func:`chapter_verdicts` in the book's table style: the chapter's
+    Findings section shows it), ``findings-summary-<chapter>`` (:func:`chapter_summary`: the intro's
+    chapter table and the chapter's verdict box) and, with the referee's ``record``,
+    ``findings-before-after`` (:func:`before_after`, the response page's table).
+    """
+    out = {}
+    for chapter in chapters:
+        out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
+        out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
+    if record is not None:
+        out["findings-before-after"] = format_table(before_after(table, reproductions, record))
+    return out

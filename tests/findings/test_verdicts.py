@@ -214,7 +214,7 @@ def test_formatting_one_style():
                                           row(setup="model", worst_err=0.03, sat_ratio=0.98)]))
     shown = V.format_verdicts(table)
     assert shown.loc[0, "worst |error| < 80% sat."] == "paper: 42.0%; model: 3.0%"
-    assert shown.loc[0, "model/sim saturation"] == "paper: 1.400; model: 0.980"
+    assert shown.loc[0, "saturation ratio"] == "paper: 1.400; model: 0.980"
     assert shown.loc[0, "set-ups it rests on"] == "model (does not hold on paper)"
     assert all(isinstance(x, str) for x in shown.to_numpy().ravel())
 
@@ -349,3 +349,21 @@ def test_an_analytic_column_must_agree_entry_for_entry():
     assert r["verdict"] == "reproduced" and r["allowed"] == 0
     r = C.reproduction_row("x", "t", "T", "Sec. 1", "R", "analytic", ours, [1.0, 2.0, 3.06], [0.005] * 3)
     assert r["verdict"] == "not reproduced" and r["outside"] == 1 and r["largest_diff"] == pytest.approx(0.06)
+
+
+def test_before_after_follows_each_referee_row():
+    table = V.verdict_table(pd.DataFrame([row(claim_id="a", worst_err=0.01), row(claim_id="b", worst_err=0.3)],
+                                         columns=list(V.CLAIM_COLUMNS)))
+    repro = pd.DataFrame([C.reproduction_row("torus_nbc", "t1", "Table 1", "Sec. 3", col, "analytic", [1.0], [1.0],
+                                             [0.0005]) for col in ("R", "F")], columns=list(C.REPRO_COLUMNS))
+    record = pd.DataFrame({"number": ["1", "2", "3", "4"], "chapter": ["torus_nbc"] * 4,
+                           "claim_before": ["x", "y", "z", "w"], "verdict_before": ["holds"] * 4,
+                           "judgement": ["F", "W", "Q", "F"], "referee_suggests": ["", "holds", "", ""],
+                           "now": ["claims:a", "claims:a|b", "reproductions:t1", "chapter:tab-x"]})
+    out = V.before_after(table, repro, record)
+    assert list(out["verdict now"]) == ["holds", "a: holds; b: does not hold", "reproduced",
+                                        "not a claim: in the chapter"]
+    assert list(out["referee"]) == ["fair", "wrong: holds", "questionable", "fair"]
+    assert out.loc[0, "claim then"] == "torus_nbc: x"
+    assert V.chapter_summary(table, "torus_nbc", repro) == \
+        "2 claims: 1 holds, 1 does not hold; 2 of 2 columns of the paper's tables reproduced"
