@@ -237,7 +237,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, worst_error_below
+from ..core.claims import BELOW, Claim, SimSettings, SimulatorSetup, claims_frame, worst_error_below
 from ..core.experiment import Curve, Figure, error_table, run_curve
 from ..core.tables import percent
 from ..queueing.mmpp_g1 import Deterministic
@@ -316,14 +316,18 @@ def glue_values(runs: Sequence) -> dict:
             "@slug@-curves": len(runs)}
 
 
+#: The paper's claims, one per sentence (PLACEHOLDER: replace with the paper's own words, section and numbers).
+CLAIMS = {c.claim_id: c for c in (
+    Claim("placeholder-accuracy", "PLACEHOLDER section", "PLACEHOLDER: the model predicts the simulated latency",
+          "error"),
+)}
+
+
 def claims_table(runs: Sequence) -> pd.DataFrame:
-    """The claims the chapter checks (PLACEHOLDER: one, with no threshold of the paper's)."""
-    rows = [{"chapter": "@slug@", "claim_id": "placeholder-accuracy",
-             "claim": "PLACEHOLDER: the model predicts the simulated latency", "kind": "error",
-             "setup": DEFAULT_SETUP, "worst_err": worst_error_below(runs, BELOW), "sat_ratio": 1.0,
-             "threshold": math.nan, "holds": None, "cause": "-",
-             "note": "placeholder chapter: replace with the paper's claims"}]
-    return pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))
+    """The claims the chapter checks, one row per claim, set-up and case (PLACEHOLDER: one claim, no number)."""
+    return claims_frame([CLAIMS["placeholder-accuracy"].row(
+        "@slug@", DEFAULT_SETUP, worst_err=worst_error_below(runs, BELOW), sat_ratio=1.0,
+        note="placeholder chapter: replace with the paper's claims")])
 
 
 def errors(runs: Sequence) -> pd.DataFrame:
@@ -458,8 +462,8 @@ def _notebook(slug: str, title: str) -> dict:
                       "from models.core.plotting import plot_curve_runs, savefig\n"
                       "from models.core.symbolic import latex_equations\n"
                       f"from models.{slug} import equations\n"
-                      f"from models.{slug}.experiments import FIGURES, SETTINGS, claims_table, errors, glue_values, "
-                      "run_figure\n\n"
+                      f"from models.{slug}.experiments import FIGURES, SETTINGS, SETUPS, claims_table, errors, "
+                      "glue_values, run_figure\n\n"
                       "os.makedirs(\"tables\", exist_ok=True)\n"
                       "settings = SETTINGS.replace(messages=messages, warmup_messages=warmup_messages, "
                       "batches=batches, seed=seed)\n"
@@ -472,7 +476,7 @@ def _notebook(slug: str, title: str) -> dict:
                       f"savefig(fig, \"fig-{slug}-latency\")\nfig\n", tags=("remove-input",)),
         _cell("code", "table = errors(runs)\n"
                       f"table.to_csv(\"tables/tab-{slug}-errors.csv\", index=False)\n"
-                      f"save_claims(claims_table(runs), \"{slug}\")\n"
+                      f"save_claims(claims_table(runs), \"{slug}\", setups=SETUPS)\n"
                       "for key, value in glue_values(runs).items():\n    glue(key, value, display=False)\n"
                       "table\n", tags=("remove-input",)),
         _cell("markdown", f"The model's largest error below 80% of the simulated saturation rate is "

@@ -192,7 +192,7 @@ def test_pipeline_notebook_on_cluster(cluster, tmp_path):
     lc, client = cluster
     env = dict(os.environ, MODELS_DASK_SCHEDULER=lc.scheduler_address, MODELS_CACHE_DIR=str(tmp_path / "cache"),
                OMP_NUM_THREADS="1")
-    small = ["-p", "networks", "[[4, 4]]", "-p", "vcs_values", "[3]", "-p", "setups", '["unidirectional"]',
+    small = ["-p", "networks", "[[4, 4]]", "-p", "vcs_values", "[3]", "-p", "tori", '["unidirectional"]',
              "-p", "fractions", "[0.25, 0.5, 0.75]", "-p", "messages", "1000", "-p", "warmup_messages", "200",
              "-p", "sat_messages", "800", "-p", "sat_steps", "3", "-p", "model_points", "10"]
     cmd = [sys.executable, "-m", "models.pipeline", "notebooks/torus_dor/02-latency.ipynb", "--profile", "quick",

@@ -42,7 +42,9 @@ from .validate import require, require_choice
 from .validation import saturation_aware_error
 
 __all__ = ["BELOW", "STANDS_FOR", "SimulatorSetup", "named_setup", "setups_table", "SimSettings",
-           "worst_error_below", "errors_below", "CLAIM_COLUMNS", "claims_file", "save_claims"]
+           "worst_error_below", "errors_below", "CLAIM_COLUMNS", "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim",
+           "claims_frame", "claims_file", "row_stands_for", "save_claims", "REPRO_COLUMNS", "REPRO_KINDS",
+           "allowed_misses", "entry_band", "reproduction_row", "save_reproductions"]
 
 #: Errors behind a verdict are judged at the simulated loads strictly below this fraction of the simulated
 #: saturation load (above it the simulated latency is dominated by the approach to saturation, where a few
@@ -304,15 +306,104 @@ def worst_error_below(runs, below: float = BELOW, *, column: str = "model latenc
 # The claims table
 # ----------------------------------------------------------------------------
 #: The exact columns of a chapter's claims table, in order (checked by :mod:`models.findings.verdicts`).
-CLAIM_COLUMNS = ("chapter", "claim_id", "claim", "kind", "setup", "worst_err", "sat_ratio", "threshold", "holds",
-                 "cause", "note")
+#: One row per claim (a sentence of the paper), simulator set-up and case (a network size, a message
+#: length, ...); :class:`Claim` documents each column.
+CLAIM_COLUMNS = ("chapter", "claim_id", "section", "claim", "kind", "setup", "stands_for", "case", "paper_config",
+                 "worst_err", "sat_ratio", "threshold", "threshold_quote", "yardstick", "holds", "cause", "note")
+#: What a claim is about: the model's latency against the simulation (``worst_err``), its saturation load
+#: (``sat_ratio``), or anything else the chapter decides by code (``holds``).
+CLAIM_KINDS = ("error", "saturation", "fact")
+#: Where a gap between a claim and what we measure comes from ("unexplained": we looked and could not tell).
+CAUSES = ("model", "paper text", "reading", "simulator set-up", "unexplained", "-")
+#: ``stands_for`` of a claims row: a set-up's (:data:`STANDS_FOR`, ``""`` written ``"neither"``), or ``"-"``
+#: for a row that needs no simulation.
+ROW_STANDS_FOR = ("paper", "model", "neither", "-")
 
 
-def claims_file(chapter: str) -> str:
-    """The claims table's file name, ``tab-<chapter>-claims.csv`` (in the notebooks' ``tables/`` folder)."""
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """One claim: one sentence of a paper, quoted whole, and how the book judges it.
+
+    claim_id : str
+        A short kebab-case name, unique within the chapter.
+    section : str
+        Where the sentence is in the paper (``"Sec. 5"``, ``"Abstract"``, ``"Fig. 2 caption"``).
+    quote : str
+        The sentence, whole, with the words that qualify it ("The mathematical
+        results indicate that ..."); ``[...]`` only for a formula or a list the
+        sentence spells out.
+    kind : {"error", "saturation", "fact"}
+        ``"error"``: judged on ``worst_err``; ``"saturation"``: on ``sat_ratio``;
+        ``"fact"``: on ``holds``, computed by the chapter from the paper's own words.
+    threshold : float
+        The tolerance the **paper** states, a fraction (``0.05`` for "less than
+        5%"), else NaN.  Never a number of the book's.
+    threshold_quote : str
+        The paper's words that state ``threshold`` (required with it; a test
+        checks the number is in them).
+    yardstick : float
+        A tolerance of the book's own, a fraction, shown as the book's ("the
+        book's yardstick: 10%") where the paper names none; it never decides.
+    """
+
+    claim_id: str
+    section: str
+    quote: str
+    kind: str
+    threshold: float = math.nan
+    threshold_quote: str = ""
+    yardstick: float = math.nan
+
+    def __post_init__(self):
+        for name in ("claim_id", "section", "quote"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ParameterError(f"claim {self.claim_id!r}: `{name}` must be a non-empty string; got {value!r}")
+        require_choice("kind", self.kind, CLAIM_KINDS)
+        t = float(self.threshold)
+        if not math.isnan(t):
+            require("threshold", t, 0, unit="fraction (the paper's tolerance)")
+            if not self.threshold_quote.strip():
+                raise ParameterError(f"claim {self.claim_id!r}: a `threshold` needs the paper's words that state it "
+                                     "(`threshold_quote`)")
+        elif self.threshold_quote:
+            raise ParameterError(f"claim {self.claim_id!r}: `threshold_quote` without a `threshold`")
+        y = float(self.yardstick)
+        if not math.isnan(y):
+            require("yardstick", y, 0, unit="fraction (the book's own tolerance)")
+            if not math.isnan(t):
+                raise ParameterError(f"claim {self.claim_id!r}: a claim with the paper's `threshold` needs no "
+                                     "`yardstick` of the book's")
+
+    def row(self, chapter: str, setup: str = "-", *, case: str = "", paper_config: bool = True,
+            worst_err: float = math.nan, sat_ratio: float = math.nan, holds: bool | None = None, cause: str = "-",
+            note: str = "", stands_for: str = "") -> dict:
+        """One row of the claims table: this claim on ``setup`` (``"-"``: no simulation) and ``case``.
+
+        ``paper_config``: whether ``case`` is the paper's own configuration
+        (network size, message length, ...); rows on other cases are a caveat,
+        never the verdict.  ``stands_for`` is filled in by :func:`save_claims`
+        from the chapter's set-ups (leave it empty).
+        """
+        require_choice("cause", cause, CAUSES)
+        return {"chapter": chapter, "claim_id": self.claim_id, "section": self.section, "claim": self.quote,
+                "kind": self.kind, "setup": setup, "stands_for": stands_for, "case": case,
+                "paper_config": bool(paper_config), "worst_err": float(worst_err), "sat_ratio": float(sat_ratio),
+                "threshold": float(self.threshold), "threshold_quote": self.threshold_quote,
+                "yardstick": float(self.yardstick), "holds": holds, "cause": cause, "note": note}
+
+
+def claims_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
+    """Rows of :meth:`Claim.row` as a claims table (the columns of :data:`CLAIM_COLUMNS`, in order)."""
+    return pd.DataFrame(list(rows), columns=list(CLAIM_COLUMNS))
+
+
+def claims_file(chapter: str, what: str = "claims") -> str:
+    """The file name ``tab-<chapter>-<what>.csv`` (``what``: ``claims`` or ``reproductions``)."""
     if not isinstance(chapter, str) or not chapter.isidentifier() or chapter != chapter.lower():
         raise ParameterError(f"`chapter` must be a chapter slug (lower case, e.g. 'torus_nbc'); got {chapter!r}")
-    return f"tab-{chapter}-claims.csv"
+    require_choice("what", what, ("claims", "reproductions"))
+    return f"tab-{chapter}-{what}.csv"
 
 
 def _holds_text(value) -> str:
@@ -328,20 +419,70 @@ def _holds_text(value) -> str:
     return "True" if text.lower() == "true" else "False"
 
 
-def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike = "tables", *,
-                owns: Iterable[str] | None = None, order: Sequence[str] | None = None) -> pd.DataFrame:
-    """Write ``frame``'s claims into ``<directory>/tab-<chapter>-claims.csv``; return the whole table.
+def row_stands_for(setup: str, setups: Mapping[str, SimulatorSetup] | None) -> str:
+    """What the set-up named ``setup`` stands for in a claims row: ``"-"`` for ``"-"`` (no simulation), else
+    the chapter's declaration (``"paper"``, ``"model"`` or ``"neither"``).  A name not in ``setups`` is a
+    :class:`ParameterError`: every set-up is declared once, next to its definition."""
+    if setup == "-":
+        return "-"
+    if setups is None or setup not in setups:
+        raise ParameterError(f"claims row on set-up {setup!r}: not one of the chapter's set-ups "
+                             f"{sorted(setups or {})} (a network size or message length is a `case`, not a set-up)")
+    return setups[setup].stands_for or "neither"
 
-    ``frame`` has exactly :data:`CLAIM_COLUMNS`, its ``chapter`` column is
-    ``chapter``, and one row per claim and set-up.  A chapter whose claims come from several notebooks (which the
-    pipeline may run in parallel) passes ``owns``, the claim ids this notebook
-    computes: under an exclusive lock on ``directory`` those rows are replaced
-    by ``frame`` (so a re-run never leaves stale rows), the other notebooks'
-    rows are kept, and the file is rewritten atomically, sorted by ``order``
-    (claim ids) when given.  Without ``owns`` the file holds ``frame`` alone.
-    """
+
+def _locked_merge(directory: Path, name: str, frame: pd.DataFrame, columns: Sequence[str], key: str,
+                  owns: Iterable[str] | None, order: Sequence[str] | None) -> pd.DataFrame:
+    """Replace the rows of ``owns`` (ids in column ``key``) in ``directory/name`` by ``frame``, under a lock."""
     import fcntl  # POSIX file locks: only where a table is written
 
+    owned = set(frame[key]) if owns is None else set(owns)
+    stray = sorted(set(frame[key]) - owned)
+    if stray:
+        raise ParameterError(f"{key}s {stray} are not among those this notebook owns")
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        old = pd.DataFrame(columns=list(columns))
+        if owns is not None and path.exists():
+            old = pd.read_csv(path, keep_default_na=False, na_values=[""])
+            if list(old.columns) != list(columns):  # an older format: rewritten whole by the notebooks
+                old = pd.DataFrame(columns=list(columns))
+            old = old[~old[key].isin(owned)]
+        parts = [f for f in (old, frame) if len(f)]
+        merged = pd.concat(parts, ignore_index=True) if parts else frame.copy()
+        if order is not None:
+            rank = {cid: i for i, cid in enumerate(order)}
+            merged = merged.assign(_rank=[rank.get(c, len(rank)) for c in merged[key]])
+            merged = merged.sort_values("_rank", kind="mergesort").drop(columns="_rank")
+        merged = merged.reset_index(drop=True)[list(columns)]
+        if "holds" in merged:
+            merged["holds"] = merged["holds"].map(_holds_text)
+        atomic_write_text(path, merged.to_csv(index=False))
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    return merged
+
+
+def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike = "tables", *,
+                setups: Mapping[str, SimulatorSetup] | None = None, owns: Iterable[str] | None = None,
+                order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Write ``frame``'s claims into ``<directory>/tab-<chapter>-claims.csv``; return the whole table.
+
+    ``frame`` has exactly :data:`CLAIM_COLUMNS` (rows of :meth:`Claim.row`),
+    its ``chapter`` column is ``chapter``, one row per claim, set-up and case.
+    ``stands_for`` is filled in from ``setups`` (the chapter's ``SETUPS``; a
+    row on a set-up not declared there is refused).  A chapter whose claims
+    come from several notebooks (which the pipeline may run in parallel)
+    passes ``owns``, the claim ids this notebook computes: under an exclusive
+    lock on ``directory`` those rows are replaced by ``frame`` (so a re-run
+    never leaves stale rows), the other notebooks' rows are kept, and the
+    file is rewritten atomically, sorted by ``order`` (claim ids) when given.
+    Without ``owns`` the file holds ``frame`` alone.
+    """
     name = claims_file(chapter)
     if not isinstance(frame, pd.DataFrame) or tuple(frame.columns) != CLAIM_COLUMNS:
         cols = list(frame.columns) if isinstance(frame, pd.DataFrame) else frame
@@ -349,34 +490,115 @@ def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike 
     wrong = sorted(set(frame["chapter"].astype(str)) - {chapter})
     if wrong:
         raise ParameterError(f"claims of chapter {chapter!r} name other chapters: {wrong}")
-    dup = frame.duplicated(["claim_id", "setup"])
+    frame = frame.copy()
+    frame["case"] = frame["case"].fillna("").astype(str)
+    dup = frame.duplicated(["claim_id", "setup", "case"])
     if dup.any():
-        raise ParameterError(f"repeated (claim, set-up) rows: {sorted(map(tuple, frame.loc[dup, ['claim_id', 'setup']].values))}")
-    owned = set(frame["claim_id"]) if owns is None else set(owns)
-    stray = sorted(set(frame["claim_id"]) - owned)
-    if stray:
-        raise ParameterError(f"claims {stray} are not among the claims this notebook owns")
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / name
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        if owns is not None and path.exists():
-            old = pd.read_csv(path, keep_default_na=False, na_values=[""])
-            old = old[~old["claim_id"].isin(owned)]
-        else:
-            old = pd.DataFrame(columns=list(CLAIM_COLUMNS))
-        parts = [f for f in (old, frame) if len(f)]
-        merged = pd.concat(parts, ignore_index=True) if parts else frame.copy()
-        if order is not None:
-            rank = {cid: i for i, cid in enumerate(order)}
-            merged = merged.assign(_rank=[rank.get(c, len(rank)) for c in merged["claim_id"]])
-            merged = merged.sort_values("_rank", kind="mergesort").drop(columns="_rank")
-        merged = merged.reset_index(drop=True)[list(CLAIM_COLUMNS)]
-        merged["holds"] = merged["holds"].map(_holds_text)
-        atomic_write_text(path, merged.to_csv(index=False))
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-    return merged
+        raise ParameterError(f"repeated (claim, set-up, case) rows: "
+                             f"{sorted(map(tuple, frame.loc[dup, ['claim_id', 'setup', 'case']].values))}")
+    frame["stands_for"] = [row_stands_for(s, setups) for s in frame["setup"]]
+    for cid, g in frame.groupby("claim_id", sort=False):
+        for col in ("section", "claim", "kind", "threshold_quote"):
+            if g[col].astype(str).nunique() > 1:
+                raise ParameterError(f"claim {cid!r} has rows with different `{col}`")
+    return _locked_merge(Path(directory), name, frame, CLAIM_COLUMNS, "claim_id", owns, order)
+
+
+# ----------------------------------------------------------------------------
+# Reproductions of the papers' tables
+# ----------------------------------------------------------------------------
+#: The columns of a chapter's reproductions table (``tab-<chapter>-reproductions.csv``): one row per
+#: reproduced column of a paper's table.
+REPRO_COLUMNS = ("chapter", "table_id", "table", "section", "column", "kind", "entries", "outside", "allowed",
+                 "largest_diff", "largest_rel", "noise", "verdict", "cause", "note")
+#: What is reproduced: a column the paper computed from its model (``"analytic"``: exact up to the printed
+#: precision) or simulated (``"simulation"``: up to both runs' noise as well).
+REPRO_KINDS = ("analytic", "simulation")
+#: The table rule's per-entry miss rate for a perfect reproduction (95 % bands) and the rate at which it
+#: may wrongly call a perfect reproduction "not reproduced".
+REPRO_MISS, REPRO_ALPHA = 0.05, 0.01
+
+
+def allowed_misses(entries: int, miss: float = REPRO_MISS, alpha: float = REPRO_ALPHA) -> int:
+    """The entries of a column that may fall outside their band with the column still reproduced.
+
+    The smallest ``a`` with ``P(Binomial(entries, miss) > a) <= alpha``: a
+    perfect reproduction, whose entries each miss their 95 % band with
+    probability at most ``miss``, is called reproduced with probability at
+    least ``1 - alpha`` (99 %).  For an ``"analytic"`` column (no noise) the
+    chapter passes ``miss=0``: every entry must agree.
+    """
+    n = require("entries", entries, 0, integer=True, unit="table entries")
+    miss = require("miss", miss, 0, 1, unit="per-entry miss probability")
+    alpha = require("alpha", alpha, 0, 1, lo_open=True, unit="false-alarm probability")
+    if miss == 0:
+        return 0
+    tail, pmf = 1.0, (1.0 - miss) ** n  # tail = P(X > a - 1) before the loop's step
+    for a in range(n + 1):
+        tail -= pmf
+        if tail <= alpha + 1e-15:
+            return a
+        pmf *= (n - a) / (a + 1) * miss / (1.0 - miss)
+    return n
+
+
+def entry_band(ours_half: float, paper_half: float | None = None, printed_step: float = 0.0) -> float:
+    """Half width of the band within which our value and the paper's printed value agree (same unit).
+
+    ``sqrt(ours_half**2 + paper_half**2) + printed_step / 2``: the 95 %
+    half widths of the two values' noise combined (independent runs) plus
+    half the last printed digit (the paper's rounding).  ``paper_half=None``
+    means the paper gives no interval: its runs are taken to be as precise
+    as ours (``paper_half = ours_half``), stated where it is used.
+    """
+    ours_half = require("ours_half", ours_half, 0, unit="95% half width")
+    paper_half = ours_half if paper_half is None else require("paper_half", paper_half, 0, unit="95% half width")
+    step = require("printed_step", printed_step, 0, unit="last printed digit")
+    return math.hypot(ours_half, paper_half) + step / 2
+
+
+def reproduction_row(chapter: str, table_id: str, table: str, section: str, column: str, kind: str,
+                     ours: Sequence[float], paper: Sequence[float], bands: Sequence[float], *,
+                     cause: str = "-", note: str = "", noise: str = "") -> dict:
+    """One row of the reproductions table: a column of the paper's table against ours, by the table rule.
+
+    An entry agrees when ``|ours - paper| <= band`` (:func:`entry_band`); the
+    column is **reproduced** when at most :func:`allowed_misses` entries
+    disagree (``miss=0`` for an ``"analytic"`` column), else **not
+    reproduced**.  ``largest_diff`` / ``largest_rel``: the largest
+    ``|ours - paper|`` and ``|ours - paper| / |paper|``.
+    """
+    require_choice("kind", kind, REPRO_KINDS)
+    require_choice("cause", cause, CAUSES)
+    ours, paper, bands = (np.asarray(x, dtype=float) for x in (ours, paper, bands))
+    if not (ours.shape == paper.shape == bands.shape) or ours.ndim != 1 or ours.size == 0:
+        raise ParameterError("`ours`, `paper` and `bands` must be equally long, non-empty sequences")
+    if not (np.all(np.isfinite(ours)) and np.all(np.isfinite(paper)) and np.all(bands >= 0)):
+        raise ParameterError("a reproduced entry must be finite, with a band >= 0")
+    diff = np.abs(ours - paper)
+    outside = int(np.sum(diff > bands * (1 + 1e-12)))
+    allowed = allowed_misses(ours.size, miss=0.0 if kind == "analytic" else REPRO_MISS)
+    rel = diff / np.where(paper != 0, np.abs(paper), np.nan)
+    return {"chapter": chapter, "table_id": table_id, "table": table, "section": section, "column": column,
+            "kind": kind, "entries": int(ours.size), "outside": outside, "allowed": allowed,
+            "largest_diff": float(diff.max()), "largest_rel": float(np.nanmax(rel)) if np.any(np.isfinite(rel)) else
+            math.nan, "noise": noise, "verdict": "reproduced" if outside <= allowed else "not reproduced",
+            "cause": cause, "note": note}
+
+
+def save_reproductions(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike = "tables", *,
+                       owns: Iterable[str] | None = None, order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Write rows of :func:`reproduction_row` into ``<directory>/tab-<chapter>-reproductions.csv`` (as
+    :func:`save_claims`: ``owns`` the table ids this notebook computes)."""
+    if not isinstance(frame, pd.DataFrame) or tuple(frame.columns) != REPRO_COLUMNS:
+        cols = list(frame.columns) if isinstance(frame, pd.DataFrame) else frame
+        raise ParameterError(f"a reproductions table must have exactly the columns {list(REPRO_COLUMNS)}; "
+                             f"got {cols!r}")
+    wrong = sorted(set(frame["chapter"].astype(str)) - {chapter})
+    if wrong:
+        raise ParameterError(f"reproductions of chapter {chapter!r} name other chapters: {wrong}")
+    dup = frame.duplicated(["table_id", "column"])
+    if dup.any():
+        raise ParameterError("repeated (table, column) rows in a reproductions table")
+    return _locked_merge(Path(directory), claims_file(chapter, "reproductions"), frame, REPRO_COLUMNS, "table_id",
+                         owns, order)

@@ -1,74 +1,74 @@
 """The verdict on every claim of every paper, from the chapters' claims tables, by one rule.
 
 Every chapter writes a *claims table*, ``book/<chapter>/tables/tab-<chapter>-claims.csv``
-(one row per claim and simulator set-up, the columns of :data:`CLAIM_COLUMNS`; written by
-:func:`models.core.claims.save_claims`, which this module's checks mirror).
-This module reads them (:func:`read_claims`, :func:`read_chapter_claims`),
-checks them, and turns the numbers into one verdict per claim
-(:func:`verdict_table`); :func:`format_verdicts` makes the table a reader sees.
-Nothing here re-types a number: every value comes from a chapter's table.
+(the columns of :data:`CLAIM_COLUMNS`, rows of :meth:`models.core.claims.Claim.row`,
+written by :func:`models.core.claims.save_claims`), and, where it reproduces a
+paper's table, a *reproductions table* ``tab-<chapter>-reproductions.csv``
+(:func:`models.core.claims.reproduction_row`).  This module reads them, checks
+them, and turns the numbers into one verdict per claim (:func:`verdict_table`);
+:func:`format_verdicts` makes the table a reader sees.  Nothing here re-types a
+number: every value comes from a chapter's table.
 
-The claims table (per chapter)
+What a claim is
+---------------
+A claim is **one sentence of a paper** about its model, quoted whole with its
+section and the words that qualify it.  The set-ups it was checked on and the
+cases (network sizes, message lengths, the two readings of a definition) are
+rows *inside* the claim; the claim gets one verdict.  Reproductions of a
+paper's tables are not claims (they have their own table and rule, below);
+checks of the book's own readings and inferences about how the authors
+simulated stay in the chapter.
+
+The rule (one rule, for every chapter)
+--------------------------------------
+Each row (one claim, one set-up, one case) has an **outcome**:
+
+* a claim with a number in the paper (``threshold``, with the paper's words
+  in ``threshold_quote``): ``"error"`` **passes** when ``worst_err <=
+  threshold``, ``"saturation"`` when ``|sat_ratio - 1| <= threshold``;
+  otherwise it **fails** (an unbounded error fails);
+* a claim without a number: **unknown** (the numbers are shown, and the
+  book's own ``yardstick``, if the chapter gives one, is shown as the
+  book's), **except** that an ``"error"`` row whose error is unbounded
+  (``worst_err = inf``: the model saturates below 80 % of the simulated
+  saturation load) on a set-up the paper or its model describes **fails**: no
+  reading of "accurate" admits an unbounded error;
+* ``"fact"``: **pass** if ``holds`` is True, **fail** if False, **unknown** if
+  empty (a fact is computed from the paper's own words, never against a
+  tolerance of the book's).
+
+Which rows decide: those on a set-up that stands for the paper or the model
+(``stands_for`` ``"paper"``, ``"model"``, or ``"-"`` for no simulation) **and**
+on the paper's own configuration (``paper_config``).  Rows on a ``"neither"``
+set-up are shown and never change a verdict; rows on other cases (sizes the
+paper did not use) can only add a caveat.
+
+The claim's **verdict**, from its deciding rows:
+
+* none passes or fails: **cannot be checked** (numbers shown);
+* every one passes: **holds** -- or **holds with a caveat** when a row on
+  another case fails;
+* every one that is known fails: **does not hold**;
+* otherwise (passes on one, fails or unknown on another): **holds with a
+  caveat**, naming where it fails or was not judged.
+
+The verdict *rests on* the deciding set-ups where the claim passes (for
+"holds" and "holds with a caveat") or fails ("does not hold").  The cause
+shown is the set of the rows' causes other than ``"-"``.
+
+The table rule (reproductions)
 ------------------------------
-``chapter``
-    The chapter's slug (the same as the file's).
-``claim_id``
-    A short kebab-case name, unique within the chapter.
-``claim``
-    The paper's words, quoted, with the section or figure.
-``kind``
-    ``"error"`` (the model's latency is within a tolerance of the
-    simulation's), ``"saturation"`` (the model's saturation load is), or
-    ``"fact"`` (anything else the chapter decides by code, e.g. a derived
-    property; no simulation needed).
-``setup``
-    The simulator set-up the row's numbers rest on (``"paper"``,
-    ``"model"``, ...), or ``"-"`` for a claim that needs no simulation.
-``worst_err``
-    Worst ``|relative error|`` of the model against the simulation at the
-    simulated loads below 80% of the simulated saturation load, a fraction
-    (``inf`` when the model is saturated where the simulation is not; empty
-    when not applicable).
-``sat_ratio``
-    Model saturation load / simulated saturation load (empty when n/a).
-``threshold``
-    The tolerance the paper's claim implies, a fraction (``0.05`` for
-    "within 5%"); empty when the claim names none.
-``holds``
-    ``True`` / ``False`` for a ``"fact"``, computed by the chapter; empty otherwise.
-``cause``
-    What a gap comes from: ``"model"``, ``"paper text"``, ``"simulator set-up"`` or ``"-"``.
-``note``
-    One sentence: which figure or table of the chapter the numbers come from.
-
-The rule
---------
-Each row (one claim on one set-up) has an *outcome*:
-
-* ``"error"``: **pass** if ``worst_err <= threshold``, **fail** if
-  ``worst_err > threshold`` (an infinite error fails), **unknown** if either
-  is empty;
-* ``"saturation"``: the same with ``|sat_ratio - 1|`` in place of ``worst_err``;
-* ``"fact"``: **pass** if ``holds`` is True, **fail** if False, **unknown** if empty.
-
-The claim's verdict combines the outcomes of its rows (its set-ups):
-
-* no row passes or fails: **cannot be checked** (the numbers, if any, are
-  still shown: a claim without a tolerance is reported, not judged);
-* every row passes: **holds**;
-* every row that is known fails: **does not hold**;
-* otherwise (it passes on one set-up and fails on another, or passes on some
-  and is unknown on others): **holds with a caveat**, the caveat naming the
-  set-ups where it fails or was not measured.
-
-The verdict *rests on* the set-ups where the claim passes (for "holds" and
-"holds with a caveat") or fails ("does not hold"); the table says which.
-The cause shown is the set of the rows' causes other than ``"-"`` (``"-"`` if none).
+A reproduced column of a paper's table is **reproduced** when at most
+:func:`models.core.claims.allowed_misses` of its entries fall outside their
+band ``sqrt(ours_ci^2 + paper_ci^2) + printed_step / 2``: every entry for a
+column the paper computed (no noise), and a number a perfect reproduction
+exceeds with probability at most 1 % for a simulated column.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -76,26 +76,28 @@ from typing import Iterable, Mapping, Sequence
 import pandas as pd
 
 from .. import CHAPTERS
-from ..core.claims import CLAIM_COLUMNS, claims_file
-from ..core.tables import percent
+from ..core.claims import CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file
+from ..core.tables import format_table, percent
 
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
     "read_claims", "check_claims", "row_outcome", "Verdict", "verdict", "verdict_table", "format_verdicts",
     "format_percent", "format_ratio", "verdict_counts", "counts_by_chapter", "glue_values", "FOOTNOTES",
+    "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
+    "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
 #: What a claim is about.
-KINDS = ("error", "saturation", "fact")
-#: Where a gap between the paper's claim and what we measure comes from.
-CAUSES = ("model", "paper text", "simulator set-up", "-")
+KINDS = CLAIM_KINDS
 #: The verdicts, best first.
 VERDICTS = ("holds", "holds with a caveat", "does not hold", "cannot be checked")
 #: The outcome of one row.
 OUTCOMES = ("pass", "fail", "unknown")
+#: ``stands_for`` values whose rows may decide a verdict.
+DECIDING = ("paper", "model", "-")
 
-_NUMERIC = ("worst_err", "sat_ratio", "threshold")
+_NUMERIC = ("worst_err", "sat_ratio", "threshold", "yardstick")
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no"}
 
@@ -132,9 +134,12 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
     ValueError
         Naming ``source`` and the problem: a missing column (all missing
         columns listed), an unknown ``kind`` or ``cause``, a ``chapter`` that is
-        not ``chapter``, an empty ``claim_id`` / ``claim`` / ``setup``, a
-        repeated ``(claim_id, setup)``, a number that is not one, a negative
-        error or ratio, or a claim whose rows disagree on ``kind`` or ``claim``.
+        not ``chapter``, an empty ``claim_id`` / ``section`` / ``claim`` /
+        ``setup``, a ``stands_for`` that is not one of
+        :data:`~models.core.claims.ROW_STANDS_FOR`, a threshold without the
+        paper's words (or words without a threshold), a repeated ``(claim_id,
+        setup, case)``, a number that is not one, a negative error or ratio,
+        or a claim whose rows disagree on ``kind``, ``claim`` or ``section``.
     """
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"{source}: expected a pandas DataFrame; got {type(frame).__name__}")
@@ -143,14 +148,20 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
                          f"(a claims table has exactly: {', '.join(CLAIM_COLUMNS)})")
     out = frame[list(CLAIM_COLUMNS)].copy()
-    for col in ("chapter", "claim_id", "claim", "kind", "setup", "cause", "note"):
+    for col in ("chapter", "claim_id", "section", "claim", "kind", "setup", "stands_for", "case", "threshold_quote",
+                "cause", "note"):
         out[col] = out[col].map(lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v))
         out[col] = out[col].str.strip()
     for i, row in out.iterrows():
         where = f"{source}, row {i + 2}"  # +2: header line, 1-based
-        for col in ("chapter", "claim_id", "claim", "setup"):
+        for col in ("chapter", "claim_id", "section", "claim", "setup", "stands_for"):
             if not row[col]:
                 raise ValueError(f"{where}: column `{col}` is empty")
+        if row["stands_for"] not in ROW_STANDS_FOR:
+            raise ValueError(f"{where}: column `stands_for` must be one of {', '.join(ROW_STANDS_FOR)}; "
+                             f"got {row['stands_for']!r}")
+        if (row["setup"] == "-") != (row["stands_for"] == "-"):
+            raise ValueError(f"{where}: `stands_for` is '-' exactly when `setup` is '-' (no simulation)")
         if chapter is not None and row["chapter"] != chapter:
             raise ValueError(f"{where}: column `chapter` is {row['chapter']!r}, expected {chapter!r}")
         if row["kind"] not in KINDS:
@@ -168,12 +179,18 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
             raise ValueError(f"{source}: column `{col}` must be >= 0; row(s) {[i + 2 for i in out.index[bad]]}")
     out["holds"] = [(_holds_value(v, f"{source}, row {i + 2}")) for i, v in zip(out.index, out["holds"])]
     out["holds"] = out["holds"].astype(object)
-    dup = out.duplicated(["chapter", "claim_id", "setup"], keep=False)
+    out["paper_config"] = [_holds_value(v, f"{source}, row {i + 2}, column paper_config") is not False
+                           for i, v in zip(out.index, out["paper_config"])]
+    for i, row in out.iterrows():
+        if math.isnan(row["threshold"]) == bool(row["threshold_quote"]):
+            raise ValueError(f"{source}, row {i + 2}: a `threshold` (the paper's tolerance) comes with the paper's "
+                             "words that state it (`threshold_quote`), and only with them")
+    dup = out.duplicated(["chapter", "claim_id", "setup", "case"], keep=False)
     if dup.any():
-        pairs = sorted({(r.claim_id, r.setup) for r in out[dup].itertuples()})
-        raise ValueError(f"{source}: repeated (claim_id, setup) {pairs}: one row per claim and set-up")
+        pairs = sorted({(r.claim_id, r.setup, r.case) for r in out[dup].itertuples()})
+        raise ValueError(f"{source}: repeated (claim_id, setup, case) {pairs}: one row per claim, set-up and case")
     for (ch, cid), g in out.groupby(["chapter", "claim_id"], sort=False):
-        for col in ("kind", "claim"):
+        for col in ("kind", "claim", "section", "threshold_quote"):
             if g[col].nunique() > 1:
                 raise ValueError(f"{source}: claim {cid!r} has rows with different `{col}`: {sorted(set(g[col]))}")
     return out.reset_index(drop=True)
@@ -228,16 +245,26 @@ def _num(x) -> float:
     return v
 
 
-def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None) -> str:
-    """``"pass"``, ``"fail"`` or ``"unknown"`` for one row (the module docstring's rule)."""
-    if kind == "fact":
-        return "unknown" if holds is None else ("pass" if bool(holds) else "fail")
+def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None,
+                stands_for: str = "paper") -> str:
+    """``"pass"``, ``"fail"`` or ``"unknown"`` for one row (the module docstring's rule).
+
+    ``threshold`` is the paper's own tolerance (NaN: the paper names none);
+    ``stands_for`` what the row's set-up stands for (an unbounded error fails
+    a claim without a number only on a set-up the paper or its model
+    describes).
+    """
     if kind not in KINDS:
         raise ValueError(f"`kind` must be one of {', '.join(KINDS)}; got {kind!r}")
+    if kind == "fact":
+        return "unknown" if holds is None else ("pass" if bool(holds) else "fail")
     value = _num(worst_err) if kind == "error" else abs(_num(sat_ratio) - 1.0)
     t = _num(threshold)
-    if math.isnan(value) or math.isnan(t):
+    if math.isnan(value):
         return "unknown"
+    if math.isnan(t):
+        unbounded = kind == "error" and math.isinf(value) and stands_for in ("paper", "model")
+        return "fail" if unbounded else "unknown"
     return "pass" if value <= t else "fail"
 
 
@@ -247,15 +274,17 @@ class Verdict:
 
     verdict : one of :data:`VERDICTS`
     rests_on : tuple of set-up names the verdict rests on (passes, or fails for "does not hold")
-    fails_on : set-ups where the claim fails
-    unknown_on : set-ups without a number (or without a tolerance)
-    outcomes : dict set-up -> outcome
+    fails_on : deciding rows where the claim fails (``"set-up"`` or ``"set-up (case)"``)
+    unknown_on : deciding rows without an outcome
+    other_fails : rows on cases other than the paper's where the claim fails (a caveat only)
+    outcomes : dict row label -> outcome (every row, "neither" set-ups included)
     """
 
     verdict: str
     rests_on: tuple
     fails_on: tuple
     unknown_on: tuple
+    other_fails: tuple
     outcomes: dict
 
     @property
@@ -267,74 +296,100 @@ class Verdict:
         if self.fails_on:
             parts.append("does not hold on " + ", ".join(self.fails_on))
         if self.unknown_on:
-            parts.append("not measured on " + ", ".join(self.unknown_on))
+            parts.append("not judged on " + ", ".join(self.unknown_on))
+        if self.other_fails:
+            parts.append("beyond the paper's configuration, does not hold for " + ", ".join(self.other_fails))
         return "; ".join(parts)
 
 
-#: Simulator set-ups that neither the paper nor its model describes, per chapter: their rows
-#: are shown, but no verdict rests on them (DESIGN.md, "Simulator set-ups are named").
-NOT_DESCRIBED = {("xfolded_tm", "ours")}
+def row_label(setup: str, case: str = "") -> str:
+    """``"model"``, ``"model (M = 8)"``; ``"no simulation"`` for the set-up ``"-"``."""
+    base = "no simulation" if setup == "-" else setup
+    return f"{base} ({case})" if case else base
 
 
 def verdict(rows: pd.DataFrame) -> Verdict:
-    """The verdict on one claim from its rows (one per set-up), by the module docstring's rule.
-
-    Rows on a set-up of :data:`NOT_DESCRIBED` keep their outcome but do not count.
-    """
-    outcomes = {}
-    counted = {}
+    """The verdict on one claim from its rows (set-ups x cases), by the module docstring's rule."""
+    outcomes, deciding, other = {}, {}, {}
+    setup_of = {}
     for r in rows.itertuples(index=False):
-        outcomes[r.setup] = row_outcome(r.kind, r.worst_err, r.sat_ratio, r.threshold, r.holds)
-        if (getattr(r, "chapter", None), r.setup) not in NOT_DESCRIBED:
-            counted[r.setup] = outcomes[r.setup]
-    passes = tuple(s for s, o in counted.items() if o == "pass")
-    fails = tuple(s for s, o in counted.items() if o == "fail")
-    unknown = tuple(s for s, o in counted.items() if o == "unknown")
+        stands = getattr(r, "stands_for", "paper") or "paper"
+        label = row_label(r.setup, getattr(r, "case", ""))
+        setup_of[label] = r.setup
+        outcomes[label] = row_outcome(r.kind, r.worst_err, r.sat_ratio, r.threshold, r.holds, stands)
+        if stands not in DECIDING:
+            continue
+        (deciding if getattr(r, "paper_config", True) else other)[label] = outcomes[label]
+    passes = tuple(lb for lb, o in deciding.items() if o == "pass")
+    fails = tuple(lb for lb, o in deciding.items() if o == "fail")
+    unknown = tuple(lb for lb, o in deciding.items() if o == "unknown")
+    other_fails = tuple(lb for lb, o in other.items() if o == "fail")
+
+    def setups(labels):
+        return tuple(dict.fromkeys(setup_of[lb] for lb in labels))
+
     if not passes and not fails:
         v, rests = "cannot be checked", ()
     elif not fails and not unknown:
-        v, rests = "holds", passes
+        v, rests = ("holds with a caveat" if other_fails else "holds"), setups(passes)
     elif not passes:
-        v, rests = "does not hold", fails
+        v, rests = "does not hold", setups(fails)
     else:
-        v, rests = "holds with a caveat", passes
-    return Verdict(v, rests, fails, unknown, outcomes)
+        v, rests = "holds with a caveat", setups(passes)
+    return Verdict(v, rests, fails, unknown, other_fails, outcomes)
+
+
+def threshold_in_quote(threshold: float, quote: str) -> bool:
+    """Whether the paper's words ``quote`` state ``threshold`` (a fraction) as a percentage (``5%``, ``5 %``,
+    ``5 percent``) or as the fraction itself: the test that a tolerance shown as the paper's is the paper's."""
+    t = _num(threshold)
+    if math.isnan(t):
+        return False
+    pct = t * 100
+    numbers = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)", quote)]
+    fractions = [float(x) for x in re.findall(r"(?<![\d.])(0\.\d+)", quote)]
+    return any(abs(x - pct) < 1e-9 for x in numbers) or any(abs(x - t) < 1e-12 for x in fractions)
 
 
 def verdict_table(claims: pd.DataFrame) -> pd.DataFrame:
-    """One row per claim (chapter, claim_id), in the order of ``claims``: the numbers per set-up and the verdict.
+    """One row per claim (chapter, claim_id), in the order of ``claims``: the numbers per row and the verdict.
 
-    Columns: ``chapter``, ``claim_id``, ``claim``, ``kind``, ``threshold``
-    (the first non-empty of the claim's rows), ``setups`` (tuple, in table
-    order), ``worst_err``, ``sat_ratio``, ``holds`` and ``outcome`` (dicts
-    set-up -> value), ``verdict``, ``rests_on``, ``fails_on``, ``unknown_on``
-    (tuples of set-ups), ``caveat`` (text), ``cause`` (the rows' causes
-    other than "-", joined by "; ", or "-"), ``note`` (the rows' note if
-    they share one, else ``"<set-up>: <note>"`` joined by " / ").
+    Columns: ``chapter``, ``claim_id``, ``section``, ``claim``, ``kind``,
+    ``threshold`` and ``threshold_quote`` (the paper's), ``yardstick`` (the
+    book's), ``rows`` (tuple of row labels, set-up and case, in table
+    order), ``stands_for``, ``worst_err``, ``sat_ratio``, ``holds`` and
+    ``outcome`` (dicts row label -> value), ``verdict``, ``rests_on``,
+    ``fails_on``, ``unknown_on``, ``other_fails`` (tuples), ``caveat``
+    (text), ``cause`` (the rows' causes other than "-", joined by "; ", or
+    "-"), ``note`` (the rows' note if they share one, else ``"<row>:
+    <note>"`` joined by " / ").
     """
     claims = check_claims(claims, source="claims")
     rows = []
     for (chapter, cid), g in claims.groupby(["chapter", "claim_id"], sort=False):
         v = verdict(g)
-        thresholds = [t for t in g["threshold"] if not math.isnan(t)]
+        labels = [row_label(su, ca) for su, ca in zip(g["setup"], g["case"])]
         causes = [c for c in dict.fromkeys(g["cause"]) if c != "-"]
         distinct = [n for n in dict.fromkeys(g["note"]) if n]
         if len(distinct) > 1:
-            distinct = [f"{su}: {n}" for su, n in zip(g["setup"], g["note"]) if n]
+            distinct = [f"{lb}: {n}" for lb, n in zip(labels, g["note"]) if n]
         rows.append({
-            "chapter": chapter, "claim_id": cid, "claim": g["claim"].iloc[0], "kind": g["kind"].iloc[0],
-            "threshold": thresholds[0] if thresholds else math.nan,
-            "setups": tuple(g["setup"]),
-            "worst_err": dict(zip(g["setup"], g["worst_err"])),
-            "sat_ratio": dict(zip(g["setup"], g["sat_ratio"])),
-            "holds": dict(zip(g["setup"], g["holds"])),
+            "chapter": chapter, "claim_id": cid, "section": g["section"].iloc[0], "claim": g["claim"].iloc[0],
+            "kind": g["kind"].iloc[0], "threshold": g["threshold"].iloc[0],
+            "threshold_quote": g["threshold_quote"].iloc[0],
+            "yardstick": next((y for y in g["yardstick"] if not math.isnan(y)), math.nan),
+            "rows": tuple(labels), "stands_for": dict(zip(labels, g["stands_for"])),
+            "paper_config": dict(zip(labels, g["paper_config"])),
+            "worst_err": dict(zip(labels, g["worst_err"])), "sat_ratio": dict(zip(labels, g["sat_ratio"])),
+            "holds": dict(zip(labels, g["holds"])),
             "outcome": v.outcomes, "verdict": v.verdict, "rests_on": v.rests_on, "fails_on": v.fails_on,
-            "unknown_on": v.unknown_on, "caveat": v.caveat, "cause": "; ".join(causes) if causes else "-",
-            "note": " / ".join(distinct),
+            "unknown_on": v.unknown_on, "other_fails": v.other_fails, "caveat": v.caveat,
+            "cause": "; ".join(causes) if causes else "-", "note": " / ".join(distinct),
         })
-    return pd.DataFrame(rows, columns=["chapter", "claim_id", "claim", "kind", "threshold", "setups", "worst_err",
-                                       "sat_ratio", "holds", "outcome", "verdict", "rests_on", "fails_on",
-                                       "unknown_on", "caveat", "cause", "note"])
+    return pd.DataFrame(rows, columns=["chapter", "claim_id", "section", "claim", "kind", "threshold",
+                                       "threshold_quote", "yardstick", "rows", "stands_for", "paper_config",
+                                       "worst_err", "sat_ratio", "holds", "outcome", "verdict", "rests_on",
+                                       "fails_on", "unknown_on", "other_fails", "caveat", "cause", "note"])
 
 
 def verdict_counts(table: pd.DataFrame) -> dict:
@@ -357,17 +412,61 @@ def counts_by_chapter(table: pd.DataFrame, chapters: Sequence[str] | None = None
     return out.reset_index()
 
 
-def glue_values(table: pd.DataFrame) -> dict:
+def glue_values(table: pd.DataFrame, reproductions: pd.DataFrame | None = None) -> dict:
     """The numbers the claims page quotes (key -> int), from :func:`verdict_table`.
 
     ``findings-n-claims`` (claims), ``findings-n-holds``, ``findings-n-caveat``,
     ``findings-n-fails``, ``findings-n-unchecked`` (claims per verdict,
-    :func:`verdict_counts`) and ``findings-n-chapters`` (chapters with a claim).
+    :func:`verdict_counts`), ``findings-n-chapters`` (chapters with a claim)
+    and, with ``reproductions``, ``findings-n-reproduced`` /
+    ``findings-n-repro-columns`` (reproduced columns of the papers' tables).
     """
     counts = verdict_counts(table)
-    return {"findings-n-claims": int(len(table)), "findings-n-holds": counts["holds"],
-            "findings-n-caveat": counts["holds with a caveat"], "findings-n-fails": counts["does not hold"],
-            "findings-n-unchecked": counts["cannot be checked"], "findings-n-chapters": int(table["chapter"].nunique())}
+    out = {"findings-n-claims": int(len(table)), "findings-n-holds": counts["holds"],
+           "findings-n-caveat": counts["holds with a caveat"], "findings-n-fails": counts["does not hold"],
+           "findings-n-unchecked": counts["cannot be checked"], "findings-n-chapters": int(table["chapter"].nunique())}
+    if reproductions is not None:
+        out["findings-n-repro-columns"] = int(len(reproductions))
+        out["findings-n-reproduced"] = int((reproductions["verdict"] == "reproduced").sum())
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Reproductions of the papers' tables
+# ----------------------------------------------------------------------------
+def read_reproductions(book_dir, chapters: Iterable[str] | None = None) -> pd.DataFrame:
+    """Every chapter's reproductions table (``tab-<chapter>-reproductions.csv``), in chapter order.
+
+    A chapter without one reproduces no table (nothing is read for it); a
+    file with other columns than :data:`~models.core.claims.REPRO_COLUMNS`
+    raises :class:`ValueError` naming it.
+    """
+    frames = []
+    for ch in CHAPTERS if chapters is None else chapters:
+        path = Path(book_dir) / ch / "tables" / claims_file(ch, "reproductions")
+        if not path.is_file():
+            continue
+        frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        if tuple(frame.columns) != REPRO_COLUMNS:
+            raise ValueError(f"{path}: expected the columns {', '.join(REPRO_COLUMNS)}; got {list(frame.columns)}")
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(REPRO_COLUMNS))
+
+
+def format_reproductions(frame: pd.DataFrame) -> pd.DataFrame:
+    """The reproductions table as the reader sees it: ``chapter``, ``table``, ``column``, ``agree`` (entries
+    within their band, of all, and how many may miss), ``largest difference``, ``verdict``, ``cause``, ``noise``."""
+    out = []
+    for _, r in frame.iterrows():
+        rel = _num(r["largest_rel"])
+        out.append({"chapter": r["chapter"], "table": f"{r['table']} ({r['section']})", "column": r["column"],
+                    "agree": f"{int(r['entries']) - int(r['outside'])}/{int(r['entries'])} "
+                             f"(may miss {int(r['allowed'])})",
+                    "largest difference": f"{_num(r['largest_diff']):.3g}"
+                                          + ("" if math.isnan(rel) else f" ({percent(rel, 2)})"),
+                    "verdict": r["verdict"], "cause": r["cause"], "noise": r["noise"]})
+    return pd.DataFrame(out, columns=["chapter", "table", "column", "agree", "largest difference", "verdict",
+                                      "cause", "noise"])
 
 
 # ----------------------------------------------------------------------------
@@ -377,6 +476,9 @@ def glue_values(table: pd.DataFrame) -> dict:
 FOOTNOTES = {
     "n/a": "n/a: no number for this claim on this set-up (not applicable to the claim, or not measured).",
     "inf": "unbounded: the model is saturated at a simulated load below 80% of the simulated saturation load.",
+    "neither": "[neither]: a set-up that neither the paper nor its model describes; shown, never deciding.",
+    "other": "[other configuration]: a case beyond the paper's own configuration (another size, message length or "
+             "wiring); it can add a caveat, never decide.",
 }
 
 
@@ -398,42 +500,61 @@ def format_ratio(x, digits: int = 3) -> str:
     return f"{v:.{digits}f}"
 
 
-def _per_setup(values: Mapping, fmt, setups: Sequence[str]) -> str:
-    if len(setups) == 1:
-        return fmt(values[setups[0]])
-    return "; ".join(f"{s}: {fmt(values[s])}" for s in setups)
+def _tag(row, label) -> str:
+    tags = []
+    if row["stands_for"][label] == "neither":
+        tags.append("neither")
+    if not row["paper_config"][label]:
+        tags.append("other configuration")
+    return f"{label} [{', '.join(tags)}]" if tags else label
+
+
+def _per_row(row, values: Mapping, fmt) -> str:
+    labels = row["rows"]
+    if len(labels) == 1:
+        return fmt(values[labels[0]])
+    return "; ".join(f"{_tag(row, lb)}: {fmt(values[lb])}" for lb in labels)
 
 
 def _holds_text(h) -> str:
     return "n/a" if h is None else ("yes" if h else "no")
 
 
+def tolerance_text(row) -> str:
+    """Whose tolerance judges the claim: the paper's (with its words), or none (with the book's yardstick)."""
+    t, y = _num(row["threshold"]), _num(row["yardstick"])
+    if not math.isnan(t):
+        return f"the paper's tolerance: {format_percent(t)} (\u201c{row['threshold_quote']}\u201d)"
+    if row["kind"] == "fact":
+        return ""
+    if not math.isnan(y):
+        return f"the paper names no number; the book's own yardstick, not deciding: {format_percent(y)}"
+    return "the paper names no number"
+
+
 def _measured(row) -> str:
-    setups = row["setups"]
     if row["kind"] == "error":
-        what = "worst |error| " + _per_setup(row["worst_err"], format_percent, setups)
-        limit = f" (claim: at most {format_percent(row['threshold'])})" if not math.isnan(row["threshold"]) else \
-            " (the claim names no tolerance)"
+        what = "worst |error| " + _per_row(row, row["worst_err"], format_percent)
     elif row["kind"] == "saturation":
-        what = "saturation ratio " + _per_setup(row["sat_ratio"], format_ratio, setups)
-        limit = f" (claim: within {format_percent(row['threshold'])} of 1)" if not math.isnan(row["threshold"]) \
-            else " (the claim names no tolerance)"
+        what = "saturation ratio " + _per_row(row, row["sat_ratio"], format_ratio)
     else:
-        what = "holds: " + _per_setup(row["holds"], _holds_text, setups)
-        limit = ""
-    return what + limit
+        what = "holds: " + _per_row(row, row["holds"], _holds_text)
+    limit = tolerance_text(row)
+    return f"{what} ({limit})" if limit else what
 
 
 def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`verdict_table` as the reader sees it: strings only, no index column to show.
 
-    Columns: ``chapter``, ``claim``, ``what we measured`` (the number the
-    verdict is judged on, per set-up, and the claim's tolerance), ``worst
-    |error| < 80% sat.`` and ``model/sim saturation`` (per set-up; ``n/a``
-    where there is none), ``verdict``, ``set-ups it rests on`` (with the
-    caveat; ``"no simulation"`` for the set-up ``"-"``), ``cause``,
-    ``source`` (the chapter's note).  Percentages with
-    one decimal, ratios with three.
+    Columns: ``chapter``, ``section``, ``claim``, ``what we measured`` (the
+    number the verdict is judged on, per set-up and case, and whose
+    tolerance), ``worst |error| < 80% sat.`` and ``saturation ratio`` (the
+    model's saturation load over the simulation's, or the ratio the claim's
+    note names)
+    (per row; ``n/a`` where there is none), ``verdict``, ``set-ups it rests
+    on`` (with the caveat; ``"no simulation"`` for the set-up ``"-"``),
+    ``cause``, ``source`` (the chapter's note).  Percentages with one
+    decimal, ratios with three.
     """
     out = []
     for _, r in table.iterrows():
@@ -442,26 +563,27 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
             rests = f"{rests} ({r['caveat']})"
         out.append({
             "chapter": r["chapter"],
+            "section": r["section"],
             "claim": r["claim"],
             "what we measured": _measured(r),
-            "worst |error| < 80% sat.": _per_setup(r["worst_err"], format_percent, r["setups"]),
-            "model/sim saturation": _per_setup(r["sat_ratio"], format_ratio, r["setups"]),
+            "worst |error| < 80% sat.": _per_row(r, r["worst_err"], format_percent),
+            "saturation ratio": _per_row(r, r["sat_ratio"], format_ratio),
             "verdict": r["verdict"],
             "set-ups it rests on": rests,
             "cause": r["cause"],
             "source": r["note"],
         })
-    return pd.DataFrame(out, columns=["chapter", "claim", "what we measured", "worst |error| < 80% sat.",
-                                      "model/sim saturation", "verdict", "set-ups it rests on", "cause", "source"])
+    return pd.DataFrame(out, columns=["chapter", "section", "claim", "what we measured", "worst |error| < 80% sat.",
+                                      "saturation ratio", "verdict", "set-ups it rests on", "cause", "source"])
 
 
 def claim_details(table: pd.DataFrame) -> str:
     """The claims of :func:`verdict_table` as an HTML numbered list, numbered as the rows of the verdict table.
 
-    Each item: the chapter, the claim as quoted from the paper, and the
-    chapter's note on it (the source of the numbers).  The verdict table on
-    the page then needs only the row number, so its rows stay one or two
-    lines high.
+    Each item: the chapter, the paper's section, the claim as quoted from the
+    paper, and the chapter's note on it (the source of the numbers).  The
+    verdict table on the page then needs only the row number, so its rows
+    stay one or two lines high.
     """
     import html
 
@@ -469,6 +591,110 @@ def claim_details(table: pd.DataFrame) -> str:
     for _, r in table.iterrows():
         note = f' <span style="color:var(--pst-color-text-muted, #666)">{html.escape(r["note"])}</span>' \
             if r["note"] else ""
-        items.append(f'<li><b>{html.escape(r["chapter"])}</b> (<code>{html.escape(r["claim_id"])}</code>): '
-                     f'{html.escape(r["claim"])}{note}</li>')
+        items.append(f'<li><b>{html.escape(r["chapter"])}</b>, {html.escape(r["section"])} '
+                     f'(<code>{html.escape(r["claim_id"])}</code>): \u201c{html.escape(r["claim"])}\u201d{note}</li>')
     return '<ol class="claim-details">' + "".join(items) + "</ol>"
+
+
+def chapter_verdicts(table: pd.DataFrame, chapter: str) -> pd.DataFrame:
+    """The verdict table one chapter's page shows in its Findings section (glued by the findings page, so that a
+    chapter and the findings chapter show the same verdicts): ``#`` (the row of the findings table), ``section``,
+    ``claim``, ``verdict``, ``what we measured``, ``set-ups it rests on``, ``cause``."""
+    shown = format_verdicts(table).assign(**{"#": range(1, len(table) + 1)})
+    mine = shown[shown["chapter"] == chapter]
+    return mine[["#", "section", "claim", "verdict", "what we measured", "set-ups it rests on", "cause"]] \
+        .reset_index(drop=True)
+
+
+def chapter_summary(table: pd.DataFrame, chapter: str, reproductions: pd.DataFrame | None = None) -> str:
+    """One line: how the chapter's claims fare (``"6 claims: 2 hold, 1 holds with a caveat, 3 do not hold"``;
+    verdicts with no claim left out), and its reproduced table columns when it has any.  The intro's chapter
+    table and the verdict box at the top of each chapter show it (glued by the findings page)."""
+    mine = table[table["chapter"] == chapter]
+    counts = verdict_counts(mine)
+    words = {"holds": ("holds", "hold"), "holds with a caveat": ("holds with a caveat", "hold with a caveat"),
+             "does not hold": ("does not hold", "do not hold"), "cannot be checked": ("cannot be checked",) * 2}
+    parts = [f"{n} {words[v][0] if n == 1 else words[v][1]}" for v, n in counts.items() if n]
+    n = len(mine)
+    text = f"{n} claim{'s' if n != 1 else ''}: " + ", ".join(parts) if n else "no claims checked"
+    if reproductions is not None:
+        rep = reproductions[reproductions["chapter"] == chapter]
+        if len(rep):
+            text += (f"; {int((rep['verdict'] == 'reproduced').sum())} of {len(rep)} columns of the paper's "
+                     "tables reproduced")
+    return text
+
+
+# ----------------------------------------------------------------------------
+# The referee's report (book/findings/response.md)
+# ----------------------------------------------------------------------------
+#: The referee's record of the build they judged (commit 96c92d8): one row per verdict row of that build
+#: (``number`` = the report's "#N"), the verdict then, the referee's judgement (F fair, Q questionable,
+#: W wrong), what they suggest, and where the claim is now (``now``: ``claims:<claim_id>``,
+#: ``reproductions:<table_id>`` or ``chapter:<where>``).  Data from the report, not results.
+REFEREE_RECORD = Path(__file__).parent / "data" / "referee-verdicts-before.csv"
+
+
+def referee_record(path: Path | str = REFEREE_RECORD) -> pd.DataFrame:
+    """The referee's record (:data:`REFEREE_RECORD`), checked: 51 numbered rows, judgements F/Q/W."""
+    frame = pd.read_csv(path, keep_default_na=False, dtype=str)
+    want = ["number", "chapter", "claim_before", "verdict_before", "judgement", "referee_suggests", "now"]
+    if list(frame.columns) != want:
+        raise ValueError(f"{path}: expected the columns {want}; got {list(frame.columns)}")
+    bad = sorted(set(frame["judgement"]) - {"F", "Q", "W"}) + sorted(set(frame["verdict_before"]) - set(VERDICTS))
+    if bad:
+        raise ValueError(f"{path}: unknown judgement or verdict {bad}")
+    return frame
+
+
+def before_after(table: pd.DataFrame, reproductions: pd.DataFrame, record: pd.DataFrame) -> pd.DataFrame:
+    """Each of the referee's rows: the verdict before, the referee's judgement, and where it stands now.
+
+    Columns: ``#`` (the report's number), ``claim then`` (chapter: claim), ``verdict then``, ``referee``
+    (judgement and suggestion), ``now`` (the claim id, reproduction or chapter table it became) and
+    ``verdict now`` (this build's, from ``table`` / ``reproductions``; ``"not a claim: in the chapter"`` for
+    rows that left the claims).
+    """
+    verdict_of = {(r.chapter, r.claim_id): r.verdict for r in table.itertuples(index=False)}
+    repro_of = {}
+    for r in reproductions.itertuples(index=False):
+        repro_of.setdefault((r.chapter, r.table_id), []).append(r.verdict)
+    out = []
+    for r in record.itertuples(index=False):
+        where, _, ident = r.now.partition(":")
+        if where == "claims":  # a row may have become several claims (one per sentence): "claims:a|b"
+            now = "; ".join(f"{i}: {verdict_of.get((r.chapter, i), 'missing')}" if "|" in ident else
+                            verdict_of.get((r.chapter, i), "missing") for i in ident.split("|"))
+        elif where == "reproductions":
+            found = repro_of.get((r.chapter, ident))
+            now = "missing" if not found else ("reproduced" if all(v == "reproduced" for v in found)
+                                               else "not reproduced" if not any(v == "reproduced" for v in found)
+                                               else f"{found.count('reproduced')}/{len(found)} columns reproduced")
+        elif where == "chapter":
+            now = "not a claim: in the chapter"
+        else:
+            now = "missing"
+        judged = {"F": "fair", "Q": "questionable", "W": "wrong"}[r.judgement]
+        out.append({"#": int(r.number), "claim then": f"{r.chapter}: {r.claim_before}",
+                    "verdict then": r.verdict_before,
+                    "referee": judged + (f": {r.referee_suggests}" if r.referee_suggests else ""),
+                    "now": ident.replace("|", ", ") or "-", "verdict now": now})
+    return pd.DataFrame(out, columns=["#", "claim then", "verdict then", "referee", "now", "verdict now"])
+
+
+def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str],
+                record: pd.DataFrame | None = None) -> dict:
+    """What the claims page glues for other pages (key -> displayable object or text):
+
+    ``findings-verdicts-<chapter>`` (:func:`chapter_verdicts` in the book's table style: the chapter's
+    Findings section shows it), ``findings-summary-<chapter>`` (:func:`chapter_summary`: the intro's
+    chapter table and the chapter's verdict box) and, with the referee's ``record``,
+    ``findings-before-after`` (:func:`before_after`, the response page's table).
+    """
+    out = {}
+    for chapter in chapters:
+        out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
+        out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
+    if record is not None:
+        out["findings-before-after"] = format_table(before_after(table, reproductions, record))
+    return out

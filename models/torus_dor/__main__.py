@@ -4,10 +4,10 @@ The parameters are the keywords of :func:`models.torus_dor.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
 unit and default).  ``--simulate`` runs the chapter's own hook,
 :func:`models.torus_dor.experiments.simulate_curve` (the translation
-:func:`~models.torus_dor.experiments.sim_kwargs`), on the model's torus: the
-set-up follows ``--bidirectional`` (the ``"unidirectional"`` or
-``"bidirectional"`` set-up of :data:`~models.torus_dor.experiments.SETUPS`;
-``--setup`` may name it, never contradict it)::
+:func:`~models.torus_dor.experiments.sim_kwargs`), on the model's torus
+(``--bidirectional`` picks it for model and simulator alike) with the
+chapter's one simulator set-up, ``"paper"``
+(:data:`~models.torus_dor.experiments.SETUPS`)::
 
     python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv
 """
@@ -19,20 +19,19 @@ from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.errors import ParameterError
 
-#: The simulator set-ups ``--setup`` offers (``experiments.SETUPS``, the default first), named here so that
-#: ``--help`` imports no simulator: each is the torus the model is solved for.
-SETUPS = ("unidirectional", "bidirectional")
+#: The simulator set-ups (``experiments.SETUPS``), named here so that ``--help`` imports no simulator: one, the
+#: paper's scheme, so there is no ``--setup`` option.  The torus is the model's own ``--bidirectional``.
+SETUPS = ("paper",)
 
 
 def sim_curve(options: dict, setup: str):
-    """The curve ``--simulate`` runs: the model's torus (``--bidirectional``) on the set-up of that torus."""
+    """The curve ``--simulate`` runs: the model's torus (``--bidirectional``) on the set-up ``setup``."""
     from models.torus_dor.experiments import torus_curve  # the simulator translation: only with --simulate
 
-    name = SETUPS[1] if options["bidirectional"] else SETUPS[0]
-    if setup not in (name, SETUPS[0]):
-        raise ParameterError(f"`setup` {setup!r} simulates the {setup} torus, but the model's is {name}: "
-                             f"pass --bidirectional too")
-    return torus_curve(tuple(options["radices"]), options["L"], options["M"], setup=name)
+    if setup not in SETUPS:
+        raise ParameterError(f"`setup` must be one of {list(SETUPS)}; got {setup!r}")
+    return torus_curve(tuple(options["radices"]), options["L"], options["M"],
+                       bidirectional=bool(options["bidirectional"]), setup=setup)
 
 
 CHAPTER = Chapter(
@@ -50,7 +49,7 @@ CHAPTER = Chapter(
     simulates=True,
     sim_curve=sim_curve,
     setups=SETUPS,
-    setup_help="the simulated torus, the model's: 'unidirectional', or 'bidirectional' (with --bidirectional)",
+    setup_help="the paper's scheme (L injection VCs, one ejection VC), on the model's torus",
     sim_length=20_000,
     sim_warmup=2_000,
     curve_kwargs={"saturation": False},

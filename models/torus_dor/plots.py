@@ -141,7 +141,7 @@ def plot_panels(runs: Sequence[CurveRun], keys: Sequence, key: Callable[[Curve],
 
 
 def plot_fig2(runs: Sequence[CurveRun]):
-    """Fig. 2: one panel per run (set-up), the default reading, as printed and the 2003 model, with the simulation."""
+    """Fig. 2: one panel per run (torus), the default reading, as printed and the 2003 model, with the simulation."""
     rows, cols = panel_grid(len(runs))
     fig, axes = column_figure(rows, cols, row_height=3.4)
     used = set()
@@ -150,7 +150,8 @@ def plot_fig2(runs: Sequence[CurveRun]):
         used |= _draw_runs(ax, [run], colours, with_2003=True, saturation_lines=False)
         ax.set_xlim(left=0)
         fit_ylim(ax, rise=RISE)
-        ax.set(xlabel=XLABEL, ylabel=YLABEL, title=f"{run.label}\n({run.curve.setup})")
+        torus = "bidirectional" if run.curve.model.get("bidirectional") else "unidirectional"
+        ax.set(xlabel=XLABEL, ylabel=YLABEL, title=f"{run.label}\n({torus} torus)")
     spare = hide_unused(axes, len(runs))
     figure_legend(fig, *_legend_entries(colours, used), spare=spare)
     return fig

@@ -29,6 +29,8 @@ CHAPTER = Chapter(
         Param("escape_levels", int, None, "escape levels V2 (V - V2 adaptive VCs)", default_text="the minimum k/2 + 1"),
         Param("mean_distance", str, "agarwal", "d in eq. (3): the paper's k/2 or the exact mean distance",
               choices=("agarwal", "exact")),
+        Param("variance", str, "paper", "service-time variance of eqs. (18)-(19): the paper's (S-M)^2, zero or "
+              "exponential (S^2)", choices=("paper", "zero", "exponential")),
     ),
     simulates=True,
     setups=("paper", "model"),

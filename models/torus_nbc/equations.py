@@ -20,7 +20,9 @@ Keys of :func:`equations` (the paper's numbering, ``eq:N``):
            negative / positive), ``eq:16`` their weight :math:`P_{v_l}`
 ``eq:17``  :math:`\\bar S`, the mean of :math:`S_H` over the ``N-1`` destinations
 ``eq:18``  :math:`W_c`, M/G/1 wait with variance :math:`(\\bar S_c-M)^2`
-``eq:19``  :math:`W_s`, the source queue (rate :math:`\\lambda_g/V`)
+``eq:19``  :math:`W_s`, the source queue (rate :math:`\\lambda_g/V`); ``eq:18_zero``, ``eq:19_zero``,
+           ``eq:18_exponential``, ``eq:19_exponential``: the same waits with service-time variance 0 or
+           :math:`S^2` (the solver's ``variance``, a test of the paper's explanation, Sect. 4)
 ``eq:20``  the busy-VC chain :math:`Q_v`, :math:`P_v` (Dally)
 ``eq:21``  multiplexing degree :math:`\\bar V`
 
@@ -119,10 +121,17 @@ A2 = V1 + V2 - _c - l + 1
 A3 = V1 + V2 - _c - l + 2
 
 
-def _wormhole_wait(rate, service):
-    """The shared M/G/1 wait with the paper's variance (S-M)^2 (``models.queueing.mg1``, ``pk`` form)."""
+def _wormhole_wait(rate, service, variance: str = "paper"):
+    """The shared M/G/1 wait (``models.queueing.mg1``, ``pk`` form) with the service-time variance ``variance``.
+
+    ``"paper"``: :math:`(S-M)^2`, the paper's (second moment
+    :math:`S^2(1+(S-M)^2/S^2)`); ``"zero"``: deterministic service (second
+    moment :math:`S^2`); ``"exponential"``: variance :math:`S^2` (second
+    moment :math:`2S^2`).
+    """
     q = _mg1.SYMBOLS
-    second = service**2 * (1 + (service - M) ** 2 / service**2)
+    second = {"paper": service**2 * (1 + (service - M) ** 2 / service**2), "zero": service**2,
+              "exponential": 2 * service**2}[variance]
     return _mg1.equations()["pk"].rhs.subs({q.x2: second, q.xbar: service, q.lam: rate}, simultaneous=True)
 
 
@@ -166,6 +175,10 @@ def equations() -> dict:
                          / sp.Sum(sp.Indexed(sp.IndexedBase("|H|"), j), (j, 1, N - 1)))
     e["eq:18"] = sp.Eq(W_c, _wormhole_wait(lam_c, S_c))
     e["eq:19"] = sp.Eq(W_s, _wormhole_wait(lam_g / V, S))
+    # the same waits with the other service-time variances (the solver's ``variance``): 0 and exponential
+    for var in ("zero", "exponential"):
+        e[f"eq:18_{var}"] = sp.Eq(W_c, _wormhole_wait(lam_c, S_c, var))
+        e[f"eq:19_{var}"] = sp.Eq(W_s, _wormhole_wait(lam_g / V, S, var))
     e["eq:20"] = sp.Eq(Q[v], sp.Piecewise((1, sp.Eq(v, 0)), (Q[v - 1] * lam_c * S_c, v < V),
                                           (Q[v - 1] * lam_c / (1 / S_c - lam_c), True)))
     e["eq:20P"] = sp.Eq(P[v], Q[v] / sp.Sum(Q[v], (v, 0, V)))
@@ -203,6 +216,8 @@ def numeric_forms() -> dict:
                                       e["eq:18_S"].rhs.as_numer_denom()[1]: sum_Hn}),
         "W_c": e["eq:18"].rhs,
         "W_s": e["eq:19"].rhs,
+        **{f"W_c_{var}": e[f"eq:18_{var}"].rhs for var in ("zero", "exponential")},
+        **{f"W_s_{var}": e[f"eq:19_{var}"].rhs for var in ("zero", "exponential")},
         "latency": e["eq:1"].rhs,
     }
     return out

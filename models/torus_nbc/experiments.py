@@ -32,9 +32,14 @@ The paper's text and its model describe two different ejection channels:
 They differ only in ``ejection_vcs`` (``tests/torus_nbc`` checks it).
 :func:`gap_table` splits the model's gap on the paper's set-up into the part
 the ejection set-up accounts for and the part that remains with ``V``
-ejection VCs (a property of the model); :func:`axis_table` compares each
-set-up's simulated saturation with the end of the paper's x axes;
-:func:`claims_table` gathers the paper's claims and what we measure.
+ejection VCs; :func:`axis_table` compares each set-up's simulated
+saturation with the end of the paper's x axes (an inference about the
+authors' set-up: the chapter's, not a claim of the paper);
+:func:`variance_table` re-solves the model with the service-time variance
+of eqs. (18)-(19) at 0 and exponential (the paper's explanation of its
+discrepancies); :func:`routing_latency_table`, :func:`fastest_sentence` and
+:func:`vc_requirements` compare the routings; :func:`claims_table` gathers
+the paper's claims (:data:`CLAIMS`, one per sentence) and what we measure.
 
 Simulation (:func:`sim_kwargs` translates a curve to the keywords of
 :func:`models.sim.wormhole.simulate`): ``Torus((k, k), bidirectional=True)``,
@@ -60,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import experiment
-from ..core.claims import BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, worst_error_below
+from ..core.claims import BELOW, CLAIM_COLUMNS, Claim, SimSettings, SimulatorSetup, claims_frame, worst_error_below
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
 from ..core.saturation import Saturation, find_saturation
@@ -80,7 +85,9 @@ __all__ = [
     "ERROR_COLUMNS", "format_errors", "gap_table", "axis_table", "axis_sentence", "split_table", "cdg_table",
     "run_comparison", "routing_verdicts", "worst_text", "gap_sentence", "glue_values", "glue_values_cdg",
     "glue_values_routing", "routing_sentence", "WORST", "WORST_FINITE", "SATURATED_FROM", "GAP_COLUMNS",
-    "AXIS_COLUMNS", "CLAIMS", "CLAIM_COLUMNS", "claims_table",
+    "AXIS_COLUMNS", "CLAIMS", "CLAIM_COLUMNS", "claims_table", "CHAPTER", "VARIANCE_LABELS", "VARIANCE_COLUMNS",
+    "variance_table", "variance_sentence", "glue_values_variance", "routing_latency_table", "fastest_sentence",
+    "vc_requirements",
 ]
 
 #: Simulated rates of every curve, as fractions of the simulated saturation rate.
@@ -705,7 +712,8 @@ def glue_values_routing(points: pd.DataFrame, saturation: pd.DataFrame) -> dict:
     ``cmp-min-ratio``/``cmp-max-ratio``: the range of the other routings'
     simulated saturation rates over Duato-Nbc's (only when another routing
     was run); ``cmp-verdict``: :func:`routing_sentence` of
-    :func:`routing_verdicts`; ``cmp-duato-half-max``/``-min``: Duato's
+    :func:`routing_verdicts`; ``cmp-fastest``: :func:`fastest_sentence` (the
+    lowest latency at each rate); ``cmp-duato-half-max``/``-min``: Duato's
     latency over Duato-Nbc's at half of Duato-Nbc's saturation rate, the
     largest and smallest over the curves and set-ups (when both were run).
     """
@@ -715,6 +723,7 @@ def glue_values_routing(points: pd.DataFrame, saturation: pd.DataFrame) -> dict:
         out["torus_nbc-cmp-min-ratio"] = float(others.min())
         out["torus_nbc-cmp-max-ratio"] = float(others.max())
     out["torus_nbc-cmp-verdict"] = routing_sentence(routing_verdicts(saturation))
+    out["torus_nbc-cmp-fastest"] = fastest_sentence(points)
     half = points[np.isclose(points["fraction"], 0.5)]
     at_half = half.pivot(index=["curve", "setup"], columns="routing", values="latency")
     if "duato" in at_half and "duato_nbc" in at_half:
@@ -737,130 +746,369 @@ def routing_sentence(verdicts: pd.DataFrame) -> str:
 
 
 # ----------------------------------------------------------------------------
-# The claims table
+# Beyond the claims: the paper's explanation, latency by routing, VC requirements
 # ----------------------------------------------------------------------------
-CLAIMS = {
-    "latency-accuracy": "\"the analytical model predicts the mean message latency with a good degree of accuracy in "
-                        "all regions\" (Sect. 4, Fig. 1)",
-    "saturation-discrepancy": "\"some discrepancies around the saturation point are apparent\" (Sect. 4, Fig. 1)",
-    **{f"fig1-axes-{k}x{k}": f"Fig. 1 plots the {k}x{k} simulation on an x axis that ends at {end:g} "
-                             f"messages/node/cycle (Fig. 1, {k}x{k} panel)" for k, end in PAPER_AXIS.items()},
-    "duato-nbc-best": "\"Duato-Nbc has a better performance compared to other algorithms reported in the "
-                      "literature\" (Sect. 2.1, citing Safaei et al. 2006)",
-    "deadlock-free": "\"Negative Hop-based (NHop) deadlock free routing augmented with ... bonus cards (Nbc)\" used "
-                     "\"in the context of Duato's methodology\" (Sect. 2.1)",
-}
+#: The service-time variances of eqs. (18)-(19) compared by :func:`variance_table` (the solver's ``variance``).
+VARIANCE_LABELS = {"zero": "variance 0 (deterministic)", "paper": "the paper's (S - M)^2",
+                   "exponential": "variance S^2 (exponential)"}
+
+#: Columns of :func:`variance_table`.
+VARIANCE_COLUMNS = ("curve", "setup", "k", "M", "sim saturation", "sim saturation lo", "sim saturation hi",
+                    *(f"model saturation, {v}" for v in VARIANCE_LABELS),
+                    *(f"saturation ratio, {v}" for v in VARIANCE_LABELS),
+                    *(f"worst |err| < {BELOW:.0%}, {v}" for v in VARIANCE_LABELS), "within reach")
 
 
-def _row(claim_id, kind, setup, *, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None,
-         cause="-", note=""):
-    return {"chapter": "torus_nbc", "claim_id": claim_id, "claim": CLAIMS[claim_id], "kind": kind, "setup": setup,
-            "worst_err": worst_err, "sat_ratio": sat_ratio, "threshold": threshold,
-            "holds": "" if holds is None else bool(holds), "cause": cause, "note": note}
+def variance_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
+    """The model with the service-time variance of eqs. (18)-(19) at 0, the paper's and exponential, per run.
 
-
-def claims_table(errors: pd.DataFrame, *, gaps: pd.DataFrame | None = None, axes: pd.DataFrame | None = None,
-                 routing: pd.DataFrame | None = None, cdg: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The paper's claims and what we measure, one row per (claim, set-up), columns :data:`CLAIM_COLUMNS`.
-
-    errors : :func:`error_table` (one row per curve and set-up)
-        ``latency-accuracy`` (kind ``error``): ``worst_err`` is the largest
-        :data:`WORST` over the set-up's curves, as a fraction.
-        ``saturation-discrepancy`` (kind ``saturation``): ``sat_ratio`` is the
-        curve's model / simulated saturation ratio farthest from 1.  The paper
-        names no tolerance, so ``threshold`` is empty.  ``cause``: ``"model"``
-        on the model's set-up (nothing but the model is left); on the paper's
-        set-up ``"simulator set-up"`` when the ejection set-up accounts for
-        more of the gap than the model does, else ``"model"``: for the
-        latency, at the paper set-up's worst point below :data:`BELOW` of its
-        saturation rate in ``gaps``, ``|of which the ejection set-up| > |of
-        which the model|``; for the saturation ratio, ``|r_paper - r_model| >
-        |r_model - 1|`` on the same curve.
-    gaps : :func:`gap_table`, optional
-        The split of the latency gap on the paper's set-up.
-    axes : :func:`axis_table`, optional
-        ``fig1-axes-<k>x<k>`` (kind ``fact``), one claim per panel of Fig. 1
-        simulated: per set-up, ``holds`` when the set-up is consistent with
-        the panel's x axis.
-    routing : :func:`routing_verdicts`, optional
-        ``duato-nbc-best`` (kind ``fact``): per set-up, ``holds`` when
-        Duato-Nbc saturates later than every other routing on every curve.
-    cdg : the deadlock check of :func:`models.torus_nbc.routing_check.check` (frames concatenated), optional
-        ``deadlock-free`` (kind ``fact``, set-up ``"-"``): ``holds`` when every
-        extended channel dependency graph checked is acyclic.
+    The paper blames its discrepancies around the saturation point on "the
+    approximation used to estimate the variance of the service time
+    distribution at a channel" (Sect. 4).  For every simulated run (a curve
+    on a set-up): the model's saturation rate with each variance of
+    :data:`VARIANCE_LABELS` (the solver's ``variance``; 0 and ``S^2``
+    bracket the paper's ``(S - M)^2``), its ratio to the simulated saturation
+    rate, the worst ``|error|`` at the simulated rates below :data:`BELOW` of
+    the simulated saturation rate (``inf``: the model saturated there), and
+    ``within reach``: whether the simulated saturation bracket meets the
+    range of the model's saturation rates over the variances (if not, no
+    variance from deterministic to exponential service closes the gap).
+    Columns :data:`VARIANCE_COLUMNS`; rates in messages/node/cycle.
     """
     rows = []
-    setups = list(dict.fromkeys(errors["setup"]))
-    split = None        # the paper set-up's worst point below BELOW, split into the model's and the set-up's parts
-    if gaps is not None and not gaps.empty:
-        g = gaps[gaps["fraction"] < BELOW]
-        rel = (g["gap, paper set-up"].abs() / g["sim latency, paper set-up"]).to_numpy(dtype=float)
-        if np.isfinite(rel).any() or np.isinf(rel).any():
-            split = g.iloc[int(np.nanargmax(np.where(np.isnan(rel), -1.0, rel)))]
-    ratio_of = {(r["curve"], r["setup"]): float(r["saturation ratio"]) for _, r in errors.iterrows()}
-    for setup in setups:
-        e = errors[errors["setup"] == setup]
-        curves = ", ".join(e["curve"])
-        worst = e[WORST].to_numpy(dtype=float)
-        worst = worst[~np.isnan(worst)]
-        w = float(worst.max()) if worst.size else math.nan
-        finite = e[WORST_FINITE].to_numpy(dtype=float)
-        finite = finite[np.isfinite(finite)]
-        how = ""
-        if worst.size and np.isinf(worst).any():
-            how = (f"; the model is saturated at a simulated rate below {BELOW:.0%} of the simulated saturation rate"
-                   + (f", and its largest finite error is {float(finite.max()):.1%}" if finite.size else ""))
-        cause = "model"
-        if setup == "paper" and split is not None:
-            own, ej = float(split["of which the model"]), float(split["of which the ejection set-up"])
-            if abs(ej) > abs(own):
-                cause = "simulator set-up"
-            how += (f"; at the worst point ({split['curve']}, {split['fraction']:.0%}) the gap of "
-                    f"{float(split['gap, paper set-up']):+.1f} cycles is {own:+.1f} from the model and {ej:+.1f} from "
-                    f"the single ejection VC (tab-torus_nbc-gaps.csv)")
-        rows.append(_row("latency-accuracy", "error", setup, worst_err=w, cause=cause,
-                         note=f"Largest |error| of the model at the simulated rates below {BELOW:.0%} of the "
-                              f"{setup} set-up's simulated saturation rate, over {curves} (tab-torus_nbc-errors.csv)"
-                              f"{how}."))
-        ratios = e["saturation ratio"].to_numpy(dtype=float)
-        ok = np.isfinite(ratios)
-        if ok.any():
-            j = int(np.argmax(np.where(ok, np.abs(ratios - 1.0), -1.0)))
-            r, curve = float(ratios[j]), e["curve"].iloc[j]
-            other = ratio_of.get((curve, "model"), math.nan)
-            cause = ("simulator set-up" if setup == "paper" and math.isfinite(other)
-                     and abs(r - other) > abs(other - 1.0) else "model")
-            also = (f"; {other:.3f} on the same curve with V ejection VCs" if setup == "paper" and math.isfinite(other)
-                    else "")
-            note = (f"Model / simulated saturation rate on {curve}, the curve farthest from 1 of {curves}{also} "
-                    f"(tab-torus_nbc-errors.csv).")
+    for run in runs:
+        if run.sim is None or not math.isfinite(run.sim_saturation):
+            continue
+        d, m = describe(run.curve), dict(run.curve.model)
+        b = run.brackets.get("sim")
+        lo, hi = (b.lo, b.hi) if b is not None else (run.sim_saturation, run.sim_saturation)
+        pts = run.points()
+        use = pts[np.isfinite(pts["fraction"].to_numpy(dtype=float)) & (pts["fraction"] < BELOW)
+                  & np.isfinite(pts["sim latency"].to_numpy(dtype=float))]
+        if "sim saturated" in use:
+            use = use[~use["sim saturated"].astype(bool)]
+        sats, ratios, worst = {}, {}, {}
+        for v in VARIANCE_LABELS:
+            sats[v] = saturation_load(**m, variance=v)
+            ratios[v] = sats[v] / run.sim_saturation
+            model = np.array([solve(float(x), **m, variance=v).latency for x in use["load"]])
+            err = np.abs(saturation_aware_error(model, use["sim latency"].to_numpy(dtype=float)))
+            err = err[~np.isnan(err)]
+            worst[v] = float(err.max()) if err.size else math.nan
+        reach = bool(max(sats.values()) >= lo and min(sats.values()) <= hi)
+        rows.append(dict(zip(VARIANCE_COLUMNS, (d["curve"], d["setup"], d["k"], d["M"], run.sim_saturation, lo, hi,
+                                                *sats.values(), *ratios.values(), *worst.values(), reach))))
+    return pd.DataFrame(rows, columns=list(VARIANCE_COLUMNS))
+
+
+def variance_sentence(table: pd.DataFrame) -> str:
+    """:func:`variance_table` in words: how far the variance moves the model's saturation, against the gap."""
+    if table is None or table.empty:
+        return "No simulated curve, so the variance was not tested."
+    parts = []
+    for _, r in table.iterrows():
+        z, p, e = (float(r[f"saturation ratio, {v}"]) for v in ("zero", "paper", "exponential"))
+        if r["within reach"]:
+            verdict = "a variance in that range reaches the simulated saturation bracket"
         else:
-            r, cause, note = math.nan, "model", f"No simulated saturation rate on the {setup} set-up."
-        rows.append(_row("saturation-discrepancy", "saturation", setup, sat_ratio=r, cause=cause, note=note))
-    if axes is not None and not axes.empty:
-        for _, a in axes.iterrows():
-            fits = bool(a["consistent"])
-            rows.append(_row(f"fig1-axes-{a['torus']}", "fact", a["setup"], holds=fits,
-                             cause="-" if fits else "simulator set-up",
-                             note=f"Holds when the set-up's simulated saturation bracket for {a['curve']} meets the "
-                                  f"last of the axis's {PAPER_AXIS_TICKS} tick intervals; it is at "
-                                  f"{a['sim / axis']:.0%} of the axis (tab-torus_nbc-axes.csv)."))
-    if routing is not None and not routing.empty:
-        for _, r in routing.iterrows():
-            rows.append(_row("duato-nbc-best", "fact", r["setup"], holds=bool(r["holds"]),
-                             cause="-" if r["holds"] else "paper text",
-                             note=f"Read as a higher simulated saturation rate, with the same V for every routing: "
-                                  f"Duato-Nbc is ahead of every other routing beyond the bisection's bracket on "
-                                  f"{int(r['ahead'])} of {int(r['curves'])} curves and behind one on "
-                                  f"{int(r['behind'])}, at worst at {r['worst ratio']:.3f} times {r['best other']}'s "
-                                  f"rate (tab-torus_nbc-routing-saturation.csv)."))
-    if cdg is not None and not cdg.empty:
-        acyclic = bool(cdg["acyclic"].astype(bool).all())
-        sizes = ", ".join(f"{k}x{k}" for k in cdg["k"])
-        rows.append(_row("deadlock-free", "fact", "-", holds=acyclic, cause="-" if acyclic else "paper text",
-                         note=f"Duato's extended channel dependency graph of the escape VCs, built from the "
-                              f"simulator's routing tables, is {'acyclic' if acyclic else 'cyclic'} on {sizes} "
-                              f"(the check of tab-torus_nbc-cdg.csv)."))
-    order = list(CLAIMS)
-    rows.sort(key=lambda r: order.index(r["claim_id"]))     # stable: set-ups stay in their order within a claim
-    return pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))
+            side = "above" if e > 1 else "below"
+            verdict = f"every variance in that range leaves the model's saturation rate {side} the simulated bracket"
+        parts.append(f"on {r['curve']} ({r['setup']} set-up) the model saturates at {e:.3f} (exponential "
+                     f"service), {p:.3f} (the paper's variance) and {z:.3f} (deterministic service) times the "
+                     f"simulated rate: the variance moves it by {abs(z - e):.1%} of the simulated rate, against a "
+                     f"gap of {abs(p - 1):.1%}; {verdict}")
+    return _sentence(parts)
+
+
+def glue_values_variance(table: pd.DataFrame) -> dict:
+    """The variance test's sentence, glued on :doc:`02-latency` and the chapter page: ``torus_nbc-variance``
+    (:func:`variance_sentence` of :func:`variance_table`)."""
+    return {"torus_nbc-variance": variance_sentence(table)}
+
+
+def routing_latency_table(points: pd.DataFrame) -> pd.DataFrame:
+    """Duato-Nbc's latency against every other routing at the same rates, per set-up, curve and routing.
+
+    ``points`` is the first table of :func:`run_comparison`.  Columns
+    ``setup``, ``curve``, ``routing`` (the other one), ``rates`` (rates where
+    both are below saturation), ``Duato-Nbc lower`` (at how many of them
+    Duato-Nbc's mean latency is the lower), ``lower beyond the CIs`` and
+    ``higher beyond the CIs`` (the difference exceeds both 95% half widths),
+    and ``latency ratio at 50%`` (the other's latency over Duato-Nbc's at
+    half of Duato-Nbc's saturation rate, NaN if not simulated there).
+    """
+    rows = []
+    for (setup, curve), g in points.groupby(["setup", "curve"], sort=False):
+        nbc = g[g["routing"] == "duato_nbc"].set_index("fraction")
+        for routing in [r for r in dict.fromkeys(g["routing"]) if r != "duato_nbc"]:
+            o = g[g["routing"] == routing].set_index("fraction")
+            both = nbc.index.intersection(o.index)
+            a, b = nbc.loc[both], o.loc[both]
+            ok = np.isfinite(a["latency"].to_numpy(dtype=float)) & np.isfinite(b["latency"].to_numpy(dtype=float))
+            a, b = a[ok], b[ok]
+            ci = a["CI"].fillna(0.0).to_numpy(dtype=float) + b["CI"].fillna(0.0).to_numpy(dtype=float)
+            diff = b["latency"].to_numpy(dtype=float) - a["latency"].to_numpy(dtype=float)
+            half = [f for f in both if np.isclose(f, 0.5)]
+            ratio = (float(o.loc[half[0], "latency"]) / float(nbc.loc[half[0], "latency"])) if half else math.nan
+            rows.append({"setup": setup, "curve": curve, "routing": routing, "rates": int(ok.sum()),
+                         "Duato-Nbc lower": int((diff > 0).sum()), "lower beyond the CIs": int((diff > ci).sum()),
+                         "higher beyond the CIs": int((diff < -ci).sum()), "latency ratio at 50%": ratio})
+    return pd.DataFrame(rows, columns=["setup", "curve", "routing", "rates", "Duato-Nbc lower", "lower beyond the CIs",
+                                       "higher beyond the CIs", "latency ratio at 50%"])
+
+
+def fastest_sentence(points: pd.DataFrame) -> str:
+    """Which routing has the lowest mean latency at each simulated rate, per set-up and curve, in words.
+
+    ``points`` is the first table of :func:`run_comparison`; rates are named
+    by their fraction of Duato-Nbc's simulated saturation rate.  A routing
+    whose lead over the second is within both 95% half widths is marked
+    "(within the CIs)".
+    """
+    parts = []
+    for (setup, curve), g in points.groupby(["setup", "curve"], sort=False):
+        by = []
+        for f, h in g.groupby("fraction", sort=True):
+            h = h[np.isfinite(h["latency"].to_numpy(dtype=float))].sort_values("latency")
+            if h.empty:
+                continue
+            best = ROUTINGS.get(h["routing"].iloc[0], h["routing"].iloc[0])
+            ci = h["CI"].to_numpy(dtype=float) if "CI" in h else np.zeros(len(h))
+            close = len(h) > 1 and (float(h["latency"].iloc[1]) - float(h["latency"].iloc[0])
+                                    <= float(np.nan_to_num(ci[0]) + np.nan_to_num(ci[1])))
+            at = f"{f:.0%}" + (" (within the CIs)" if close else "")
+            if by and by[-1][0] == best:
+                by[-1][1].append(at)
+            else:
+                by.append((best, [at]))
+        if by:
+            runs = [f"{best} at {', '.join(ats[:-1]) + ' and ' + ats[-1] if len(ats) > 1 else ats[0]}"
+                    for best, ats in by]
+            parts.append(f"on {curve} ({setup} set-up) the lowest latency is {', then '.join(runs)}")
+    return _sentence(parts) if parts else "No routing was compared."
+
+
+def vc_requirements(k_values: Sequence[int]) -> pd.DataFrame:
+    """The fewest VCs per physical channel each routing needs to be deadlock-free on a ``k x k`` bidirectional torus.
+
+    From the simulator (:func:`models.sim.wormhole.routing.min_vcs`):
+    Duato-Nbc (``k/2 + 1`` escape levels and one adaptive VC, the chapter's
+    own :func:`~models.torus_nbc.params.min_vcs`), Nbc alone (the escape
+    levels), Duato's routing with dateline escape VCs and dimension order.
+    Columns ``k``, ``torus``, one per routing (``duato_nbc``, ``nbc``,
+    ``duato``, ``dor``), ``fewest other fully adaptive`` (the smallest of
+    ``nbc`` and ``duato``).
+    """
+    from ..sim.wormhole.routing import min_vcs as sim_min_vcs  # heavy (numba): only where it is asked for
+
+    rows = []
+    for k in k_values:
+        topo = Torus((int(k), int(k)), bidirectional=True)
+        need = {r: int(sim_min_vcs(topo, r)) for r in ("duato_nbc", "nbc", "duato", "dor")}
+        if need["duato_nbc"] != min_vcs(int(k)):
+            raise ParameterError(f"the simulator's minimum VCs for Duato-Nbc on {k}x{k} ({need['duato_nbc']}) is not "
+                                 f"the chapter's k/2 + 2 = {min_vcs(int(k))}")
+        rows.append({"k": int(k), "torus": f"{k}x{k}", **need,
+                     "fewest other fully adaptive": min(need["nbc"], need["duato"])})
+    return pd.DataFrame(rows, columns=["k", "torus", "duato_nbc", "nbc", "duato", "dor", "fewest other fully adaptive"])
+
+
+# ----------------------------------------------------------------------------
+# The claims table
+# ----------------------------------------------------------------------------
+CHAPTER = "torus_nbc"
+
+#: The paper's claims, one per sentence, quoted whole (Safaei et al. 2007), in the order of the claims table.
+CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
+    Claim("latency-accuracy", "Sect. 4",
+          "The figure indicates that the analytical model predicts the mean message latency with a good degree of "
+          "accuracy in all regions.", "error"),
+    Claim("saturation-discrepancy", "Sect. 4",
+          "However, some discrepancies around the saturation point are apparent.", "saturation"),
+    Claim("variance-explanation", "Sect. 4",
+          "This is a result of the approximations made when constructing the analytical model, e.g. the "
+          "approximation used to estimate the variance of the service time distribution at a channel.", "fact"),
+    Claim("duato-nbc-best", "Sect. 2.1",
+          "Investigations showed that Duato-Nbc has a better performance compared to other algorithms reported in "
+          "the literature and the other algorithms proposed in [4].", "fact"),
+    Claim("duato-nbc-methodology", "Sect. 2.1",
+          "In [5], the Nbc routing scheme has been used in the context of Duato\u2019s methodology [6] and a routing "
+          "algorithm, named Duato-Nbc with high performance and minimum virtual channel requirements was resulted.",
+          "fact"),
+)}
+
+
+def _case(curve: str) -> str:
+    """``"8x8, M=32"`` -> ``"8x8, M = 32"`` (a claims row's case)."""
+    return curve.replace("M=", "M = ")
+
+
+def _ratio_range(values) -> str:
+    v = [float(x) for x in values if math.isfinite(float(x))]
+    if not v:
+        return "n/a"
+    return f"{min(v):.3f}" if f"{min(v):.3f}" == f"{max(v):.3f}" else f"{min(v):.3f} to {max(v):.3f}"
+
+
+def _accuracy_rows(errors: pd.DataFrame, gaps: pd.DataFrame | None) -> list:
+    claim = CLAIMS["latency-accuracy"]
+    rows = []
+    for _, e in errors.iterrows():
+        setup, curve = e["setup"], e["curve"]
+        w = float(e[WORST])
+        if setup == "paper":
+            how = ("one ejection VC, the network the paper's text describes (Sect. 3.1): the model omits the wait "
+                   "for it, so the gap is the model's")
+            g = None if gaps is None else gaps[(gaps["curve"] == curve) & (gaps["fraction"] < BELOW)]
+            if g is not None and len(g):
+                rel = (g["gap, paper set-up"].abs() / g["sim latency, paper set-up"]).to_numpy(dtype=float)
+                r = g.iloc[int(np.nanargmax(np.where(np.isnan(rel), -1.0, rel)))]
+                how += (f"; at {r['fraction']:.0%} of the simulated saturation rate its "
+                        f"{float(r['gap, paper set-up']):+.1f} cycles are {float(r['of which the model']):+.1f} with "
+                        f"V ejection VCs and {float(r['of which the ejection set-up']):+.1f} from the single "
+                        f"ejection VC, tab-torus_nbc-gaps.csv")
+        else:
+            how = "V ejection VCs, as the model assumes"
+            if math.isinf(w):
+                how += (f": the model is saturated from {float(e[SATURATED_FROM]):.0%} of the simulated saturation "
+                        f"rate (model / simulated saturation {float(e['saturation ratio']):.3f})")
+        rows.append(claim.row(CHAPTER, setup, case=_case(curve), worst_err=w, sat_ratio=float(e["saturation ratio"]),
+                              cause="-" if math.isnan(w) else "model",
+                              note=f"{_case(curve)}, {setup} set-up: {how} (tab-torus_nbc-errors.csv)".replace(
+                                  "csv (tab-", "csv; tab-") + "."))
+    return rows
+
+
+def _saturation_rows(errors: pd.DataFrame) -> list:
+    claim = CLAIMS["saturation-discrepancy"]
+    per = "; ".join(f"{_ratio_range(g['saturation ratio'])} on the {s} set-up"
+                    for s, g in errors.groupby("setup", sort=False))
+    r = errors["saturation ratio"].to_numpy(dtype=float)
+    r = r[np.isfinite(r) & (r > 0)]
+    far = float(r[np.argmax(np.abs(np.log(r)))]) if r.size else math.nan
+    note = (f"Model / simulated saturation rate {per} (tab-torus_nbc-errors.csv): \"some discrepancies\" "
+            f"understates a saturation rate off by a factor of up to {max(far, 1 / far):.2f}"
+            if r.size else "No simulated saturation rate.")
+    return [claim.row(CHAPTER, e["setup"], case=_case(e["curve"]), sat_ratio=float(e["saturation ratio"]),
+                      cause="model", note=note + ".") for _, e in errors.iterrows()]
+
+
+def _variance_rows(variance: pd.DataFrame) -> list:
+    claim = CLAIMS["variance-explanation"]
+    rows = []
+    for _, v in variance.iterrows():
+        z, p, e = (float(v[f"model saturation, {x}"]) for x in ("zero", "paper", "exponential"))
+        reach = bool(v["within reach"])
+        rows.append(claim.row(
+            CHAPTER, v["setup"], case=_case(v["curve"]), holds=reach, cause="-" if reach else "paper text",
+            note=(f"{_case(v['curve'])}, {v['setup']} set-up: with the service-time variance of eqs. (18)-(19) at 0, "
+                  f"the paper's (S-M)^2 and S^2 (exponential) the model saturates at {z:.5f}, {p:.5f} and {e:.5f} "
+                  f"messages/node/cycle, the simulation at {float(v['sim saturation lo']):.5f} to "
+                  f"{float(v['sim saturation hi']):.5f}: "
+                  + ("within reach" if reach else "out of reach of any variance from deterministic to exponential "
+                                                 "service")
+                  + " (tab-torus_nbc-variance.csv; the sentence's other 'approximations' are not named, so only its "
+                    "example is tested).")))
+    return rows
+
+
+def _best_rows(routing: pd.DataFrame | None, latency: pd.DataFrame | None) -> list:
+    claim = CLAIMS["duato-nbc-best"]
+    rows = []
+    setups = list(dict.fromkeys((list(routing["setup"]) if routing is not None else [])
+                                + (list(latency["setup"]) if latency is not None else [])))
+    head = ("[5]'s result, over [5]'s algorithms and metric, which this paper does not state; 'better performance' "
+            "has no metric here, so two readings of the book's are shown, against the routings the book simulates")
+    for setup in setups:
+        if routing is not None and (routing["setup"] == setup).any():
+            r = routing[routing["setup"] == setup].iloc[0]
+            rows.append(claim.row(
+                CHAPTER, setup, case="read as a higher saturation rate", cause="reading",
+                note=(f"{head}. Saturation rate, {setup} set-up: Duato-Nbc ahead of every other routing beyond the "
+                      f"bisection's bracket on {int(r['ahead'])} of {int(r['curves'])} curves, behind on "
+                      f"{int(r['behind'])}, at worst {float(r['worst ratio']):.3f} times {r['best other']}'s rate "
+                      f"(tab-torus_nbc-routing-verdicts.csv).")))
+        if latency is not None and (latency["setup"] == setup).any():
+            g = latency[latency["setup"] == setup]
+            detail = "; ".join(
+                f"lower than {ROUTINGS.get(o, o)} at {int(h['Duato-Nbc lower'].sum())} of {int(h['rates'].sum())} "
+                f"rates ({int(h['lower beyond the CIs'].sum())} beyond the CIs, higher beyond them at "
+                f"{int(h['higher beyond the CIs'].sum())})" for o, h in g.groupby("routing", sort=False))
+            rows.append(claim.row(
+                CHAPTER, setup, case="read as a lower mean latency", cause="reading",
+                note=(f"{head}. Mean latency at the same rates, {setup} set-up, over the curves: Duato-Nbc {detail} "
+                      f"(tab-torus_nbc-routing-latency.csv).")))
+    return rows
+
+
+def _methodology_rows(cdg: pd.DataFrame | None, vcs: pd.DataFrame | None) -> list:
+    claim = CLAIMS["duato-nbc-methodology"]
+    rows = []
+    if cdg is not None:
+        for _, c in cdg.iterrows():
+            ok = bool(c["acyclic"])
+            rows.append(claim.row(
+                CHAPTER, "-", case=f"deadlock freedom, {int(c['k'])}x{int(c['k'])}", holds=ok,
+                cause="-" if ok else "paper text",
+                note=(f"Duato's methodology [6]: the extended channel dependency graph of the escape VCs, built from "
+                      f"the simulator's routing tables, is {'acyclic' if ok else 'cyclic'} on "
+                      f"{int(c['k'])}x{int(c['k'])} "
+                      f"with V = {int(c['vcs'])} (tab-torus_nbc-cdg.csv) under the book's bookkeeping, which raises a "
+                      f"message's escape floor after every negative hop, adaptive or not; the reset after an adaptive "
+                      f"hop that the paper's class 1 suggests has cycles (reading choice 9).")))
+    if vcs is not None:
+        for _, v in vcs.iterrows():
+            ok = int(v["duato_nbc"]) <= int(v["fewest other fully adaptive"])
+            rows.append(claim.row(
+                CHAPTER, "-", case=f"minimum virtual channel requirements, {v['torus']}", holds=ok,
+                cause="-" if ok else "paper text",
+                note=(f"Fewest VCs per physical channel for deadlock freedom on the {v['torus']} bidirectional torus "
+                      f"(the simulator's min_vcs): Duato-Nbc {int(v['duato_nbc'])} (k/2 + 1 escape levels and one "
+                      f"adaptive VC), Nbc alone {int(v['nbc'])}, Duato's routing with dateline escape VCs "
+                      f"{int(v['duato'])}, dimension order {int(v['dor'])} (tab-torus_nbc-vc-requirements.csv).")))
+    if rows:
+        rows.append(claim.row(CHAPTER, "-", case="high performance", cause="reading",
+                              note="'High performance' names no metric: see duato-nbc-best for the numbers."))
+    return rows
+
+
+def claims_table(errors: pd.DataFrame, *, gaps: pd.DataFrame | None = None, variance: pd.DataFrame | None = None,
+                 routing: pd.DataFrame | None = None, routing_latency: pd.DataFrame | None = None,
+                 cdg: pd.DataFrame | None = None, vcs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The paper's claims (:data:`CLAIMS`, one per sentence) and what we measure: rows of :meth:`Claim.row`.
+
+    One row per claim, set-up and case (a curve of Fig. 1, a reading, a
+    torus), the columns :data:`CLAIM_COLUMNS`; written with
+    :func:`models.core.claims.save_claims` (``setups=SETUPS``).  The paper
+    states no number for any of its claims, so no row has a ``threshold``.
+
+    errors : :func:`error_table`
+        ``latency-accuracy`` (kind ``error``, per curve and set-up:
+        ``worst_err`` = :data:`WORST`) and ``saturation-discrepancy`` (kind
+        ``saturation``: ``sat_ratio``).  Cause ``"model"`` on both set-ups:
+        the paper's set-up is the network its text describes (one ejection
+        VC), and the model omits its wait; ``gaps`` (:func:`gap_table`) adds
+        the split of that gap to the paper set-up's note.
+    variance : :func:`variance_table`
+        ``variance-explanation`` (kind ``fact``, per curve and set-up):
+        holds when some variance from 0 to exponential brings the model's
+        saturation rate within the simulated bracket.
+    routing, routing_latency : :func:`routing_verdicts`, :func:`routing_latency_table`
+        ``duato-nbc-best`` (kind ``fact``, per set-up and reading): no
+        ``holds`` (the claim is [5]'s, "better performance" names no metric),
+        the numbers of both readings in the notes, cause ``"reading"``.
+    cdg, vcs : :func:`cdg_table`, :func:`vc_requirements`
+        ``duato-nbc-methodology`` (kind ``fact``, no simulation): deadlock
+        freedom per torus (the extended escape CDG acyclic), minimum virtual
+        channel requirements per torus (Duato-Nbc needs no more VCs than the
+        other fully adaptive routings, Nbc alone and Duato's), and "high
+        performance" (no metric: not judged).
+    """
+    rows = _accuracy_rows(errors, gaps) + _saturation_rows(errors)
+    if variance is not None and not variance.empty:
+        rows += _variance_rows(variance)
+    if (routing is not None and not routing.empty) or (routing_latency is not None and not routing_latency.empty):
+        rows += _best_rows(routing, routing_latency)
+    rows += _methodology_rows(cdg if cdg is not None and not cdg.empty else None,
+                              vcs if vcs is not None and not vcs.empty else None)
+    return claims_frame(rows)

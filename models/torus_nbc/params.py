@@ -32,6 +32,12 @@ from ..core.validate import require, require_choice, require_message_length, req
 
 MEAN_DISTANCES = ("agarwal", "exact")
 
+#: The service-time variance of the M/G/1 waits of eqs. (18)-(19): the paper's approximation ``(S - M)^2``
+#: (``"paper"``), none (``"zero"``: deterministic service) or an exponential service time (``"exponential"``:
+#: variance ``S^2``).  The two others bracket the paper's for every ``S >= M``, so they test the paper's
+#: explanation of its discrepancies near saturation (Sect. 4).
+VARIANCES = ("paper", "zero", "exponential")
+
 
 def min_escape_levels(k: int) -> int:
     """Escape levels Nbc needs on a ``k x k`` torus with minimal routing: ``floor(D/2)+1 = k/2+1``."""
@@ -52,6 +58,7 @@ class NbcParams:
     V: int
     V2: int
     mean_distance: str = "agarwal"
+    variance: str = "paper"
 
     @property
     def V1(self) -> int:
@@ -69,10 +76,12 @@ class NbcParams:
         return 2 * (self.k // 2)
 
     def as_dict(self) -> dict:
-        return dict(k=self.k, M=self.M, V=self.V, escape_levels=self.V2, mean_distance=self.mean_distance)
+        return dict(k=self.k, M=self.M, V=self.V, escape_levels=self.V2, mean_distance=self.mean_distance,
+                    variance=self.variance)
 
 
-def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal") -> NbcParams:
+def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal",
+                 variance: str = "paper") -> NbcParams:
     """Validate and return :class:`NbcParams`.
 
     Parameters
@@ -90,6 +99,10 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
     mean_distance : {'agarwal', 'exact'}
         ``d`` of eq. (3): the paper's ``d = 2 kbar = k/2`` (eq. 2), or the exact
         mean over the ``N - 1`` destinations.
+    variance : {'paper', 'zero', 'exponential'}
+        Service-time variance of the M/G/1 waits, eqs. (18)-(19): the paper's
+        ``(S - M)^2``, ``0`` (deterministic) or ``S^2`` (exponential); see
+        :data:`VARIANCES`.
     """
     k = require("k", k, 4, 128, unit="radix: nodes per dimension of the k x k torus", integer=True)
     if k % 2:
@@ -115,7 +128,9 @@ def check_params(k, M, V=10, escape_levels=None, mean_distance: str = "agarwal")
                           f"leaving V1 >= 1 adaptive VCs of V = {V}")
     mean_distance = require_choice("mean_distance", mean_distance, MEAN_DISTANCES,
                                    unit="d of eq. (3): the paper's k/2, or the exact mean over destinations")
-    return NbcParams(k=k, M=M, V=V, V2=V2, mean_distance=mean_distance)
+    variance = require_choice("variance", variance, VARIANCES,
+                              unit="service-time variance of eqs. (18)-(19): the paper's (S-M)^2, 0 or S^2")
+    return NbcParams(k=k, M=M, V=V, V2=V2, mean_distance=mean_distance, variance=variance)
 
 
 def check_rate(rate) -> float:

@@ -99,6 +99,8 @@ def _build() -> dict:
         "S_c": ((s.sum_HS, s.sum_Hn), nf["S_c"]),
         "W_c": ((s.lam_c, s.S_c, s.M), nf["W_c"]),
         "W_s": ((s.lam_g, s.V, s.S, s.M), nf["W_s"]),
+        **{f"W_c_{var}": ((s.lam_c, s.S_c, s.M), nf[f"W_c_{var}"]) for var in ("zero", "exponential")},
+        **{f"W_s_{var}": ((s.lam_g, s.V, s.S, s.M), nf[f"W_s_{var}"]) for var in ("zero", "exponential")},
         "latency": ((s.S, s.W_s, s.Vbar), nf["latency"]),
         "A1": ((E.V1, E.V2, E.Delta), nf["A1"], "math"),
     }
@@ -233,7 +235,7 @@ class TorusNbcResult(Result):
     iterations, residual, converged, saturated
         Fixed-point work counter, last relative change of :math:`\\bar S_c`, flags.
     params : dict
-        The inputs (``rate``, ``k``, ``M``, ``V``, ``escape_levels``, ``mean_distance``).
+        The inputs (``rate``, ``k``, ``M``, ``V``, ``escape_levels``, ``mean_distance``, ``variance``).
     """
 
     latency: float
@@ -304,6 +306,8 @@ class _Prepared:
     d: float
     lam_per_rate: float
     H_sum: float = 0.0  # float(H.sum()), the denominator of eq:18_S
+    W_c: str = "W_c"    # the lambdified waits of eqs. (18)-(19) for the parameters' service-time variance
+    W_s: str = "W_s"
 
 
 @functools.lru_cache(maxsize=64)
@@ -313,7 +317,9 @@ def _prepare(p: NbcParams) -> _Prepared:
     D = p.diameter
     C1, C2, C3 = _coefficients(p.V, p.V1, p.V2, D)
     d = float(f["d"](f["kbar"](p.k))) if p.mean_distance == "agarwal" else float(H.mean())
-    return _Prepared(p, H, D, C1, C2, C3, _phi_by_remaining(p.k, D), d, float(f["lam_c"](1.0, d)), float(H.sum()))
+    tail = "" if p.variance == "paper" else f"_{p.variance}"
+    return _Prepared(p, H, D, C1, C2, C3, _phi_by_remaining(p.k, D), d, float(f["lam_c"](1.0, d)), float(H.sum()),
+                     "W_c" + tail, "W_s" + tail)
 
 
 def _step(prep: _Prepared, lam_c: float, Sc: float):
@@ -323,7 +329,7 @@ def _step(prep: _Prepared, lam_c: float, Sc: float):
     rho = lam_c * Sc
     if not rho < 1.0:
         return None
-    Wc = float(f["W_c"](lam_c, Sc, p.M))
+    Wc = float(f[prep.W_c](lam_c, Sc, p.M))
     Pv = occupancy(p.V, rho)
     pblock = f["P_block"](prep.C1 @ Pv, prep.C2 @ Pv, prep.C3 @ Pv, prep.phi)
     Bd = f["B"](pblock, Wc)
@@ -343,7 +349,7 @@ def _step_rows(prep: _Prepared, lam_c: np.ndarray, Sc: np.ndarray) -> np.ndarray
     rho = lam_c * Sc
     pole = ~(rho < 1.0)
     rho = np.where(pole, 0.0, rho)  # any value: those rows come back inf
-    Wc = np.broadcast_to(f["W_c"](lam_c, Sc, p.M), rho.shape)
+    Wc = np.broadcast_to(f[prep.W_c](lam_c, Sc, p.M), rho.shape)
     Pv = occupancy(p.V, rho)  # (R, V+1)
     pblock = f["P_block"](Pv @ prep.C1.T, Pv @ prep.C2.T, Pv @ prep.C3.T, prep.phi)
     Bd = np.broadcast_to(f["B"](pblock, Wc[:, None]), pblock.shape)
@@ -364,6 +370,7 @@ def solve(
     V: int = 10,
     escape_levels: int | None = None,
     mean_distance: str = "agarwal",
+    variance: str = "paper",
     tol: float = 1e-10,
     max_iter: int = 200_000,
     raise_on_failure: bool = True,
@@ -384,6 +391,10 @@ def solve(
         ``V2`` escape levels (default the minimum ``k/2 + 1``; ``V1 = V - V2`` adaptive VCs).
     mean_distance : {'agarwal', 'exact'}
         ``d`` in eq. (3): the paper's ``k/2`` or the exact mean distance.
+    variance : {'paper', 'zero', 'exponential'}
+        Service-time variance of the M/G/1 waits, eqs. (18)-(19): the paper's ``(S - M)^2``, ``0``
+        (deterministic) or ``S^2`` (exponential), the two bounds that test the paper's explanation
+        of its discrepancies near saturation (Sect. 4).
     tol : float
         Relative change of :math:`\\bar S_c` at which the iteration stops, ``1e-15 <= tol <= 1e-3``
         (``rate`` is 0 or in ``[1e-12, 1e6]``, ``max_iter <= 1e7``; ranges of ``k``, ``M``, ``V``:
@@ -401,7 +412,7 @@ def solve(
         ``saturated=True`` and ``latency=inf`` when :math:`\\lambda_c\\bar S_c\\ge1`
         at the fixed point (or no fixed point exists), or :math:`\\lambda_g\\bar S/V\\ge1`.
     """
-    p = check_params(k, M, V, escape_levels, mean_distance)
+    p = check_params(k, M, V, escape_levels, mean_distance, variance)
     rate = check_rate(rate)
     tol = require_tol("tol", tol, 1e-3)
     max_iter = require_max_iter("max_iter", max_iter)
@@ -463,7 +474,7 @@ def _finish(prep: _Prepared, rate: float, lam_c: float, fp: FixedPoint) -> Torus
     S = float(f["S"](float(S_H.sum()), p.N))
     if not rate * S / p.V < 1.0:
         return _saturated(prep, rate, lam_c, it, residual)
-    Ws = float(f["W_s"](rate, p.V, S, p.M))
+    Ws = float(f[prep.W_s](rate, p.V, S, p.M))
     rho = lam_c * Sc
     Vbar = float(multiplexing_degree(p.V, rho))
     T = float(f["latency"](S, Ws, Vbar))
@@ -494,7 +505,7 @@ def _solve_rows(prep: _Prepared, rates: np.ndarray, tol: float, max_iter: int, r
 
 def saturation_load(
     *, k: int, M: int, V: int = 10, escape_levels: int | None = None, mean_distance: str = "agarwal",
-    rtol: float = 1e-5, max_iter: int = 200_000,
+    variance: str = "paper", rtol: float = 1e-5, max_iter: int = 200_000,
 ) -> float:
     """The model's saturation rate :math:`\\lambda_g^*` (messages/node/cycle).
 
@@ -506,7 +517,7 @@ def saturation_load(
     ``max_iter`` passes lies within a hair of the fold and is counted as
     saturated.
     """
-    p = check_params(k, M, V, escape_levels, mean_distance)
+    p = check_params(k, M, V, escape_levels, mean_distance, variance)
     rtol = require_tol("rtol", rtol, 0.1, unit="relative precision")
     max_iter = require_max_iter("max_iter", max_iter)
     prep = _prepare(p)
@@ -547,7 +558,7 @@ def _is_saturated(prep: _Prepared, rate: float, max_iter: int) -> bool:
 
 
 def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | None = None,
-                mean_distance: str = "agarwal", saturation: bool = True, tol: float = 1e-10,
+                mean_distance: str = "agarwal", variance: str = "paper", saturation: bool = True, tol: float = 1e-10,
                 max_iter: int = 200_000, raise_on_failure: bool = True) -> CurveResult:
     """:func:`solve` at every rate in ``rates`` (messages/node/cycle), plus the saturation rate.
 
@@ -555,13 +566,13 @@ def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | N
     and ``saturation_load`` is NaN.
     """
     rates = np.asarray(require_loads("rates", rates, check_rate, unit="messages/node/cycle"), dtype=float)
-    p = check_params(k, M, V, escape_levels, mean_distance)
+    p = check_params(k, M, V, escape_levels, mean_distance, variance)
     tol = require_tol("tol", tol, 1e-3)
     max_iter = require_max_iter("max_iter", max_iter)
     res = _solve_rows(_prepare(p), rates, tol, max_iter, raise_on_failure) if rates.size else ()
-    sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance) \
-        if saturation else math.nan
-    params = dict(check_params(k, M, V, escape_levels, mean_distance).as_dict())
+    sat = saturation_load(k=k, M=M, V=V, escape_levels=escape_levels, mean_distance=mean_distance,
+                          variance=variance) if saturation else math.nan
+    params = dict(p.as_dict())
 
     def arr(name):
         return np.array([getattr(r, name) for r in res])

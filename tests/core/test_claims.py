@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import (BELOW, CLAIM_COLUMNS, SimSettings, SimulatorSetup, claims_file, errors_below,
-                                named_setup, save_claims, setups_table, worst_error_below)
+from models.core.claims import (BELOW, CLAIM_COLUMNS, REPRO_COLUMNS, Claim, SimSettings, SimulatorSetup,
+                                claims_file, claims_frame, entry_band, errors_below, named_setup, reproduction_row,
+                                save_claims, save_reproductions, setups_table, worst_error_below)
 from models.core.experiment import Curve, run_curve
 
 
@@ -129,10 +130,15 @@ def test_worst_error_on_another_model_column():
 # ----------------------------------------------------------------------------
 # The claims file
 # ----------------------------------------------------------------------------
+SETUPS = {s.name: s for s in (SimulatorSetup("paper", "as the paper", "paper"),
+                               SimulatorSetup("model", "as the model", "model"),
+                               SimulatorSetup("ours", "neither", ""))}
+
+
 def _claims(ids, chapter="toy"):
-    return pd.DataFrame([{"chapter": chapter, "claim_id": i, "claim": f"claim {i}", "kind": "error", "setup": "paper",
-                          "worst_err": 0.1, "sat_ratio": 1.0, "threshold": math.nan, "holds": h, "cause": "-",
-                          "note": ""} for i, h in zip(ids, [True, False, None, True])], columns=list(CLAIM_COLUMNS))
+    return claims_frame(Claim(i, "Sec. 1", f"claim {i}", "error").row(chapter, "paper", worst_err=0.1, sat_ratio=1.0,
+                                                                       holds=h)
+                        for i, h in zip(ids, [True, False, None, True]))
 
 
 def test_claims_file_name():
@@ -142,41 +148,71 @@ def test_claims_file_name():
 
 
 def test_save_claims_writes_the_table(tmp_path):
-    out = save_claims(_claims(["a", "b", "c"]), "toy", tmp_path)
+    out = save_claims(_claims(["a", "b", "c"]), "toy", tmp_path, setups=SETUPS)
     back = pd.read_csv(tmp_path / "tab-toy-claims.csv", keep_default_na=False)
     assert tuple(back.columns) == CLAIM_COLUMNS
     assert back["holds"].tolist() == ["True", "False", ""]
     assert out["claim_id"].tolist() == ["a", "b", "c"]
     # without `owns`, a second write replaces the file
-    save_claims(_claims(["d"]), "toy", tmp_path)
+    save_claims(_claims(["d"]), "toy", tmp_path, setups=SETUPS)
     assert pd.read_csv(tmp_path / "tab-toy-claims.csv")["claim_id"].tolist() == ["d"]
 
 
 def test_save_claims_merges_notebooks_in_order(tmp_path):
     order = ["a", "b", "c", "d"]
-    save_claims(_claims(["c", "d"]), "toy", tmp_path, owns={"c", "d"}, order=order)
-    save_claims(_claims(["b", "a"]), "toy", tmp_path, owns={"a", "b"}, order=order)
-    save_claims(_claims(["c"]), "toy", tmp_path, owns={"c", "d"}, order=order)  # d gone: a re-run leaves no stale row
+    save_claims(_claims(["c", "d"]), "toy", tmp_path, setups=SETUPS, owns={"c", "d"}, order=order)
+    save_claims(_claims(["b", "a"]), "toy", tmp_path, setups=SETUPS, owns={"a", "b"}, order=order)
+    save_claims(_claims(["c"]), "toy", tmp_path, setups=SETUPS, owns={"c", "d"}, order=order)  # d gone: a re-run leaves no stale row
     assert pd.read_csv(tmp_path / "tab-toy-claims.csv")["claim_id"].tolist() == ["a", "b", "c"]
 
 
 def test_save_claims_refuses_wrong_tables(tmp_path):
     with pytest.raises(ValueError, match="exactly the columns"):
-        save_claims(_claims(["a"]).drop(columns="note"), "toy", tmp_path)
+        save_claims(_claims(["a"]).drop(columns="note"), "toy", tmp_path, setups=SETUPS)
     with pytest.raises(ValueError, match="other chapters"):
-        save_claims(_claims(["a"], chapter="other"), "toy", tmp_path)
+        save_claims(_claims(["a"], chapter="other"), "toy", tmp_path, setups=SETUPS)
     with pytest.raises(ValueError, match="repeated"):
-        save_claims(_claims(["a", "a"]), "toy", tmp_path)
+        save_claims(_claims(["a", "a"]), "toy", tmp_path, setups=SETUPS)
     with pytest.raises(ValueError, match="not among"):
-        save_claims(_claims(["a", "z"]), "toy", tmp_path, owns={"a"})
+        save_claims(_claims(["a", "z"]), "toy", tmp_path, setups=SETUPS, owns={"a"})
+    with pytest.raises(ValueError, match="not one of the chapter's set-ups"):  # set-ups are declared once
+        save_claims(_claims(["a"]).assign(setup="unidirectional"), "toy", tmp_path, setups=SETUPS)
+    with pytest.raises(ValueError, match="not one of the chapter's set-ups"):
+        save_claims(_claims(["a"]), "toy", tmp_path)
     assert not (tmp_path / "tab-toy-claims.csv").exists()
-    two = _claims(["a", "a"]).assign(setup=["paper", "model"])  # one row per claim and set-up is the shape
-    assert len(save_claims(two, "toy", tmp_path)) == 2
+    two = _claims(["a", "a", "a"]).assign(setup=["paper", "model", "ours"])  # rows: set-ups (and cases) of a claim
+    out = save_claims(two, "toy", tmp_path, setups=SETUPS)
+    assert out["stands_for"].tolist() == ["paper", "model", "neither"]
+    cases = _claims(["a", "a"]).assign(case=["M = 8", "M = 32"])
+    assert len(save_claims(cases, "toy", tmp_path, setups=SETUPS)) == 2
+
+
+def test_a_claim_states_whose_tolerance():
+    c = Claim("x", "Sec. 5", "less than 5% error", "error", 0.05, "less than 5%")
+    assert c.row("toy")["threshold_quote"] == "less than 5%"
+    with pytest.raises(ValueError, match="threshold_quote"):
+        Claim("x", "Sec. 5", "accurate", "error", 0.1)  # a tolerance without the paper's words
+    with pytest.raises(ValueError, match="yardstick"):
+        Claim("x", "Sec. 5", "less than 5%", "error", 0.05, "less than 5%", yardstick=0.1)
+    with pytest.raises(ValueError, match="kind"):
+        Claim("x", "Sec. 5", "q", "accuracy")
+    with pytest.raises(ValueError, match="cause"):
+        Claim("x", "Sec. 5", "q", "fact").row("toy", cause="luck")
+
+
+def test_save_reproductions(tmp_path):
+    rows = [reproduction_row("toy", "table1", "Table 1", "Sec. 3", col, "simulation", [1.0, 2.0], [1.01, 2.0],
+                             [entry_band(0.02, None, 0.01)] * 2, noise="ours") for col in ("R", "F")]
+    out = save_reproductions(pd.DataFrame(rows, columns=list(REPRO_COLUMNS)), "toy", tmp_path, owns={"table1"})
+    assert out["verdict"].tolist() == ["reproduced", "reproduced"]
+    assert (tmp_path / "tab-toy-reproductions.csv").exists()
+    with pytest.raises(ValueError, match="exactly the columns"):
+        save_reproductions(pd.DataFrame(rows).drop(columns="noise"), "toy", tmp_path)
 
 
 def _write(args):
     directory, ids = args
-    save_claims(_claims(ids), "toy", directory, owns=set(ids), order=[chr(c) for c in range(97, 123)])
+    save_claims(_claims(ids), "toy", directory, setups=SETUPS, owns=set(ids), order=[chr(c) for c in range(97, 123)])
 
 
 def test_save_claims_from_parallel_notebooks(tmp_path):

@@ -10,6 +10,7 @@ import models
 from models import pipeline
 from models.core.paths import BOOK, ROOT
 from models.findings import one_network as one
+from models.core.claims import Claim, claims_frame
 from models.findings import verdicts
 
 NOTEBOOKS = ROOT / "notebooks" / "findings"
@@ -34,9 +35,9 @@ def test_index_glues_only_keys_the_notebooks_write():
     index = (BOOK / "findings" / "index.md").read_text()
     keys = re.findall(r"\{glue:text\}`(\d\d-[a-z0-9-]+)\.ipynb::([a-zA-Z0-9_-]+)", index)
     assert keys
-    claim = dict(chapter="torus_nbc", claim_id="a", claim="c", kind="fact", setup="-", worst_err=None,
-                 sat_ratio=None, threshold=None, holds=True, cause="-", note="")
-    computed = {"01-claims": set(verdicts.glue_values(verdicts.verdict_table(pd.DataFrame([claim])))),
+    claim = Claim("a", "Sec. 1", "c", "fact").row("torus_nbc", holds=True, stands_for="-")
+    table = verdicts.verdict_table(claims_frame([claim]))
+    computed = {"01-claims": set(verdicts.glue_values(table, verdicts.read_reproductions(ROOT / "nothing"))),
                 "02-one-network": {one.glue_key(s) for s in [*one.SETUPS, one.OWN_SETUP]}}
     for notebook, key in keys:
         assert (NOTEBOOKS / f"{notebook}.ipynb").exists(), notebook
@@ -55,3 +56,62 @@ def test_built_claims_table_is_valid(chapter):
         pytest.skip(f"{path} not built")
     claims = verdicts.read_chapter_claims(BOOK, chapter)
     assert len(verdicts.verdict_table(claims)) >= 1
+
+
+def _findings_section(chapter: str) -> str:
+    text = (BOOK / chapter / "index.md").read_text()
+    m = re.search(r"^## Findings\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
+    assert m, f"book/{chapter}/index.md has no '## Findings' section"
+    return m.group(1)
+
+
+@pytest.mark.parametrize("chapter", models.CHAPTERS)
+def test_a_chapters_findings_show_the_findings_verdicts(chapter):
+    """One verdict, one place (issue #25, item 5): each chapter's Findings section shows its rows of the findings
+    table, glued by the findings page, and types no verdict of its own that could disagree with it."""
+    section = _findings_section(chapter)
+    assert f"```{{glue}} findings-verdicts-{chapter}\n:doc: ../findings/01-claims.ipynb\n```" in section
+    assert "glue_tables(" in _source("01-claims")
+    claim = Claim("a", "Sec. 1", "c", "fact").row(chapter, holds=True, stands_for="-")
+    table = verdicts.verdict_table(claims_frame([claim]))
+    glued = verdicts.glue_tables(table, verdicts.read_reproductions(ROOT / "nothing"), [chapter])
+    assert f"findings-verdicts-{chapter}" in glued and glued[f"findings-summary-{chapter}"] == "1 claim: 1 holds"
+    typed = re.findall(r"\*\*(holds|holds with a caveat|does not hold|cannot be checked|reproduced|"
+                       r"not reproduced)\*\*", section)
+    assert not typed, f"book/{chapter}/index.md types verdicts by hand in its Findings section: {typed}"
+
+
+@pytest.mark.parametrize("chapter", models.CHAPTERS)
+def test_every_tolerance_shown_is_the_papers(chapter):
+    """No row of the verdict table shows a tolerance whose source is not the paper: every threshold of a built
+    claims table comes with the paper's words, and the number is in them."""
+    path = verdicts.claims_path(BOOK, chapter)
+    if not path.exists():
+        pytest.skip(f"{path} not built")
+    claims = verdicts.read_chapter_claims(BOOK, chapter)
+    for r in claims.itertuples(index=False):
+        if r.threshold == r.threshold:  # not NaN
+            assert verdicts.threshold_in_quote(r.threshold, r.threshold_quote), (r.claim_id, r.threshold_quote)
+
+
+def test_the_referee_record_is_whole():
+    record = verdicts.referee_record()
+    assert list(record["number"].astype(int)) == list(range(1, 52))
+    assert record["judgement"].value_counts().to_dict() == {"F": 30, "Q": 8, "W": 13}
+    assert record["verdict_before"].value_counts().to_dict() == {"does not hold": 25, "holds": 15,
+                                                                 "cannot be checked": 7, "holds with a caveat": 4}
+    assert all(now.split(":")[0] in ("claims", "reproductions", "chapter") for now in record["now"]), \
+        "every row the referee judged says where it is now"
+
+
+@pytest.mark.parametrize("chapter", models.CHAPTERS)
+def test_the_verdict_comes_first(chapter):
+    """Issue #27, item 1: each chapter index opens with the verdict (glued from the findings page) before its
+    first section, and the intro's chapter table has the verdict column."""
+    text = (BOOK / chapter / "index.md").read_text()
+    first_section = text.index("\n## ")
+    box = text.find("```{admonition} The verdict, in one line")
+    assert 0 < box < first_section
+    assert f"../findings/01-claims.ipynb::findings-summary-{chapter}:s" in text[box:first_section]
+    intro = (BOOK / "intro.md").read_text()
+    assert f"{{glue:text}}`findings/01-claims.ipynb::findings-summary-{chapter}:s`" in intro

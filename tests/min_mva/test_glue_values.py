@@ -94,7 +94,7 @@ def _compare(which, shift_sim=0.0, shift_ana=0.0, ci=0.001):
 def _readings(best=0.1, undamped_shift=0.0):
     rows = []
     for reading, worst in (("paper", 0.05), ("c-own-unscaled", best), ("q-scaled", best + 0.2),
-                           ("undamped iteration", 0.05 + undamped_shift)):
+                           ("undamped iteration", 0.05 + undamped_shift), ("undamped, stopped at 0.1%", 0.07)):
         for table in (1, 2):
             for nc in pt.NC_VALUES:
                 rows.append({"reading": reading, "table": table, "NC": nc, "max |diff|": worst if nc >= 16 else 0.001,
@@ -120,24 +120,28 @@ def test_table_values_from_the_comparisons():
     assert v["min_mva-readings-n"] == 2 and v["min_mva-readings-best-name"] == "c-own-unscaled"
     assert v["min_mva-readings-best-high"] == pytest.approx(0.1)
     assert v["min_mva-undamped-same"] == "converges to the same fixed point"
+    assert v["min_mva-early-high"] == pytest.approx(0.07)
     assert glue_values_tables(tabs, _readings(undamped_shift=0.01))["min_mva-undamped-same"] == \
         "does not reproduce the damped fixed point"
     n16 = 14 * 4
     assert v["min_mva-sim-agree"] == f"{2 * n16 - 1}/{2 * n16}"
     assert v["min_mva-t1-sim-paper"] == "69/70" and v["min_mva-t1-sim-paper-share"] == pytest.approx(69 / 70)
-    assert v["min_mva-t2-sim-second-omega"] == "0/70"
+    assert v["min_mva-t1-sim-paper-allowed"] == 8 and v["min_mva-t1-sim-paper-verdict"] == "reproduced"
+    assert v["min_mva-t2-sim-second-omega"] == "0/70" and v["min_mva-t2-sim-second-omega-verdict"] == "not reproduced"
     assert v["min_mva-sim-miss-n"] == 1 and v["min_mva-sim-miss-list"] == "Table 1 F1 at NC 4"
     assert v["min_mva-sim-miss-sentence"].startswith("the one that does not (Table 1 F1 at NC 4) differs from the "
                                                      "paper's value by ")
+    assert v["min_mva-analytic-band"] == pytest.approx(0.0015)
     r6 = pt.paper_values(2, "simulation")[4]["R6"]
     assert (v["min_mva-r6-mirror"], v["min_mva-r6-paper"]) == (pytest.approx(r6), r6)
     assert v["min_mva-r6-same"] == pytest.approx(r6 + 0.02)
     # a simulation equal to the paper's columns shows the paper's own bias
     b = pt.bias_pattern([t2])
     assert v["min_mva-bias-fwd-second-omega"] == pt.bias_pattern([alt])["forward_under"]
-    assert set(k for k in v if k.startswith("min_mva-bias")) == {"min_mva-bias-fwd-paper", "min_mva-bias-ret-paper",
-                                                                 "min_mva-bias-fwd-second-omega",
-                                                                 "min_mva-bias-ret-second-omega"}
+    both = pt.bias_pattern([t1.assign(table=1), t2.assign(table=2)])
+    assert v["min_mva-bias-fwd-printed"] == both["paper_forward_under"] and v["min_mva-bias-ret-mem-printed"] == 1.0
+    assert set(k for k in v if k.startswith("min_mva-bias")) == {
+        f"min_mva-bias-{k}-{s}" for k in ("fwd", "ret", "fwd-mem", "ret-mem") for s in ("paper", "second-omega", "printed")}
     assert b["entries"] > 0
     # no miss at all
     clean = glue_values_tables({(1, "paper"): _compare(1), (2, "paper"): t2}, _readings())

@@ -7,7 +7,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import CLAIM_COLUMNS
 from models.core.errors import ParameterError
 from models.torus_dor.experiments import (assumptions_summary, channel_rate_summary, fig1_summary, fig2_summary,
                                           glue_values_assumptions, glue_values_comparison, glue_values_latency,
@@ -15,7 +14,7 @@ from models.torus_dor.experiments import (assumptions_summary, channel_rate_summ
 
 
 def _fig1_errors():
-    return pd.DataFrame({"setup": ["unidirectional", "unidirectional", "bidirectional"],
+    return pd.DataFrame({"torus": ["unidirectional", "unidirectional", "bidirectional"],
                          "curve": ["8x8, L=3, M=32", "8x8, L=5, M=32", "8x8 bi, L=3, M=32"],
                          "worst <80%": [0.1, math.inf, 0.236], "worst printed <80%": [0.3, 0.2, math.inf],
                          "sat model / sim": [0.61, 0.68, 0.79], "sat printed / sim": [0.40, 0.50, 0.53]})
@@ -39,15 +38,15 @@ def test_latency_values():
     assert math.isnan(empty["torus_dor-mux-max-err"]) and math.isnan(empty["torus_dor-beyond-ratio-max"])
     text = fig1_summary(_fig1_errors())
     assert text.splitlines()[0] == (
-        "- **unidirectional**: worst |error| below 80% of the simulated saturation load unbounded (the model is "
+        "- **unidirectional torus**: worst |error| below 80% of the simulated saturation load unbounded (the model is "
         "saturated) (default reading) and 30.0% (as printed); the model saturates at 0.61 to 0.68 times the "
         "simulated saturation load (as printed: 0.40 to 0.50).")
-    assert text.splitlines()[1].startswith("- **bidirectional**: worst |error| below 80% of the simulated saturation "
-                                           "load 23.6% (default reading)")
+    assert text.splitlines()[1].startswith("- **bidirectional torus**: worst |error| below 80% of the simulated "
+                                           "saturation load 23.6% (default reading)")
 
 
 def _fig2_errors():
-    return pd.DataFrame({"setup": ["unidirectional", "bidirectional"], "sat model": [0.0014, 0.0058],
+    return pd.DataFrame({"torus": ["unidirectional", "bidirectional"], "sat model": [0.0014, 0.0058],
                          "sat sim": [0.0024, 0.008], "sat 2003": [0.0012, 0.0052], "sat printed": [0.0011, 0.0043],
                          "sat model / sim": [0.6, 0.72], "sat 2003 / sim": [0.48, 0.65],
                          "sat printed / sim": [0.44, 0.54], "worst <80%": [math.inf, 0.1],
@@ -68,20 +67,18 @@ def _readings():
     return pd.DataFrame(rows)
 
 
-def _claims():
-    rows = [("fig1-accuracy", "unidirectional", math.inf, 0.6, None),
-            ("fig2-more-accurate", "bidirectional", 0.1, 0.72, False),
-            ("reading-every-dimension-blocks", "-", math.nan, math.nan, True)]
-    return pd.DataFrame([{"chapter": "torus_dor", "claim_id": c, "claim": '"x"', "kind": "fact", "setup": s,
-                          "worst_err": w, "sat_ratio": r, "threshold": math.nan, "holds": h, "cause": "-", "note": ""}
-                         for c, s, w, r, h in rows], columns=list(CLAIM_COLUMNS))
+def _comparison():
+    return pd.DataFrame({"torus": ["unidirectional", "unidirectional", "bidirectional"],
+                         "better default": [True, False, True], "better printed": [False, False, None],
+                         "closer default": [True, True, True], "closer printed": [False, False, False],
+                         "worst 2003 <50%": [0.1, 0.2, math.nan], "worst 2003": [0.3, 0.2, 0.5]})
 
 
 def test_comparison_values():
     switches = pd.DataFrame({"reading": ["default", "waiting_weight=j", "waiting_max=printed", "all printed"],
                              "saturation": [0.002, 0.0015, 0.0021, 0.001]})
-    run = SimpleNamespace(sim_saturation=0.004, curve=SimpleNamespace(setup="unidirectional"))
-    v = glue_values_comparison(_fig2_errors(), _readings(), switches, run, _claims())
+    run = SimpleNamespace(sim_saturation=0.004, curve=SimpleNamespace(setup="paper", model={"bidirectional": False}))
+    v = glue_values_comparison(_fig2_errors(), _readings(), switches, run, _comparison())
     assert v["torus_dor-fig2-sat-model-unidirectional"] == 0.0014 and v["torus_dor-fig2-sat-sim-bidirectional"] == 0.008
     assert v["torus_dor-fig2-sat-2003-ratio-sim-bidirectional"] == 0.65
     assert v["torus_dor-fig2-worst-model-unidirectional"] == "unbounded (the model is saturated)"
@@ -95,15 +92,13 @@ def test_comparison_values():
     assert v["torus_dor-switch-biggest"] == "waiting_weight=j" and v["torus_dor-switch-biggest-ratio"] == 0.75
     assert v["torus_dor-printed-sat-ratio"] == 0.25 and v["torus_dor-wj-sat-ratio"] == 0.375
     assert v["torus_dor-switch-setup"] == "unidirectional"
-    assert v["torus_dor-claim-fig1-accuracy-unidirectional-worst"] == "unbounded (the model is saturated)"
-    assert v["torus_dor-claim-fig1-accuracy-unidirectional-holds"] == ""
-    assert v["torus_dor-claim-fig2-more-accurate-bidirectional-holds"] == "does not hold"
-    assert v["torus_dor-claim-fig2-more-accurate-bidirectional-worst"] == "10.0%"
-    assert v["torus_dor-claim-reading-every-dimension-blocks-holds"] == "holds"
-    assert v["torus_dor-claim-reading-every-dimension-blocks-worst"] == "n/a"
-    assert math.isnan(v["torus_dor-claim-reading-every-dimension-blocks-ratio"])
+    assert v["torus_dor-cmp-better-default-unidirectional"] == "1 of 2"
+    assert v["torus_dor-cmp-better-printed-bidirectional"] == "0 of 1"
+    assert v["torus_dor-cmp-closer-printed-unidirectional"] == "0 of 2"
+    assert v["torus_dor-cmp-2003-high-unidirectional"] == "1 of 2" and v["torus_dor-cmp-2003-high-bidirectional"] == "0 of 1"
+    assert not any(k.startswith("torus_dor-claim-") for k in v)  # verdicts are the findings table's, not glued here
     # each part alone
-    assert set(glue_values_comparison(claims=_claims())) == {k for k in v if k.startswith("torus_dor-claim-")}
+    assert set(glue_values_comparison(comparison=_comparison())) == {k for k in v if k.startswith("torus_dor-cmp-")}
     assert glue_values_comparison() == {}
     one = glue_values_comparison(_fig2_errors().iloc[:1])
     assert "torus_dor-fig2-bi-uni-sim-sat-ratio" not in one and len(one) == 10
@@ -114,7 +109,7 @@ def test_comparison_values():
 def test_comparison_sentences():
     text = fig2_summary(_fig2_errors())
     assert text.splitlines()[0] == (
-        "- **unidirectional**: the 2004 model saturates at 0.0014 messages/node/cycle (0.60 of the simulated "
+        "- **unidirectional torus**: the 2004 model saturates at 0.0014 messages/node/cycle (0.60 of the simulated "
         "0.0024), the 2003 model at 0.0012 (0.48), the 2004 model as printed at 0.0011 (0.44).  Worst |error| "
         "below 80% of the simulated saturation load: unbounded (the model is saturated) (2004), unbounded (the "
         "model is saturated) (2003), 5.0% (2004 as printed).")

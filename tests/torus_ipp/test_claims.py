@@ -1,14 +1,37 @@
-"""torus_ipp: the claims table, the saturation-ratio table and its conclusion, on small synthetic runs."""
+"""torus_ipp: the paper's claims (one per sentence, quoted whole), the claims table and its rows per set-up, the
+channel-load spread, what burstiness costs, the saturation-ratio table and its conclusion, on small synthetic
+runs (issue #25)."""
 
 import math
+import os
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import CLAIM_COLUMNS, worst_error_below
+from models.core.claims import CLAIM_COLUMNS, save_claims, worst_error_below
 from models.core.experiment import run_curve
+from models.core.paths import ROOT
+from models.findings.verdicts import verdict_table
 from models.torus_ipp import experiments as X
+
+
+def _paper_text():
+    """The OCR text of paper 001, normalised (markup and white space), or None where it is not available."""
+    for folder in (os.environ.get("MODELS_PAPERS_DIR"), ROOT.parent / "shared" / "papers", "/work/shared/papers"):
+        if folder and Path(folder).is_dir():
+            hits = sorted(Path(folder).glob("001_*.txt"))
+            if hits:
+                return _norm(hits[0].read_text())
+    return None
+
+
+def _norm(text: str) -> str:
+    text = text.replace("$", "").replace("*", "").replace("\\_", "_")
+    text = re.sub(r"-\s*\n\s*", "", text)  # a word hyphenated across a line
+    return re.sub(r"\s+", " ", text)
 
 
 def fake_run(panel="Fig. 1(a)", traffic="ipp", setup="paper/model", *, model_sat=0.5, sim_sat=1.0,
@@ -32,78 +55,123 @@ def fake_run(panel="Fig. 1(a)", traffic="ipp", setup="paper/model", *, model_sat
     return run_curve(curve, model, sim, model_saturation=lambda c: model_sat, sim_saturation=lambda c, m: sim_sat)
 
 
+def test_every_claim_is_one_sentence_of_the_paper_quoted_whole():
+    paper = _paper_text()
+    if paper is None:
+        pytest.skip("the paper's text (../shared/papers/001_*.txt) is not available")
+    for c in X.CLAIMS.values():
+        assert _norm(c.quote) in paper, c.claim_id
+        assert c.quote.rstrip().endswith("."), c.claim_id
+        assert c.section.startswith("Sec. "), c.claim_id
+    # the Sec. 4 restatement of the latency claim is in its notes, not a second claim
+    assert "Results from simulation experiments have revealed" in paper
+
+
+def test_no_claim_carries_a_tolerance_of_the_book():
+    """The paper states no number: no threshold, no yardstick (the old 10 % "match" and 5 % "significantly" are
+    gone, referee A2); the burstiness sentence of the Introduction (a literature statement citing [6], [7]) and
+    the long-burst illustration are not claims (referee #24, #25); one claim per sentence (#22 and #23 merged)."""
+    for c in X.CLAIMS.values():
+        assert math.isnan(c.threshold) and c.threshold_quote == "" and math.isnan(c.yardstick), c.claim_id
+    assert list(X.CLAIMS) == ["latency-accuracy", "mmpp-fit", "channel-load-balanced", "blocking-time-exponential"]
+    assert not hasattr(X, "MATCH_THRESHOLD") and not hasattr(X, "BURST_THRESHOLD")
+    assert len({c.quote for c in X.CLAIMS.values()}) == len(X.CLAIMS)
+    assert "[9]" in X.CLAIMS["blocking-time-exponential"].quote
+    assert X.CLAIMS["channel-load-balanced"].quote.startswith("Under the uniform traffic pattern")
+
+
+def test_the_one_ejection_channel_setup_never_decides(tmp_path):
+    assert X.SETUPS["one ejection channel"].stands_for == "" and X.SETUPS["paper/model"].stands_for == "paper"
+    runs = [fake_run(setup="paper/model", model_sat=2.0, err=(0.01, 0.02, 0.03, 0.5)),
+            fake_run(setup="one ejection channel", model_sat=0.5)]
+    t = save_claims(X.claims_table(runs), "torus_ipp", tmp_path, setups=X.SETUPS)
+    assert list(t["stands_for"]) == ["paper", "neither", "-"]
+    v = verdict_table(t).set_index("claim_id")
+    # unbounded only on the undescribed set-up: no verdict from it (the paper/model error is finite, no number)
+    assert v.loc["latency-accuracy", "verdict"] == "cannot be checked"
+    assert v.loc["blocking-time-exponential", "verdict"] == "cannot be checked"
+
+
 def test_claims_table_columns_and_rows():
     runs = [fake_run(setup=su) for su in X.SETUPS]
     t = X.claims_table(runs)
     assert tuple(t.columns) == CLAIM_COLUMNS
-    assert list(t["claim_id"]) == ["latency-accuracy"] * 2 + ["saturation"] * 2
-    assert list(t["setup"]) == list(X.SETUPS) * 2
-    assert set(t["chapter"]) == {"torus_ipp"} and set(t["kind"]) == {"error", "saturation"}
-    assert not t.duplicated(["claim_id", "setup"]).any()
+    assert list(t["claim_id"]) == ["latency-accuracy"] * 2 + ["blocking-time-exponential"]
+    assert list(t["setup"]) == list(X.SETUPS) + ["-"]
+    assert set(t["chapter"]) == {"torus_ipp"} and list(t["kind"]) == ["error", "error", "fact"]
+    assert t["threshold"].isna().all() and t["yardstick"].isna().all() and (t["case"] == "").all()
     # model saturates at half the simulated load: infinitely wrong at 75 % (below 80 %), ratio 0.5
-    acc = t[t["claim_id"] == "latency-accuracy"].iloc[0]
+    acc = t.iloc[0]
     assert acc["worst_err"] == math.inf and acc["sat_ratio"] == pytest.approx(0.5)
-    assert acc["cause"] == "model" and acc["threshold"] == X.MATCH_THRESHOLD and acc["holds"] is None
-    assert all(isinstance(n, str) and n for n in t["note"])
+    assert acc["cause"] == "model" and acc["holds"] is None
+    assert "restates" in acc["note"] and "unbounded on 1" in acc["note"]
+    assert t.iloc[2]["holds"] is None and "simulator" in t.iloc[2]["note"]
+    v = verdict_table(t.assign(stands_for=["paper", "neither", "-"])).set_index("claim_id")
+    assert v.loc["latency-accuracy", "verdict"] == "does not hold" and v.loc["latency-accuracy", "rests_on"] == \
+        ("paper/model",)
 
 
 def test_a_changed_error_changes_the_worst_error():
     ok = X.claims_table([fake_run(model_sat=2.0, err=(0.01, 0.03, 0.04, 0.5))])
     acc = ok[ok["claim_id"] == "latency-accuracy"].iloc[0]
     assert acc["worst_err"] == pytest.approx(0.04)  # the 90 % point is above 80 % of saturation
-    assert acc["sat_ratio"] == pytest.approx(2.0)
+    assert acc["sat_ratio"] == pytest.approx(2.0) and acc["cause"] == "-"
     worse = X.claims_table([fake_run(model_sat=2.0, err=(0.01, -0.2, 0.04, 0.5))])
     assert worse[worse["claim_id"] == "latency-accuracy"].iloc[0]["worst_err"] == pytest.approx(0.2)
-    # a model close to the simulation everywhere has no gap to explain
-    close = X.claims_table([fake_run(model_sat=1.05, err=(0.01, 0.02, 0.03, 0.04))])
-    assert set(close["cause"]) == {"-"}
 
 
-def test_the_setup_is_named_as_the_cause_when_it_moves_the_saturation():
-    runs = [fake_run(setup="paper/model", model_sat=0.5, sim_sat=1.0),
-            fake_run(setup="one ejection channel", model_sat=0.5, sim_sat=0.7)]
-    t = X.claims_table(runs).set_index(["claim_id", "setup"])
-    assert t.loc[("saturation", "paper/model"), "cause"] == "model"
-    assert t.loc[("saturation", "one ejection channel"), "cause"] == "simulator set-up"
-    assert t.loc[("saturation", "one ejection channel"), "sat_ratio"] == pytest.approx(0.5 / 0.7)
-
-
-def test_facts_are_computed_from_their_inputs():
-    runs = [fake_run()]
-    paired = pd.DataFrame({"setup": ["paper/model"] * 2, "fraction": [0.25, 0.5], "sim IPP / Poisson": [1.01, 1.02],
-                           "sim IPP / Poisson low": [0.99, 1.0], "sim IPP / Poisson high": [1.03, 1.04],
-                           "model IPP / Poisson": [1.0, 1.001]})
-    t = X.claims_table(runs, paired=paired).set_index("claim_id")
-    assert t.loc["burstiness-paper-networks", "holds"] is False  # even the upper bounds stay below 5 %
-    assert t.loc["burstiness-paper-networks", "threshold"] == X.BURST_THRESHOLD
-    assert t.loc["burstiness-paper-networks", "cause"] == "paper text"
-    # a large increase whose interval straddles the threshold decides nothing ...
-    paired.loc[1, ["sim IPP / Poisson", "sim IPP / Poisson low", "sim IPP / Poisson high"]] = [1.2, 1.01, 1.4]
-    t = X.claims_table(runs, paired=paired).set_index("claim_id")
-    assert t.loc["burstiness-paper-networks", "holds"] is None and t.loc["burstiness-paper-networks", "cause"] == "-"
-    # ... a significant one does
-    paired.loc[1, "sim IPP / Poisson low"] = 1.1
-    t = X.claims_table(runs, paired=paired).set_index("claim_id")
-    assert t.loc["burstiness-paper-networks", "holds"] is True and t.loc["burstiness-paper-networks", "cause"] == "-"
-    # the long-burst scan: a saturated bursty point counts as an unbounded increase
-    mk = lambda lat, sat: pd.DataFrame({"mu1": [0.001, 0.002], "sim latency": lat, "sim latency CI": [1.0, 1.0],
-                                        "sim saturated": sat})
-    scan = {("paper/model", 0.0): mk([100.0, 120.0], [False, False]),
-            ("paper/model", X.LONG_SCALE): mk([101.0, math.inf], [False, True])}
-    t = X.claims_table(runs, scan_sims=scan).set_index("claim_id")
-    assert t.loc["burstiness-long-bursts", "holds"] is True
-    scan[("paper/model", X.LONG_SCALE)] = mk([101.0, 121.0], [False, False])
-    assert X.claims_table(runs, scan_sims=scan).set_index("claim_id").loc["burstiness-long-bursts", "holds"] is False
-    scan[("paper/model", X.LONG_SCALE)] = mk([101.0, 126.0], [False, False])  # +5 %, interval +3.3 % to +6.8 %
-    assert X.claims_table(runs, scan_sims=scan).set_index("claim_id").loc["burstiness-long-bursts", "holds"] is None
-    scan[("paper/model", X.LONG_SCALE)] = mk([101.0, 140.0], [False, False])
-    assert X.claims_table(runs, scan_sims=scan).set_index("claim_id").loc["burstiness-long-bursts", "holds"] is True
-    # the channel fit: needs no simulation
+def test_the_channel_fit_is_a_fact():
     fit = pd.DataFrame({"max rel. diff": [1e-15, 3e-16]})
     row = X.claims_table([], fit=fit).iloc[0]
     assert (row["claim_id"], row["setup"], row["kind"], row["holds"]) == ("mmpp-fit", "-", "fact", True)
     fit.loc[0, "max rel. diff"] = 1e-3
     assert X.claims_table([], fit=fit).iloc[0]["holds"] is False
+
+
+def test_channel_spread_tells_a_shared_imbalance_from_counting_noise():
+    rng = np.random.default_rng(3)
+    C = 1024
+    equal = [rng.poisson(200, C) / 1000 for _ in range(4)]
+    s = X.channel_spread(equal)
+    assert s["runs"] == 4 and s["channels"] == C and s["imbalanced"] is False
+    assert s["raw cv"] == pytest.approx(1 / math.sqrt(200), rel=0.1) and s["sys cv"] < 0.03
+    pattern = 1 + 0.1 * np.where(np.arange(C) % 2 == 0, 1.0, -1.0)  # every other channel 10 % busier
+    skew = [rng.poisson(200 * pattern) / 1000 for _ in range(4)]
+    s = X.channel_spread(skew)
+    assert s["imbalanced"] is True and s["sys cv"] == pytest.approx(0.1, abs=0.02)
+    assert X.channel_spread(skew[:1])["imbalanced"] is None
+
+
+def test_the_balance_claim_from_the_balance_table():
+    bal = pd.DataFrame({"figure": [1, 1, 1, 1], "panel": ["a", "b", "a", "b"],
+                        "setup": ["paper/model"] * 2 + ["one ejection channel"] * 2, "runs": [3] * 4,
+                        "channels": [1024] * 4, "mean load": [0.2] * 4, "raw cv": [0.07] * 4, "max dev": [0.2] * 4,
+                        "sys cv": [0.004, 0.0, 0.05, 0.0], "sys var": [1.6e-5, -1e-6, 2.5e-3, 0.0],
+                        "sys var se": [1e-5, 1e-5, 1e-4, 1e-5], "imbalanced": [False, False, True, False],
+                        "plus / minus": [1.001, 0.999, 1.04, 1.0]})
+    t = X.claims_table([], balance=bal).set_index(["claim_id", "setup"])
+    assert t.loc[("channel-load-balanced", "paper/model"), "holds"] is True
+    assert t.loc[("channel-load-balanced", "one ejection channel"), "holds"] is False
+    assert "Fig. 1(a) 0.4% (7.0% raw, 3 runs; + / - channels 1.001)" in t.loc[("channel-load-balanced",
+                                                                               "paper/model"), "note"]
+
+
+def test_burstiness_is_the_chapters_table_not_a_claim():
+    paired = pd.DataFrame({"setup": ["paper/model"] * 2, "fraction": [0.25, 0.5], "sim IPP / Poisson": [1.01, 1.024],
+                           "sim IPP / Poisson low": [0.99, 1.001], "sim IPP / Poisson high": [1.03, 1.05],
+                           "model IPP / Poisson": [1.0, 1.003]})
+    mk = lambda lat, sat: pd.DataFrame({"mu1": [0.001, 0.002], "sim latency": lat, "sim latency CI": [1.0, 1.0],
+                                        "sim saturated": sat})
+    scan = {("paper/model", 0.0): mk([100.0, 120.0], [False, False]),
+            ("paper/model", X.LONG_SCALE): mk([101.0, math.inf], [False, True])}
+    b = X.burstiness_table(paired, scan)
+    assert list(b["case"]) == ["paper's networks", "bursts x 100"]
+    assert b.iloc[0]["increase"] == pytest.approx(0.024) and b.iloc[0]["high"] == pytest.approx(0.05)
+    assert b.iloc[1]["increase"] == math.inf  # a saturated bursty point is an unbounded increase
+    words = X.burstiness_sentences(b)
+    assert words["torus_ipp-burst-paper-paper"] == "at most +2.4% (95% bounds +0.1% to +5.0%; the model: +0.3%)"
+    assert words["torus_ipp-burst-long-paper"].startswith("at most unbounded (saturated)")
+    assert X.burstiness_table().empty
 
 
 def test_saturation_ratio_table_and_where_the_gap_comes_from():
@@ -128,16 +196,10 @@ def test_saturation_ratio_table_and_where_the_gap_comes_from():
     assert X.gap_source(r2)["source"] == "both"
     with pytest.raises(ValueError):
         X.gap_source(r.iloc[0:0])
-    # the saturation claim says where the gap comes from, computed from the ratios
+    # the latency claim's notes say where the saturation gap comes from, computed from the ratios
     t = X.claims_table([x for x in runs if x.curve.model["traffic"] == "ipp"], ratios=r)
-    notes = t[t["claim_id"] == "saturation"]["note"]
+    notes = t[t["claim_id"] == "latency-accuracy"]["note"]
     assert len(notes) == 2 and all("adaptive-routing core" in n for n in notes)
-
-
-def test_significance_is_three_valued():
-    assert X.significant(0.06, 0.2, 0.05) is True
-    assert X.significant(-0.01, 0.04, 0.05) is False
-    assert X.significant(0.01, 0.08, 0.05) is None
 
 
 def test_worst_ratio_and_error_helpers():
@@ -150,21 +212,16 @@ def test_worst_ratio_and_error_helpers():
 def test_glue_values_of_the_claims_are_words():
     runs = [fake_run(setup=su) for su in X.SETUPS]
     fit = pd.DataFrame({"max rel. diff": [1e-15, 3e-16]})
-    paired = pd.DataFrame({"setup": ["paper/model"] * 2, "fraction": [0.25, 0.5], "sim IPP / Poisson": [1.2, 1.02],
-                           "sim IPP / Poisson low": [1.01, 1.0], "sim IPP / Poisson high": [1.4, 1.04],
-                           "model IPP / Poisson": [1.0, 1.001]})
-    claims = X.claims_table(runs, paired=paired, fit=fit)
+    claims = X.claims_table(runs, fit=fit)
     values = X.glue_values_claims(claims)
     assert len(values) == 4 * len(claims)
     key = "torus_ipp-claim-latency-accuracy-paper"
     assert values[key] == claims.iloc[0]["note"]
     assert values[f"{key}-err"] == "unbounded (the model is saturated)" and values[f"{key}-ratio"] == "0.500"
     assert values[f"{key}-holds"] == "n/a"
-    assert "torus_ipp-claim-saturation-oneej-ratio" in values
-    assert values["torus_ipp-claim-burstiness-paper-networks-paper-holds"] == \
-        "undecided (the 95% interval straddles the threshold)"
-    assert values["torus_ipp-claim-burstiness-paper-networks-paper-err"] == "n/a"
+    assert "torus_ipp-claim-latency-accuracy-oneej-ratio" in values
     assert values["torus_ipp-claim-mmpp-fit-all-holds"] == "yes"
+    assert values["torus_ipp-claim-blocking-time-exponential-all-holds"] == "not decided"
     ok = X.claims_table([fake_run(model_sat=2.0, err=(0.01, 0.03, 0.04, 0.5))])
     assert X.glue_values_claims(ok)["torus_ipp-claim-latency-accuracy-paper-err"] == "4.0%"
 
@@ -230,3 +287,16 @@ def test_glue_values_of_the_traffic_page():
     assert X.glue_values_traffic(mom, fitted, match, chk) == {
         "torus_ipp-moment-maxdiff": 3e-12, "torus_ipp-fit-closed-diff": 1e-15, "torus_ipp-fit-match-maxdiff": 4e-16,
         "torus_ipp-mmpp-m1-maxdiff": 2e-12, "torus_ipp-mmpp-sim-in-ci": "1/2"}
+
+
+def test_channel_balance_reads_the_runs_own_simulations(tmp_cache):
+    """The channel loads come from the simulator's ``channel_load`` at the run's own unsaturated loads below 80%
+    of the simulated saturation load (short runs on Fig. 1(a)'s network)."""
+    run = fake_run(model_sat=2.0, sim_sat=0.002)
+    settings = X.SETTINGS.replace(messages=400, warmup_messages=100, batches=5)
+    got = X.channel_loads(run, settings)
+    assert [f for f, _ in got] == [0.25, 0.5, 0.75]  # the 90 % point is above 80 %
+    assert all(x.shape == (1024,) and (x >= 0).all() and x.mean() > 0 for _, x in got)
+    t = X.channel_balance_table([run], settings)
+    assert list(t["runs"]) == [3] and list(t["channels"]) == [1024] and t["imbalanced"].iloc[0] in (True, False)
+    assert 0.8 < t["plus / minus"].iloc[0] < 1.25 and t["raw cv"].iloc[0] > 0

@@ -7,14 +7,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import BELOW, CLAIM_COLUMNS, SimulatorSetup, worst_error_below
+from models.core.claims import BELOW, CLAIM_COLUMNS, SimulatorSetup, row_stands_for, save_claims, worst_error_below
 from models.core.experiment import Curve, run_curve
 from models.sim.wormhole import simulate
 from models.xfolded_tm.__main__ import CHAPTER, sim_curve
-from models.xfolded_tm.experiments import (DEFAULT_SETUP, SETTINGS, SETUP_KNOBS, SETUPS, TOPOLOGIES, check_setup,
-                                           claims_table, delay_curve, delay_figure, distance_table, glue_values,
-                                           glue_values_errors, glue_values_topology, sim_kwargs, sim_zero_load,
-                                           topology_claims, unsupported, validation_curve, validation_figure,
+from models.findings.verdicts import verdict_table
+from models.networks.grid2d import xfolded_tm
+from models.xfolded_tm import theorem1
+from models.xfolded_tm.experiments import (CLAIMS, DEFAULT_SETUP, SETTINGS, SETUP_KNOBS, SETUPS, THEOREM_KEY,
+                                           TOPOLOGIES, check_setup, claims_table, delay_curve, delay_figure,
+                                           distance_table, glue_values, glue_values_errors, glue_values_topology,
+                                           outperform_table, proposition1_fit, sim_kwargs, sim_zero_load,
+                                           topology_checks, unsupported, validation_curve, validation_figure,
                                            validation_grid, validation_table, vc_saturation_table)
 
 #: Short runs for the translation's tests.
@@ -150,110 +154,205 @@ def test_validation_table_has_a_row_per_grid_cell():
 # ----------------------------------------------------------------------------
 # The claims table
 # ----------------------------------------------------------------------------
-def _claims(err=0.03, vc_sim_ratio=2.0, **kw):
+def _claims(err=0.03, vc_sim_ratio=2.0, err_by_setup=None, **kw):
     grid = _grid()
-    runs = _fake_runs(grid, lambda c: 0.3 if c.model["V"] == 2 else 0.3 * vc_sim_ratio, lambda c, f: 1 + err)
+    errs = err_by_setup or {}
+    runs = _fake_runs(grid, lambda c: 0.3 if c.model["V"] == 2 else 0.3 * vc_sim_ratio,
+                      lambda c, f: 1 + errs.get(c.setup, err))
     v = validation_table(runs, grid)
     vc = vc_saturation_table(v)
     return claims_table(v, vc, **kw), v, vc
 
 
-def test_claims_table_columns_and_rows():
+def _verdicts(claims, tmp_path=None):
+    """The findings rule on the chapter's claims table, as the findings chapter reads it (save_claims fills
+    ``stands_for`` from the chapter's set-ups)."""
+    frame = claims.assign(stands_for=[row_stands_for(s, SETUPS) for s in claims["setup"]])
+    return verdict_table(frame).set_index("claim_id")
+
+
+def test_claims_table_columns_and_rows(tmp_path):
     c, v, vc = _claims()
-    assert tuple(c.columns) == CLAIM_COLUMNS
-    assert (c["chapter"] == "xfolded_tm").all()
-    assert not c.duplicated(["claim_id", "setup"]).any()
-    assert set(c["kind"]) <= {"error", "saturation", "fact"}
-    assert set(c["cause"]) <= {"model", "paper text", "simulator set-up", "-"}
-    acc = c[c["kind"] == "error"].set_index(["claim_id", "setup"])
-    assert set(acc.index.get_level_values(0)) == {f"within-5pct-{g}-m{M}" for g in ("torus", "tm-xfolded")
-                                                  for M in (8, 32)}
-    assert (acc["threshold"] == 0.05).all()
-    # within 5 %: no gap
-    assert np.allclose(acc.loc[("within-5pct-torus-m32", "booksim"), "worst_err"], 0.03)
-    assert acc.loc[("within-5pct-torus-m32", "booksim"), "cause"] == "-"
-    # not runnable: NaN and the simulator set-up named as the cause
-    row = acc.loc[("within-5pct-tm-xfolded-m32", "booksim")]
-    assert math.isnan(row["worst_err"]) and math.isnan(row["sat_ratio"]) and row["cause"] == "simulator set-up"
-    assert "wait_for_tail_credit" in row["note"]
-    assert acc.loc[("within-5pct-tm-xfolded-m32", "ours"), "sat_ratio"] == pytest.approx(0.9)
-    assert '"' in acc["claim"].iloc[0] and "5%" in acc["claim"].iloc[0]
+    assert tuple(c.columns) == CLAIM_COLUMNS and (c["chapter"] == "xfolded_tm").all()
+    assert not c.duplicated(["claim_id", "setup", "case"]).any()
+    saved = save_claims(c, "xfolded_tm", tmp_path, setups=SETUPS)          # every row on a declared set-up
+    assert set(saved["stands_for"]) <= {"paper", "model", "neither", "-"}
+    acc = c[c["claim_id"] == "within-5pct"].set_index(["setup", "case"])
+    # one claim with rows per set-up, network group and M (referee #27-#32 were six claims)
+    assert set(acc.index.get_level_values("case")) == {f"{g}, M = {M}" for g in ("torus", "TM and x-Folded TM")
+                                                       for M in (8, 32)}
+    assert (acc["threshold"] == 0.05).all() and (acc["threshold_quote"] == "less than 5% difference in the "
+                                                                           "average delay").all()
+    assert np.allclose(acc.loc[("booksim", "torus, M = 32"), "worst_err"], 0.03)
+    row = acc.loc[("booksim", "TM and x-Folded TM, M = 32")]
+    assert math.isnan(row["worst_err"]) and row["cause"] == "-"          # not runnable: no number, no cause
+    assert "wait_for_tail_credit" in row["note"] and acc["note"].nunique() == 1
+    assert acc.loc[("ours", "TM and x-Folded TM, M = 32"), "sat_ratio"] == pytest.approx(0.9)
 
 
-def test_a_changed_error_changes_the_row():
+def test_a_changed_error_changes_the_row_and_the_verdict():
     ok, _, _ = _claims(err=0.03)
     bad, _, _ = _claims(err=-0.2)
-    key = ["claim_id", "setup"]
-    ok, bad = ok.set_index(key), bad.set_index(key)
-    r = ("within-5pct-torus-m8", "model")
-    assert ok.loc[r, "worst_err"] <= 0.05 < bad.loc[r, "worst_err"]
-    assert ok.loc[r, "cause"] == "-" and bad.loc[r, "cause"] == "model"
+    key = ["claim_id", "setup", "case"]
+    r = ("within-5pct", "model", "torus, M = 8")
+    assert ok.set_index(key).loc[r, "worst_err"] <= 0.05 < bad.set_index(key).loc[r, "worst_err"]
+    assert ok.set_index(key).loc[r, "cause"] == "-" and bad.set_index(key).loc[r, "cause"] == "model"
+    # within 5% wherever simulated; TM and x-Folded TM not judged on 'booksim' (its router cannot run them)
+    v = _verdicts(ok).loc["within-5pct"]
+    assert v["verdict"] == "holds with a caveat" and v["caveat"].startswith("not judged on booksim (TM and x-Folded")
+    assert _verdicts(bad).loc["within-5pct", "verdict"] == "does not hold"
 
 
-def test_cause_is_the_setup_when_the_model_setup_holds():
-    grid = validation_grid(keys=["torus"], vcs=[2], message_lengths=[32], setups=["ours", "model"])
-    runs = _fake_runs(grid, lambda c: 0.3, lambda c, f: 1.02 if c.setup == "model" else 1.3)
+def test_ours_stands_for_neither_and_never_decides():
+    """'ours' (one ejection channel) is shown, never decisive: its error changes no verdict (referee A1)."""
+    assert SETUPS["ours"].stands_for == "" and SETUPS["booksim"].stands_for == "paper"
+    c, _, _ = _claims(err_by_setup={"ours": -0.5, "model": 0.01, "booksim": 0.02})
+    v = _verdicts(c).loc["within-5pct"]
+    assert v["verdict"] == "holds with a caveat" and "ours" not in v["caveat"] and v["rests_on"] == ("model",
+                                                                                                   "booksim")
+    assert set(c.loc[c["setup"] == "ours", "cause"]) == {"-"}
+    c, _, _ = _claims(err_by_setup={"ours": 0.01, "model": 0.2, "booksim": 0.2})
+    assert _verdicts(c).loc["within-5pct", "verdict"] == "does not hold"
+
+
+def test_similar_saturation_has_no_number_of_the_papers():
+    """'similar' has no number: the book's 10% is a yardstick, shown, never deciding (referee #33-#35, A2)."""
+    c, _, vc = _claims(vc_sim_ratio=2.0)
+    rows = c[c["claim_id"] == "similar-saturation"]
+    assert set(rows["kind"]) == {"saturation"} and rows["threshold"].isna().all()
+    assert (rows["yardstick"] == 0.10).all()
+    assert _verdicts(c).loc["similar-saturation", "verdict"] == "cannot be checked"
+    sims = rows[rows["setup"] != "-"]
+    assert np.allclose(sims["sat_ratio"], 2.0) and set(sims["setup"]) == set(SETUPS)
+    # the model with BFS distances and with Theorem 1 as printed (the paper's input), one row per M
+    model = rows[rows["setup"] == "-"].set_index("case")
+    assert set(model.index) == {f"M = {M}, {w}" for M in (8, 32)
+                                for w in ("every network, BFS distances", "x-Folded TM with Thm 1 as printed")}
+    thm = vc[vc["key"] == THEOREM_KEY].set_index("M")["ratio high/low"]
+    assert model.loc["M = 32, x-Folded TM with Thm 1 as printed", "sat_ratio"] == pytest.approx(thm[32])
+    assert thm[32] < model.loc["M = 32, every network, BFS distances", "sat_ratio"]   # the thinner margin
+    # a saturation that doubles and one that does not move get the same verdict: no number decides
+    same, _, _ = _claims(vc_sim_ratio=1.0)
+    assert _verdicts(same).loc["similar-saturation", "verdict"] == "cannot be checked"
+
+
+def _ranking(thm=True, model_completed=True, sim_completed=(True, False)):
+    rows = [dict(V=2, setup="-", reading="thm1", source="model (Thm 1 printed)", **{"rates compared": 4,
+                 "lower than TM and torus": 4 if thm else 1, "claim holds": thm})]
+    for reading, ok in (("completed", model_completed), ("printed", False)):
+        rows.append(dict(V=2, setup="-", reading=reading, source="model", **{
+            "rates compared": 4, "lower than TM and torus": 4 if ok else 0, "claim holds": ok}))
+    for V, ok in zip((2, 8), sim_completed):
+        for s in ("ours", "model"):
+            rows.append(dict(V=V, setup=s, reading="completed", source="sim", **{
+                "rates compared": 4, "lower than TM and torus": 4 if ok else 1, "claim holds": ok}))
+            rows.append(dict(V=V, setup=s, reading="printed", source="sim", **{
+                "rates compared": 4, "lower than TM and torus": 0, "claim holds": False}))
+    return pd.DataFrame(rows)
+
+
+def test_lowest_delay_is_a_claim_about_the_model():
+    """The abstract's 'The mathematical results indicate that ...' (referee #36, #37)."""
+    assert CLAIMS["lowest-delay"].quote.startswith("The mathematical results indicate that")
+    c, _, _ = _claims(ranking=_ranking(), distances=distance_table([8]))
+    rows = c[c["claim_id"] == "lowest-delay"].set_index(["setup", "case"])
+    thm = rows.loc[("-", "the paper's model: x-Folded TM with Thm 1 as printed")]
+    assert thm["holds"] is True and thm["cause"] == "paper text"       # it holds for the wrong reason
+    assert "1.81 hops across" in thm["note"]
+    assert rows.loc[("-", "completed reading, BFS distances"), "holds"] is True
+    assert rows.loc[("-", "Definition 1 as printed, BFS distances"), "holds"] is False
+    assert rows.loc[("model", "completed reading"), "holds"] is False            # V = 8 fails in the simulation
+    assert rows.loc[("booksim", "completed reading"), "holds"] is None           # booksim cannot run TM
+    v = _verdicts(c).loc["lowest-delay"]
+    assert v["verdict"] == "holds with a caveat" and "model (completed reading)" in v["caveat"]
+
+
+def test_topology_claims_decide_at_the_papers_k():
+    """k = 8 decides; other radices only add a caveat; both readings of Definition 1 decide (#38-#45)."""
+    topo = topology_checks(range(3, 11))
+    c, _, _ = _claims(topology=topo)
+    v = _verdicts(c)
+    assert v.loc["prop1", "verdict"] == "holds with a caveat"      # exact fit, 52.21 -> 52 at k = 8; drifts at 10
+    assert "k = 10" in v.loc["prop1", "caveat"]
+    assert v.loc["thm1", "verdict"] == "does not hold"
+    assert v.loc["lemma1", "verdict"] == "holds with a caveat" and "completed reading, k = 8" in v.loc["lemma1",
+                                                                                                       "caveat"]
+    low = v.loc["low-diameter-short-distance"]
+    assert low["verdict"] == "holds with a caveat" and "Definition 1 as printed, k = 8" in low["caveat"]
+    rows = c[c["claim_id"] == "low-diameter-short-distance"].set_index("case")
+    assert rows.loc["average distance, completed reading, k = 8", "holds"] is True
+    assert rows.loc["diameter, completed reading, k = 8", "holds"] is True
+    # the tie at k = 3 is not "shorter" (#45): a case beyond the paper's size, named in the note
+    k3 = rows.loc["average distance, completed reading, k = 3"]
+    assert k3["holds"] is False and not k3["paper_config"] and "a tie: not shorter" in k3["note"]
+    assert set(c.loc[c["case"].str.endswith(", k = 8") | (c["case"] == "k = 8"), "paper_config"]) == {True}
+    # no tolerance of the book's: a fact has no threshold and no yardstick
+    facts = c[c["kind"] == "fact"]
+    assert facts["threshold"].isna().all() and facts["yardstick"].isna().all()
+    # a Theorem 1 that matched the BFS distance would hold
+    t = topo.copy()
+    t.loc[t["check"] == "thm1", "holds"] = True
+    assert _verdicts(_claims(topology=t)[0]).loc["thm1", "verdict"] == "holds"
+
+
+def test_topology_checks_literally():
+    t = topology_checks([3, 8, 16]).set_index(["check", "reading", "k"])
+    assert t.loc[("prop1", "all", 8), "holds"] and not t.loc[("prop1", "all", 16), "holds"]
+    assert t.loc[("prop1", "all", 8), "value"] == pytest.approx(52.2106)
+    assert not t.loc[("distance", "completed", 3), "holds"] and t.loc[("distance", "completed", 8), "holds"]
+    assert t.loc[("distance", "completed", 3), "value"] == pytest.approx(t.loc[("distance", "completed", 3),
+                                                                              "reference"])
+    assert t.loc[("diameter", "completed", 8), "value"] == 7 and t.loc[("diameter", "printed", 8), "value"] == 14
+    assert t.loc[("thm1", "printed", 8), "value"] == pytest.approx(2 * theorem1(8)) and 2 * theorem1(8) < 2
+    assert t.loc[("thm1", "printed", 8), "reference"] == pytest.approx(xfolded_tm(8, "printed").average_distance())
+    assert not t.loc[("thm1", "printed", 8), "holds"] and not t.loc[("thm1", "completed", 8), "holds"]
+    a1, a2 = proposition1_fit()
+    assert (round(a1, 4), round(a2, 4)) == (0.8005, 0.9786)
+
+
+def test_outperform_claim_from_the_simulated_saturation():
+    """Section D: "can outperform a similar network size in terms of throughput and delay" (Sec. 1)."""
+    grid = validation_grid(keys=["torus", "tm", "xfolded_printed", "xfolded_completed"], vcs=[2, 8],
+                           message_lengths=[32], setups=["ours", "model"])
+    sat = {"torus": 0.28, "tm": 0.22, "xfolded_printed": 0.19, "xfolded_completed": 0.35}
+    runs = _fake_runs(grid, lambda c: sat[c.sim["topology"]] * (2.5 if c.model["V"] == 8 and
+                                                                 c.sim["topology"] != "xfolded_completed" else 1),
+                      lambda c, f: 1.0)
     v = validation_table(runs, grid)
-    c = claims_table(v).set_index("setup")
-    assert c.loc["model", "cause"] == "-" and c.loc["ours", "cause"] == "simulator set-up"
-    assert c.loc["ours", "worst_err"] == pytest.approx(0.3)
-
-
-def test_vc_claim_is_computed():
-    # simulated saturation doubles from 2 to 8 VCs, the model's grows by 2x too (its saturation is 0.9 x the sim's)
-    c, _, _ = _claims(vc_sim_ratio=2.0)
-    vcr = c[c["claim_id"] == "similar-saturation-vcs-m32"].set_index("setup")
-    assert (vcr["kind"] == "fact").all() and list(vcr.index) == ["-"] + list(SETUPS)
-    assert vcr.loc["-", "holds"] is False and vcr.loc["ours", "holds"] is False
-    assert vcr.loc["-", "cause"] == "paper text"        # no simulated network shows it either
-    assert vcr.loc["booksim", "holds"] is False and vcr.loc["-", "threshold"] == 0.10
-    # similar saturation everywhere: the claim holds
-    c, _, _ = _claims(vc_sim_ratio=1.05)
-    vcr = c[c["claim_id"] == "similar-saturation-vcs-m32"].set_index("setup")
-    assert vcr["holds"].tolist() == [True] * 4 and (vcr["cause"] == "-").all()
-    # a wider tolerance flips the verdict's input
-    c, _, _ = _claims(vc_sim_ratio=2.0, vc_tolerance=1.5)
-    assert c[c["claim_id"] == "similar-saturation-vcs-m32"]["holds"].tolist() == [True] * 4
-
-
-def test_fact_rows_from_ranking_and_topology():
-    grid = _grid()
-    runs = _fake_runs(grid, lambda c: 0.3, lambda c, f: 1.0)
-    v = validation_table(runs, grid)
-    ranking = pd.DataFrame([
-        dict(V=2, setup="ours", reading="completed", source="sim", **{"rates compared": 4,
-             "lower than TM and torus": 4, "claim holds": True}),
-        dict(V=2, setup="-", reading="completed", source="model", **{"rates compared": 4,
-             "lower than TM and torus": 3, "claim holds": False}),
-    ])
-    topo = topology_claims([3, 4, 8])
-    c = claims_table(v, None, ranking, topo, ks="3, 4, 8").set_index(["claim_id", "setup"])
-    assert c.loc[("lowest-delay-completed", "ours"), "holds"] is True
-    assert c.loc[("lowest-delay-completed", "-"), "holds"] is False
-    assert c.loc[("lowest-delay-completed", "booksim"), "cause"] == "simulator set-up"
-    assert c.loc[("lowest-delay-completed", "booksim"), "holds"] is None
-    assert c.loc[("lemma1-distance-counts-printed", "-"), "holds"] is True
-    assert c.loc[("thm1-average-distance", "-"), "holds"] is False
-    assert c.loc[("thm1-average-distance", "-"), "cause"] == "paper text"
-    assert not any("completed_tm" in i for i, _ in c.index)
-    assert (c.xs("-", level="setup")["kind"] == "fact").all()
+    assert {"sim saturation lo", "sim saturation hi"} <= set(v.columns)
+    table = outperform_table(v, _ranking())
+    thr = table[(table["measure"] == "throughput") & (table["setup"] == "model")].set_index(["reading", "V"])
+    assert thr.loc[("completed", 2), "beyond the brackets"] and not thr.loc[("completed", 8), "beyond the brackets"]
+    assert thr.loc[("completed", 2), "ratio"] == pytest.approx(0.35 / 0.28)
+    assert thr.loc[("completed", 2), "aggregate ratio"] == pytest.approx(0.35 * 52 / (0.28 * 64))
+    c = claims_table(v, outperform=table)
+    rows = c[c["claim_id"] == "outperform-similar-size"].set_index(["setup", "case"])
+    assert rows.loc[("model", "throughput, completed reading"), "holds"] is True       # "can": at V = 2
+    assert rows.loc[("model", "throughput, Definition 1 as printed"), "holds"] is False
+    assert rows.loc[("model", "delay, completed reading"), "holds"] is True            # V = 2 every rate
+    verdict = _verdicts(c).loc["outperform-similar-size"]
+    assert verdict["verdict"] == "holds with a caveat" and verdict["rests_on"] == ("model",)
+    assert "52" in verdict["note"]
+    vals = glue_values(v, vc_saturation_table(v), outperform=table)
+    assert vals["xfolded_tm-outperform-sentence"].startswith("On 'model' the completed reading's")
 
 
 def test_glue_values_are_strings_from_the_tables():
     c, v, vc = _claims(err=0.03)
-    vals = glue_values(c, v, vc)
+    vals = glue_values(v, vc, _ranking())
     assert vals["xfolded_tm-worst-torus-m32-booksim"] == "3.0%"  # the book's percent: one decimal, no space
     assert vals["xfolded_tm-worst-tm-xfolded-m32-booksim"] == "not runnable"
     assert vals["xfolded_tm-satratio-torus-m32-model"] == "0.90"
-    assert "does not reproduce" in vals["xfolded_tm-vc-sentence-m32"]
-    c2, v2, vc2 = _claims(err=0.03, vc_sim_ratio=1.05)
-    assert "does not reproduce" not in glue_values(c2, v2, vc2)["xfolded_tm-vc-sentence-m32"]
+    assert "yardstick" in vals["xfolded_tm-vc-sentence-m32"] and "Theorem 1 as printed" in \
+        vals["xfolded_tm-vc-sentence-m32"]
+    assert vals["xfolded_tm-lowest-thm1-model-curves"] == "below TM and the torus at every rate"
+    assert vals["xfolded_tm-lowest-completed-model"].startswith("not below both at every rate")
+    assert vals["xfolded_tm-within5-sentence"].startswith("6 of 6 (network group, M, set-up) cases")  # not "ours"
     assert all(isinstance(x, str) for x in vals.values())
-    assert set(TOPOLOGIES) >= {"torus", "tm"}
     # an infinite worst error is written out, not as a percent
-    c3, v3, vc3 = _claims(err=0.03)
-    c3.loc[c3["claim_id"].eq("within-5pct-torus-m32") & c3["setup"].eq("model"), "worst_err"] = math.inf
-    assert glue_values(c3, v3, vc3)["xfolded_tm-worst-torus-m32-model"] == "unbounded (the model is saturated)"
+    v2 = v.copy()
+    v2.loc[(v2["key"] == "torus") & (v2["setup"] == "model") & (v2["M"] == 32), "worst |err| below 80%"] = math.inf
+    assert glue_values(v2, vc)["xfolded_tm-worst-torus-m32-model"] == "unbounded (the model is saturated)"
 
 
 def test_glue_values_errors_at_the_lowest_rate():
