@@ -66,9 +66,11 @@ CONFIGS = {
 
 #: (configuration, router, vcs) -> saturation load, messages/node/cycle: the midpoint of the final
 #: bracket of 7 bisection steps over :data:`SAT_BRACKET` for the smallest load whose 30,000-message
-#: run (5,000 warm-up, seed 1) reports ``saturated`` (``--measure-saturation`` measures them again)
+#: run (5,000 warm-up, seed 1) reports ``saturated`` (``--measure-saturation`` measures them again).  The
+#: booksim ``bidir`` entry is BookSim's entry partition rule (issue #24; 0.0068828 under the old per-hop
+#: rule, which ``vc_partition='hop'`` still gives), from the package's saturation search.
 SATURATION = {
-    ("bidir", "ideal", 4): 0.0077422, ("bidir", "booksim", 4): 0.0068828,
+    ("bidir", "ideal", 4): 0.0077422, ("bidir", "booksim", 4): 0.007508,
     ("torus_dor", "ideal", 4): 0.0018117, ("torus_dor", "booksim", 4): 0.0014055,
     ("torus_dor", "ideal", 3): 0.0016289,
 }

@@ -4,6 +4,13 @@ second issue #12 round (merge ec5297f), on configurations that exercise DOR on b
 unidirectional tori with '+'/'-' random ties, a mesh with one VC, geometric lengths with self traffic,
 IPP traffic, up*/down*, Duato, Nbc and ``wait_for_tail_credit``.  A kernel change that alters the
 random stream, the allocators' order or any statistic fails here.
+
+Issue #24 changed one rule: ``dor`` on a bidirectional torus takes BookSim's ring partition, chosen
+where the message enters a dimension (``vc_partition='entry'``), instead of the per-hop dateline
+halves.  The digests of the five runs with that rule (``dor_bi``, ``dor_tie``, ``geo_self``,
+``ipp``, ``dor_wtc``) were re-pinned; with ``vc_partition='hop'`` those runs still give the
+digests pinned before (:data:`GOLDEN_HOP`), and every other run is unchanged.  ``min_adapt`` and
+``min_adapt_wtc`` (BookSim's min_adapt_torus) were pinned when it was added.
 """
 
 import hashlib
@@ -29,19 +36,32 @@ CASES = {
     "nbc": (Torus((4, 4)), dict(routing="nbc", vcs=4, message_length=8, buffer_depth=4, rate=0.02)),
     "dor_wtc": (Torus((5, 5)), dict(routing="dor", vcs=2, message_length=6, buffer_depth=2, rate=0.03,
                                     wait_for_tail_credit=True)),
+    "min_adapt": (Torus((4, 4)), dict(routing="min_adapt", vcs=4, message_length=8, buffer_depth=4, rate=0.03)),
+    "min_adapt_wtc": (Torus((4, 4)), dict(routing="min_adapt", vcs=5, message_length=8, buffer_depth=4, rate=0.03,
+                                          wait_for_tail_credit=True)),
 }
 
 #: (digest of the result fields, latency) per case
 GOLDEN = {
-    "dor_bi": ("169c739bfd3d", 52.654),
+    "dor_bi": ("4c24e1030c43", 52.648),
     "dor_uni": ("beedf66e5bd1", float("inf")),
-    "dor_tie": ("2b4c6b46a02a", float("inf")),
+    "dor_tie": ("9fcfd549f973", 121.75966666666666),
     "mesh": ("674c77252279", 44.74633333333333),
-    "geo_self": ("0440d9871a02", 34.175333333333334),
-    "ipp": ("17431a654ebd", float("inf")),
+    "geo_self": ("c3a98effe0a4", 33.73166666666667),
+    "ipp": ("acfdad2d6bc9", float("inf")),
     "updown": ("e31955910482", 29.206666666666667),
     "duato": ("9fac3a78366c", 31.598333333333333),
     "nbc": ("712aa40a2a3b", 29.137666666666668),
+    "dor_wtc": ("bd47d94bc9db", 132.687),
+    "min_adapt": ("f191fa9df2e7", 31.638666666666666),
+    "min_adapt_wtc": ("6986fe506251", 32.31133333333333),
+}
+#: the digests pinned before issue #24 of the runs whose rule changed, reproduced with vc_partition='hop'
+GOLDEN_HOP = {
+    "dor_bi": ("169c739bfd3d", 52.654),
+    "dor_tie": ("2b4c6b46a02a", float("inf")),
+    "geo_self": ("0440d9871a02", 34.175333333333334),
+    "ipp": ("17431a654ebd", float("inf")),
     "dor_wtc": ("883a93ab0382", 166.98833333333334),
 }
 
@@ -61,3 +81,11 @@ def test_booksim_bit_identical_to_reference(name):
     topo, kw = CASES[name]
     r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3)
     assert (result_digest(r), r.latency) == GOLDEN[name]
+
+
+@pytest.mark.parametrize("name", list(GOLDEN_HOP))
+def test_booksim_hop_partition_reproduces_the_digests_before_issue_24(name):
+    topo, kw = CASES[name]
+    r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3, vc_partition="hop")
+    assert r.params["vc_partition"] == "hop"
+    assert (result_digest(r), r.latency) == GOLDEN_HOP[name]

@@ -37,10 +37,10 @@ def test_routing_is_checked_against_the_routing_table():
 
 def test_both_routers_report_the_same_parameters():
     """One summary: the same result fields and parameters, the router's own (injection and ejection VCs,
-    ``wait_for_tail_credit``) apart."""
+    ``wait_for_tail_credit``, ``vc_partition``) apart."""
     ideal = simulate(Torus((4, 4)), **BASE)
     booksim = simulate(Torus((4, 4)), **BASE, router="booksim")
-    assert set(booksim.params) == set(ideal.params) | {"wait_for_tail_credit"}
+    assert set(booksim.params) == set(ideal.params) | {"wait_for_tail_credit", "vc_partition"}
     differ = {k for k in ideal.params if ideal.params[k] != booksim.params[k]}
     assert differ == {"router", "injection_vcs", "ejection_vcs"}
     assert (ideal.params["injection_vcs"], ideal.params["ejection_vcs"]) == (2, 1)

@@ -9,10 +9,20 @@ The preset reproduces BookSim 2 (repository booksim/booksim2) configured with
 (``src/booksim_config.cpp``: ``speculative = 0``, ``st_prepare_delay = 0``,
 ``output_delay = 0``, ``vc_busy_when_full = 0``, ``vc_prioritize_empty = 0``,
 ``hold_switch_for_packet = 0``, ``input_speedup = output_speedup = 1``,
-``buffer_policy = private``, ``priority = none``).  The routing *function*
-is the project's (:mod:`.routing`); the router, the channels, the source and
-the measurement are BookSim's.  Its numba cycle loop is
+``buffer_policy = private``, ``priority = none``).  The router, the
+channels, the source and the measurement are BookSim's.  The routing functions
+are BookSim's where BookSim has them (``dor`` on a bidirectional torus:
+``dim_order_torus``; ``min_adapt``: ``min_adapt_torus``; ``dor`` on a mesh:
+``dim_order_mesh``) and the project's otherwise (``nbc``, ``duato``,
+``duato_nbc``, ``updown``, and ``dor`` on a unidirectional torus, which BookSim
+does not have): see Routing below.  Its numba cycle loop is
 :mod:`.booksim_kernel`.
+
+Line numbers ``routefunc.cpp:N`` refer to ``src/routefunc.cpp`` of BookSim 2 at
+commit 923f1a9 (``src/outputset.hpp``, ``src/outputset.cpp`` and
+``src/allocators/islip.cpp`` likewise); the router's rules below name the
+function of ``src/routers/iq_router.cpp``, ``src/buffer_state.cpp`` or
+``src/trafficmanager.cpp`` they follow.
 
 Semantics, each with the BookSim source it follows
 ----------------------------------------------------
@@ -113,19 +123,183 @@ delayed.  For any ``buffer_depth`` the exact zero-load latency is the max-plus
 recursion of :func:`zero_load_latency` (``+ 5`` per hop, larger for
 ``B <= 4`` and long messages).
 
-Routing.  ``dor``: on a mesh every VC is usable on the dimension-order port
-(BookSim's ``dim_order_mesh``).  On a torus the VCs are split into two
-dateline halves as in BookSim's ``dim_order_torus`` (``src/routefunc.cpp``,
-``vcEnd -= available_vcs`` / ``vcBegin += available_vcs``): a message uses the
-upper half while the wrap-around link of the current dimension is still ahead
-(the project's dateline class ``v2``, :func:`.routing.dor`), the lower half
-otherwise; ``vcs`` must be even.  (The project's ``dor`` with ``vcs > 2`` would
-add an adaptive class on the same path; the booksim preset uses BookSim's
-halves instead.)  ``nbc``: the project's negative-hop levels; every hop goes to
-a strictly higher (level, colour) rank, so its VC dependency graph is acyclic.
-Both are deadlock-free with ``wait_for_tail_credit = 0``: a header queued
-behind another message's tail waits for a message that only waits for
-channels later in the same acyclic order.
+Routing
+-------
+**Route computation** (``IQRouter::_RouteUpdate``: ``cur_buf->Route(vc, _rf, this, f, input)``):
+the routing function runs once per router for the header at the front of its
+VC, with the input port it arrived on (``2 gN``, one past the network ports,
+for the injection port), and may update the flit's ``f->ph``; VC allocation
+(``_VCAllocEvaluate``) then requests, every cycle until it wins, every VC of
+every range of the resulting ``OutputSet`` that is not in use.  Every packet
+is of BookSim's default type (``use_read_write = 0``), so each routing
+function's VC range starts as ``vcBegin = 0``, ``vcEnd = num_vcs - 1``
+(``routefunc.cpp:1520-1534``, ``1720-1733``).  Two facts of
+BookSim's code matter below.  (i) ``OutputSet`` is a ``std::set<sSetElement>``
+(``outputset.hpp:56``) whose ``operator<`` compares the priority only
+(``outputset.hpp:59-62``: ``return se1.pri > se2.pri``), so ``AddRange``
+(``outputset.cpp:51-61``, ``_outputs.insert( s )`` on line 60) of a range whose
+priority is already in the set inserts nothing: a route holds at most one range
+per priority, the first one added.  (ii) With ``vc_allocator = islip`` the
+priorities have no other effect: ``iSLIP_Sparse::Allocate`` (``islip.cpp:45``)
+arbitrates on input and output ports with its round-robin pointers and never
+reads ``in_pri`` / ``out_pri``.  The preset's request lists (:func:`.booksim_kernel._bs_allowed`
+and :func:`.kernel._allowed`) are the allowed free VCs; their order does not
+matter (4 above).
+
+**Injection and ejection VCs** (every routing): the source may take any of the
+``vcs`` injection VCs (8 above: ``dim_order_torus`` and ``min_adapt_torus``
+return the full range for ``inject``, ``routefunc.cpp:1538-1540`` and
+``1738-1741``), and a header at its destination router may take any of the
+``ejection_vcs`` VCs of the ejection port (``routefunc.cpp:1551-1562``: the
+halves are applied only ``if(cur != dest)``; ``1742-1745``; ``dim_order_mesh``,
+``643-678``, always the full range).
+
+``dor`` **on a mesh**: every VC on the dimension-order port (``dim_order_mesh``,
+``routefunc.cpp:643-678``, ``dor_next_mesh`` ``540-569``).
+
+``dor`` **on a bidirectional torus** (``vc_partition='entry'``, the default):
+``dim_order_torus`` (``routefunc.cpp:1517-1581``) with ``dor_next_torus``
+(``573-639``), rule for rule:
+
+* the port: the lowest dimension ``i`` in which the router and the destination
+  differ (``581-584``), in the direction chosen when the header *enters* that
+  dimension, i.e. when ``(in_port/2) != dim_left`` (``588``; true at injection
+  too): ``+`` if ``dist2 = k - 2 ((dest - cur + k) mod k) > 0``, ``-`` if
+  ``< 0`` (``592-601``); a header continuing in the dimension keeps its
+  direction (``633``: ``*out_port = in_port ^ 0x1``);
+* the ring partition ``ph`` (``f->ph``, ``1547-1548``), computed at the entry
+  only, with *the same comparison for both directions*: 1 if the entry
+  coordinate is larger than the destination's, ``cur > dest``, else 0
+  (``619-627``: ``(dir == 0 && cur > dest) || (dir == 1 && dest < cur)``); a
+  continuing header keeps it (line 633 leaves ``*partition`` alone).  So on a
+  ``+`` ring the messages that wrap (cross the ``k-1 -> 0`` link) use half 1 on
+  every hop of the dimension, before and after the wrap link, and the others
+  half 0; on a ``-`` ring the messages that do *not* wrap use half 1 and the
+  wrapping ones half 0.  (``dim_order_bal_torus``, ``1650-1714``, compares
+  ``cur < dest`` for ``-`` on line 611; the preset follows ``dim_order_torus``.)
+  The preset stores ``ph`` in the message (``msg.state``) when its header takes
+  a VC, and reads the table :func:`.routing.entry_partition` of the current
+  router when the header enters a dimension;
+* the VCs: half ``ph`` of them, ``0 .. vcs/2 - 1`` for ``ph = 0`` and
+  ``vcs/2 .. vcs - 1`` for ``ph = 1`` (``1554-1561``: ``available_vcs =
+  (vcEnd - vcBegin + 1) / 2``, ``vcEnd -= available_vcs`` / ``vcBegin +=
+  available_vcs``); ``vcs`` must be even (BookSim's halves would overlap);
+* at the destination every ejection VC (above).
+
+Ties: at an offset of exactly ``k/2`` BookSim draws the direction at random
+when the header enters the dimension (``595``: ``RandomInt( 1 )``); the preset
+follows ``tie`` as the ideal router does (``'random'``: one bit per message and
+dimension from the run's stream, the same distribution; ``'plus'``: always
+``+``).
+
+Why it is deadlock-free.  Within a dimension a message keeps its direction
+and its half, so a channel dependency inside one ring goes from a channel to
+the next channel of the same direction and half, ``c -> c + 1``; every other
+dependency goes to a higher dimension or to the ejection channel.  A cycle
+therefore lies in one (dimension, direction, half) and uses every arc
+``c -> c + 1`` of that ring: every node of the ring would be an intermediate
+node (entered and left on that ring) of some message of that half.  It is
+not.  Take the ``+`` direction, nodes ``0 .. k-1``, wrap link ``k-1 -> 0``.
+Half 0 holds the paths with entry ``s < d``: they never use the wrap link,
+so no arc enters or leaves it.  Half 1 holds the paths with ``s > d``: they
+use the wrap link and, being minimal, have ``L = d - s + k <= floor(k/2)``
+hops, so ``s >= ceil(k/2)`` and ``d <= floor(k/2) - 1``; their intermediate
+nodes ``s+1 .. k-1`` and ``0 .. d-1`` all differ from ``ceil(k/2)``, so the
+dependency from the channel into node ``ceil(k/2)`` to the channel out of it
+never occurs.  The ``-`` direction is
+the mirror image (half 1: ``s > d``, never wraps; half 0: ``s < d``, wraps
+within ``floor(k/2)`` hops, node ``floor(k/2)`` is never intermediate).  So
+the channel dependency graph is acyclic, and with ``wait_for_tail_credit =
+0`` a header queued behind another message's tail in a VC waits for a
+message that holds that VC and waits only for channels later in the same
+acyclic order.  (On a unidirectional ring the wrapping paths have up to
+``k - 1`` hops and every node is an intermediate node of one of them for
+``k >= 4``: the rule is not deadlock-free there.)
+
+``dor`` **with** ``vc_partition='hop'``, **and on a unidirectional torus**: the
+project's rule, not BookSim's (BookSim's ``KNCube`` is bidirectional and
+``dor_next_torus`` always takes the shorter way): the same halves, but the
+half is the textbook Dally-Seitz dateline class recomputed at every hop from
+the current node (:func:`.routing.dor`'s ``v2`` / ``v1``): half 1 while the
+wrap link of the current dimension is still ahead, half 0 after it.  It is
+the preset before issue #24 and the only rule on a unidirectional torus;
+``params['vc_partition']`` records which one a run used.
+
+``nbc``: the project's negative-hop levels; every hop goes to a strictly higher
+(level, colour) rank, so its VC dependency graph is acyclic and it is
+deadlock-free with ``wait_for_tail_credit = 0`` by the same argument.
+
+``min_adapt``: BookSim's ``min_adapt_torus`` (``routefunc.cpp:1718-1794``), on a
+bidirectional torus, rule for rule:
+
+* a header at its destination may take every ejection VC (``1742-1745``); the
+  function does not return there, but the escape range it adds later for the
+  ejection port has the same priority 0 and is not inserted (fact (i));
+* a header that arrived on the injection port counts as *not* on an escape
+  VC (``1748-1749``: ``in_vc = vcEnd``);
+* a header not on an escape VC (``in_vc > vcBegin + 1``, ``1759``: it is on
+  VC 3, or injected) is offered the adaptive VC 3 (``vcBegin+3``, priority 1)
+  on the minimal port of the lowest dimension with an offset, ``+`` if
+  ``dist2 > 0`` else ``-`` (``1762-1771``; the random tie is commented out on
+  line 1767, so at an offset of exactly ``k/2`` the adaptive VC goes ``-``).
+  The loop adds VC 3 for *every* dimension with an offset, but by fact (i)
+  only the first range of priority 1, the lowest dimension's, stays in the
+  route: the adaptive VC is offered on one port only, that of the
+  dimension-order dimension;
+* and the escape VC ``ph`` (priority 0, ``1789-1793``: VC ``vcBegin`` for
+  ``ph = 0``, ``vcBegin+1`` for ``ph = 1``) on the dimension-order port, with
+  ``dor_next_torus`` called with ``in_port = 2 gN`` ("as if we had injected at
+  this node", ``1778-1782``): the direction (random at a tie) and the
+  partition ``cur > dest`` of *this* node, at every router;
+* a header on escape VC 0 or 1 is offered only the escape VC, never VC 3 again
+  (``1783-1787``): ``dor_next_torus`` with its real input port keeps the
+  direction and the partition while it continues in the dimension and
+  computes them anew when it turns (as for ``dor``);
+* VCs 2 and ``4 .. vcs-1`` are never offered on a network channel (they serve
+  injection and ejection); ``vcs >= 4`` (VC 3 must exist) or
+  :class:`ParameterError` naming ``vcs``;
+* priorities: none beyond fact (i) (iSLIP, fact (ii));
+* ties: BookSim draws a new direction each time ``dor_next_torus`` computes one
+  at a tie (every router while the header is not on an escape VC); the
+  preset uses the message's tie bit of that dimension (``tie``) each time;
+* ``wait_for_tail_credit`` False (BookSim's default) or True.
+
+The escape VCs alone are deadlock-free (every escape segment is a minimal path
+in one direction of one ring with the partition of its first node: the
+argument for ``dor`` above, with one VC per half) and absorbing (a message on
+an escape VC is offered escape VCs only), so the messages on escape VCs always
+drain; VC 3 has cyclic dependencies and relies on the escape VC, which a
+header on VC 3 can request whenever it is at the front of its buffer.  With
+``wait_for_tail_credit=True`` it always is (a VC is reallocated only once
+empty), so ``min_adapt`` is deadlock-free.  With ``False`` a header can wait
+behind another message's tail in VC 3; a cycle of such waits needs, in one
+ring direction, every VC-3 buffer to hold the tail of one message and the
+header of the next, each message spanning at most ``floor(k/2)`` buffers of
+that ring (its hops so far) and at most ``floor(k/2) B - 2`` of its ``M`` flits
+in them, so it is impossible when ``M > floor(k/2) B - 2``; otherwise it is
+possible in principle.  The simulator has not found one: no run of
+``min_adapt`` with ``wait_for_tail_credit=False`` deadlocked in 22 million
+simulated cycles (95 runs, 3x3 to 16x16 tori, ``vcs`` 4-6, ``B`` 2-32, ``M``
+2-32, one or ``vcs`` ejection VCs, most of them where the cycle is possible, at
+1 to 3 times the rate that loads the mean channel with 1 flit/cycle, itself at
+least twice the saturation rate), which is evidence, not a proof;
+``tests/sim/test_wormhole_booksim_routing.py`` keeps three such runs.
+(``duato``, whose adaptive VCs may also turn between dimensions, deadlocks
+in such a run within 7000-8200 cycles; see below.)
+
+``min_adapt`` and ``duato`` are different algorithms.  ``duato`` (the
+project's, :func:`.routing.duato`) offers the adaptive VCs ``2 .. vcs-1`` on
+*every* minimal port of *every* dimension with an offset (both directions at
+an offset of ``k/2``), lets a message return to them after an escape hop,
+uses the per-hop dateline escape VCs 0 and 1 of :func:`.routing.dor` (one VC
+each, chosen from the current node at every hop) and needs
+``wait_for_tail_credit=True``.  ``min_adapt`` offers one adaptive VC (3) on
+one port (the dimension-order dimension's; ``-`` at a tie), never returns to
+it from an escape VC, chooses the escape VC by BookSim's ring partition (kept
+along a dimension on the escape VCs, recomputed "as if injected" at every
+router on VC 3), leaves VC 2 and VCs ``>= 4`` unused on network channels and
+takes either ``wait_for_tail_credit``.  Both take any injection VC and any
+ejection VC.
 
 ``duato``, ``duato_nbc``, ``updown`` (``vcs > 1``) have an adaptive VC class
 with cyclic dependencies and rely on Duato's theorem, which assumes that a
@@ -135,38 +309,43 @@ i.e. that a VC is reallocated only once it is empty.  With
 ``SendingFlit``: ``_in_use`` cleared when the tail is sent) a header can wait
 behind another message's tail in an adaptive VC, a dependency outside the
 escape order: ``duato`` with 4 VCs of 8 flits on an 8x8 torus deadlocks at
-twice the saturation load in about 8000 cycles.  BookSim's own adaptive torus
-function ``min_adapt_torus`` (escape VCs 0-1 with DOR datelines, adaptive VC 3
-on minimal ports) has the same exposure.  These routings therefore require
-``wait_for_tail_credit=True`` (BookSim's option: the output VC is freed when
-the credit of the tail comes back and the downstream buffer is empty,
-``BufferState::ProcessCredit``; the same holds for the injection VCs, whose
-state is a ``BufferState`` of the source); otherwise :class:`ParameterError`
-(a ``ValueError``) says so.  The routing *function* is the project's
-(:mod:`.routing`): every allowed free VC is requested (adaptive and escape)
-and the allocator chooses; BookSim's ``min_adapt_torus`` itself is not
-implemented.  Ties at offset ``k/2`` follow ``tie`` as with the ideal router
-(BookSim draws them at random).  ``router_delay`` must be 1 (the stages are
-fixed) and ``injection_vcs`` 1 (BookSim's source).
+twice the saturation load in about 8000 cycles.  These routings therefore
+require ``wait_for_tail_credit=True`` (BookSim's option: the output VC is
+freed when the credit of the tail comes back and the downstream buffer is
+empty, ``BufferState::ProcessCredit``; the same holds for the injection VCs,
+whose state is a ``BufferState`` of the source); otherwise
+:class:`ParameterError` (a ``ValueError``) says so.  Their routing *function*
+is the project's (:mod:`.routing`): every allowed free VC is requested
+(adaptive and escape) and the allocator chooses.  Ties at offset ``k/2``
+follow ``tie`` as with the ideal router.
+
+``router_delay`` must be 1 (the stages are fixed) and ``injection_vcs`` 1
+(BookSim's source).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import types
 
 import numpy as np
 
 from models.core.errors import DeadlockError, ParameterError
-from models.core.validate import require
+from models.core.validate import require, require_choice
 
-from ...networks.graph import Topology, Torus
+from ...networks.graph import Mesh, Topology, Torus
 from . import booksim_kernel as K
 from .common import check_run, initial_state, run_params, run_until_precise, summarise
 from .kernel import alloc_tags, pack_net
+from .routing import entry_partition
 
-__all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "run_booksim_cycles"]
+__all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "VC_PARTITIONS", "run_booksim_cycles",
+           "vc_partition_of", "channel_vc_flits"]
 
-BOOKSIM_ROUTINGS = ("dor", "nbc", "duato", "duato_nbc", "updown")
+BOOKSIM_ROUTINGS = ("dor", "nbc", "duato", "duato_nbc", "updown", "min_adapt")
+#: the ring-partition rules of ``dor`` on a torus (``vc_partition``): BookSim's, chosen when the header
+#: enters a dimension, and the per-hop dateline halves
+VC_PARTITIONS = ("entry", "hop")
 #: routings with a cyclic (adaptive) VC class, deadlock-free only with atomic VC reallocation
 NEEDS_TAIL_CREDIT = ("duato", "duato_nbc", "updown")
 
@@ -293,8 +472,39 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                                  tags=alloc_tags(tagcap), hist=hist, C=C)
 
 
+def vc_partition_of(topology, routing, vc_partition=None):
+    """The ring-partition rule a run uses (``params['vc_partition']``): ``'entry'`` (BookSim's
+    ``dim_order_torus``, the default of ``dor`` on a bidirectional torus, and the escape VCs of
+    ``min_adapt``), ``'hop'`` (the per-hop dateline halves: ``dor`` on a unidirectional torus, or
+    asked for on a bidirectional one), or None (``dor`` on a mesh and the project's routings, which
+    have no ring halves).  ``vc_partition`` given where it does not apply, or ``'entry'`` on a
+    unidirectional torus, raises :class:`ParameterError`."""
+    torus = isinstance(topology, Torus) and not isinstance(topology, Mesh)
+    bidir = torus and topology.bidirectional
+    if vc_partition is not None:
+        require_choice("vc_partition", vc_partition, list(VC_PARTITIONS))
+    if routing == "dor" and torus:
+        if vc_partition is None:
+            return "entry" if bidir else "hop"
+        if vc_partition == "entry" and not bidir:
+            raise ParameterError(
+                "`vc_partition` 'entry' needs a bidirectional torus: BookSim's dim_order_torus partition is "
+                "deadlock-free only for minimal paths of at most k/2 hops (on a unidirectional ring every "
+                f"node is an intermediate node of some wrapping path); got the {topology.name}")
+        return vc_partition
+    if routing == "min_adapt":
+        if vc_partition not in (None, "entry"):
+            raise ParameterError("`vc_partition` must be 'entry' (or None) for routing 'min_adapt': its escape VCs "
+                                 f"follow BookSim's dor_next_torus partition; got {vc_partition!r}")
+        return "entry"
+    if vc_partition is not None:
+        raise ParameterError(f"`vc_partition` applies only to routing 'dor' on a torus and 'min_adapt' with "
+                             f"router='booksim'; got routing {routing!r} on the {topology.name} (leave it None)")
+    return None
+
+
 def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None, wait_for_tail_credit=False,
-            mode=K.RUN_MESSAGES, warmup_cycles=0, run_cycles=0, **shared):
+            vc_partition=None, mode=K.RUN_MESSAGES, warmup_cycles=0, run_cycles=0, **shared):
     """Validate, set up and run the engine; returns its state (a namespace, with ``status`` and the
     checked parameters ``p``) for the result builders."""
     if routing not in BOOKSIM_ROUTINGS:
@@ -302,6 +512,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
                              f"(supported: {', '.join(map(repr, BOOKSIM_ROUTINGS))})")
     if not isinstance(wait_for_tail_credit, (bool, np.bool_)):
         raise ParameterError(f"`wait_for_tail_credit` must be True or False; got {wait_for_tail_credit!r}")
+    part = vc_partition_of(topology, routing, vc_partition)
     counted = mode == K.RUN_MESSAGES
     p = check_run(topology, routing=routing, max_messages=max_messages, counted=counted, **shared)
     if p.R != 1:
@@ -314,7 +525,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
             "issue's configuration) an output VC is reallocated as soon as the previous tail is sent, so a "
             "header can wait behind another message's tail in an adaptive VC without reaching the front of "
             "its buffer to request an escape VC, which Duato's deadlock-freedom argument does not cover "
-            "(BookSim's own min_adapt_torus, whose adaptive VC is cyclic too, has the same exposure)")
+            "(routing 'min_adapt', BookSim's own min_adapt_torus, takes either value)")
     p.streams = 1 if injection_vcs is None else require("injection_vcs", injection_vcs, 1, integer=True)
     if p.streams != 1:
         raise ParameterError(f"`injection_vcs` must be 1 (BookSim's source) with router='booksim'; got {p.streams}")
@@ -327,17 +538,24 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
     tagcap = 2 * (p.max_messages or p.messages) + p.satlim if counted else 1
     s = _setup(topology, V, p.ej_v, p.B, N, P, p.satlim, tagcap)
     C = s.C
-    rtab = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
-    net = K.Net(route=rtab.route, minp=rtab.minp, chan_up=rtab.chan_up, pchan=rtab.pchan, label=rt.label)
-    a0, half = int(rt.a0), 0
-    if routing == "dor" and rt.has_escape:  # torus: BookSim's two dateline halves over all VCs
+    a0, half, rule = int(rt.a0), 0, K.RULE_SHARED
+    if routing == "dor" and rt.has_escape:  # torus: two ring halves over all VCs
         if V % 2:
             raise ParameterError(f"`vcs` must be even for routing 'dor' on a torus with router='booksim' "
-                                 f"(two dateline halves, as BookSim's dim_order_torus); got {V}")
+                                 f"(two ring halves, as BookSim's dim_order_torus); got {V}")
         a0, half = V, V // 2  # no adaptive class
+        if part == "entry":  # BookSim's partition: the table holds the one of a header entering the dimension
+            rule = K.RULE_ENTRY
+            ep = entry_partition(topology).ravel()
+            rt = dataclasses.replace(rt, escv=ep, tie_escv=ep)
+    elif routing == "min_adapt":
+        rule = K.RULE_MIN_ADAPT
+    rtab = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
+    net = K.Net(route=rtab.route, minp=rtab.minp, chan_up=rtab.chan_up, pchan=rtab.pchan, label=rt.label)
+    p.vc_partition = part
     cfg = K.Config(
         n=int(N), p=int(P), v=int(V), b=int(p.B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
-        escape_levels=int(rt.escape_levels), half=half, traffic=int(p.traffic_kind),
+        escape_levels=int(rt.escape_levels), half=half, rule=rule, traffic=int(p.traffic_kind),
         length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(p.M),
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 50 * p.B + 1000), nchan=int(C),
@@ -379,8 +597,20 @@ def simulate_booksim(topology, **kw):
     """:func:`models.sim.wormhole.simulate` with ``router='booksim'`` (same keywords, same result)."""
     s = _engine(topology, **kw)
     return summarise(s.p, s.sc, s.status, s.tags, hist_acc=s.hist.acc, channel_flits=s.sw.chout["flits"][:s.C],
-                     params=run_params(topology, s.p, "booksim", wait_for_tail_credit=s.p.wtc), wall=s.wall,
+                     params=run_params(topology, s.p, "booksim", wait_for_tail_credit=s.p.wtc,
+                                       vc_partition=s.p.vc_partition), wall=s.wall,
                      work=dict(vc_alloc_requests="va_requests", sw_alloc_requests="sw_requests"))
+
+
+def channel_vc_flits(s) -> np.ndarray:
+    """Flits received by each network channel's VCs in the measured window, ``(C, V)`` (channels in
+    ``topology.channels`` order), from the engine state ``s`` (:func:`run_booksim_cycles`'s third value).
+    A flit is counted when it enters the downstream buffer, 3 cycles after the send that
+    ``channel_load`` counts, so a row sum is the channel's flits but for those sent in the 3 cycles
+    before the window's ends."""
+    vs = s.vcs.vs.reshape(-1, K.NVS)
+    V = s.cfg.v
+    return vs[:s.C * V, K.VS_NFL].reshape(s.C, V).astype(np.int64)
 
 
 def run_booksim_cycles(topology, *, warmup_cycles, run_cycles, **kw):

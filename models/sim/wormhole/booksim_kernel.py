@@ -81,7 +81,7 @@ from numba import njit
 # the status codes, phase and length kinds of the ideal engine (the wrapper reads the codes here too)
 from .kernel import (DEADLOCK, DONE, LENGTH_FIXED, LENGTH_GEOMETRIC, MAXCYCLES, MEASURE, RUNNING,  # noqa: F401
                      SATURATED, _all_measured, _allowed, _arrival, _close_cycle, _count_delivered, _count_new,
-                     _draw_message, _prefetch, _state_after, _u)
+                     _draw_message, _list_free, _prefetch, _state_after, _u)
 from .routing import KIND_FIXED_ESCAPE
 
 NSLOT = 8  # event ring (largest delay is 5 cycles)
@@ -90,6 +90,12 @@ MASK = np.int64(0xFFFFFFFF)  # the low half of a packed ``key << 32 | index`` (e
 # run modes: until ``target`` measured messages are delivered (:func:`.booksim.simulate_booksim`), or a
 # fixed window of ``runcyc`` cycles counted in ``nbatch`` batches (:func:`.booksim.run_booksim_cycles`)
 RUN_MESSAGES, RUN_CYCLES = 0, 1
+
+# the routing decode (``cfg.rule``): the shared one of :func:`.kernel._allowed` (the project's routing
+# functions, and ``dor`` with the per-hop dateline halves, ``vc_partition='hop'``), or one of BookSim's
+# own (:func:`_bs_allowed`): ``dor`` on a bidirectional torus with dim_order_torus's ring partition
+# (``vc_partition='entry'``), or min_adapt_torus
+RULE_SHARED, RULE_ENTRY, RULE_MIN_ADAPT = 0, 1, 2
 
 # a VC's state as a buffer (its ``VS_ST``): idle, its front header routing / in VC allocation, active
 # (holding an output VC until its tail is sent)
@@ -106,10 +112,11 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
 # input VC holds it, OWN the input VC holding it (-1: none), NMSG the messages holding it (granted
 # it and their tail not yet out of its buffer; more than one when a message follows a tail into the
-# buffer: the VC-busy histogram).  Field offsets into an int32 array rather than a structured dtype:
-# the loop computes one row offset ``b * NVS`` and indexes from it.
+# buffer: the VC-busy histogram), NFL the flits that entered its buffer while measuring (network
+# VCs: the per-VC split of ``chout.flits``, 3 cycles later: counted where the row is written anyway).  Field offsets into an int32 array rather than a structured
+# dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
 (VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
- VS_IDX, VS_INPORT, VS_NMSG) = range(14)
+ VS_IDX, VS_INPORT, VS_NMSG, VS_NFL) = range(15)
 NVS = 16
 #: per channel, its input side in switch allocation: iSLIP accept pointer ``a``, VC round-robin offset
 #: ``rr`` (small integers: the records of a whole network fit in the L1 cache)
@@ -133,14 +140,15 @@ SCALARS = np.dtype([
 
 #: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection
 #: port, buffer depth; routing kind (``KIND_*``), first adaptive VC, escape class present, escape
-#: levels (Nbc), BookSim's dateline half (``dor`` on a torus: ``v // 2``, else 0); traffic
+#: levels (Nbc), BookSim's ring half (``dor`` on a torus: ``v // 2``, else 0), the routing decode
+#: ``rule`` (``RULE_*``); traffic
 #: (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean length and the geometric ``p``, offered load
 #: per node; warm-up messages, max cycles, saturation backlog, deadlock threshold; network channels
 #: ``nchan``; random DOR ties, self traffic; VCs of the widest port ``w`` and of an ejection port
 #: ``vej``; ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window, batches and batch
 #: length ``blen`` (cycles)
 Config = namedtuple("Config", [
-    "n", "p", "v", "b", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "m",
+    "n", "p", "v", "b", "routing", "a0", "has_esc", "escape_levels", "half", "rule", "traffic", "length", "m",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "nchan", "tie", "self_traffic", "w", "vej",
     "wtc", "mode", "warmcyc", "runcyc", "nbatch", "blen",
 ])
@@ -181,7 +189,8 @@ CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi"], "formats":
 Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act", "onact", "cur_m", "cur_k",
                                  "cur_vc", "last_vc"])
 #: per message slot: destination, length, generation and injection cycles, hops, tag (-1: not
-#: measured), routing state (Nbc level / up*/down* phase ``UD_*``), next in its list, tie bits
+#: measured), routing state (Nbc level / up*/down* phase ``UD_*`` / BookSim's ring partition ``f->ph``
+#: of :func:`_bs_allowed`), next in its list, tie bits
 Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
 #: the event ring, ``NSLOT * NCH`` entries per kind: flits ``(fl << 32) | b`` (``flit``, counts
 #: ``nflit`` per slot), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
@@ -257,6 +266,54 @@ def _sw_add(b, n, vs, cand):
     return n + 1
 
 
+# ----------------------------------------------------------------- BookSim's routing functions
+@njit(cache=True, inline="always")
+def _bs_allowed(u, d, b, m, injb, cfg, net, chans, vcs, msg, out):
+    """BookSim's own routing functions for a header at the front of input VC ``b`` at node ``u``, message
+    ``m`` bound for ``d``: every free VC they allow is listed in ``out`` (returns the count; the VC
+    allocator requests them all).  :mod:`.booksim` cites the lines of ``src/routefunc.cpp`` each rule
+    follows.
+
+    At ``d``: every ejection VC.  Elsewhere the dimension-order port ``port`` of the lowest dimension
+    with an offset (the tie's '-' port when the message's tie bit of that dimension says so) and
+    BookSim's ring partition ``ph`` (``f->ph``): a header *entering* that dimension here (its input
+    port is the injection port or a channel of another dimension: ``(in_port/2) != dim_left``) takes
+    the table's, :func:`.routing.entry_partition` of ``u``; one continuing in it keeps the message's
+    (``msg.state``, set when the header took its VC upstream).
+
+    ``RULE_ENTRY`` (``dim_order_torus``): the VCs of half ``ph`` (``ph * half .. ph * half + half - 1``).
+    ``RULE_MIN_ADAPT`` (``min_adapt_torus``): a header not on an escape VC (on VC 3, or injected)
+    may take the adaptive VC 3 on the table's one adaptive port and the escape VC ``ph`` on ``port``,
+    with ``ph`` computed here whatever its input port ("as if we had injected at this node"); a
+    header on escape VC 0 or 1 only the escape VC ``ph`` (kept, or computed on a turn)."""
+    vs = vcs.vs
+    if u == d:
+        return _list_free(out, 0, chans.base[_u(chans.ej[_u(u)])], 0, cfg.vej, vcs.inuse, False)
+    P = cfg.p
+    idx = u * cfg.n + d
+    rt = net.route[_u(idx)]
+    td = np.int64(rt.tie_dim)
+    port = np.int64(rt.esc_port)
+    if td >= 0 and ((msg.tie[_u(m)] >> td) & 1) == 1:
+        port = np.int64(rt.tie_port)
+    r = b * NVS
+    # continuing in the dimension it arrived in (the injection port P is no dimension's)
+    cont = (vs[_u(r + VS_INPORT)] >> 1) == (port >> 1)
+    base = chans.base[_u(net.pchan[_u(u * P + port)])]
+    if cfg.rule == RULE_ENTRY:
+        ph = msg.state[_u(m)] if cont else np.int64(rt.esc_vc)
+        lo = ph * cfg.half
+        return _list_free(out, 0, base, lo, lo + cfg.half, vcs.inuse, False)
+    n = 0
+    if b >= injb or vs[_u(r + VS_IDX)] > 1:  # not on an escape VC: the adaptive VC 3, escape as if injected
+        ab = chans.base[_u(net.pchan[_u(u * P + net.minp[_u(idx * P)])])]
+        n = _list_free(out, 0, ab, 3, 4, vcs.inuse, False)
+        ph = np.int64(rt.esc_vc)
+    else:
+        ph = msg.state[_u(m)] if cont else np.int64(rt.esc_vc)
+    return _list_free(out, n, base, ph, ph + 1, vcs.inuse, False)
+
+
 # ----------------------------------------------------------------- iSLIP
 @njit(cache=True, inline="always")
 def _offer(best, touched, n, slot, pos, ptr, size, who):
@@ -298,6 +355,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     injb = chans.base[_u(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
     ejb = chans.base[_u(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
+    nfl = 1 if measuring else 0
     slot = t & (NSLOT - 1)
     s0 = slot * NCH
     for i in range(ev.ncredit[_u(slot)]):
@@ -340,6 +398,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             pos -= B
         vcs.buf[_u(b * B + pos)] = fl
         vs[_u(b * NVS + VS_CNT)] = c + 1
+        vs[_u(b * NVS + VS_NFL)] += nfl  # the flits it received in the window (the row is at hand)
         s = vs[_u(b * NVS + VS_ST)]
         if s == ST_IDLE:  # a header at an idle VC: routing now, VC allocation from t + 1
             vs[_u(b * NVS + VS_ST)] = ST_ROUTING
@@ -502,8 +561,11 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         m = vcs.buf[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
         u = chans.dst[_u(vs[_u(b * NVS + VS_CHAN)])]
         # the requests: every free VC the routing function allows (minimal ports in table order)
-        cnt = _allowed(u, msg.dest[_u(m)], msg.state[_u(m)], msg.tie[_u(m)], 0, cfg, net.route, net.minp, net.pchan,
-                       chans.base, chans.ej[_u(u)], vcs.inuse, va.rq, False)
+        if cfg.rule == RULE_SHARED:
+            cnt = _allowed(u, msg.dest[_u(m)], msg.state[_u(m)], msg.tie[_u(m)], 0, cfg, net.route, net.minp,
+                           net.pchan, chans.base, chans.ej[_u(u)], vcs.inuse, va.rq, False)
+        else:
+            cnt = _bs_allowed(u, msg.dest[_u(m)], b, m, injb, cfg, net, chans, vcs, msg, va.rq)
         nreq += 1
         li = va.li[_u(b)]
         for j in range(cnt):  # grant: each output VC takes the input VC first from its pointer
@@ -546,9 +608,16 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         if o < injb:  # a network hop
             m = vcs.buf[_u(b * B + vs[_u(r + VS_HEAD)])] >> 1
             msg.hops[_u(m)] += 1
-            if cfg.routing != KIND_FIXED_ESCAPE:
-                msg.state[_u(m)] = _state_after(cfg, msg.state[_u(m)], vs[_u(o * NVS + VS_IDX)],
-                                                net.label[_u(chans.src[_u(och)])], net.chan_up[_u(och)])
+            if cfg.rule == RULE_SHARED:
+                if cfg.routing != KIND_FIXED_ESCAPE:
+                    msg.state[_u(m)] = _state_after(cfg, msg.state[_u(m)], vs[_u(o * NVS + VS_IDX)],
+                                                    net.label[_u(chans.src[_u(och)])], net.chan_up[_u(och)])
+            else:  # BookSim's f->ph: the ring partition of the VC taken (min_adapt: its escape VCs only)
+                vi = vs[_u(o * NVS + VS_IDX)]
+                if cfg.rule == RULE_ENTRY:
+                    msg.state[_u(m)] = 1 if vi >= cfg.half else 0
+                elif vi < 2:
+                    msg.state[_u(m)] = vi
     return nvca, nnew
 
 

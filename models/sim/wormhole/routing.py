@@ -17,6 +17,11 @@ The kernel implements three *kinds* of rule on these tables:
     Adaptive VCs ``V2..V-1`` on any minimal port, or escape *level* ``l`` (VC
     index ``l``) on any minimal port with ``f <= l <= U[u, d]`` where ``f`` is
     the message's floor (section 7 of the notes).
+``KIND_MIN_ADAPT`` (``min_adapt``, ``router="booksim"`` only)
+    BookSim 2's ``min_adapt_torus``: adaptive VC 3 on the one port ``minp[u, d]``,
+    escape VC 0 or 1 (BookSim's ring partition ``escv``, kept per message) on the
+    dimension-order port; decoded by :mod:`.booksim_kernel`, not by the ideal
+    router (see :func:`min_adapt`).
 
 Preference, everywhere: an adaptive VC if one is free (ports tried in a
 rotating order, VCs lowest index first), else an allowed escape VC (lowest
@@ -43,8 +48,11 @@ from ...networks.graph import Graph, Mesh, Topology, Torus
 KIND_FIXED_ESCAPE = 0
 KIND_UPDOWN = 1
 KIND_NBC = 2
+KIND_MIN_ADAPT = 3
 
-ROUTINGS = ("dor", "duato", "duato_nbc", "nbc", "updown")
+ROUTINGS = ("dor", "duato", "duato_nbc", "nbc", "updown", "min_adapt")
+#: the routings only ``router="booksim"`` implements (BookSim's own routing functions)
+BOOKSIM_ONLY = ("min_adapt",)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -91,6 +99,8 @@ def min_vcs(topo: Topology, routing: str, escape_levels: int | None = None) -> i
         return 2 if is_torus else 1
     if routing == "duato":
         return 3 if is_torus else 2
+    if routing == "min_adapt":
+        return MIN_ADAPT_VCS
     if routing in ("duato_nbc", "nbc"):
         v2 = nbc_min_levels(topo) if escape_levels is None else escape_levels
         return v2 + (1 if routing == "duato_nbc" else 0)
@@ -111,6 +121,9 @@ def _check_pair(topo: Topology, routing: str) -> None:
         raise ParameterError(
             f"`routing` {routing!r} needs a torus or mesh topology; got {topo.name} (use 'updown')"
         )
+    if routing == "min_adapt" and (not isinstance(topo, Torus) or isinstance(topo, Mesh) or not topo.bidirectional):
+        raise ParameterError(f"`routing` 'min_adapt' (BookSim's min_adapt_torus, a k-ary n-cube routing) needs a "
+                             f"bidirectional torus; got {topo.name}")
     if routing in ("duato_nbc", "nbc"):
         if not isinstance(topo, Torus) or isinstance(topo, Mesh) or not topo.bidirectional:
             raise ParameterError(f"`routing` {routing!r} needs a bidirectional torus; got {topo.name}")
@@ -187,6 +200,32 @@ def _dor_tables(topo: Torus):
         vc[here] = v[here]
         done |= here
     return port, vc, tie_dim, tie_port, tie_vc
+
+
+def entry_partition(topo: Torus) -> np.ndarray:
+    """BookSim's ring partition of a header that *enters* its dimension-order dimension at ``u``,
+    per ``(u, d)`` (N x N, int32): 1 if ``u``'s coordinate in the lowest dimension ``i`` where
+    ``u`` and ``d`` differ is larger than ``d``'s (``cur > dest``), else 0 (also for ``u == d``).
+
+    This is ``dor_next_torus``'s non-balanced partition (BookSim 2 ``src/routefunc.cpp``, commit
+    923f1a9, lines 619-627: ``(dir == 0 && cur > dest) || (dir == 1 && dest < cur)``, the same
+    comparison for both directions), computed where the header turns into dimension ``i``
+    (line 588: ``(in_port/2) != dim_left``, which holds at injection too); the header keeps it
+    for the rest of the dimension (line 633 keeps the direction and leaves ``*partition``
+    alone).  :mod:`.booksim_kernel` reads this table at the entry and the message's stored
+    partition elsewhere.
+    """
+    C = topo.coords()
+    N = topo.n_nodes
+    part = np.zeros((N, N), dtype=np.int32)
+    done = np.zeros((N, N), dtype=bool)
+    for i in range(topo.ndim):
+        a = C[:, None, i]
+        b = C[None, :, i]
+        here = (a != b) & ~done
+        part[here] = np.broadcast_to(a > b, (N, N))[here]
+        done |= here
+    return part
 
 
 def _tie_fields(tie_dim, tie_port, tie_vc) -> dict:
@@ -308,6 +347,63 @@ def duato(topo: Torus, vcs: int) -> RoutingTables:
     a0 = 1 if mesh else 2
     return RoutingTables("duato", KIND_FIXED_ESCAPE, vcs, a0, 1, minp.ravel(), nminp.ravel(),
                          escape_levels=a0, **t)
+
+
+#: BookSim's min_adapt_torus uses VC index 3 (``vcBegin+3``) as its adaptive VC: at least 4 VCs
+MIN_ADAPT_VCS = 4
+
+
+def min_adapt(topo: Torus, vcs: int) -> RoutingTables:
+    """BookSim 2's ``min_adapt_torus`` (``src/routefunc.cpp`` lines 1718-1794, commit 923f1a9), for
+    ``router="booksim"`` only; the rules and their lines are in :mod:`.booksim`.
+
+    Tables (bidirectional torus, ``vcs >= 4``): ``minp[u, d]`` holds *one* port, the one the
+    adaptive VC 3 is offered on: the lowest dimension ``i`` with a non-zero offset, ``+`` if
+    ``k_i - 2 ((d_i - u_i) mod k_i) > 0`` else ``-`` (so ``-`` at an offset of exactly
+    ``k_i/2``).  BookSim's loop adds that VC on every unresolved dimension, but its
+    ``OutputSet`` is a ``std::set`` ordered by priority alone (``outputset.hpp`` lines 56-62),
+    so of several ranges of the same priority only the first inserted is kept
+    (``outputset.cpp`` line 60): the lowest dimension's.  ``escp`` / ``tie_port`` and the tie
+    fields are the dimension-order escape port of :func:`dor` (``+`` / ``-`` at a tie), and
+    ``escv = tie_escv`` = :func:`entry_partition`, the escape VC (0 or 1) of a header that
+    computes it at ``u``.  VCs 2 and ``4..vcs-1`` are never offered on a network channel
+    (they serve injection and ejection).
+
+    Deadlock.  The escape VCs alone are acyclic (the argument of BookSim's ``dor`` in
+    :mod:`.booksim`: every escape segment is a minimal path in one direction of one ring,
+    entered with the partition of its first node, and in each half of each ring direction
+    some channel-to-channel dependency never occurs), and a message on an escape VC is
+    offered escape VCs only.  The adaptive VC 3 has cyclic dependencies: a header on it can
+    always also request its escape VC *if it is at the front of its buffer*, which holds with
+    ``wait_for_tail_credit=True``; with ``False`` a header may wait behind another message's
+    tail in VC 3 (see :mod:`.booksim` for what the simulator finds).
+    """
+    _check_pair(topo, "min_adapt")
+    vcs = require("vcs", vcs, 1, unit="virtual channels per physical channel", integer=True)
+    if vcs < MIN_ADAPT_VCS:
+        raise ParameterError(f"`vcs` must be >= {MIN_ADAPT_VCS} for routing 'min_adapt' (BookSim's "
+                             f"min_adapt_torus: escape VCs 0 and 1, adaptive VC 3); got {vcs}")
+    N, P, C = topo.n_nodes, topo.n_ports, topo.n_channels
+    port, _, tie_dim, tie_port, _ = _dor_tables(topo)
+    part = entry_partition(topo)
+    coords = topo.coords()
+    adp = np.full((N, N), -1, dtype=np.int32)
+    done = np.zeros((N, N), dtype=bool)
+    for i, k in enumerate(topo.radices):
+        a = coords[:, None, i]
+        b = coords[None, :, i]
+        here = (a != b) & ~done
+        dist2 = k - 2 * ((b - a) % k)  # BookSim's dist2 (line 1764)
+        adp[here] = np.broadcast_to(np.where(dist2 > 0, 2 * i, 2 * i + 1), (N, N))[here]
+        done |= here
+    t = _empty(N, P, C)
+    t.update(_tie_fields(tie_dim, tie_port, part))
+    t["escp"] = port.ravel().astype(np.int32)
+    t["escv"] = part.ravel().astype(np.int32)
+    minp = np.full((N, N, P), -1, np.int32)
+    minp[:, :, 0] = adp
+    nminp = (adp >= 0).astype(np.int32)
+    return RoutingTables("min_adapt", KIND_MIN_ADAPT, vcs, 3, 1, minp.ravel(), nminp.ravel(), escape_levels=2, **t)
 
 
 def _nbc_common(topo: Torus, vcs: int, levels: int, name: str) -> RoutingTables:
@@ -474,6 +570,8 @@ def build(topo: Topology, routing: str, vcs: int, escape_levels: int | None = No
         return duato_nbc(topo, vcs, escape_levels)
     if routing == "nbc":
         return nbc(topo, vcs, escape_levels)
+    if routing == "min_adapt":
+        return min_adapt(topo, vcs)
     return updown(topo, vcs)
 
 

@@ -87,6 +87,7 @@ from .booksim import simulate_booksim
 from .common import _traffic  # noqa: F401  (throughput.py reads the traffic argument through this module)
 from .common import (SIM_VERSION, WormholeResult, check_run, initial_state, run_params, run_until_precise,
                      summarise)
+from .routing import BOOKSIM_ONLY
 
 __all__ = ["simulate", "WormholeResult", "SIM_VERSION"]
 
@@ -118,14 +119,17 @@ def simulate(
     self_traffic: bool = False,
     router: str = "ideal",
     wait_for_tail_credit: bool = False,
+    vc_partition: str | None = None,
 ) -> WormholeResult:
     """Simulate wormhole switching on ``topology`` and measure latency and the models' quantities.
 
     Parameters
     ----------
     topology : Torus, Mesh or Graph
-    routing : {'dor', 'duato', 'duato_nbc', 'nbc', 'updown'}
+    routing : {'dor', 'duato', 'duato_nbc', 'nbc', 'updown', 'min_adapt'}
         See :mod:`models.sim.wormhole.routing` (VC classes, minimum ``vcs``).
+        ``'min_adapt'`` is BookSim 2's ``min_adapt_torus`` (bidirectional torus,
+        ``vcs >= 4``), with ``router='booksim'`` only.
     vcs : int
         Virtual channels per network physical channel.
     message_length : int
@@ -194,9 +198,10 @@ def simulate(
         cycle), zero-load latency ``M + 5 (h + 1) + 1`` for
         ``buffer_depth >= 5``; see :mod:`models.sim.wormhole.booksim` for each
         semantic and the BookSim source it follows (needs ``router_delay=1``,
-        ``injection_vcs`` 1 or None; routings ``dor`` (BookSim's two dateline
-        halves on a torus: ``vcs`` even) and ``nbc``, and, with
-        ``wait_for_tail_credit=True``, ``duato``, ``duato_nbc`` and ``updown``).
+        ``injection_vcs`` 1 or None; routings ``dor`` (two ring halves on a
+        torus: ``vcs`` even; see ``vc_partition``), ``nbc`` and BookSim's
+        ``min_adapt``, and, with ``wait_for_tail_credit=True``, ``duato``,
+        ``duato_nbc`` and ``updown``).
     wait_for_tail_credit : bool
         ``router='booksim'`` only: BookSim's option of the same name.  ``False``
         (default, BookSim 2's default and the issue #12 configuration): an
@@ -206,12 +211,28 @@ def simulate(
         back (the buffer is empty), i.e. atomic VC reallocation; required by
         the routings with an adaptive VC class (``duato``, ``duato_nbc``,
         ``updown`` with ``vcs > 1``), whose deadlock freedom (Duato's theorem)
-        assumes it.
+        assumes it.  ``min_adapt`` takes either.
+    vc_partition : {None, 'entry', 'hop'}
+        ``router='booksim'``, routing ``dor`` on a torus: how a message's VC
+        half (ring partition) is chosen.  ``'entry'`` (the default on a
+        bidirectional torus): BookSim's ``dim_order_torus``, once per
+        dimension where the message enters it, kept to the end of the
+        dimension; ``'hop'`` (the default, and the only rule, on a
+        unidirectional torus): the textbook dateline, recomputed at every hop
+        (the preset before issue #24).  Recorded in ``params``; refused with
+        the ideal router (its ``dor`` has its own escape VCs) and where there
+        are no ring halves.
     """
     router = require_choice("router", router, ["ideal", "booksim"])
     if router == "ideal" and wait_for_tail_credit is not False:
         raise ParameterError("`wait_for_tail_credit` applies only to router='booksim' (the ideal router "
                              "frees a VC when the tail leaves its buffer)")
+    if router == "ideal" and vc_partition is not None:
+        raise ParameterError("`vc_partition` applies only to router='booksim' (the ideal router's dor uses the "
+                             "per-hop dateline escape VCs of models.sim.wormhole.routing.dor)")
+    if router == "ideal" and routing in BOOKSIM_ONLY:
+        raise ParameterError(f"`routing` {routing!r} (BookSim 2's min_adapt_torus) is implemented for "
+                             "router='booksim' only; with the ideal router use 'duato'")
     kwargs = dict(
         routing=routing, vcs=vcs, message_length=message_length, rate=rate, buffer_depth=buffer_depth,
         traffic=traffic, length_dist=length_dist, messages=messages, warmup_messages=warmup_messages,
@@ -223,8 +244,10 @@ def simulate(
     if router == "booksim":
         run = simulate_booksim
         kwargs["wait_for_tail_credit"] = wait_for_tail_credit
+        kwargs["vc_partition"] = vc_partition
     key = (point_key(simulate, dict(topology=topology, router=router,
-                                    **{"wait_for_tail_credit": wait_for_tail_credit, **kwargs}))
+                                    **{"wait_for_tail_credit": wait_for_tail_credit, "vc_partition": vc_partition,
+                                       **kwargs}))
            if cache else None)
     if kwargs["ejection_vcs"] is None and router == "ideal":
         kwargs["ejection_vcs"] = 1
