@@ -88,7 +88,9 @@ import sys
 import time
 from pathlib import Path
 
-from .paths import ROOT
+import yaml
+
+from .paths import ROOT, git_commit
 
 #: Page size and margins of the printed book (the bottom margin holds the footer).
 FORMAT = "A4"
@@ -571,11 +573,13 @@ def toc_parts(root: Path = ROOT) -> tuple[str, list[dict]]:
 
 
 def book_meta(root: Path = ROOT) -> dict:
-    """What the title page and the footer say: title, authors, version, date (``CITATION.cff``), commit."""
-    from ..citation import citation
-    from .paths import git_commit
+    """What the title page and the footer say: title, authors, version, date (``CITATION.cff``), commit.
 
-    cff = citation(root)
+    ``CITATION.cff`` is read here, not through :mod:`models.citation` (a floor above ``core``)."""
+    cff = yaml.safe_load((root / "CITATION.cff").read_text()) or {}
+    missing = [k for k in ("title", "version", "authors", "date-released") if not cff.get(k)]
+    if missing:
+        raise ValueError(f"CITATION.cff has no {', '.join(map(repr, missing))}")
     authors = ", ".join(a.get("name") or " ".join(filter(None, (a.get("given-names"), a.get("family-names"))))
                         for a in cff.get("authors", []))
     date = cff["date-released"]
