@@ -90,6 +90,7 @@ from pathlib import Path
 
 import yaml
 
+from .cache import atomic_write_bytes
 from .paths import ROOT, git_commit
 
 #: Page size and margins of the printed book (the bottom margin holds the footer).
@@ -747,7 +748,7 @@ def print_pdf(html: Path, out: Path, *, meta: dict | None = None, root: Path = R
               return missing;
             }""", numbers)
             # the book: the contents with their page numbers, untagged (a third of the size), the same bookmarks
-            out.write_bytes(write_outline(page.pdf(**options), tree, report["headings"]))
+            atomic_write_bytes(out, write_outline(page.pdf(**options), tree, report["headings"]))  # never half a PDF
         finally:
             browser.close()
     with _quiet_pypdf():
@@ -784,9 +785,14 @@ def main(argv=None) -> int:
     try:
         report = print_pdf(html, out, root=root, allow_math_errors=args.allow_math_errors)
     except MathErrors as e:
-        if out.exists():  # an older print must not pass for this book
-            out.unlink()
-        print(f"make pdf: {e}\nno PDF written ({out})", file=sys.stderr)
+        if args.out is None and out.exists():
+            out.unlink()  # our own older print, in our _build folder: it must not pass for this book
+            note = f"no PDF written; the older {out} removed"
+        elif out.exists():
+            note = f"no PDF written; {out} (not ours to delete) is left as it was, from an earlier print"
+        else:
+            note = f"no PDF written ({out})"
+        print(f"make pdf: {e}\n{note}", file=sys.stderr)
         return 1
     print(summary(report))
     print(f"{out} ({out.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - t0:.0f} s")

@@ -111,10 +111,21 @@ def test_main_fails_on_math_errors(monkeypatch, tmp_path, capsys):
         raise pdf.MathErrors([{"page": "book/x", "error": "TeX error: \\text{a_b}"}])
 
     monkeypatch.setattr(pdf, "print_pdf", refuse)
-    (tmp_path / "b.pdf").write_bytes(b"%PDF- an older print")
-    assert pdf.main(["--no-build", "--out", str(tmp_path / "b.pdf")]) == 1
-    assert "1 MathJax error box" in capsys.readouterr().err
-    assert not (tmp_path / "b.pdf").exists()  # an older print does not pass for this book
+    # the default output is ours (<root>/_build/pdf/book.pdf): an older print does not pass for this book
+    ours = tmp_path / "_build" / "pdf" / "book.pdf"
+    ours.parent.mkdir(parents=True)
+    ours.write_bytes(b"%PDF- an older print")
+    assert pdf.main(["--no-build", "--root", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "1 MathJax error box" in err and "removed" in err
+    assert not ours.exists()
+    # a file the user named with --out is not ours to delete: it survives byte for byte
+    theirs = tmp_path / "b.pdf"
+    theirs.write_bytes(b"%PDF- the user's own file")
+    assert pdf.main(["--no-build", "--root", str(tmp_path), "--out", str(theirs)]) == 1
+    err = capsys.readouterr().err
+    assert "left as it was" in err
+    assert theirs.read_bytes() == b"%PDF- the user's own file"
 
 
 def test_nested_bookmarks_keep_their_levels_and_places():
