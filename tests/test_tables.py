@@ -31,10 +31,13 @@ def test_percent_is_a_magnitude():
 def test_na_cells_carry_a_footnote_with_the_reason():
     df = pd.DataFrame({"curve": ["a", "b", "c"], "err @25%": [0.0158, math.inf, math.nan]})
     t = format_table(df, fraction=["err @25%"])
-    assert list(t.frame["err @25%"]) == ["+1.6%", "n/a [a]", "n/a [b]"]
+    # one symbol for an unbounded error in every table, one label for a missing number, each with its reason
+    assert list(t.frame["err @25%"]) == ["+1.6%", "\u221e [a]", "n/a [b]"]
     assert t.notes == {"a": INF_NOTE, "b": NAN_NOTE}
+    assert t.labels == {"a": "\u221e = unbounded", "b": "n/a"}
     html = t.to_html()
-    assert "n/a<sup>a</sup>" in html and INF_NOTE in html and NAN_NOTE in html
+    assert "\u221e<sup>a</sup>" in html and "n/a<sup>b</sup>" in html and INF_NOTE in html and NAN_NOTE in html
+    assert "<sup>a</sup> \u221e = unbounded: " in html and "<sup>b</sup> n/a: " in html
     for bad in ("inf", "nan", "None"):
         assert f">{bad}<" not in html and f">{bad}%<" not in html
     # a reason per column overrides the default
@@ -142,3 +145,17 @@ def test_decimals_and_units_by_pattern():
 def test_no_negative_zero():
     assert list(format_table(pd.DataFrame({"diff": [-0.00001, 0.5]}), decimals={"diff": 4}).frame["diff"]) == \
         ["0.0000", "0.5000"]
+
+
+def test_one_symbol_for_an_unbounded_error_in_every_text_form():
+    from models.core.tables import UNBOUNDED, error_text, percent_text
+
+    assert UNBOUNDED == "\u221e"
+    assert percent_text(math.inf) == UNBOUNDED and percent_text(-math.inf) == "-" + UNBOUNDED
+    assert percent_text(math.nan) == "n/a" and percent_text(0.0158, signed=True) == "+1.6%"
+    df = pd.DataFrame({"err @25%": [1.5, math.inf, math.nan], "worst |err|": [2.0, math.inf, 1.0],
+                       "sat": [0.5, math.inf, math.nan]})
+    shown = error_text(df, signed=["err @*"], magnitude=["worst*"], decimals={"sat": 2})
+    assert list(shown["err @25%"]) == ["+1.5%", UNBOUNDED, "n/a"]
+    assert list(shown["worst |err|"]) == ["2.0%", UNBOUNDED, "1.0%"]
+    assert list(shown["sat"]) == ["0.50", UNBOUNDED, "n/a"]

@@ -12,7 +12,10 @@
   the pages here are executed by the pipeline and launch nothing, so its
   event handlers are removed.
 * Tables: ``static/compendium-tables.css`` styles the tables of
-  :mod:`models.core.tables` (scroll shadows on wide tables, aligned headers).
+  :mod:`models.core.tables` (scroll shadows on wide tables, aligned headers,
+  the first column kept in place); ``static/compendium-tables.js`` writes a
+  line above a table wider than the page (how many columns show, and that the
+  rest scroll).
 * Every page's footer names the compendium's version (``CITATION.cff``), the
   commit it was built from, and links to the page that says how to cite it.
 """
@@ -114,6 +117,7 @@ def _tables_css(app, config):
 def setup(app):
     app.connect("config-inited", _tables_css)
     app.add_css_file("compendium-tables.css")
+    app.add_js_file("compendium-tables.js")
     app.connect("config-inited", _config_inited)
     app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)

@@ -14,11 +14,18 @@ Every table a chapter page shows goes through :func:`format_table`:
 * other numbers with a fixed number of decimals per column (chosen from
   the column's largest value for ``SIGNIFICANT`` significant digits, or
   ``decimals={col: n}``), booleans as ``yes``/``no``;
-* a missing or infinite value as ``n/a`` with a footnote marker, and under
-  the table a footnote saying why (``notes={"nan": ..., "inf": ...}``,
-  with defaults :data:`NAN_NOTE`, :data:`INF_NOTE`);
+* a missing value as ``n/a`` and an unbounded one (``+inf``: the model is
+  saturated at that load) as :data:`UNBOUNDED` (``∞``), each with a footnote
+  marker, and under the table a footnote saying why (``notes={"nan": ...,
+  "inf": ...}``, with defaults :data:`NAN_NOTE`, :data:`INF_NOTE`).  One
+  symbol for an unbounded error in every table of the book, one word
+  (:data:`UNBOUNDED_WORD`) in its prose; the findings page defines them;
 * every table in a horizontal scroll container (``<div class="table-scroll"
   style="overflow-x:auto">``), so a wide table scrolls instead of being cut;
+  its first column (the row's label, class ``pin``) stays in place while the
+  others scroll, and the book's script ``compendium-tables.js`` puts a line
+  above a table wider than the page saying how many of its columns show and
+  that the rest scroll (the browser test fails on a wide table without both);
   headers and numbers right-aligned, text left-aligned (CSS classes
   ``compendium-table``, ``num``; the style sheet ``book/_ext/static/compendium-tables.css``,
   added by the book's extension, draws scroll shadows at the edges of a wide table; the inline
@@ -45,7 +52,13 @@ SIGNIFICANT = 4
 #: Default reason for a missing value.
 NAN_NOTE = "the simulation saturated at this load, or the point was not run"
 #: Default reason for an infinite value (an error or latency).
-INF_NOTE = "the model is saturated at this load (its latency, and so its error, is unbounded)"
+INF_NOTE = "the model is saturated at this load: its latency, and so its error, has no bound"
+#: How every table shows an unbounded (``+inf``) error or latency; :data:`UNBOUNDED_WORD` in prose.
+UNBOUNDED = "\u221e"
+#: The word for :data:`UNBOUNDED` in a sentence (glued prose, notes).
+UNBOUNDED_WORD = "unbounded"
+#: The label of each footnote kind under a table: ``n/a`` (missing), ``∞ = unbounded`` (infinite).
+NOTE_LABELS = {"nan": "n/a", "inf": f"{UNBOUNDED} = {UNBOUNDED_WORD}"}
 #: Footnote markers, in order of first use.
 MARKERS = "abcdefghij"
 
@@ -94,6 +107,15 @@ def percent(x, digits: int = 1, *, fraction: bool = True) -> str | None:
         return None
     v = float(x) * (100.0 if fraction else 1.0)
     return f"{v:.{digits}f}%"
+
+
+def percent_text(x, digits: int = 1, *, signed: bool = False, fraction: bool = True, missing: str = "n/a") -> str:
+    """A relative error as a table cell or CSV text: ``"+1.6%"`` (``signed``) or ``"1.6%"``,
+    :data:`UNBOUNDED` (``"∞"``) for ``+inf`` (``"-∞"`` for ``-inf``), ``missing`` when there is no number."""
+    if _is_inf(x):
+        return UNBOUNDED if float(x) > 0 else "-" + UNBOUNDED
+    out = (signed_percent if signed else percent)(x, digits, fraction=fraction)
+    return missing if out is None else out
 
 
 def column_decimals(values, significant: int = SIGNIFICANT, cap: int = 6) -> int:
@@ -195,15 +217,24 @@ def _numbers(col: pd.Series) -> bool:
     return bool(vals) and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in vals)
 
 
+def _classes(numeric: bool, pinned: bool) -> str:
+    """The ``class`` attribute of a cell: ``num`` (right-aligned number), ``pin`` (the first column, kept in place)."""
+    names = [n for n, on in (("num", numeric), ("pin", pinned)) if on]
+    return f' class="{" ".join(names)}"' if names else ""
+
+
 class Table:
     """A formatted table: ``frame`` (strings, what the page shows), ``notes`` (marker -> reason), HTML.
 
     Displayed in a notebook through ``_repr_html_``; ``str(table)`` is plain text.
     """
 
-    def __init__(self, frame: pd.DataFrame, notes: Mapping[str, str], numeric: Sequence[str], caption: str | None):
+    def __init__(self, frame: pd.DataFrame, notes: Mapping[str, str], numeric: Sequence[str], caption: str | None,
+                 labels: Mapping[str, str] | None = None):
         self.frame = frame
         self.notes = dict(notes)
+        #: marker -> what the footnote explains (:data:`NOTE_LABELS`: ``n/a`` or ``∞ = unbounded``)
+        self.labels = {m: (labels or {}).get(m, NOTE_LABELS["nan"]) for m in self.notes}
         self.numeric = list(numeric)
         self.caption = caption
 
@@ -214,8 +245,9 @@ class Table:
         if self.caption:
             cells.append(f'<caption style="caption-side:top;text-align:left">{esc(self.caption)}</caption>')
         cells.append("<thead><tr>")
+        first = self.frame.columns[0] if len(self.frame.columns) else None
         for c in self.frame.columns:
-            cls = ' class="num"' if c in self.numeric else ""
+            cls = _classes(c in self.numeric, c == first)
             align = "right" if c in self.numeric else "left"
             # a long header wraps onto at most about three lines, not one word per line
             wide = f";min-width:{min(14, max(6, len(str(c)) // 3))}em" if len(str(c)) > 16 else ""
@@ -230,10 +262,10 @@ class Table:
         for row in self.frame.itertuples(index=False):
             cells.append("<tr>")
             for c, v in zip(self.frame.columns, row):
-                cls = ' class="num"' if c in self.numeric else ""
+                cls = _classes(c in self.numeric, c == first)
                 align = "right" if c in self.numeric else "left"
                 text = esc(str(v))
-                for m in self.notes:  # "n/a ᵃ": the marker as a superscript
+                for m in self.notes:  # "n/a ᵃ", "∞ ᵃ": the marker as a superscript
                     if text.endswith(f" [{m}]"):
                         text = text[: -len(f" [{m}]")] + f"<sup>{m}</sup>"
                 cells.append(f'<td{cls} style="text-align:{align};vertical-align:top;padding:0.25em 0.75em;'
@@ -242,7 +274,8 @@ class Table:
         cells.append("</tbody></table></div>")
         if self.notes:
             cells.append('<p class="table-notes" style="font-size:90%">'
-                         + "<br>".join(f"<sup>{m}</sup> n/a: {esc(r)}" for m, r in self.notes.items()) + "</p>")
+                         + "<br>".join(f"<sup>{m}</sup> {esc(self.labels[m])}: {esc(r)}" for m, r in self.notes.items())
+                         + "</p>")
         return "".join(cells)
 
     def _repr_html_(self) -> str:
@@ -251,7 +284,7 @@ class Table:
     def __str__(self) -> str:
         text = self.frame.to_string(index=False)
         if self.notes:
-            text += "\n" + "\n".join(f"[{m}] n/a: {r}" for m, r in self.notes.items())
+            text += "\n" + "\n".join(f"[{m}] {self.labels[m]}: {r}" for m, r in self.notes.items())
         return text
 
     __repr__ = __str__
@@ -333,13 +366,14 @@ def format_table(
     reasons = {"nan": NAN_NOTE, "inf": INF_NOTE}
     reasons.update({k: v for k, v in (notes or {}).items() if isinstance(k, str)})
     col_reasons = {k: v for k, v in (notes or {}).items() if isinstance(k, tuple)}
-    markers: dict[str, str] = {}  # reason -> marker
+    markers: dict[tuple[str, str], str] = {}  # (kind, reason) -> marker
 
-    def mark(col, kind) -> str:
+    def mark(col, kind, value=None) -> str:
         reason = col_reasons.get((col, kind), reasons[kind])
-        if reason not in markers:
-            markers[reason] = MARKERS[len(markers) % len(MARKERS)]
-        return f"n/a [{markers[reason]}]"
+        if (kind, reason) not in markers:
+            markers[(kind, reason)] = MARKERS[len(markers) % len(MARKERS)]
+        shown = "n/a" if kind == "nan" else (UNBOUNDED if float(value) > 0 else "-" + UNBOUNDED)
+        return f"{shown} [{markers[(kind, reason)]}]"
 
     shown = {}
     numeric = []
@@ -357,7 +391,7 @@ def format_table(
             frac = kind in ("fraction", "magnitude")
             for v in vals:
                 if _is_inf(v):
-                    out.append(mark(c, "inf"))
+                    out.append(mark(c, "inf", v))
                 elif _is_missing(v):
                     out.append(mark(c, "nan"))
                 else:
@@ -366,7 +400,7 @@ def format_table(
             nd = decimals.get(c, column_decimals(vals))
             for v in vals:
                 if _is_inf(v):
-                    out.append(mark(c, "inf"))
+                    out.append(mark(c, "inf", v))
                 elif _is_missing(v):
                     out.append(mark(c, "nan"))
                 elif isinstance(v, (int, np.integer)) and not isinstance(v, bool) and c not in decimals:
@@ -391,7 +425,8 @@ def format_table(
             numeric.append(head)
         shown[head] = out
     frame = pd.DataFrame(shown, columns=list(shown))
-    return Table(frame, {m: r for r, m in markers.items()}, numeric, caption)
+    return Table(frame, {m: r for (_, r), m in markers.items()}, numeric, caption,
+                 labels={m: NOTE_LABELS[k] for (k, _), m in markers.items()})
 
 
 
@@ -407,25 +442,20 @@ def error_text(
 
     Columns matching ``signed`` / ``magnitude`` (``fnmatch`` patterns) hold
     errors **in percent**: ``"+12.3%"`` / ``"12.3%"`` with ``digits`` decimals,
-    ``"model saturated"`` for ``+inf``, ``"n/a"`` when missing; columns in
-    ``decimals`` (exact names) get that many decimals (``"n/a"`` when not
-    finite).  Other columns are left as they are.
+    :data:`UNBOUNDED` (``"∞"``) for ``+inf``, ``"n/a"`` when missing; columns in
+    ``decimals`` (exact names) get that many decimals (``"n/a"`` when missing,
+    ``"∞"`` when infinite).  Other columns are left as they are.
     """
     shown = table.copy()
     signed, magnitude = list(signed), list(magnitude)
 
-    def text(x, fn):
-        if _is_inf(x) and float(x) > 0:
-            return "model saturated"
-        out = fn(x, digits, fraction=False)
-        return "n/a" if out is None else out
-
     for col in shown.columns:
         if any(fnmatch.fnmatchcase(str(col), g) for g in signed):
-            shown[col] = [text(x, signed_percent) for x in shown[col]]
+            shown[col] = [percent_text(x, digits, signed=True, fraction=False) for x in shown[col]]
         elif any(fnmatch.fnmatchcase(str(col), g) for g in magnitude):
-            shown[col] = [text(x, percent) for x in shown[col]]
+            shown[col] = [percent_text(x, digits, fraction=False) for x in shown[col]]
     for col, nd in (decimals or {}).items():
         if col in shown:
-            shown[col] = [f"{float(x):.{nd}f}" if not (_is_missing(x) or _is_inf(x)) else "n/a" for x in shown[col]]
+            shown[col] = ["n/a" if _is_missing(x) else percent_text(x) if _is_inf(x) else f"{float(x):.{nd}f}"
+                          for x in shown[col]]
     return shown

@@ -73,7 +73,7 @@ from ..core.claims import BELOW, SimSettings, SimulatorSetup, named_setup, worst
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
 from ..core.saturation import Saturation, find_saturation
-from ..core.tables import error_text
+from ..core.tables import UNBOUNDED, error_text
 from ..core.validate import require
 from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
@@ -488,7 +488,7 @@ def own_setup(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_errors(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`error_table` as text (for a CSV file): errors as ``+12.3%`` (``model saturated``, ``n/a``), loads to
+    """:func:`error_table` as text (for a CSV file): errors as ``+12.3%`` (``∞``, ``n/a``), loads to
     5 decimals (:func:`models.core.tables.error_text`, as every chapter)."""
     return error_text(table, signed=["err @*"], magnitude=["worst |err|*"],
                       decimals={"model saturation": 5, "sim saturation": 5, "saturation ratio": 3})
@@ -614,7 +614,7 @@ def _best_text(value: float, criterion: str) -> str:
     if math.isnan(value):
         return "n/a"
     if math.isinf(value):
-        return "saturated"
+        return UNBOUNDED
     return f"{value:.3f}" if criterion == "saturation" else f"{value:.1f}%"
 
 
@@ -622,7 +622,7 @@ def format_best(best: pd.DataFrame) -> pd.DataFrame:
     """:func:`most_accurate` as the page shows it: ``value`` and ``runner-up value`` as text.
 
     A saturation ratio with three decimals, a worst error as ``12.3%``;
-    ``saturated`` for an infinite value, ``n/a`` for a missing one.
+    :data:`~models.core.tables.UNBOUNDED` (``∞``) for an infinite value, ``n/a`` for a missing one.
     """
     shown = best.copy()
     for col in ("value", "runner-up value"):

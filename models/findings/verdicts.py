@@ -77,12 +77,13 @@ import pandas as pd
 
 from .. import CHAPTERS
 from ..core.claims import CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file
-from ..core.tables import format_table, percent
+from ..core.tables import UNBOUNDED, UNBOUNDED_WORD, format_table, percent, percent_text
 
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
     "read_claims", "check_claims", "row_outcome", "Verdict", "verdict", "verdict_table", "format_verdicts",
-    "format_percent", "format_ratio", "verdict_counts", "counts_by_chapter", "glue_values", "FOOTNOTES",
+    "format_percent", "format_ratio", "short_claim", "verdict_rows", "verdict_counts", "counts_by_chapter",
+    "glue_values", "FOOTNOTES",
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
     "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables",
 ]
@@ -475,7 +476,9 @@ def format_reproductions(frame: pd.DataFrame) -> pd.DataFrame:
 #: Footnotes of the formatted table's symbols.
 FOOTNOTES = {
     "n/a": "n/a: no number for this claim on this set-up (not applicable to the claim, or not measured).",
-    "inf": "unbounded: the model is saturated at a simulated load below 80% of the simulated saturation load.",
+    "inf": f"{UNBOUNDED} = {UNBOUNDED_WORD}: the model is saturated at a simulated load below 80% of the simulated "
+           "saturation load, so its latency there, and its error, have no bound; an unbounded error fails any "
+           "tolerance.  Every table of the book writes it so.",
     "neither": "[neither]: a set-up that neither the paper nor its model describes; shown, never deciding.",
     "other": "[other configuration]: a case beyond the paper's own configuration (another size, message length or "
              "wiring); it can add a caveat, never decide.",
@@ -483,11 +486,8 @@ FOOTNOTES = {
 
 
 def format_percent(x, digits: int = 1) -> str:
-    """A fraction as a percentage with fixed precision (``0.1234 -> '12.3%'``); ``'n/a'``; ``'unbounded'`` for +inf."""
-    v = _num(x)
-    if math.isinf(v):
-        return "unbounded"
-    return percent(v, digits) or "n/a"
+    """A fraction as a percentage with fixed precision (``0.1234 -> '12.3%'``); ``'n/a'``; ``'∞'`` for +inf."""
+    return percent_text(_num(x), digits)
 
 
 def format_ratio(x, digits: int = 3) -> str:
@@ -496,7 +496,7 @@ def format_ratio(x, digits: int = 3) -> str:
     if math.isnan(v):
         return "n/a"
     if math.isinf(v):
-        return "unbounded"
+        return UNBOUNDED
     return f"{v:.{digits}f}"
 
 
@@ -577,6 +577,30 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
                                       "saturation ratio", "verdict", "set-ups it rests on", "cause", "source"])
 
 
+#: Words of a claim's quotation that the verdict tables show (the whole quotation is in :func:`claim_details`).
+SHORT_WORDS = 12
+
+
+def short_claim(text: str, words: int = SHORT_WORDS) -> str:
+    """The first ``words`` words of a claim's quotation, with an ellipsis if it is longer (the paper's own words,
+    cut, never paraphrased): ``"The figure reveals that the model predicts the mean message latency with a ..."``."""
+    if not isinstance(words, int) or words < 1:
+        raise ValueError(f"`words` must be a positive integer; got {words!r}")
+    parts = str(text).split()
+    if len(parts) <= words:
+        return " ".join(parts)
+    return " ".join(parts[:words]).rstrip(",;:") + " \u2026"
+
+
+def verdict_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The findings page's verdict table, one row per claim, numbered as :func:`claim_details`: ``#``,
+    ``chapter``, ``claim`` (:func:`short_claim`), ``verdict``, ``what we measured``, ``set-ups it rests on``,
+    ``cause``."""
+    shown = format_verdicts(table).assign(**{"#": range(1, len(table) + 1)})
+    shown["claim"] = [short_claim(c) for c in shown["claim"]]
+    return shown[["#", "chapter", "claim", "verdict", "what we measured", "set-ups it rests on", "cause"]]
+
+
 def claim_details(table: pd.DataFrame) -> str:
     """The claims of :func:`verdict_table` as an HTML numbered list, numbered as the rows of the verdict table.
 
@@ -599,8 +623,9 @@ def claim_details(table: pd.DataFrame) -> str:
 def chapter_verdicts(table: pd.DataFrame, chapter: str) -> pd.DataFrame:
     """The verdict table one chapter's page shows in its Findings section (glued by the findings page, so that a
     chapter and the findings chapter show the same verdicts): ``#`` (the row of the findings table), ``section``,
-    ``claim``, ``verdict``, ``what we measured``, ``set-ups it rests on``, ``cause``."""
-    shown = format_verdicts(table).assign(**{"#": range(1, len(table) + 1)})
+    ``claim`` (:func:`short_claim`; the whole quotation is in the chapter's claims table), ``verdict``, ``what we
+    measured``, ``set-ups it rests on``, ``cause``."""
+    shown = verdict_rows(table).assign(section=list(table["section"]))
     mine = shown[shown["chapter"] == chapter]
     return mine[["#", "section", "claim", "verdict", "what we measured", "set-ups it rests on", "cause"]] \
         .reset_index(drop=True)
@@ -651,9 +676,10 @@ def before_after(table: pd.DataFrame, reproductions: pd.DataFrame, record: pd.Da
     """Each of the referee's rows: the verdict before, the referee's judgement, and where it stands now.
 
     Columns: ``#`` (the report's number), ``claim then`` (chapter: claim), ``verdict then``, ``referee``
-    (judgement and suggestion), ``now`` (the claim id, reproduction or chapter table it became) and
-    ``verdict now`` (this build's, from ``table`` / ``reproductions``; ``"not a claim: in the chapter"`` for
-    rows that left the claims).
+    (the judgement: fair, questionable or wrong), ``now`` (the claim id, reproduction or chapter table it
+    became), ``verdict now`` (this build's, from ``table`` / ``reproductions``; ``"not a claim: in the
+    chapter"`` for rows that left the claims) and ``referee suggests`` (the suggestion, ``""`` if none; the
+    response page answers it under the same number and leaves this column out of its table, to fit the page).
     """
     verdict_of = {(r.chapter, r.claim_id): r.verdict for r in table.itertuples(index=False)}
     repro_of = {}
@@ -677,9 +703,10 @@ def before_after(table: pd.DataFrame, reproductions: pd.DataFrame, record: pd.Da
         judged = {"F": "fair", "Q": "questionable", "W": "wrong"}[r.judgement]
         out.append({"#": int(r.number), "claim then": f"{r.chapter}: {r.claim_before}",
                     "verdict then": r.verdict_before,
-                    "referee": judged + (f": {r.referee_suggests}" if r.referee_suggests else ""),
-                    "now": ident.replace("|", ", ") or "-", "verdict now": now})
-    return pd.DataFrame(out, columns=["#", "claim then", "verdict then", "referee", "now", "verdict now"])
+                    "referee": judged, "now": ident.replace("|", ", ") or "-", "verdict now": now,
+                    "referee suggests": r.referee_suggests or ""})
+    return pd.DataFrame(out, columns=["#", "claim then", "verdict then", "referee", "now", "verdict now",
+                                      "referee suggests"])
 
 
 def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str],
@@ -696,5 +723,6 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
         out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
         out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
     if record is not None:
-        out["findings-before-after"] = format_table(before_after(table, reproductions, record))
+        out["findings-before-after"] = format_table(before_after(table, reproductions, record)
+                                                    .drop(columns="referee suggests"))
     return out

@@ -68,7 +68,7 @@ from ..core.claims import (BELOW, Claim, SimSettings, SimulatorSetup, claims_fra
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
-from ..core.tables import percent, signed_percent
+from ..core.tables import UNBOUNDED_WORD, percent, percent_text, signed_percent
 from ..core.validate import require, require_choice
 from ..networks.dor_paths import DorCombinatorics
 from ..networks.graph import Torus
@@ -483,10 +483,11 @@ def error_summary(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_F
 
 
 def format_fraction(v: float, signed: bool = False) -> str:
-    """A relative error (a fraction) as text in the book's style (:mod:`models.core.tables`): ``"12.3%"``
-    (``"+12.3%"`` with ``signed``), ``"unbounded (the model is saturated)"`` for ``+inf``, ``"n/a"``."""
+    """A relative error (a fraction) as glued prose in the book's style (:mod:`models.core.tables`): ``"12.3%"``
+    (``"+12.3%"`` with ``signed``), ``"unbounded"`` (:data:`~models.core.tables.UNBOUNDED_WORD`) for ``+inf``,
+    ``"n/a"``."""
     if v == math.inf:
-        return "unbounded (the model is saturated)"
+        return UNBOUNDED_WORD
     text = signed_percent(v) if signed else percent(v)
     return "n/a" if text is None else text
 
@@ -496,9 +497,9 @@ def format_error_summary(table: pd.DataFrame) -> pd.DataFrame:
     out = table.copy()
     for c in out.columns:
         if c.startswith("err"):
-            out[c] = ["n/a (model saturated)" if v == math.inf else format_fraction(v, signed=True) for v in out[c]]
+            out[c] = [percent_text(v, signed=True) for v in out[c]]
         elif c.startswith("worst"):
-            out[c] = ["n/a (model saturated)" if v == math.inf else format_fraction(v) for v in out[c]]
+            out[c] = [percent_text(v) for v in out[c]]
         elif c.startswith("sat") and c.endswith("/ sim"):
             out[c] = [f"{v:.2f}" if math.isfinite(v) else "n/a" for v in out[c]]
         elif c.startswith("sat"):
@@ -1029,7 +1030,7 @@ def fig1_summary(errors: pd.DataFrame) -> str:
     """One Markdown bullet per torus of the Fig. 1 :func:`error_summary`: worst errors and saturation ratios."""
     lines = []
     for su, v in _fig1_values(errors).items():
-        lines.append(f"- **{su} torus**: worst |error| below {BELOW:.0%} of the simulated saturation load "
+        lines.append(f"- **{su} torus**: worst |error| below {BELOW:.0%} of the simulated saturation load: "
                      f"{format_fraction(v['worst'])} (default reading) and {format_fraction(v['worst-printed'])} "
                      f"(as printed); the model saturates at {v['sat-ratio-min']:.2f} to {v['sat-ratio-max']:.2f} "
                      f"times the simulated saturation load (as printed: {v['sat-ratio-printed-min']:.2f} to "

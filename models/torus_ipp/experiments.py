@@ -24,7 +24,7 @@ sources, the verdict's simulator set-up.  Two things vary around a curve:
   arrive (assumption (d), which is both the paper's text and the model's
   assumption: ``4 V`` ejection VCs, one per network VC that can end at a
   node), and ``"one ejection channel"``, the single ejection VC this chapter
-  simulated before issue #13.  Both have one injection VC per node (Sec.
+  simulated first.  Both have one injection VC per node (Sec.
   2.4: the injection channel is one MMPP/G/1 server with the node's whole
   rate).  The first stands for the paper (and its model); the second for
   neither (``stands_for=""``), so it is shown and never decides a verdict.
@@ -82,7 +82,7 @@ from ..core.claims import BELOW, Claim, SimSettings, SimulatorSetup, claims_fram
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
-from ..core.tables import percent, signed_percent
+from ..core.tables import UNBOUNDED_WORD, percent, signed_percent
 from ..core.validate import require, require_choice
 from ..networks.graph import Torus
 from ..queueing import mmpp_g1 as Q
@@ -124,7 +124,7 @@ SETUPS: dict[str, SimulatorSetup] = {
         stands_for="paper", overrides={"injection_vcs": 1, "ejection_vcs": every_arriving_vc}, short="4V ejection VCs"),
     "one ejection channel": SimulatorSetup(
         "one ejection channel",
-        "the chapter's simulator before issue #13: one ejection VC per node, so a message that arrives "
+        "the chapter's first simulator set-up: one ejection VC per node, so a message that arrives "
         "while another is leaving waits holding its network VCs; one injection VC",
         stands_for="", overrides={"injection_vcs": 1, "ejection_vcs": 1}, short="1 ejection VC"),
 }
@@ -1153,14 +1153,14 @@ def glue_values_balance(balance: pd.DataFrame | None) -> dict:
 def glue_values_claims(claims: pd.DataFrame) -> dict:
     """The claims table (:func:`claims_table`) in words, four keys per row ``torus_ipp-claim-<id>-<set-up key>``
     (the set-up's short name of :data:`SETUP_KEYS`, ``all`` for ``"-"``): the note, ``-err`` (the worst error,
-    ``unbounded (the model is saturated)``, or ``n/a``), ``-ratio`` (the saturation ratio, or ``n/a``) and
+    ``unbounded``, :data:`~models.core.tables.UNBOUNDED_WORD`, or ``n/a``), ``-ratio`` (the saturation ratio, or ``n/a``) and
     ``-holds`` (``yes``/``no``; for a fact left open: ``not decided``; else ``n/a``).  These are the chapter's
     numbers; the verdicts are the findings table's."""
     out = {}
     for row in claims.itertuples():
         key = f"torus_ipp-claim-{row.claim_id}-{SETUP_KEYS.get(row.setup, 'all')}"
         out[key] = row.note
-        out[f"{key}-err"] = ("n/a" if np.isnan(row.worst_err) else "unbounded (the model is saturated)"
+        out[f"{key}-err"] = ("n/a" if np.isnan(row.worst_err) else UNBOUNDED_WORD
                              if np.isinf(row.worst_err) else f"{row.worst_err:.1%}")
         out[f"{key}-ratio"] = "n/a" if np.isnan(row.sat_ratio) else f"{row.sat_ratio:.3f}"
         undecided = "not decided" if row.kind == "fact" else "n/a"

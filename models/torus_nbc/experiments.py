@@ -69,7 +69,7 @@ from ..core.claims import BELOW, CLAIM_COLUMNS, Claim, SimSettings, SimulatorSet
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
 from ..core.saturation import Saturation, find_saturation
-from ..core.tables import percent, signed_percent
+from ..core.tables import percent, percent_text, signed_percent
 from ..core.validate import require
 from ..core.validation import saturation_aware_error
 from ..networks.graph import Torus
@@ -378,20 +378,14 @@ def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS)
 
 def format_errors(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`error_table` as text (the chapter's CSV, read by the chapter page): errors as ``+12.3%``
-    (``model saturated``, ``n/a``), rates to 5 decimals, the ratio to 3; the columns :data:`ERROR_COLUMNS`
-    (those of ``at`` in place of the default fractions')."""
-    def text(x, fn):
-        if isinstance(x, (int, float)) and math.isinf(x) and x > 0:
-            return "model saturated"
-        out = fn(x)
-        return "n/a" if out is None else out
-
+    (:data:`~models.core.tables.UNBOUNDED`, ``n/a``), rates to 5 decimals, the ratio to 3; the columns
+    :data:`ERROR_COLUMNS` (those of ``at`` in place of the default fractions')."""
     shown = table.drop(columns=[WORST_FINITE, SATURATED_FROM], errors="ignore").copy()
     for col in shown.columns:
         if col.startswith("err @") or col == "saturation err":
-            shown[col] = [text(x, signed_percent) for x in shown[col]]
+            shown[col] = [percent_text(x, signed=True) for x in shown[col]]
         elif col == WORST:
-            shown[col] = [text(x, percent) for x in shown[col]]
+            shown[col] = [percent_text(x) for x in shown[col]]
     for col, digits in (("model saturation", 5), ("sim saturation", 5), ("saturation ratio", 3)):
         shown[col] = [f"{float(x):.{digits}f}" if math.isfinite(float(x)) else "n/a" for x in shown[col]]
     return shown

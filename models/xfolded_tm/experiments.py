@@ -42,7 +42,7 @@ pages quote comes from :func:`glue_values` (the claims),
 Simulator set-ups (:data:`SETUPS`, :class:`models.core.claims.SimulatorSetup`;
 DESIGN.md "Simulator set-ups are named"):
 
-* ``"ours"`` -- the chapter's set-up before issue #13: the ideal router (one
+* ``"ours"`` -- the chapter's first set-up: the ideal router (one
   cycle per router), 2-flit buffers per VC, ``V`` injection VCs, one ejection
   channel (messages leave one at a time).  It stands for neither the paper
   nor the model (no verdict rests on it).
@@ -86,7 +86,7 @@ from ..core.claims import (BELOW, CLAIM_COLUMNS, Claim, SimSettings, SimulatorSe
 from ..core.errors import ParameterError
 from ..core.experiment import Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
-from ..core.tables import percent
+from ..core.tables import UNBOUNDED_WORD, percent
 from ..core.validate import require, require_choice
 from ..core.validation import compare
 from ..networks.grid2d import (READINGS, GridNetwork, build, definition1_node_count, mesh, properties_table,
@@ -155,7 +155,7 @@ def check_setup(setup: SimulatorSetup) -> SimulatorSetup:
 #: The chapter's simulator set-ups, by name (DESIGN.md: "Simulator set-ups are named").
 SETUPS: dict[str, SimulatorSetup] = {s.name: check_setup(s) for s in (
     SimulatorSetup(
-        "ours", "our ideal router as before issue #13: 2-flit buffers per VC, 1 cycle per router, V injection VCs, "
+        "ours", "our ideal router, the chapter's first set-up: 2-flit buffers per VC, 1 cycle per router, V injection VCs, "
         "one ejection channel (one message leaves a node at a time)", "",
         dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs=1)),
     SimulatorSetup(
@@ -993,7 +993,7 @@ ERROR_GROUPS = {"torus": ("torus",), "tm-xfolded": ("tm", "xfolded_printed", "xf
 GROUP_LABELS = {"torus": "torus", "tm-xfolded": "TM and x-Folded TM"}
 
 #: How the claims and glued sentences write an infinite worst error.
-UNBOUNDED = "unbounded (the model is saturated)"
+UNBOUNDED = UNBOUNDED_WORD
 
 
 def _error_text(x: float) -> str:

@@ -164,6 +164,6 @@ def test_glue_values_and_the_shown_table():
     assert set(one.glue_values(best.assign(setup=one.OWN_SETUP))) == {"findings-one-each-model-s-own-set-up"}
     shown = one.format_best(best).set_index("criterion")
     assert shown.loc["saturation", "value"] == "1.050" and shown.loc["up to 50%", "value"] == "6.0%"
-    assert shown.loc["75-90%", "value"] == "20.0%" and shown.loc["75-90%", "runner-up value"] == "saturated"
+    assert shown.loc["75-90%", "value"] == "20.0%" and shown.loc["75-90%", "runner-up value"] == "\u221e"
     assert one.format_best(best.assign(value=math.nan))["value"].eq("n/a").all()
     assert best["value"].dtype.kind == "f"                          # the input is left as it was

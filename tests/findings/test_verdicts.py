@@ -208,7 +208,7 @@ def test_repeated_claim_setup_and_case_raises(tmp_path):
 def test_formatting_one_style():
     assert V.format_percent(0.12345) == "12.3%"
     assert V.format_percent(math.nan) == "n/a"
-    assert V.format_percent(math.inf) == "unbounded"
+    assert V.format_percent(math.inf) == "\u221e"  # the book's one symbol for an unbounded error
     assert V.format_ratio(0.5654) == "0.565"
     table = V.verdict_table(pd.DataFrame([row(setup="paper", worst_err=0.42, sat_ratio=1.4),
                                           row(setup="model", worst_err=0.03, sat_ratio=0.98)]))
@@ -363,7 +363,28 @@ def test_before_after_follows_each_referee_row():
     out = V.before_after(table, repro, record)
     assert list(out["verdict now"]) == ["holds", "a: holds; b: does not hold", "reproduced",
                                         "not a claim: in the chapter"]
-    assert list(out["referee"]) == ["fair", "wrong: holds", "questionable", "fair"]
+    assert list(out["referee"]) == ["fair", "wrong", "questionable", "fair"]
+    assert list(out["referee suggests"]) == ["", "holds", "", ""]
     assert out.loc[0, "claim then"] == "torus_nbc: x"
     assert V.chapter_summary(table, "torus_nbc", repro) == \
         "2 claims: 1 holds, 1 does not hold; 2 of 2 columns of the paper's tables reproduced"
+
+
+def test_verdict_rows_show_the_claims_own_words_cut_short():
+    long = ("The figure reveals that the model predicts the mean message latency with a good degree of accuracy "
+            "when the network operates in the steady-state regions.")
+    assert V.short_claim(long) == "The figure reveals that the model predicts the mean message latency with \u2026"
+    assert V.short_claim("Short and whole.") == "Short and whole."
+    assert V.short_claim("one two, three", words=2) == "one two \u2026"   # no dangling comma before the ellipsis
+    with pytest.raises(ValueError, match="words"):
+        V.short_claim(long, words=0)
+    table = V.verdict_table(pd.DataFrame([row(claim=long), row(claim_id="sat", kind="saturation", chapter="min_mva",
+                                                               claim="Saturation is close.", sat_ratio=1.02)]))
+    shown = V.verdict_rows(table)
+    assert list(shown.columns) == ["#", "chapter", "claim", "verdict", "what we measured", "set-ups it rests on",
+                                   "cause"]
+    assert list(shown["#"]) == [1, 2] and shown["claim"].iloc[0].startswith("The figure reveals")
+    assert shown["claim"].iloc[0].endswith("\u2026") and shown["claim"].iloc[1] == "Saturation is close."
+    mine = V.chapter_verdicts(table, "min_mva")   # a chapter's rows keep the findings table's numbers
+    assert list(mine["#"]) == [2] and list(mine["claim"]) == ["Saturation is close."]
+    assert list(mine["section"]) == ["Sec. 4"]

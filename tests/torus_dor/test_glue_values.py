@@ -25,7 +25,7 @@ def test_latency_values():
                         "beyond mux sim": [3.0, 5.0]})
     zl = pd.DataFrame({"rel. error": [0.001, -0.003]})
     v = glue_values_latency(_fig1_errors(), dec, zl)
-    assert v["torus_dor-fig1-worst-unidirectional"] == "unbounded (the model is saturated)"
+    assert v["torus_dor-fig1-worst-unidirectional"] == "unbounded"
     assert v["torus_dor-fig1-worst-printed-unidirectional"] == "30.0%"
     assert v["torus_dor-fig1-worst-bidirectional"] == "23.6%"
     assert v["torus_dor-fig1-sat-ratio-min-unidirectional"] == 0.61 and v["torus_dor-fig1-sat-ratio-max-unidirectional"] == 0.68
@@ -38,11 +38,11 @@ def test_latency_values():
     assert math.isnan(empty["torus_dor-mux-max-err"]) and math.isnan(empty["torus_dor-beyond-ratio-max"])
     text = fig1_summary(_fig1_errors())
     assert text.splitlines()[0] == (
-        "- **unidirectional torus**: worst |error| below 80% of the simulated saturation load unbounded (the model is "
-        "saturated) (default reading) and 30.0% (as printed); the model saturates at 0.61 to 0.68 times the "
+        "- **unidirectional torus**: worst |error| below 80% of the simulated saturation load: unbounded "
+        "(default reading) and 30.0% (as printed); the model saturates at 0.61 to 0.68 times the "
         "simulated saturation load (as printed: 0.40 to 0.50).")
     assert text.splitlines()[1].startswith("- **bidirectional torus**: worst |error| below 80% of the simulated "
-                                           "saturation load 23.6% (default reading)")
+                                           "saturation load: 23.6% (default reading)")
 
 
 def _fig2_errors():
@@ -81,7 +81,7 @@ def test_comparison_values():
     v = glue_values_comparison(_fig2_errors(), _readings(), switches, run, _comparison())
     assert v["torus_dor-fig2-sat-model-unidirectional"] == 0.0014 and v["torus_dor-fig2-sat-sim-bidirectional"] == 0.008
     assert v["torus_dor-fig2-sat-2003-ratio-sim-bidirectional"] == 0.65
-    assert v["torus_dor-fig2-worst-model-unidirectional"] == "unbounded (the model is saturated)"
+    assert v["torus_dor-fig2-worst-model-unidirectional"] == "unbounded"
     assert v["torus_dor-fig2-worst-2003-bidirectional"] == "20.0%" and v["torus_dor-fig2-worst-printed-unidirectional"] == "5.0%"
     assert v["torus_dor-fig2-bi-uni-sim-sat-ratio"] == pytest.approx(0.008 / 0.0024)
     assert v["torus_dor-readings-default-ratio-unidirectional"] == pytest.approx(0.0014 / 0.0012)
@@ -111,8 +111,7 @@ def test_comparison_sentences():
     assert text.splitlines()[0] == (
         "- **unidirectional torus**: the 2004 model saturates at 0.0014 messages/node/cycle (0.60 of the simulated "
         "0.0024), the 2003 model at 0.0012 (0.48), the 2004 model as printed at 0.0011 (0.44).  Worst |error| "
-        "below 80% of the simulated saturation load: unbounded (the model is saturated) (2004), unbounded (the "
-        "model is saturated) (2003), 5.0% (2004 as printed).")
+        "below 80% of the simulated saturation load: unbounded (2004), unbounded (2003), 5.0% (2004 as printed).")
     assert text.splitlines()[-1] == ("- The simulated saturation load is 3.33 times higher on the bidirectional "
                                      "torus than on the unidirectional one.")
     r = readings_summary(_readings())

@@ -132,13 +132,13 @@ def test_error_table_math():
     assert t.loc[0, "saturation ratio"] == pytest.approx(0.7)
     shown = format_errors(t)
     assert tuple(shown.columns) == ERROR_COLUMNS
-    assert list(shown.iloc[0]) == ["8x8, M=32", "paper", "+25.0%", "-20.0%", "-25.0%", "model saturated", "25.0%",
+    assert list(shown.iloc[0]) == ["8x8, M=32", "paper", "+25.0%", "-20.0%", "-25.0%", "\u221e", "25.0%",
                                    "0.35000", "0.50000", "-30.0%", "0.700"]
     # a model saturated below 80% of the simulated saturation makes the worst error unbounded
     early = error_table([_fake_run([10.0, 20.0, math.inf, math.inf], [8.0, 25.0, 40.0, 50.0])])
     assert early.loc[0, WORST] == math.inf and early.loc[0, SATURATED_FROM] == 0.75
     assert early.loc[0, WORST_FINITE] == pytest.approx(0.25)
-    assert list(format_errors(early).iloc[0])[4:7] == ["model saturated", "model saturated", "model saturated"]
+    assert list(format_errors(early).iloc[0])[4:7] == ["\u221e"] * 3
 
 
 def _fake_pair(k=8, M=32, paper_err=(-0.1, -0.2, -0.4, -0.6), model_err=(-0.1, -0.05, 0.0, 0.05),
