@@ -16,7 +16,8 @@ quick build it checks:
   than the column: a reader would have to scroll inside it (code hidden
   behind its "show code" button is not measured until opened);
 * a table wider than the column (the book's one style, a
-  ``compendium-table`` in a ``table-scroll`` container) keeps what a reader
+  ``compendium-table`` in a ``table-scroll`` container, or a page's
+  ``csv-table`` in the theme's scroll container) keeps what a reader
   needs to read it: its first column (the row's label) stays in place while
   the rest scrolls (``position: sticky``), and a line above it says how many
   columns show and that the others scroll (``compendium-tables.js``).  That is
@@ -65,7 +66,8 @@ _FIT_JS = """() => {
   const col = document.querySelector('article.bd-article') || document.querySelector('article');
   if (!col) return {};
   const width = col.clientWidth + 1;
-  const shown = e => e.getClientRects().length > 0;
+  // drawn, and not inside a closed <details> (a hidden code cell: Chromium lays its content out unseen)
+  const shown = e => e.getClientRects().length > 0 && !e.closest('details:not([open])');
   const where = e => (e.closest('[id]') || {}).id || '';
   const out = {merror: [], equations: [], code: [], tables: [], wide_tables: 0, n_tables: 0};
   document.querySelectorAll('mjx-merror').forEach(e => out.merror.push(e.textContent.slice(0, 120)));
@@ -86,12 +88,12 @@ _FIT_JS = """() => {
     const w = t.getBoundingClientRect().width;
     if (w <= width) return;
     out.wide_tables += 1;
-    const box = t.closest('.table-scroll');
+    const box = t.closest('.table-scroll, .pst-scrollable-table-container');
     const first = t.querySelector('tbody tr td, tbody tr th');
     const hint = box && box.previousElementSibling;
     const head = (t.tHead ? t.tHead.innerText : '').replace(/\\s+/g, ' ').slice(0, 50);
     const faults = [];
-    if (!t.classList.contains('compendium-table') || !box) faults.push('not in the book style (format_table)');
+    if (!box) faults.push('not in a scroll container (format_table, or a csv-table)');
     else {
       if (!box.classList.contains('is-wide')) faults.push('not marked wide');
       if (!hint || !hint.classList.contains('table-scroll-hint') || !shown(hint)) faults.push('no line saying it scrolls');

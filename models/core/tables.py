@@ -251,7 +251,7 @@ class Table:
             align = "right" if c in self.numeric else "left"
             # a long header wraps onto at most about three lines, not one word per line
             wide = f";min-width:{min(14, max(6, len(str(c)) // 3))}em" if len(str(c)) > 16 else ""
-            cells.append(f'<th{cls} style="text-align:{align};vertical-align:bottom;padding:0.25em 0.75em{wide}">'
+            cells.append(f'<th{cls} style="text-align:{align};vertical-align:bottom;padding:0.25em 0.5em{wide}">'
                          f"{esc(c)}</th>")
         cells.append("</tr></thead><tbody>")
         # long text wraps in a wide column; numbers and short text stay on one line
@@ -268,7 +268,7 @@ class Table:
                 for m in self.notes:  # "n/a ᵃ", "∞ ᵃ": the marker as a superscript
                     if text.endswith(f" [{m}]"):
                         text = text[: -len(f" [{m}]")] + f"<sup>{m}</sup>"
-                cells.append(f'<td{cls} style="text-align:{align};vertical-align:top;padding:0.25em 0.75em;'
+                cells.append(f'<td{cls} style="text-align:{align};vertical-align:top;padding:0.25em 0.5em;'
                              f'{wrap[c]}">{text}</td>')
             cells.append("</tr>")
         cells.append("</tbody></table></div>")

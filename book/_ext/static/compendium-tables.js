@@ -1,4 +1,5 @@
-/* A table wider than the page says so: a line above it names how many of its
+/* A table wider than the page (ours, .table-scroll, or a csv-table in the theme's
+   .pst-scrollable-table-container) says so: a line above it names how many of its
    columns show and that the others scroll sideways (its first column stays in
    place, compendium-tables.css).  Rewritten when the window is resized. */
 (function () {
@@ -12,8 +13,29 @@
     }
     return [shown, row.cells.length];
   }
+  // The leading label columns (a compendium table's cells without "num", e.g. torus and curve) stay in
+  // place too, as long as together they take less than 45% of the visible width.
+  function pinLabels(box) {
+    var table = box.querySelector("table.compendium-table");
+    if (!table || !table.rows.length) { return; }
+    var head = table.rows[0].cells, widths = [], total = 0;
+    for (var i = 0; i < head.length && i < 3 && !head[i].classList.contains("num"); i++) {
+      widths.push(head[i].getBoundingClientRect().width);
+      total += widths[i];
+    }
+    while (widths.length > 1 && total > 0.45 * box.clientWidth) { total -= widths.pop(); }
+    for (var r = 0; r < table.rows.length; r++) {
+      var left = 0;
+      for (var c = 0; c < widths.length && c < table.rows[r].cells.length; c++) {
+        var cell = table.rows[r].cells[c];
+        cell.classList.add("pin");
+        cell.style.left = left + "px";
+        left += widths[c];
+      }
+    }
+  }
   function mark() {
-    document.querySelectorAll(".table-scroll").forEach(function (box) {
+    document.querySelectorAll(".table-scroll, .pst-scrollable-table-container").forEach(function (box) {
       var hint = box.previousElementSibling;
       if (!hint || !hint.classList.contains("table-scroll-hint")) { hint = null; }
       var wide = box.scrollWidth > box.clientWidth + 1;
@@ -24,9 +46,10 @@
         hint.className = "table-scroll-hint";
         box.parentNode.insertBefore(hint, box);
       }
+      pinLabels(box);
       var n = columnsShown(box);
       hint.textContent = "\u2194 " + n[0] + " of " + n[1] + " columns show: scroll the table sideways for the rest" +
-        " (its first column stays in place).";
+        " (the row labels stay in place).";
     });
   }
   var timer = null;
