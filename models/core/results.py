@@ -42,7 +42,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _short(value: Any) -> str:
+#: Characters per line of a result's repr (a page's code column shows about 90).
+REPR_WIDTH = 88
+
+
+def _short(value: Any, room: int = 70) -> str:
+    """``value`` in at most ``room`` characters: floats to 6 significant digits (inside a dict too), large
+    arrays and sequences by their shape, anything longer cut with ``...``."""
     if isinstance(value, float):
         return f"{value:.6g}" if math.isfinite(value) else str(value)
     if isinstance(value, np.ndarray):
@@ -53,8 +59,11 @@ def _short(value: Any) -> str:
         return f"{type(value).__name__}(len={len(value)})"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return f"{type(value).__name__}(...)"
-    text = repr(value)
-    return text if len(text) <= 70 else text[:67] + "..."
+    if isinstance(value, dict):
+        text = "{" + ", ".join(f"{k!r}: {_short(v, room)}" for k, v in value.items()) + "}"
+    else:
+        text = repr(value)
+    return text if len(text) <= room else text[: max(room - 3, 1)] + "..."
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -66,9 +75,10 @@ class Result:
         if not fields:
             return f"{type(self).__name__}()"
         width = max(len(f.name) for f in fields)
+        room = max(20, REPR_WIDTH - width - 5)  # "  <name> = <value>" within REPR_WIDTH
         lines = [f"{type(self).__name__}("]
         for f in fields:
-            lines.append(f"  {f.name:>{width}} = {_short(getattr(self, f.name))}")
+            lines.append(f"  {f.name:>{width}} = {_short(getattr(self, f.name), room)}")
         lines.append(")")
         return "\n".join(lines)
 

@@ -74,6 +74,7 @@ from typing import Callable, Sequence
 from .cache import atomic_write_text, key_path, mac, mac_ok
 from .cache import warn as cache_warn
 from .paths import cache_dir
+from .typeset import tag_text
 
 #: Bump to invalidate every stored set (the format of the files below; 2: authenticated, #26).
 FORMAT = 2
@@ -106,15 +107,14 @@ def latex_equations(eqs: dict) -> str:
     """LaTeX ``align`` body for a mapping ``{label: Eq}`` (label shown as a tag).
 
     A tag is typeset in text mode, where ``_``, ``^``, ``&``, ``%``, ``#`` and ``$`` are errors
-    (MathJax prints the raw TeX in an error box): they are escaped (``Q_ij`` shows as "Q_ij").
+    (MathJax prints the raw TeX in an error box): they are escaped by
+    :func:`models.core.typeset.tag_text` (``Q_ij`` shows as "Q_ij").
     """
     import sympy as sp
 
     lines = []
     for label, eq in eqs.items():
-        tag = str(label).replace("eq:", "")
-        tag = "".join({"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$",
-                       "^": r"\^{}"}.get(ch, ch) for ch in tag)
+        tag = tag_text(str(label).replace("eq:", ""))
         lines.append(f"{sp.latex(eq)} \\tag{{{tag}}}")
     return "\\begin{aligned}" + " \\\\ ".join(lines) + "\\end{aligned}"
 

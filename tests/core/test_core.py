@@ -184,3 +184,23 @@ def test_ci_halfwidth_matches_student_t():
     x = np.array([1.0, 2.0, 3.0, 4.0])
     assert ci_halfwidth(x) == pytest.approx(3.182446305284263 * x.std(ddof=1) / 2)
     assert math.isnan(ci_halfwidth([1.0]))
+
+
+def test_a_results_repr_fits_the_page_column():
+    """Every line of a result's repr fits a page's code column (88 characters): a long dict is cut, its floats
+    shortened; the class name and the field names stay."""
+    import dataclasses
+
+    from models.core.results import REPR_WIDTH, Result
+
+    @dataclasses.dataclass(frozen=True, repr=False)
+    class Wide(Result):
+        latency: float
+        stage_residence: dict
+
+    r = Wide(10.675612345, {f"F{i}": 1.1223156650033221 + i for i in range(12)})
+    lines = repr(r).splitlines()
+    assert lines[0] == "Wide(" and lines[-1] == ")"
+    assert max(len(line) for line in lines) <= REPR_WIDTH
+    assert "latency = 10.6756" in lines[1] and "{'F0': 1.12232, 'F1': 2.12232" in lines[2]
+    assert lines[2].endswith("...")
