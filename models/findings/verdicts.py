@@ -594,11 +594,11 @@ def short_claim(text: str, words: int = SHORT_WORDS) -> str:
 
 def verdict_rows(table: pd.DataFrame) -> pd.DataFrame:
     """The findings page's verdict table, one row per claim, numbered as :func:`claim_details`: ``#``,
-    ``chapter``, ``claim`` (:func:`short_claim`), ``verdict``, ``what we measured``, ``set-ups it rests on``,
-    ``cause``."""
+    ``chapter``, ``claim`` (:func:`short_claim`), ``verdict``, ``cause``, ``set-ups it rests on``, ``what we
+    measured`` (the long text last, so that the verdict and its cause show without scrolling)."""
     shown = format_verdicts(table).assign(**{"#": range(1, len(table) + 1)})
     shown["claim"] = [short_claim(c) for c in shown["claim"]]
-    return shown[["#", "chapter", "claim", "verdict", "what we measured", "set-ups it rests on", "cause"]]
+    return shown[["#", "chapter", "claim", "verdict", "cause", "set-ups it rests on", "what we measured"]]
 
 
 def claim_details(table: pd.DataFrame) -> str:
@@ -623,11 +623,11 @@ def claim_details(table: pd.DataFrame) -> str:
 def chapter_verdicts(table: pd.DataFrame, chapter: str) -> pd.DataFrame:
     """The verdict table one chapter's page shows in its Findings section (glued by the findings page, so that a
     chapter and the findings chapter show the same verdicts): ``#`` (the row of the findings table), ``section``,
-    ``claim`` (:func:`short_claim`; the whole quotation is in the chapter's claims table), ``verdict``, ``what we
-    measured``, ``set-ups it rests on``, ``cause``."""
+    ``claim`` (:func:`short_claim`; the whole quotation is in the chapter's claims table), ``verdict``, ``cause``,
+    ``set-ups it rests on``, ``what we measured``."""
     shown = verdict_rows(table).assign(section=list(table["section"]))
     mine = shown[shown["chapter"] == chapter]
-    return mine[["#", "section", "claim", "verdict", "what we measured", "set-ups it rests on", "cause"]] \
+    return mine[["#", "section", "claim", "verdict", "cause", "set-ups it rests on", "what we measured"]] \
         .reset_index(drop=True)
 
 

@@ -381,8 +381,8 @@ def test_verdict_rows_show_the_claims_own_words_cut_short():
     table = V.verdict_table(pd.DataFrame([row(claim=long), row(claim_id="sat", kind="saturation", chapter="min_mva",
                                                                claim="Saturation is close.", sat_ratio=1.02)]))
     shown = V.verdict_rows(table)
-    assert list(shown.columns) == ["#", "chapter", "claim", "verdict", "what we measured", "set-ups it rests on",
-                                   "cause"]
+    assert list(shown.columns) == ["#", "chapter", "claim", "verdict", "cause", "set-ups it rests on",
+                                   "what we measured"]
     assert list(shown["#"]) == [1, 2] and shown["claim"].iloc[0].startswith("The figure reveals")
     assert shown["claim"].iloc[0].endswith("\u2026") and shown["claim"].iloc[1] == "Saturation is close."
     mine = V.chapter_verdicts(table, "min_mva")   # a chapter's rows keep the findings table's numbers
