@@ -4,6 +4,8 @@
 #   make test   runs the test suite (unit tests, every notebook with the quick
 #               profile, and a -W build of the book)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (needs Chromium)
+#   make lab    JupyterLab (the optional extra `lab`) on the notebooks to run, runs/notebooks/,
+#               on 127.0.0.1 only, with Jupyter's token (README, "Running the notebooks yourself")
 # PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line,
 # ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force"), and
 # PDF_ARGS="..." of `python -m models.core.pdf` (e.g. PDF_ARGS=--allow-math-errors).
@@ -15,13 +17,16 @@ PROFILE ?= full
 JOBS    ?= 2
 ARGS    ?=
 PDF_ARGS ?=
+LAB_DIR ?= runs/notebooks
+LAB_PORT ?= 8888
+LAB_ARGS ?=
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 
 export OMP_NUM_THREADS := 1
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: book run html pdf test test-fast bench clean venv browser deps
+.PHONY: book run html pdf test test-fast bench clean venv browser deps lab
 
 venv: $(STAMP)
 
@@ -61,6 +66,14 @@ book: run html
 # title page, contents, bookmarks, page numbers; fails on a MathJax error box.
 pdf: run browser
 	$(PY) -m models.core.pdf $(PDF_ARGS)
+
+# JupyterLab for students: installs the optional extra `lab` (pyproject.toml), writes the notebooks to run
+# (python -m models.classroom: the quick profile's values, no outputs; a copy already there is kept, since it
+# may hold a student's work) and serves them from 127.0.0.1 only; Jupyter's token is on (the URL it prints).
+lab: $(STAMP)
+	$(PY) -m pip install --quiet --no-build-isolation -e ".[lab]"
+	$(PY) -m models.classroom --out $(LAB_DIR)
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
 
 test: deps
 	$(PY) -m pytest

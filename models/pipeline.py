@@ -736,6 +736,9 @@ QUICK_SECONDS = {
     "torus_ipp/02-latency": 27, "torus_ipp/03-burstiness": 48, "torus_nbc/01-derivation": 5,
     "torus_nbc/02-latency": 10, "torus_nbc/03-routing-comparison": 9, "xfolded_tm/01-topology": 8,
     "xfolded_tm/02-model": 7, "xfolded_tm/03-delay": 43, "findings/01-claims": 2, "findings/02-one-network": 8,
+    # the exercises pages, measured from an empty simulation cache (2 cores, one at a time)
+    "min_mva/05-exercises": 9, "torus_dor/05-exercises": 28, "torus_ipp/04-exercises": 16,
+    "torus_nbc/04-exercises": 12, "xfolded_tm/04-exercises": 15,
 }
 DEFAULT_QUICK_SECONDS = 15
 #: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores,
@@ -749,6 +752,9 @@ FULL_SECONDS = {
     "torus_nbc/02-latency": 349, "torus_nbc/03-routing-comparison": 426, "xfolded_tm/01-topology": 8,
     "xfolded_tm/02-model": 8, "xfolded_tm/03-delay": 234, "findings/01-claims": 2,
     "findings/02-one-network": 41,
+    # the exercises pages: estimates (the curve command's run lengths, about six times the quick ones)
+    "min_mva/05-exercises": 40, "torus_dor/05-exercises": 90, "torus_ipp/04-exercises": 80,
+    "torus_nbc/04-exercises": 150, "xfolded_tm/04-exercises": 80,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27

@@ -1,6 +1,6 @@
 """The package's floors (DESIGN.md): imports only go down, never in a circle.
 
-Floors, top down: ``findings`` (the papers side by side) -> chapters -> ``sim`` ->
+Floors, top down: ``findings`` (the papers side by side) -> chapters -> ``sim``, ``classroom`` ->
 ``networks``, ``queueing``, ``traffic``, ``pipeline`` -> ``citation`` -> ``core``.  No chapter imports another; ``sim`` imports no
 chapter; ``networks``, ``queueing``, ``traffic`` and ``core`` import neither
 ``sim`` nor a chapter; ``core`` imports nothing of ``models`` above it.  The
@@ -20,7 +20,7 @@ import models
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 CHAPTERS = set(models.CHAPTERS)
-FLOOR = {"findings": -1, "sim": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "new_chapter": 2,
+FLOOR = {"findings": -1, "sim": 1, "classroom": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "new_chapter": 2,
          "citation": 3, "core": 4}
 
 

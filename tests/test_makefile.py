@@ -60,3 +60,21 @@ def test_make_test_and_pdf_depend_on_the_browser():
     rules = {line.split(":")[0]: line.split(":", 1)[1].split() for line in proc.stdout.splitlines()
              if line and not line.startswith(("#", "\t")) and ":" in line and "=" not in line.split(":")[0]}
     assert "deps" in rules["test"] and "browser" in rules["deps"] and "browser" in rules["pdf"]
+
+
+def test_make_lab_serves_the_notebooks_to_run_on_loopback_only():
+    """``make lab`` installs the optional extra, writes the notebooks to run and starts JupyterLab on 127.0.0.1
+    with its token (no option that empties it); the extra is pinned in pyproject.toml."""
+    import tomllib
+
+    proc = subprocess.run([shutil.which("make"), "-C", str(ROOT), "-n", "-W", "pyproject.toml", "lab"],
+                          capture_output=True, text=True, timeout=60)
+    lines = [line for line in proc.stdout.splitlines() if "jupyter lab" in line or "models.classroom" in line
+             or '".[lab]"' in line]
+    assert len(lines) == 3, proc.stdout
+    install, copies, serve = lines
+    assert '-e ".[lab]"' in install and "-m models.classroom --out runs/notebooks" in copies
+    assert "--ip=127.0.0.1" in serve and "--no-browser" in serve and "runs/notebooks" in serve
+    assert "token" not in serve.lower() and "0.0.0.0" not in serve
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lab"]
+    assert extra and all("==" in pin for pin in extra)

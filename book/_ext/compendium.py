@@ -18,6 +18,16 @@
   rest scroll).
 * Every page's footer names the compendium's version (``CITATION.cff``), the
   commit it was built from, and links to the page that says how to cite it.
+* A notebook to run beside every notebook page (HTML builder): the page's
+  source notebook with the quick profile's values in its ``parameters`` cell,
+  no injected cell and no outputs (:func:`models.classroom.student_notebook`),
+  written to ``_downloads/notebooks/<chapter>/<name>-quick.ipynb``; a
+  "Run this page yourself" box at the top of the page (folded) links it and
+  gives the pipeline line that re-runs the page; the page's download menu
+  offers it first, as ".ipynb to run (quick)", and names the executed
+  notebook ".ipynb as built (outputs)" (re-running that one resets its
+  parameters: papermill's hidden cell follows the parameters cell).
+  Not in ``singlehtml`` (the PDF), which has no downloads.
 """
 
 from __future__ import annotations
@@ -26,6 +36,9 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+
+from docutils import nodes
+from sphinx.util.osutil import relative_uri
 
 try:  # the repository the book is built from (the tests build a copy of book/ elsewhere)
     from models.core.paths import ROOT
@@ -114,10 +127,133 @@ def _tables_css(app, config):
     config.html_static_path = list(config.html_static_path or []) + [str(STATIC)]
 
 
+#: Where the notebooks to run go in the HTML build.
+STUDENT_DIR = "_downloads/notebooks"
+#: The profile of the notebooks to run.
+STUDENT_PROFILE = "quick"
+
+
+def notebook_source(docname: str) -> Path | None:
+    """``notebooks/<chapter>/<name>.ipynb`` of the page ``book/<chapter>/<name>``, if it is a notebook page."""
+    parts = docname.split("/")
+    if len(parts) != 3 or parts[0] != "book":
+        return None
+    source = ROOT / "notebooks" / parts[1] / f"{parts[2]}.ipynb"
+    return source if source.exists() else None
+
+
+def student_target(docname: str) -> str:
+    """The notebook to run of the page ``book/<chapter>/<name>``, relative to the HTML root."""
+    _, chapter, name = docname.split("/")
+    return f"{STUDENT_DIR}/{chapter}/{name}-{STUDENT_PROFILE}.ipynb"
+
+
+def _code(text: str) -> nodes.literal:
+    return nodes.literal(text, text)
+
+
+def run_box(source: Path, href: str) -> nodes.admonition:
+    """The "Run this page yourself" box of the notebook page whose source is ``source``."""
+    from models import classroom, pipeline  # the package the book documents (installed by `make`)
+    from models.core.progress import format_duration
+
+    chapter, name = source.parent.name, source.stem
+    slug = f"{chapter}/{name}"
+    quick = format_duration(pipeline.QUICK_SECONDS.get(slug, pipeline.DEFAULT_QUICK_SECONDS))
+    full = format_duration(pipeline.FULL_SECONDS.get(slug, pipeline.DEFAULT_QUICK_SECONDS * pipeline.FULL_OVER_QUICK))
+    box = nodes.admonition(classes=["tip", "dropdown", "compendium-run"])
+    box += nodes.title("", "Run this page yourself")
+    p = nodes.paragraph()
+    p += nodes.Text("Download ")
+    p += nodes.raw("", f'<a class="reference download compendium-student" href="{href}" '
+                       f'download="{name}-{STUDENT_PROFILE}.ipynb"><strong>the notebook to run</strong></a>',
+                   format="html")
+    p += nodes.Text(f": this page's notebook with the quick profile's values in its parameters cell (short "
+                    f"runs, about {quick} on two cores) and no outputs.  Save it in the repository's folder ")
+    p += _code("runs/")
+    p += nodes.Text(", open it in JupyterLab (")
+    p += _code("make lab")
+    p += nodes.Text(" installs it and opens every chapter's notebooks to run), change a parameter and run all "
+                    "cells.  Or run the page with the pipeline, from the repository's root after ")
+    p += _code("make venv")
+    p += nodes.Text(":")
+    box += p
+    command = classroom.pipeline_command(source, STUDENT_PROFILE)
+    for option in (" notebooks/", " --profile"):  # three lines: each fits the page's column
+        command = command.replace(option, " \\\n    " + option.lstrip())
+    box += nodes.literal_block(command, command, language="bash")
+    p = nodes.paragraph()
+    p += nodes.Text("It writes the executed notebook, its figures and its tables into ")
+    p += _code(f"runs/{chapter}/")
+    p += nodes.Text("; ")
+    p += _code("-p NAME VALUE")
+    p += nodes.Text(" sets a parameter, and without ")
+    p += _code("--profile quick")
+    p += nodes.Text(f" it runs at the papers' scale (about {full}).  ")
+    if pipeline.runs_after(slug):
+        p += nodes.Text("This page reads the claims tables of the other chapters' runs in the same folder: run "
+                        "them into it first.  ")
+    p += nodes.Text("The page's download menu (top right) holds both notebooks: ")
+    p += nodes.emphasis("", ".ipynb to run (quick)")
+    p += nodes.Text(" is this one; ")
+    p += nodes.emphasis("", ".ipynb as built (outputs)")
+    p += nodes.Text(" is the notebook the book executed, to read: do not re-run it, since a hidden cell after its "
+                    "parameters cell sets them back to the book's values.")
+    box += p
+    return box
+
+
+def _doctree_resolved(app, doctree, docname):
+    """On a notebook page of the HTML build: write its notebook to run, put the box at the top."""
+    if app.builder.name not in ("html", "dirhtml"):
+        return
+    source = notebook_source(docname)
+    if source is None:
+        return
+    from models import classroom  # the package the book documents (installed by `make`)
+
+    target = student_target(docname)
+    classroom.write_student_notebook(source, Path(app.outdir) / target, STUDENT_PROFILE)
+    box = run_box(source, relative_uri(app.builder.get_target_uri(docname), target))
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        doctree.insert(0, box)
+        return
+    titles = [i for i, child in enumerate(section.children) if isinstance(child, nodes.title)]
+    section.insert(titles[0] + 1 if titles else 0, box)
+
+
+def _download_menu(app, pagename, templatename, context, doctree):
+    """The header's download menu of a notebook page: the notebook to run first, the executed one named so."""
+    if notebook_source(pagename) is None:
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons":
+            continue
+        # the executed notebook: the theme's notebook entry, or (a page read from an .ipynb) its source entry
+        kinds = ("download-notebook-button", "download-source-button")
+        executed = [b for kind in kinds for b in group["buttons"] if b.get("label") == kind][:1]
+        buttons = [b for b in group["buttons"] if b.get("label") not in kinds]
+        student = {"type": "link", "url": context["pathto"](student_target(pagename), 1),
+                   "text": ".ipynb to run (quick)", "icon": "fas fa-play",
+                   "tooltip": "The notebook to run yourself: the quick profile's parameters, no outputs",
+                   "label": "download-student-button"}
+        for b in executed:
+            b["text"] = ".ipynb as built (outputs)"
+            b["label"] = "download-executed-button"
+            b["icon"] = "fas fa-file"
+            b["tooltip"] = ("The notebook as the book ran it, with its outputs, to read: re-running it resets "
+                            "its parameters")
+        group["buttons"] = [student, *executed, *buttons]
+
+
 def setup(app):
     app.connect("config-inited", _tables_css)
     app.add_css_file("compendium-tables.css")
     app.add_js_file("compendium-tables.js")
+    app.add_js_file("compendium-notebooks.js")
+    app.connect("doctree-resolved", _doctree_resolved)
+    app.connect("html-page-context", _download_menu, priority=502)  # after the theme's buttons (501)
     app.connect("config-inited", _config_inited)
     app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)

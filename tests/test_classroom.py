@@ -1,0 +1,182 @@
+"""The notebook a student can run (``models.classroom``, ``book/_ext/compendium.py``).
+
+A student's download is the page's source notebook with the quick profile's values written into its
+``parameters`` cell, no papermill ``injected-parameters`` cell (which would set edited parameters back), no
+outputs; the book links it from a "Run this page yourself" box and from the page's download menu.  The last test
+writes one download as the book does, into a temporary folder, and runs it with ``nbclient``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from models import classroom, pipeline
+from models.core.paths import ROOT
+
+SOURCES = pipeline.notebook_sources()
+
+
+def _parameters(nb: dict) -> dict:
+    """The values of the notebook's ``parameters`` cell (as the pipeline parses it)."""
+    cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(cells) == 1
+    body = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4})
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"params-{os.getpid()}.ipynb"
+    try:
+        path.write_text(body)
+        return pipeline.notebook_defaults(path)
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def test_set_parameters_changes_values_and_keeps_comments():
+    src = ('k_values: list = [8, 16]             # radices\n'
+           'messages: int = 100000               # measured messages\n'
+           'label: str = "paper"                 # a name\n'
+           'profile: str = "full"                # the profile\n')
+    out = classroom.set_parameters(src, {"k_values": [8], "messages": 3000, "label": "paper", "profile": "quick"},
+                                   notes={"k_values": [8, 16], "messages": 100000})
+    assert out.splitlines() == [
+        'k_values: list = [8]                 # radices [full: [8, 16]]',
+        'messages: int = 3000                 # measured messages [full: 100000]',
+        'label: str = "paper"                 # a name',
+        'profile: str = "quick"               # the profile',
+    ]
+    with pytest.raises(ValueError, match="seed"):
+        classroom.set_parameters(src, {"seed": 2})
+
+
+@pytest.mark.parametrize("chapter,name,source", SOURCES, ids=[f"{c}/{n}" for c, n, _ in SOURCES])
+def test_every_student_notebook_has_the_quick_values_and_nothing_else(chapter, name, source):
+    nb = classroom.student_notebook(source)
+    assert _parameters(nb) == pipeline.resolve_parameters(chapter, name, source, "quick")
+    assert not [c for c in nb["cells"] if "injected-parameters" in c.get("metadata", {}).get("tags", [])]
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(not c["outputs"] and c["execution_count"] is None for c in code)
+    original = json.loads(source.read_text())
+    assert len(nb["cells"]) == len(original["cells"])  # the same notebook, cell for cell
+    same = [a["source"] == b["source"] for a, b in zip(nb["cells"], original["cells"])]
+    assert same.count(False) <= 1  # only the parameters cell differs
+
+
+def test_an_injected_cell_never_reaches_a_student(tmp_path):
+    """A notebook that carries papermill's injected cell (an executed one) loses it."""
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    cells = [{"cell_type": "code", "metadata": {"tags": ["parameters"]}, "execution_count": 1, "outputs": [],
+              "source": ["n: int = 10  # a size\n", 'profile: str = "full"  # the profile']},
+             {"cell_type": "code", "metadata": {"tags": ["injected-parameters"]}, "execution_count": 2,
+              "outputs": [], "source": ["n = 10\n", 'profile = "full"']},
+             {"cell_type": "code", "metadata": {}, "execution_count": 3,
+              "outputs": [{"output_type": "stream", "name": "stdout", "text": ["10\n"]}], "source": ["print(n)"]}]
+    source = folder / "01-toy.ipynb"
+    source.write_text(json.dumps({"cells": cells, "metadata": {"papermill": {}}, "nbformat": 4, "nbformat_minor": 4}))
+    nb = classroom.student_notebook(source)
+    assert [c["metadata"].get("tags") for c in nb["cells"]] == [["parameters"], None]
+    assert _parameters(nb) == {"n": 10, "profile": "quick"}
+    assert nb["cells"][1]["outputs"] == [] and "papermill" not in nb["metadata"]
+
+
+def test_pipeline_command_is_the_readme_form():
+    source = ROOT / "notebooks" / "torus_dor" / "02-latency.ipynb"
+    assert classroom.pipeline_command(source) == (".venv/bin/python -m models.pipeline "
+                                                  "notebooks/torus_dor/02-latency.ipynb --profile quick --out runs/")
+
+
+def test_run_refuses_what_is_not_a_chapter_command():
+    with pytest.raises(ValueError, match="python -m models"):
+        classroom.run("rm -rf /")
+
+
+def test_lab_copies_keep_a_students_work(tmp_path, capsys):
+    out = tmp_path / "lab"
+    assert classroom.main(["torus_dor", "--out", str(out)]) == 0
+    copies = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.ipynb"))
+    assert copies == sorted(f"torus_dor/{n}.ipynb" for c, n, _ in SOURCES if c == "torus_dor")
+    mine = out / "torus_dor" / "01-derivation.ipynb"
+    mine.write_text(mine.read_text().replace('"quick"', '"quick" ', 1))
+    before = mine.read_text()
+    classroom.main(["torus_dor", "--out", str(out)])
+    assert mine.read_text() == before and "left as they were" in capsys.readouterr().out
+    classroom.main(["notebooks/torus_dor/01-derivation.ipynb", "--out", str(out), "--force"])
+    assert mine.read_text() != before
+
+
+# ----------------------------------------------------------------- the book's extension
+def _extension():
+    spec = importlib.util.spec_from_file_location("compendium_ext", ROOT / "book" / "_ext" / "compendium.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_box_names_the_download_and_the_pipeline_line():
+    ext = _extension()
+    assert ext.notebook_source("book/torus_dor/02-latency") == ROOT / "notebooks" / "torus_dor" / "02-latency.ipynb"
+    assert ext.notebook_source("book/torus_dor/index") is None and ext.notebook_source("book/intro") is None
+    target = ext.student_target("book/torus_dor/02-latency")
+    assert target == "_downloads/notebooks/torus_dor/02-latency-quick.ipynb"
+    box = ext.run_box(ext.notebook_source("book/torus_dor/02-latency"), "../../" + target)
+    html = box.pformat()
+    assert 'href="../../_downloads/notebooks/torus_dor/02-latency-quick.ipynb"' in html
+    assert "download=" in html and "dropdown" in box["classes"]
+    block = next(n for n in box.findall() if n.tagname == "literal_block").astext()
+    assert block.replace("\\\n    ", "") == classroom.pipeline_command(ext.notebook_source("book/torus_dor/02-latency"))
+
+
+def test_the_download_menu_offers_the_notebook_to_run_first():
+    ext = _extension()
+    executed = {"type": "link", "url": "../../_sources/book/torus_dor/02-latency.ipynb", "text": ".ipynb",
+                "label": "download-notebook-button"}
+    source = dict(executed, label="download-source-button")
+    pdf = {"type": "javascript", "javascript": "window.print()", "text": ".pdf", "label": "download-pdf-button"}
+    context = {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [executed, source, pdf]}],
+               "pathto": lambda target, resource=0: "../../" + target}
+    ext._download_menu(None, "book/torus_dor/02-latency", "page.html", context, None)
+    buttons = context["header_buttons"][0]["buttons"]
+    assert [b["text"] for b in buttons] == [".ipynb to run (quick)", ".ipynb as built (outputs)", ".pdf"]
+    assert buttons[0]["url"] == "../../_downloads/notebooks/torus_dor/02-latency-quick.ipynb"
+    assert buttons[1]["url"] == executed["url"] and buttons[1]["label"] == "download-executed-button"
+    # a page read from an .ipynb has only the source entry (the executed notebook): it is relabelled
+    only = {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [dict(source), dict(pdf)]}],
+            "pathto": context["pathto"]}
+    ext._download_menu(None, "book/torus_dor/02-latency", "page.html", only, None)
+    assert [b["text"] for b in only["header_buttons"][0]["buttons"]] == [".ipynb to run (quick)",
+                                                                         ".ipynb as built (outputs)", ".pdf"]
+    plain = {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [dict(source, text=".md")]}],
+             "pathto": context["pathto"]}
+    ext._download_menu(None, "book/torus_dor/index", "page.html", plain, None)
+    assert [b["text"] for b in plain["header_buttons"][0]["buttons"]] == [".md"]  # a text page keeps its menu
+
+
+@pytest.mark.notebooks
+def test_a_student_download_runs(tmp_path, monkeypatch):
+    """The download of the fastest page, written as the book writes it, runs top to bottom in a fresh kernel."""
+    import nbclient
+    import nbformat
+
+    ext = _extension()
+    docname = "book/torus_dor/01-derivation"
+    dest = tmp_path / "html" / ext.student_target(docname)
+    classroom.write_student_notebook(ext.notebook_source(docname), dest, ext.STUDENT_PROFILE)
+    nb = json.loads(dest.read_text())
+    assert _parameters(nb) == pipeline.resolve_parameters("torus_dor", "01-derivation",
+                                                           ext.notebook_source(docname), "quick")
+    assert _parameters(nb)["profile"] == "quick"
+    assert not [c for c in nb["cells"] if "injected-parameters" in c.get("metadata", {}).get("tags", [])]
+    assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
+    work = tmp_path / "runs"
+    work.mkdir()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path / "cache"))
+    client = nbclient.NotebookClient(nbformat.reads(dest.read_text(), as_version=4), kernel_name="python3",
+                                     timeout=300, resources={"metadata": {"path": str(work)}})
+    ran = client.execute()
+    errors = [o for c in ran.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    assert not errors
+    assert sum(len(c.get("outputs", [])) for c in ran.cells if c.cell_type == "code") > 0
