@@ -57,6 +57,16 @@ copy (the way SciPy's ``OdeSolver`` lists what a new solver must provide).
     bounds (the knee where the bottleneck centre saturates).
 ``equations(...)``
     The SymPy equations keyed by the paper's numbering (``"eq:7"``).
+``compare(*, **params, loads=None, points=10, upto=None, simulate=True, ...) -> Comparison``
+    The model against the simulation in one call (``models/<slug>/compare.py``, imported on first use),
+    keyword-only, with the parameters, units and defaults of the chapter's command
+    ``python -m models.<slug> curve`` (which is built on it) and its run options (``messages`` or
+    ``cycles``, ``warmup``, ``seed``, ``jobs``, ``settings``, ``setup``): the model on a fine grid, the
+    simulation at ``loads`` or up to its own saturation load (the chapter's search, with its bracket),
+    the error table and the worst error by the book's rule, as one
+    :class:`models.core.compare.Comparison` (``to_frame``, ``plot(style="book"|"paper")``, ``save``).
+    The model alone (``simulate=False``) imports no simulator.  For the closed system of ``min_mva``
+    there is no saturation load: its ``compare`` runs over ``NC`` values.
 
 Invalid parameters raise ``ValueError`` (:class:`models.core.errors.ParameterError`)
 naming the parameter and its allowed range; a fixed point that does not

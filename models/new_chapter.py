@@ -16,7 +16,8 @@ New files::
     models/SLUG/equations.py     SymPy equations keyed "eq:N"
     models/SLUG/solve.py         the numerics (lambdified through core.symbolic.compiled)
     models/SLUG/experiments.py   SETUPS, SETTINGS, FIGURES, sim_kwargs, simulate_curve, run_figure, glue_values, claims
-    models/SLUG/__main__.py      python -m models.SLUG curve|saturation
+    models/SLUG/compare.py       compare(...): the model against the simulation in one call
+    models/SLUG/__main__.py      python -m models.SLUG curve|saturation (built on compare)
     notebooks/SLUG/01-model.ipynb  the chapter's notebook (a `parameters` cell)
     notebooks/SLUG/profiles.yaml   the chapter's quick profile
     book/SLUG/index.md           the chapter's first page
@@ -58,6 +59,7 @@ Front door (the chapter contract of :mod:`models`)::
     res = solve(0.01, M=32)                 # rate in messages/node/cycle
     curve = solve_curve([0.005, 0.01], M=32)
     saturation_load(M=32)
+    compare(M=32, points=5)                 # the model against the simulation (models.core.compare)
 
 The model is a PLACEHOLDER (one FIFO channel, an M/D/1 queue): replace
 ``equations.py`` and ``solve.py`` with the paper's model.
@@ -65,7 +67,7 @@ The model is a PLACEHOLDER (one FIFO channel, an M/D/1 queue): replace
 
 from ..core.symbolic import lazy_attributes
 
-lazy_attributes(__name__, {"equations": ".equations:equations"})
+lazy_attributes(__name__, {"equations": ".equations:equations", "compare": ".compare:compare"})
 from .solve import LOAD, LOAD_UNIT, CurveResult, @Camel@Result, saturation_load, solve, solve_curve  # noqa: E402
 
 #: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
@@ -76,7 +78,73 @@ EXAMPLE_LOAD = 0.01
 CLOSED_SYSTEM = False
 
 __all__ = ["LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve",
-           "saturation_load", "@Camel@Result", "CurveResult"]
+           "saturation_load", "compare", "@Camel@Result", "CurveResult"]
+'''
+
+_COMPARE = '''"""The model against the simulation in one call: :func:`compare` (the front door's ``models.@slug@.compare``).
+
+PLACEHOLDER: one M/D/1 channel.  Keep the shape when the paper's model replaces it: the parameters, units and
+defaults of ``python -m models.@slug@ curve`` (its ``__main__.CHAPTER``), the chapter's own simulation hook
+and saturation search, and the loop every chapter shares, :func:`models.core.compare.compare`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..core import compare as core
+from ..core.claims import SimSettings
+from ..core.experiment import Curve
+from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
+
+__all__ = ["compare", "MESSAGES", "WARMUP"]
+
+#: Measured messages per simulated rate and discarded warm-up: the command's ``--messages`` / ``--warmup`` defaults.
+MESSAGES = 20_000
+WARMUP = 2_000
+
+
+def compare(*, M: int = 32, loads: Sequence[float] | None = None, points: int = core.POINTS,
+            upto: float | None = None, simulate: bool = True, search: bool = True, messages: int | None = None,
+            warmup: int | None = None, seed: int | None = None, jobs: int | None = None, progress: bool | None = None,
+            settings: SimSettings | None = None, grid: int = core.GRID,
+            sim: Callable | None = None) -> core.Comparison:
+    """The PLACEHOLDER model against its simulation: a :class:`~models.core.compare.Comparison`.
+
+    Parameters
+    ----------
+    M : int
+        Message length, flits.
+    loads, points, upto, simulate, search, messages, warmup, seed, jobs, progress, settings, grid, sim
+        As for :func:`models.torus_dor.compare`.
+
+    Returns
+    -------
+    Comparison
+        Rates in messages/node/cycle, latencies in cycles (eq. 1).
+
+    Raises
+    ------
+    ValueError
+        An invalid parameter, named.
+    """
+    model = dict(M=M)
+    subject = core.Subject(chapter="@slug@", network=f"PLACEHOLDER: one M/D/1 channel, M = {M} flits", load=LOAD,
+                           load_label=r"$\\lambda$", load_unit=LOAD_UNIT)
+    hooks = {}
+    if simulate:
+        from . import experiments  # the simulator: only when simulating
+
+        settings = core.run_settings(settings, length=messages, warmup=warmup, seed=seed, jobs=jobs,
+                                     progress=progress, default_length=MESSAGES, default_warmup=WARMUP)
+        curve = Curve(subject.network, model=model, setup=experiments.DEFAULT_SETUP)
+        hooks = dict(sim=sim or (lambda c, xs: experiments.simulate_curve(c, xs, settings)),
+                     sim_saturation=lambda c, _sat: 1.0 / c.model["M"])  # PLACEHOLDER: the queue's capacity
+    else:
+        curve = Curve(subject.network, model=model)
+    return core.compare(curve, subject, model=lambda xs: solve_curve(xs, **model),
+                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL), loads=loads,
+                        points=points, upto=upto, search=search, grid=grid, settings=settings, params=model, **hooks)
 '''
 
 _EQUATIONS = '''"""The PLACEHOLDER model's equations (SymPy), keyed by equation number.
@@ -539,6 +607,7 @@ def scaffold(slug: str, paper: str, *, title: str | None = None, root: Path | st
     files = {
         f"models/{slug}/__init__.py": _INIT, f"models/{slug}/equations.py": _EQUATIONS,
         f"models/{slug}/solve.py": _SOLVE, f"models/{slug}/experiments.py": _EXPERIMENTS,
+        f"models/{slug}/compare.py": _COMPARE,
         f"models/{slug}/__main__.py": _MAIN, f"book/{slug}/index.md": _INDEX,
         f"tests/{slug}/test_model.py": _TESTS, f"notebooks/{slug}/profiles.yaml": _PROFILES,
     }

@@ -316,3 +316,91 @@ def test_progress_needs_simulate(capsys):
     with pytest.raises(SystemExit) as exc:
         main.main(["curve", *CASES["torus_dor"]["argv"], "--progress"])
     assert exc.value.code == 2 and "--progress: only used with --simulate" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the figure for a paper (issue #28, item 4)
+DOR_TINY = ["--radices", "4", "4", "--L", "3", "--M", "8"]
+
+
+def test_plot_style_paper_with_the_simulation_and_the_summary(tmp_path, tmp_cache, capsys):
+    """``curve --simulate --plot out.svg --style paper``: a one-column SVG with its text as text, the simulated
+    loads up to the simulated saturation load, and a one-line error summary on standard error."""
+    main = importlib.import_module("models.torus_dor.__main__")
+    svg, out = tmp_path / "out.svg", tmp_path / "c.csv"
+    run = ["--simulate", "--messages", "400", "--warmup", "50"]
+    assert main.main(["curve", *DOR_TINY, "--points", "4", *run, "--plot", str(svg), "--style", "paper",
+                      "--out", str(out)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0].startswith("4 loads; model saturation load ") and err[0].endswith(f"-> {out} and {svg}")
+    assert err[1].startswith("worst |error| below 80% of the simulated saturation: ") and "model saturates at " in err[1]
+    text = svg.read_text()
+    assert 'width="244.8pt"' in text and "<text" in text and "<path id=\"DejaVu" not in text
+    assert "4\u00d74 unidirectional torus" in text
+    # the same comparison from Python: the same loads, reaching the simulated saturation load
+    from models import torus_dor
+
+    c = torus_dor.compare(radices=(4, 4), L=3, M=8, points=4, messages=400, warmup=50, seed=1, jobs=1)
+    rows = _read(out)
+    assert _floats(rows, "lam_g [messages/node/cycle]") == pytest.approx(list(c.loads), rel=1e-15)
+    assert c.loads[-1] == pytest.approx(c.sim_saturation) and err[1] == c.summary()
+    assert _floats(rows, "sim latency [cycles]")[:3] == pytest.approx(c.sim["latency"][:3], rel=1e-15)
+
+
+@pytest.mark.parametrize("name", models.CHAPTERS)
+def test_plot_style_paper_model_only(name, tmp_path):
+    main = importlib.import_module(f"models.{name}.__main__")
+    svg = tmp_path / "m.svg"
+    assert main.main(["curve", *CASES[name]["argv"], "--points", "3", "--out", str(tmp_path / "m.csv"), "--plot",
+                      str(svg), "--style", "paper"]) == 0
+    text = svg.read_text()
+    assert 'width="244.8pt"' in text and "<text" in text and "[cycles]" in text
+    assert 1 <= len(_read(tmp_path / "m.csv")) <= 3  # min_mva's NC grid is rounded to integers, each once
+
+
+def test_style_refuses_other_values_and_needs_plot(capsys, tmp_path):
+    main = importlib.import_module("models.torus_dor.__main__")
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", *CASES["torus_dor"]["argv"], "--plot", str(tmp_path / "f.svg"), "--style", "poster"])
+    assert exc.value.code == 2
+    assert "error: --style: invalid choice: 'poster' (choose from 'book', 'paper')" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", *CASES["torus_dor"]["argv"], "--loads", "0.001", "--style", "paper"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: --style: only used with --plot" in err and not (tmp_path / "f.svg").exists()
+
+
+def test_sim_saturation_is_searched_when_the_loads_or_the_figure_need_it(tmp_path, capsys, monkeypatch):
+    """With ``--loads`` alone the simulated saturation load is not searched (as before: the points only), and the
+    summary says so; ``--sim-saturation`` or ``--plot`` search it; ``--no-sim-saturation`` never does; the
+    switch needs ``--simulate``; the closed ``min_mva`` has none."""
+    from models.torus_dor import experiments
+
+    searched = []
+
+    def fake_search(curve, settings):
+        searched.append(curve.label)
+        from models.core.saturation import find_saturation
+
+        return find_saturation(lambda x: x >= 0.004, 0.0, 0.01, rtol=0, max_steps=6)
+
+    monkeypatch.setattr(experiments, "sim_saturation", fake_search)
+    monkeypatch.setattr(cli, "simulate", lambda chapter, options, loads: [
+        {"latency": 60.0, "latency CI": 1.0, "saturated": False} for _ in loads])
+    main = importlib.import_module("models.torus_dor.__main__")
+    argv = ["curve", *CASES["torus_dor"]["argv"], "--loads", "0.001", "0.002", "--simulate"]
+    assert main.main(argv) == 0
+    assert not searched
+    assert capsys.readouterr().err.strip().endswith("the simulated saturation load was not searched "
+                                                    "(add --sim-saturation to search it)")
+    assert main.main([*argv, "--sim-saturation"]) == 0 and len(searched) == 1
+    assert "below 80% of the simulated saturation" in capsys.readouterr().err
+    assert main.main([*argv, "--plot", str(tmp_path / "p.svg")]) == 0 and len(searched) == 2
+    assert main.main([*argv, "--plot", str(tmp_path / "p.svg"), "--no-sim-saturation"]) == 0 and len(searched) == 2
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", *CASES["torus_dor"]["argv"], "--loads", "0.001", "--no-sim-saturation"])
+    assert exc.value.code == 2 and "error: --no-sim-saturation: only used with --simulate" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        importlib.import_module("models.min_mva.__main__").main(["curve", "--sim-saturation"])
+    assert "unrecognized arguments: --sim-saturation" in capsys.readouterr().err

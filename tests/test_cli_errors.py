@@ -69,6 +69,7 @@ def no_computing(monkeypatch):
     for fn in ("solve_curve", "saturation_load"):
         monkeypatch.setattr(front, fn, called)
     monkeypatch.setattr(cli, "simulate", called)
+    monkeypatch.setattr(cli, "comparison", called)  # the chapter's compare, which curve is built on (#28)
 
 
 def _inside(path, folder) -> bool:
@@ -279,6 +280,17 @@ def test_cycles_has_an_upper_bound(capsys, monkeypatch):
     rc, out, err = _run("min_mva", ["curve", "--k", "2", "--n", "2", "--loads", "2", "--simulate", "--cycles",
                                     str(10**19)], capsys)
     assert rc == 2 and "error: --cycles: " in _one_line_error(err)
+
+
+def test_style_is_checked_before_computing(tmp_path, capsys, no_computing):
+    """#28: ``--style`` other than ``book`` or ``paper``, or without ``--plot``: an error naming ``--style``,
+    status 2, before anything is computed or written."""
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--style", "paper"], capsys)
+    assert rc == 2 and "error: --style: only used with --plot" in _one_line_error(err) and out == ""
+    svg = tmp_path / "f.svg"
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--plot", str(svg), "--style", "a4"], capsys)
+    assert rc == 2 and "error: --style: invalid choice: 'a4' (choose from 'book', 'paper')" in _one_line_error(err)
+    assert not svg.exists()
 
 
 # ----------------------------------------------------------------------------- options that do not apply

@@ -49,7 +49,8 @@ def repo(tmp_path_factory):
 def test_the_scaffold_writes_the_chapter(repo):
     dest, _ = repo
     for path in (f"models/{SLUG}/__init__.py", f"models/{SLUG}/equations.py", f"models/{SLUG}/solve.py",
-                 f"models/{SLUG}/experiments.py", f"models/{SLUG}/__main__.py", f"notebooks/{SLUG}/01-model.ipynb",
+                 f"models/{SLUG}/experiments.py", f"models/{SLUG}/compare.py", f"models/{SLUG}/__main__.py",
+                 f"notebooks/{SLUG}/01-model.ipynb",
                  f"notebooks/{SLUG}/profiles.yaml", f"book/{SLUG}/index.md", f"tests/{SLUG}/test_model.py"):
         assert (dest / path).is_file(), path
     assert f'"{SLUG}")' in (dest / "models/__init__.py").read_text()
@@ -70,7 +71,7 @@ def test_the_scaffold_refuses_to_overwrite(repo, tmp_path):
 def test_the_new_chapter_passes_the_tests_of_the_others(repo):
     dest, env = repo
     tests = ["tests/test_contract.py", "tests/test_architecture.py", "tests/test_cli.py", "tests/test_notebooks.py",
-             f"tests/{SLUG}"]
+             "tests/test_compare.py", f"tests/{SLUG}"]
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
                            "-k", f"{SLUG} or architecture or floor or import or toc or labels", *tests],
                           cwd=dest, env=env, capture_output=True, text=True, timeout=900)

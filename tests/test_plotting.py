@@ -359,3 +359,146 @@ def test_findings_one_network_figure():
     spare = [ax for ax in fig.axes if ax.get_visible() and not ax.axison]
     assert len(spare) == 1 and spare[0].get_legend() is not None and not fig.legends  # the legend fills the 4th cell
     assert_style(fig)
+
+
+# ---------------------------------------------------------------- model against simulation (issue #28, item 4)
+def fake_comparison(*, bidirectional: bool = False, sim: bool = True):
+    """A :class:`~models.core.compare.Comparison` of the shared loop on a synthetic chapter: model
+    ``40 / (1 - x / 0.010)``, simulation ``44 / (1 - x / 0.013)`` with 3% CIs, saturated from 0.013 on, its
+    saturation found by the package's bisection; loads up to 1.1 of the simulated saturation, so one is
+    saturated."""
+    from types import SimpleNamespace
+
+    from models.core import compare as C
+    from models.core.saturation import find_saturation
+
+    def model(loads):
+        x = np.asarray(loads, dtype=float)
+        return SimpleNamespace(latency=np.where(x < 0.010, 40 / (1 - np.minimum(x, 0.00999) / 0.010), np.inf),
+                               saturated=x >= 0.010)
+
+    def simulate(curve, loads):
+        return [{"latency": 44 / (1 - x / 0.013), "latency CI": 0.03 * 44 / (1 - x / 0.013), "saturated": False}
+                if x < 0.013 else {"latency": math.inf, "latency CI": math.inf, "saturated": True} for x in loads]
+
+    torus = "bidirectional" if bidirectional else "unidirectional"
+    subject = C.Subject(chapter="toy", network=f"12\u00d712 {torus} torus, dimension-order routing, L = 3 VCs, "
+                                               "M = 32 flits", load="lam_g", load_label=r"$\lambda_g$",
+                        load_unit="messages/node/cycle")
+    return C.compare(Curve("toy"), subject, model=model, model_saturation=lambda: 0.010,
+                     sim=simulate if sim else None,
+                     sim_saturation=lambda c, s: find_saturation(lambda x: x >= 0.013, 0.0, 0.05, rtol=0, max_steps=9),
+                     points=8, upto=1.1)
+
+
+def _marker_lines(ax):
+    return [line for line in ax.get_lines() if line.get_visible() and P._has_marker(line)]
+
+
+def check_paper_figure(fig, svg: str, comparison) -> list:
+    """The paper style's rules on a drawn figure and its SVG; returns the failures (empty: it passes).
+
+    One column (3.3-3.5 in wide, nothing drawn outside it), every text 8-9 pt at that printed size (in the
+    figure and in the SVG, whose user unit is the point), no simulated point or CI end clipped (y as the
+    book's check, x inside the limits), saturated loads drawn as marked points, the network's torus named
+    in the title, y from 0, tick labels apart, a legend covering no data, SVG text as ``<text>`` (no glyphs
+    drawn as paths).
+    """
+    import re
+
+    fig.draw_without_rendering()
+    bad = []
+    w, h = fig.get_size_inches()
+    if not 3.3 <= w <= 3.5:
+        bad.append(f"width {w:.2f} in, not one column (3.3-3.5 in)")
+    m = re.search(r'<svg[^>]* width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    if not m or not 3.3 <= float(m.group(1)) / 72 <= 3.5:
+        bad.append(f"SVG width {m and m.group(1)} pt, not one column")
+    tight = fig.get_tightbbox()
+    if tight.x0 < -0.01 or tight.y0 < -0.01 or tight.x1 > w + 0.01 or tight.y1 > h + 0.01:
+        bad.append(f"drawn outside the figure: {tight} in a {w:.2f} x {h:.2f} in figure")
+    sizes = sorted({round(t.get_fontsize(), 1) for t in _visible_texts(fig)})
+    if not sizes or sizes[0] < 8 or sizes[-1] > 9:
+        bad.append(f"text sizes {sizes} pt, not 8-9 pt")
+    svg_sizes = sorted({float(s) for s in re.findall(r"font-size: ([\d.]+)px", svg)})
+    # a mathtext subscript (the g of lambda_g) is set at 0.7 of its text's size, as TeX sets a script
+    scripts = {round(0.7 * s, 2) for s in (8, 9)}
+    if not svg_sizes or max(svg_sizes) > 9 or any(s < 8 and round(s, 2) not in scripts for s in svg_sizes):
+        bad.append(f"SVG text sizes {svg_sizes}, not 8-9 pt")
+    if "<text" not in svg or re.search(r'<path id="DejaVu', svg):
+        bad.append("SVG text drawn as paths, not kept as <text>")
+    ax = [a for a in fig.axes if a.get_visible()][0]
+    if P.clipped_points(ax).size:
+        bad.append(f"{P.clipped_points(ax).size} points or CI ends clipped in y")
+    x0, x1 = ax.get_xlim()
+    for line in _marker_lines(ax):
+        xs = np.asarray(line.get_xdata(), dtype=float)
+        if np.any(xs < x0) or np.any(xs > x1):
+            bad.append(f"markers outside the x limits {x0, x1}: {xs}")
+    if ax.get_ylim()[0] != 0:
+        bad.append(f"y starts at {ax.get_ylim()[0]}, not 0")
+    if P.overlapping_ticks(ax):
+        bad.append(f"tick labels overlap: {P.overlapping_ticks(ax)}")
+    if ax.get_legend() is not None and P.legend_covers(ax) > 0:
+        bad.append("the legend covers data")
+    title = ax.get_title() + " ".join(P.legend_texts(fig))
+    if "unidirectional" not in title and "bidirectional" not in title:
+        bad.append(f"neither uni- nor bidirectional named in {ax.get_title()!r}")
+    if comparison.sim is not None:
+        saturated = comparison.sim.loc[comparison.sim["saturated"], "load"].to_numpy(dtype=float)
+        marked = [line for line in ax.get_lines() if line.get_gid() == "sim-saturated"]
+        xs = np.concatenate([line.get_xdata() for line in marked]) if marked else np.empty(0)
+        if saturated.size and not np.array_equal(np.sort(xs), np.sort(saturated)):
+            bad.append(f"saturated loads {saturated} not marked (marked: {xs})")
+        if saturated.size and "simulation saturated" not in P.legend_texts(fig):
+            bad.append("the saturated marker is not in the legend")
+    return bad
+
+
+def _svg(comparison, style, tmp_path) -> str:
+    path = comparison.save(tmp_path / f"{style}.svg", style=style)
+    return path.read_text()
+
+
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_comparison_paper_figure(bidirectional, tmp_path):
+    c = fake_comparison(bidirectional=bidirectional)
+    assert c.sim["saturated"].any() and not c.sim["saturated"].all()  # a saturated load to mark
+    svg = _svg(c, "paper", tmp_path)
+    with plt.rc_context(P.PAPER_STYLE):
+        fig = c.plot(style="paper")
+        bad = check_paper_figure(fig, svg, c)
+    ax = fig.axes[0]
+    labels = (ax.get_xlabel(), ax.get_ylabel())
+    texts = P.legend_texts(fig)
+    plt.close(fig)
+    assert not bad, "\n".join(bad)
+    assert labels == (r"$\lambda_g$ [messages/node/cycle]", "mean message latency [cycles]")
+    assert {"model", "simulation, 95% CI", "simulation saturated", "saturation load, model: 0.01"} <= texts
+    assert any(t.startswith("saturation load, simulation: 0.013") for t in texts)
+    assert 'width="244.8pt"' in svg  # 3.4 in
+
+
+def test_check_paper_figure_catches_the_book_style(tmp_path):
+    """The book's figure is not a paper's: too wide, text drawn as paths."""
+    c = fake_comparison()
+    svg = _svg(c, "book", tmp_path)
+    fig = c.plot(style="book")
+    bad = " | ".join(check_paper_figure(fig, svg, c))
+    plt.close(fig)
+    for what in ("not one column", "SVG text drawn as paths", "text sizes"):
+        assert what in bad, what
+
+
+def test_comparison_book_figure_passes_the_books_rules():
+    for sim in (True, False):
+        assert_style(fake_comparison(sim=sim).plot(style="book"))
+
+
+def test_comparison_model_only_paper_figure(tmp_path):
+    c = fake_comparison(sim=False)
+    svg = _svg(c, "paper", tmp_path)
+    fig = c.plot(style="paper")
+    bad = check_paper_figure(fig, svg, c)
+    plt.close(fig)
+    assert not bad, "\n".join(bad)

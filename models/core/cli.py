@@ -11,18 +11,29 @@ same way everywhere::
     python -m models.torus_dor curve --help
 
 ``curve``
-    The model (the chapter's ``solve_curve``) at ``--loads`` or, by
+    The chapter's ``compare`` (:mod:`models.core.compare`: the model against
+    the simulation in one call) with the command's options as its
+    keywords.  The model (the chapter's ``solve_curve``) at ``--loads`` or, by
     default, at ``--points`` loads evenly spaced from ``upto/points`` to
-    ``--upto`` (default 0.9) times the model's saturation load
-    (``saturation_load``).  Writes a CSV (``--out``, stdout without it) with
-    the columns of :func:`columns`: the load with its unit, the model's
-    latency (cycles, ``inf`` when saturated) and saturation flag (``--out -``
-    is standard output too); with
-    ``--simulate`` the simulated latency, the half width of its 95%
-    confidence interval and the simulator's saturation flag, at the same
-    loads, through the chapter's own model-to-simulator translation and the
-    cached sweep runner (:func:`models.sim.sweep.run_sweep`, cache under
-    ``MODELS_CACHE_DIR``).  ``--plot FILE.svg|png|pdf`` draws the curve.
+    ``--upto`` times a saturation load: the model's (``saturation_load``;
+    ``--upto`` default 0.9) or, with ``--simulate``, the simulated one, found
+    by the chapter's own search (``experiments.sim_saturation``; ``--upto``
+    default 1.0, so the simulated points reach the simulation's own knee).
+    Writes a CSV (``--out``, stdout without it) with the columns of
+    :func:`columns`: the load with its unit, the model's latency (cycles,
+    ``inf`` when saturated) and saturation flag (``--out -`` is standard
+    output too); with ``--simulate`` the simulated latency, the half width of
+    its 95% confidence interval and the simulator's saturation flag, at the
+    same loads, through the chapter's own model-to-simulator translation and
+    the cached sweep runner (:func:`models.sim.sweep.run_sweep`, cache under
+    ``MODELS_CACHE_DIR``), and one line on standard error with the worst
+    error by the book's rule (:meth:`models.core.compare.Comparison.summary`).
+    The simulated saturation load is searched (``--sim-saturation``) by
+    default when the loads depend on it (``--points``) or the figure draws it
+    (``--plot``).  ``--plot FILE.svg|png|pdf`` draws the figure
+    (:meth:`~models.core.compare.Comparison.save`): ``--style book`` (the
+    default, the book's 7.5 in figure) or ``--style paper`` (a single column,
+    3.4 in wide, 8-9 pt text, SVG text kept as text).
 ``saturation``
     Prints the model's saturation load (the chapter's ``saturation_load``).
 
@@ -32,17 +43,20 @@ keyword in backticks) -- print ``<prog>: error: --<name>: <message>`` after
 the usage line and exit with status 2, never a traceback.  So do, before
 anything is computed, an ``--out`` or ``--plot`` that cannot be written (a
 folder, a read-only place), ``--points`` above 10,000 (the solvers' limit),
-run lengths above :data:`MAX_RUN`, and a simulation option (``--seed``,
-``--messages``/``--cycles``, ``--warmup``, ``--jobs``, ``--setup``) given
-without ``--simulate``.  A fixed point that does not converge, a failed
+run lengths above :data:`MAX_RUN`, a simulation option (``--seed``,
+``--messages``/``--cycles``, ``--warmup``, ``--jobs``, ``--setup``,
+``--[no-]sim-saturation``) given without ``--simulate``, and ``--style``
+without ``--plot``.  A fixed point that does not converge, a failed
 simulation, and an I/O fault of the computation (a cache folder that is a
 file, read-only or full; an unreachable Dask scheduler) exit with status 1
 and a one-line message.
 
 This module imports no chapter and no simulator statically (the floors of
-DESIGN.md): a chapter passes its front door, and ``--simulate`` loads the
-chapter's ``experiments`` module by name at run time (:func:`simulate`), so
-the command simulates with the same hook as the chapter's notebooks.
+DESIGN.md): a chapter passes its front door, whose ``compare`` the command
+calls, and ``--simulate`` loads the chapter's ``experiments`` module by name
+at run time (:func:`simulate`, handed to ``compare`` as its ``sim``), so the
+command simulates with the same hook as the chapter's notebooks.  Nor does
+it import pandas or matplotlib at import time (``--help`` stays light).
 """
 
 from __future__ import annotations
@@ -63,9 +77,10 @@ import numpy as np
 
 from .errors import ConvergenceError, ParameterError, SimulationError
 from .paths import cache_dir
+from .saturation import load_grid
 from .validate import MAX_POINTS
 
-__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "simulate", "main"]
+__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "simulate", "main", "STYLES"]
 
 #: Exit status of a parameter error (argparse's own) and of a failed computation.
 EXIT_USAGE = 2
@@ -78,6 +93,11 @@ UPTO = 0.9
 SAT_RTOL = 1e-4
 #: File types ``--plot`` writes (matplotlib's formats, by suffix).
 PLOT_SUFFIXES = (".svg", ".png", ".pdf")
+#: Figure styles of ``--style`` (:data:`models.core.compare.STYLES`, spelled here so that ``--help`` imports no
+#: pandas; tests/test_cli.py checks they agree).
+STYLES = ("book", "paper")
+#: Model loads on the drawn line of ``--plot`` (:data:`models.core.compare.GRID`).
+PLOT_GRID = 160
 #: Largest ``--messages``/``--cycles`` and ``--warmup``: far above any run of the chapters (a few million at
 #: the papers' scale; days of simulation), far below the simulators' 64-bit counters.
 MAX_RUN = 10**9
@@ -205,9 +225,6 @@ class Chapter:
     integer_loads : bool
         Loads are integers (``NC`` of a closed system): the ``--points`` grid
         is rounded, repeated values dropped.
-    curve_kwargs : mapping
-        Extra keyword arguments of ``solve_curve`` (``saturation=False`` where
-        it would bisect the saturation load for nothing).
     example : str
         An example command line (after ``python -m models.<name>``) for ``--help``.
     """
@@ -226,7 +243,6 @@ class Chapter:
     sim_warmup: int = 2_000
     latency: str = "mean message latency"
     integer_loads: bool = False
-    curve_kwargs: Mapping = dataclasses.field(default_factory=dict)
     example: str = ""
 
     @property
@@ -243,6 +259,16 @@ class Chapter:
             return dict(self.configure(opts))
         return {k: (tuple(v) if isinstance(v, list) else v) for k, v in opts.items()}
 
+    def compare_kwargs(self, options: Mapping) -> dict:
+        """The parameters of the chapter's ``compare``: the options as named (lists turned into tuples)."""
+        return {p.name: (tuple(options[p.name]) if isinstance(options[p.name], list) else options[p.name])
+                for p in self.params}
+
+    @property
+    def closed(self) -> bool:
+        """A closed system (the front door's ``CLOSED_SYSTEM``): no saturation load to search."""
+        return bool(getattr(self.front, "CLOSED_SYSTEM", False))
+
 
 def columns(chapter: Chapter, simulate: bool = False) -> list[str]:
     """The CSV header: load (with unit), model latency (cycles) and flag, and the simulated ones."""
@@ -250,14 +276,6 @@ def columns(chapter: Chapter, simulate: bool = False) -> list[str]:
     if simulate:
         cols += ["sim latency [cycles]", "sim CI95 [cycles]", "sim saturated"]
     return cols
-
-
-def load_grid(saturation: float, points: int, upto: float = UPTO, *, integer: bool = False) -> list:
-    """``points`` loads ``upto * saturation * i / points``, ``i = 1..points`` (integers >= 1, once each, if ``integer``)."""
-    grid = [upto * saturation * i / points for i in range(1, points + 1)]
-    if integer:
-        grid = sorted({max(1, int(round(x))) for x in grid})
-    return grid
 
 
 # ----------------------------------------------------------------------------
@@ -325,6 +343,8 @@ def _sim_defaults(chapter: Chapter) -> dict:
     if len(chapter.setups) > 1:
         out["setup"] = ("--setup", chapter.setups[0])
     out["progress"] = ("--progress", None)  # None: a bar when standard error is a terminal
+    if not chapter.closed:
+        out["sim_saturation"] = ("--[no-]sim-saturation", None)  # None: with --points or --plot
     return out
 
 
@@ -350,19 +370,30 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         p.add_to(model)
     loads = curve.add_argument_group("loads")
     grid = loads.add_mutually_exclusive_group()
+    sat_name = "the knee N* of the model's asymptotic bounds" if chapter.closed else (
+        "the model's saturation load, or with --simulate the simulated one" if chapter.simulates
+        else "the model's saturation load")
     grid.add_argument("--points", type=_points, default=POINTS, metavar="N",
-                      help=f"number of loads, evenly spaced up to --upto times the model's saturation load, "
+                      help=f"number of loads, evenly spaced up to --upto times {sat_name}, "
                            f"at most {MAX_POINTS} (default: {POINTS})")
     grid.add_argument("--loads", type=_load_value, nargs="+", metavar="X",
                       help=f"explicit loads, {chapter.load} in {chapter.load_unit} (default: the --points grid)")
-    loads.add_argument("--upto", type=_positive_float, default=UPTO, metavar="F",
-                       help=f"last load of the --points grid as a fraction of the model's saturation load "
-                            f"(dimensionless; default: {UPTO})")
+    upto_default = (f"{UPTO}, or 1.0 of the simulated saturation load when it is searched"
+                    if chapter.simulates and not chapter.closed else f"{UPTO}")
+    loads.add_argument("--upto", type=_positive_float, default=None, metavar="F",
+                       help=f"last load of the --points grid as a fraction of {sat_name} "
+                            f"(dimensionless; default: {upto_default})")
     out = curve.add_argument_group("output")
     out.add_argument("--out", metavar="FILE.csv", help="write the CSV there, creating its folder; '-' is "
                                                        "standard output (default: standard output)")
-    out.add_argument("--plot", metavar="FILE.svg", help="also draw the curve there (.svg, .png or .pdf; "
-                                                        "default: no plot)")
+    out.add_argument("--plot", metavar="FILE.svg", help="also draw the figure there (.svg, .png or .pdf): the "
+                                                        "model on a fine grid, the simulated points with their 95%% "
+                                                        "intervals and saturated loads marked, both saturation "
+                                                        "loads (default: no plot)")
+    out.add_argument("--style", choices=STYLES, default=None,
+                     help="the figure's style: 'book' (7.5 in wide, as the book's) or 'paper' (one column of a "
+                          "two-column paper, 3.4 in wide, 8-9 pt text, SVG text kept as text); only with --plot "
+                          "(default: book)")
     if chapter.simulates:
         # the options below default to None in the parser (so that one given without --simulate is refused,
         # not ignored); _curve fills in the defaults their help states (_sim_defaults)
@@ -383,6 +414,13 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                          help="a progress bar of the simulated loads on standard error (default: on when standard "
                               "error is a terminal)")
+        if not chapter.closed:
+            sim.add_argument("--sim-saturation", dest="sim_saturation", action=argparse.BooleanOptionalAction,
+                             default=None,
+                             help="search the simulated saturation load with the chapter's own search (cached): "
+                                  "the --points grid spans it, the figure draws it, the error summary counts the "
+                                  "loads below 80%% of it (default: on with --points or --plot, off with --loads "
+                                  "alone)")
         if len(chapter.setups) > 1:
             sim.add_argument("--setup", choices=chapter.setups, default=None,
                              help=f"simulator set-up ({chapter.setup_help or 'the chapter experiments.SETUPS'}; "
@@ -451,15 +489,12 @@ def _fmt(x) -> str:
     return repr(float(x))
 
 
-def _rows(chapter: Chapter, loads, curve, sims) -> list[list[str]]:
-    rows = []
-    for i, x in enumerate(loads):
-        row = [_fmt(x), _fmt(curve.latency[i]), _fmt(bool(curve.saturated[i]))]
-        if sims is not None:
-            s = sims[i]
-            row += [_fmt(s["latency"]), _fmt(s["latency CI"]), _fmt(bool(s["saturated"]))]
-        rows.append(row)
-    return rows
+def _rows(table) -> list[list[str]]:
+    """The CSV rows of a comparison's :meth:`~models.core.compare.Comparison.table`."""
+    cols = ["load", "model latency", "model saturated", "sim latency", "sim CI95", "sim saturated"]
+    cols = [c for c in cols if c in table]
+    return [[_fmt(bool(v)) if c.endswith("saturated") else _fmt(v) for c, v in zip(cols, row)]
+            for row in table[cols].itertuples(index=False)]
 
 
 def _write_csv(path, header, rows) -> None:
@@ -474,47 +509,41 @@ def _write_csv(path, header, rows) -> None:
         Path(path).write_text(buf.getvalue())
 
 
-def _short(v) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
+def _settings(chapter: Chapter, options: Mapping):
+    """The :class:`~models.core.claims.SimSettings` of ``--messages``/``--cycles``, ``--warmup``, ``--seed``,
+    ``--jobs`` and ``--progress``."""
+    from .claims import SimSettings  # pandas: only with --simulate, so --help and the model stay light
+
+    bar = options.get("progress")
+    common = dict(seed=options["seed"], jobs=options["jobs"],
+                  progress=sys.stderr.isatty() if bar is None else bool(bar))  # review defect 18
+    if chapter.sim_unit == "cycles":
+        return SimSettings(cycles=options["length"], warmup_cycles=options["warmup"], **common)
+    return SimSettings(messages=options["length"], warmup_messages=options["warmup"], **common)
 
 
-def _title(chapter: Chapter, options: Mapping) -> str:
-    parts = []
-    for p in chapter.params:
-        v = options[p.name]
-        if p.flag:
-            if v:
-                parts.append(p.name)
-            continue
-        if v is None:
-            continue
-        parts.append(f"{p.name}={'x'.join(map(_short, v)) if isinstance(v, (list, tuple)) else _short(v)}")
-    return f"{chapter.name}: " + ", ".join(parts)
+def comparison(chapter: Chapter, options: Mapping, *, loads: list | None, simulated: bool, plot: bool):
+    """The chapter's ``compare`` (``models.<chapter>.compare``) with the command's options: a Comparison.
 
-
-def _plot(path: Path, chapter: Chapter, options, loads, curve, sims, saturation) -> None:
-    from . import plotting  # matplotlib with the compendium's style: only when a plot is asked for
-
-    plt = plotting.plt
-    fig, ax = plt.subplots()
-    x = np.asarray(loads, dtype=float)
-    y = np.asarray(curve.latency, dtype=float)
-    ok = np.isfinite(y)
-    line = ax.plot(x[ok], y[ok], "-", label="model")[0]
-    if sims is not None:
-        ys = np.array([s["latency"] for s in sims], dtype=float)
-        ci = np.array([s["latency CI"] for s in sims], dtype=float)
-        oks = np.isfinite(ys) & ~np.array([bool(s["saturated"]) for s in sims])
-        ax.errorbar(x[oks], ys[oks], yerr=np.where(np.isfinite(ci[oks]), ci[oks], 0.0), fmt="o", mfc="none",
-                    color=line.get_color(), capsize=2, ms=5, label="simulation (95% CI)")
-    if saturation is not None and math.isfinite(saturation):
-        ax.axvline(saturation, ls="--", lw=0.8, color=line.get_color(), label="model saturation load")
-    ax.set_xlabel(f"{chapter.load} ({chapter.load_unit})")
-    ax.set_ylabel(f"{chapter.latency} (cycles)")
-    ax.set_title(_title(chapter, options), fontsize=9)
-    ax.legend()
-    fig.savefig(path, bbox_inches="tight", metadata={"Date": None} if path.suffix == ".svg" else None)
-    plt.close(fig)
+    The model's parameters are the options as named; ``--loads`` or
+    ``--points``/``--upto`` give the loads; with ``--simulate`` the settings
+    of the simulation options, the set-up, the search of the simulated
+    saturation load (``--[no-]sim-saturation``; by default when the loads
+    depend on it or the figure draws it) and :func:`simulate` as the
+    simulation of the points (the chapter's own hook).  The model's fine grid
+    only when a figure is drawn.
+    """
+    run = dict(loads=loads, points=options["points"], upto=options["upto"], simulate=simulated,
+               grid=PLOT_GRID if plot else 0)
+    if simulated:
+        run.update(settings=_settings(chapter, options),
+                   sim=lambda curve, xs: simulate(chapter, options, xs))  # looked up at call time
+        if not chapter.closed:
+            search = options.get("sim_saturation")
+            run["search"] = (loads is None or plot) if search is None else bool(search)
+        if len(chapter.setups) > 1 and options.get("setup") is not None:
+            run["setup"] = options["setup"]
+    return chapter.front.compare(**chapter.compare_kwargs(options), **run)
 
 
 def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
@@ -528,7 +557,7 @@ def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
     """
     import importlib
 
-    from .claims import SimSettings, named_setup  # pandas: only with --simulate, so --help and the model stay light
+    from .claims import named_setup  # pandas: only with --simulate, so --help and the model stay light
     from .experiment import Curve  # pandas, as above
 
     experiments = importlib.import_module(f"models.{chapter.name}.experiments")  # the simulator: only here
@@ -539,13 +568,7 @@ def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
         model = chapter.solver_kwargs(options)
         setup = named_setup(experiments.SETUPS, name)
         curve = Curve("cli", model=model, sim=setup.sim(model), setup=setup.name)
-    bar = options.get("progress")
-    common = dict(seed=options["seed"], jobs=options["jobs"],
-                  progress=sys.stderr.isatty() if bar is None else bool(bar))  # review defect 18
-    if chapter.sim_unit == "cycles":
-        settings = SimSettings(cycles=options["length"], warmup_cycles=options["warmup"], **common)
-    else:
-        settings = SimSettings(messages=options["length"], warmup_messages=options["warmup"], **common)
+    settings = _settings(chapter, options)
     rows = list(experiments.simulate_curve(curve, [float(x) if not isinstance(x, int) else x for x in loads],
                                            settings))
     if len(rows) != len(loads):
@@ -608,9 +631,12 @@ def _curve(args, parser, chapter: Chapter) -> int:
     plot = Path(args.plot) if args.plot else None
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
+    if args.style is not None and plot is None:  # never silently ignored
+        parser.error(f"--style: only used with --plot; add --plot FILE.svg, or leave out --style {args.style}")
     if chapter.simulates:
         defaults = _sim_defaults(chapter)
-        given = [flag for dest, (flag, _) in defaults.items() if options.get(dest) is not None]
+        given = [flag if dest != "sim_saturation" else ("--sim-saturation" if options[dest] else "--no-sim-saturation")
+                 for dest, (flag, _) in defaults.items() if options.get(dest) is not None]
         if given and not simulated:  # review C21: never silently ignored
             parser.error(f"{given[0]}: only used with --simulate; add --simulate, or leave out {' '.join(given)}")
         for dest, (_, default) in defaults.items():
@@ -622,35 +648,34 @@ def _curve(args, parser, chapter: Chapter) -> int:
     for name, value in (("--out", out), ("--plot", args.plot)):
         if value:
             _check_output(parser, name, value)
+    loads = None
+    if args.loads is not None:
+        loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
     try:
-        kw = chapter.solver_kwargs(options)
-        saturation = None
-        if args.loads is None:
-            saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
-            loads = load_grid(saturation, args.points, args.upto, integer=chapter.integer_loads)
-        else:
-            loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
-        curve = chapter.front.solve_curve(loads, **kw, **chapter.curve_kwargs)
-        sims = simulate(chapter, options, list(loads)) if simulated else None
-        if plot is not None and saturation is None:
-            saturation = float(chapter.front.saturation_load(**kw, rtol=SAT_RTOL))
+        result = comparison(chapter, options, loads=loads, simulated=simulated, plot=plot is not None)
     except OSError as exc:  # the cache (read-only, full, a file) or an unreachable Dask scheduler
         return _io_failure(parser, exc)
     try:
-        _write_csv(out, columns(chapter, simulated), _rows(chapter, loads, curve, sims))
+        _write_csv(out, columns(chapter, simulated), _rows(result.table()))
     except OSError as exc:
         if out is None:
             raise  # standard output (a closed pipe): as before
         return _write_failure(parser, "--out", out, exc)
     if plot is not None:
         try:
-            _plot(plot, chapter, options, loads, curve, sims, saturation)
+            result.save(plot, args.style or STYLES[0])
         except OSError as exc:
             return _write_failure(parser, "--plot", args.plot, exc)
     if out or plot is not None:
-        sat = f"; model saturation load {saturation:.6g} {chapter.load_unit}" if saturation is not None else ""
+        saturation = result.knee if chapter.closed else result.model_saturation
+        sat = f"; model saturation load {saturation:.6g} {chapter.load_unit}" if math.isfinite(saturation) else ""
         written = " and ".join(str(p) for p in (out, args.plot) if p)
-        print(f"{len(loads)} loads{sat} -> {written}", file=sys.stderr)
+        print(f"{len(result.loads)} loads{sat} -> {written}", file=sys.stderr)
+    if simulated:
+        line = result.summary()
+        if not chapter.closed and not math.isfinite(result.sim_saturation):
+            line += " (add --sim-saturation to search it)"
+        print(line, file=sys.stderr)
     return 0
 
 

@@ -41,6 +41,17 @@ Style
 :func:`savefig` writes ``<folder>/<label>.svg`` and ``<label>.png`` with the
 figure's provenance (label, notebook, parameters, commit) in the metadata.
 SVGs are byte-for-byte reproducible: fixed ``svg.hashsalt``, no date.
+
+Paper style
+-----------
+A figure for a two-column paper (:data:`PAPER_STYLE`, :func:`paper_figure`;
+``python -m models.<chapter> curve --plot f.svg --style paper`` and
+:meth:`models.core.compare.Comparison.plot`): one column,
+:data:`PAPER_WIDTH` = 3.4 in wide (IEEE and ACM columns are 3.3-3.5 in),
+printed at that size, so its text is given at the printed size: ticks and
+legend :data:`PAPER_FONT` = 8 pt, axis labels and title 9 pt; thinner lines
+and smaller markers; SVG text kept as text (``svg.fonttype: none``), so an
+editor or a journal's typesetting can change it; PNG at 300 dpi.
 """
 
 from __future__ import annotations
@@ -117,6 +128,41 @@ STYLE = {
 }
 
 
+#: Width of a single-column figure of a two-column paper [in], and its height before a legend below it.
+PAPER_WIDTH = 3.4
+PAPER_HEIGHT = 2.6
+#: Tick and legend text of a paper figure [pt] at its printed size; labels and title are :data:`PAPER_LABEL_FONT`.
+PAPER_FONT = 8
+PAPER_LABEL_FONT = 9
+#: The paper style: the book's, at the paper's column width and text sizes, text kept as text in SVG.
+PAPER_STYLE = {
+    **STYLE,
+    "figure.figsize": (PAPER_WIDTH, PAPER_HEIGHT),
+    "savefig.dpi": 300,
+    "font.size": PAPER_FONT,
+    "axes.labelsize": PAPER_LABEL_FONT,
+    "axes.titlesize": PAPER_LABEL_FONT,
+    "figure.titlesize": PAPER_LABEL_FONT,
+    "legend.fontsize": PAPER_FONT,
+    "legend.title_fontsize": PAPER_FONT,
+    "xtick.labelsize": PAPER_FONT,
+    "ytick.labelsize": PAPER_FONT,
+    "axes.linewidth": 0.6,
+    "grid.linewidth": 0.5,
+    "xtick.major.width": 0.6,
+    "ytick.major.width": 0.6,
+    "xtick.major.size": 2.5,
+    "ytick.major.size": 2.5,
+    "lines.linewidth": 1.2,
+    "lines.markersize": 4,
+    "errorbar.capsize": 1.8,
+    "legend.borderpad": 0.3,
+    "legend.handlelength": 1.6,
+    "legend.labelspacing": 0.3,
+    "svg.fonttype": "none",
+}
+
+
 def use_style() -> None:
     """Apply the compendium's matplotlib style (done on import; call again after a reset)."""
     plt.rcParams.update(STYLE)
@@ -145,6 +191,22 @@ def column_figure(rows: int = 1, cols: int = 1, *, row_height: float | None = No
     for ax in axes.ravel():  # narrow panels: fewer x ticks, so 9 pt tick labels never overlap
         ax.xaxis.set_major_locator(MaxNLocator(nbins=8 if cols == 1 else 4 if cols == 2 else 3, steps=[1, 2, 2.5, 5, 10]))
     return fig, axes
+
+
+def paper_figure(height: float = PAPER_HEIGHT):
+    """One panel for a paper's column: ``(fig, ax)``, :data:`PAPER_WIDTH` x ``height`` in, the paper style.
+
+    The style's rcParams apply to what is drawn inside :data:`PAPER_STYLE`'s
+    ``plt.rc_context``; the tick labels' size is fixed on the axes here, since
+    matplotlib makes ticks when it draws.  At most 5 x ticks (8 pt labels
+    never overlap in 3.4 in).
+    """
+    with plt.rc_context(PAPER_STYLE):
+        fig, ax = plt.subplots(figsize=(PAPER_WIDTH, height))
+        ax.tick_params(labelsize=PAPER_FONT)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
+    return fig, ax
 
 
 def panel_grid(n: int, max_cols: int = 2) -> tuple[int, int]:
@@ -349,10 +411,10 @@ LEGEND_LOCATIONS = ("upper left", "upper right", "lower right", "lower left", "c
                     "upper center", "lower center")
 
 
-def legend_columns(labels: Sequence[str], width: float = COLUMN_WIDTH) -> int:
-    """Columns of a legend ``width`` inches wide for ``labels`` at :data:`MIN_FONT` (about 0.075 in a character)."""
+def legend_columns(labels: Sequence[str], width: float = COLUMN_WIDTH, font: float = MIN_FONT) -> int:
+    """Columns of a legend ``width`` inches wide for ``labels`` at ``font`` pt (about 0.065 in a character at 9 pt)."""
     longest = max((len(str(s)) for s in labels), default=1)
-    per = 0.065 * longest + 0.6  # text + handle + spacing [in]
+    per = 0.065 * font / MIN_FONT * longest + 0.6  # text + handle + spacing [in]
     return int(max(0 if width < per else 1, min(len(labels), width // per, 4)))
 
 

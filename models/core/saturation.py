@@ -50,7 +50,7 @@ from typing import Any, Callable
 from .errors import ParameterError
 from .results import Result
 
-__all__ = ["Saturation", "find_saturation", "saturation_of"]
+__all__ = ["Saturation", "find_saturation", "saturation_of", "load_grid"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -249,3 +249,16 @@ def saturation_of(solve: Callable[[float], Any], lo: float, hi: float, **kwargs)
     if not callable(solve):
         raise ParameterError(f"`solve` must be callable (load -> result with .saturated); got {solve!r}")
     return find_saturation(lambda x: bool(solve(x).saturated), lo, hi, **kwargs)
+
+
+def load_grid(saturation: float, points: int, upto: float = 0.9, *, integer: bool = False) -> list:
+    """``points`` loads ``upto * saturation * i / points``, ``i = 1..points``: evenly up to ``upto`` of a saturation load.
+
+    With ``integer`` (populations of a closed system) the loads are rounded to
+    integers >= 1, each kept once, in increasing order.  The grid of ``python
+    -m models.<chapter> curve --points`` and of the chapters' ``compare``.
+    """
+    grid = [upto * saturation * i / points for i in range(1, points + 1)]
+    if integer:
+        grid = sorted({max(1, int(round(x))) for x in grid})
+    return grid

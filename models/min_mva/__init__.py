@@ -7,6 +7,7 @@ The front door (the contract of :mod:`models`)::
     res.R, res.X, res.stage_residence["F1"], res.latency          # latency == R
     curve = solve_curve([1, 2, 4, 8], S_mm=2)                      # CurveResult
     saturation_load(S_mm=2)                                        # N*, requests/processor
+    compare(k=2, n=6, S_mm=2, loads=[1, 2, 4, 8])   # model against simulation, over NC
 
 The load is ``NC`` (outstanding requests per processor).  The system is
 closed, so it never saturates (``saturated`` is always False);
@@ -22,8 +23,9 @@ simulator set-ups: the return network's wiring).
 
 from ..core.symbolic import lazy_attributes
 
-lazy_attributes(__name__, {name: ".equations:" + name for name in (
-    "equations", "kruskal_snir_reduction", "no_queueing_reductions", "one_by_one_reduction", "single_packet_limit")})
+lazy_attributes(__name__, {**{name: ".equations:" + name for name in (
+    "equations", "kruskal_snir_reduction", "no_queueing_reductions", "one_by_one_reduction", "single_packet_limit")},
+    "compare": ".compare:compare"})
 from .solve import AsymptoticBounds, CurveResult, MinMvaResult, asymptotic_bounds, saturation_load, solve, solve_curve
 
 #: The load parameter: maximum outstanding requests per processor (customers per class).
@@ -41,6 +43,6 @@ CLOSED_SYSTEM = True
 __all__ = [
     "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM",
     "equations", "kruskal_snir_reduction", "no_queueing_reductions", "one_by_one_reduction", "single_packet_limit",
-    "solve", "solve_curve", "saturation_load", "asymptotic_bounds",
+    "solve", "solve_curve", "saturation_load", "asymptotic_bounds", "compare",
     "MinMvaResult", "CurveResult", "AsymptoticBounds",
 ]

@@ -8,6 +8,7 @@ generation rate :math:`\\lambda_g` (``LOAD = "lam_g"``, messages/node/cycle)::
     res.latency, res.multiplexing, res.W
     saturation_load(radices=(16, 16), L=3, M=32)
     solve_curve([0.001, 0.002], radices=(16, 16), L=3, M=32).latency
+    compare(radices=(12, 12), L=3, M=32)          # model against simulation, up to the simulated saturation
 
     from models.torus_dor import solve_2003        # the comparison model (reconstruction), same shape
 
@@ -22,7 +23,8 @@ The combinatorics are shared: :mod:`models.networks.dor_paths`.
 from ..core.symbolic import lazy_attributes
 from .readings import Readings, Readings2003
 
-lazy_attributes(__name__, {"equations": ".equations:equations", "equations_2003": ".equations:equations_2003"})
+lazy_attributes(__name__, {"equations": ".equations:equations", "equations_2003": ".equations:equations_2003",
+                            "compare": ".compare:compare"})
 from .model2003 import Result2003, saturation_load_2003, solve_2003
 from .solve import LOAD, LOAD_UNIT, CurveResult, TorusDorResult, saturation_load, solve, solve_curve
 
@@ -34,6 +36,6 @@ EXAMPLE_LOAD = 0.0003
 CLOSED_SYSTEM = False
 
 __all__ = [
-    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "equations_2003", "Readings", "Readings2003", "solve", "solve_curve", "compare",
     "saturation_load", "TorusDorResult", "CurveResult", "solve_2003", "saturation_load_2003", "Result2003",
 ]

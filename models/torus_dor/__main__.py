@@ -52,7 +52,6 @@ CHAPTER = Chapter(
     setup_help="the paper's scheme (L injection VCs, one ejection VC), on the model's torus",
     sim_length=20_000,
     sim_warmup=2_000,
-    curve_kwargs={"saturation": False},
     example="curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv",
 )
 

@@ -7,6 +7,7 @@ The front door (the contract of :mod:`models`)::
     r.latency, r.network_latency, r.source_wait, r.channel    # cycles; fitted channel MMPP
     c = solve_curve([0.001, 0.002, 0.003], k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)
     saturation_load(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)   # mu1, messages/node/cycle
+    compare(k=8, V=3, M=32, sigma1=0.2, sigma2=0.8)   # model against simulation (Comparison)
 
 The load (:data:`LOAD`) is ``mu1``, the on-state rate of each node's IPP
 source in messages/node/cycle (:data:`LOAD_UNIT`), the x-axis of the
@@ -24,7 +25,7 @@ Heffes-Lucantoni fit) and :mod:`models.queueing.mmpp_g1` (MMPP/G/1).
 
 from ..core.symbolic import lazy_attributes
 
-lazy_attributes(__name__, {"equations": ".equations:equations"})
+lazy_attributes(__name__, {"equations": ".equations:equations", "compare": ".compare:compare"})
 from .solve import (  # noqa: E402
     LOAD,
     LOAD_UNIT,
@@ -46,6 +47,6 @@ EXAMPLE_LOAD = 0.002
 CLOSED_SYSTEM = False
 
 __all__ = [
-    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "saturation_bound",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "compare", "saturation_bound",
     "channel_process", "Params", "TorusIppResult", "CurveResult",
 ]

@@ -7,6 +7,7 @@ Front door (the chapter contract of :mod:`models`)::
     res.latency, res.network_latency, res.source_wait, res.multiplexing
     curve = solve_curve([0.005, 0.01], k=8, M=32)   # CurveResult: loads, latency, saturated, results
     saturation_load(k=8, M=32, V=10, rtol=1e-5)
+    compare(k=8, M=32, V=10)                 # model against simulation (Comparison)
 
 Submodules: ``params`` (validation, minimum VCs), ``equations`` (SymPy,
 paper numbering), ``solve`` (numerics), ``routing_check`` (the escape
@@ -18,7 +19,7 @@ axis and claims tables), ``plots`` (matplotlib).
 
 from ..core.symbolic import lazy_attributes
 
-lazy_attributes(__name__, {"equations": ".equations:equations"})
+lazy_attributes(__name__, {"equations": ".equations:equations", "compare": ".compare:compare"})
 from .params import NbcParams, check_params, min_escape_levels, min_vcs
 from .solve import CurveResult, TorusNbcResult, destinations, hop_tables, saturation_load, solve, solve_curve
 
@@ -34,6 +35,6 @@ EXAMPLE_LOAD = 0.001
 CLOSED_SYSTEM = False
 
 __all__ = [
-    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "TorusNbcResult", "CurveResult",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "compare", "TorusNbcResult", "CurveResult",
     "NbcParams", "check_params", "min_escape_levels", "min_vcs", "destinations", "hop_tables",
 ]

@@ -38,7 +38,6 @@ CHAPTER = Chapter(
                "assumption)",
     sim_length=20_000,
     sim_warmup=2_000,
-    curve_kwargs={"saturation": False},
     example="curve --k 8 --M 32 --V 10 --points 30 --out curve.csv",
 )
 

@@ -10,6 +10,7 @@ Public surface (the chapter contract of :mod:`models`)::
     res.latency, res.saturated
     curve = solve_curve([0.001, 0.005], **kw)  # same unit; curve.injection = lam * M, flits/node/cycle
     lam_sat = saturation_load(**kw)
+    compare(topology="xfolded_completed", k=8, M=32, V=2)   # model against simulation
 
 Submodules: ``equations`` (SymPy, the paper's numbering), ``solve`` (numerics,
 readings as switches), ``experiments`` (the figures as
@@ -21,7 +22,7 @@ VC-saturation and claims tables), ``plots`` (matplotlib).  The topologies are in
 
 from ..core.symbolic import lazy_attributes
 
-lazy_attributes(__name__, {"equations": ".equations:equations"})
+lazy_attributes(__name__, {"equations": ".equations:equations", "compare": ".compare:compare"})
 from .solve import LOAD, LOAD_UNIT, CurveResult, XfoldedTmResult, saturation_load, solve, solve_curve, theorem1
 
 #: A small configuration (keywords of ``solve``) and a load below its saturation: the contract tests
@@ -31,5 +32,5 @@ EXAMPLE_LOAD = 0.002
 #: A closed system (a fixed population, never saturated; ``saturation_load`` is the knee ``N*``).
 CLOSED_SYSTEM = False
 
-__all__ = ["LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "theorem1",
+__all__ = ["LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "compare", "theorem1",
            "XfoldedTmResult", "CurveResult"]

@@ -1,0 +1,761 @@
+"""Model against simulation in one call: the :class:`Comparison` and the one loop behind every chapter's ``compare``.
+
+Each chapter's ``compare(...)`` (``models.<slug>.compare``, the front door's
+``models.<slug>.compare``) takes the chapter's own parameter names, units and
+defaults -- those of its command ``python -m models.<slug> curve`` -- checks
+them with the chapter's own validation, builds the chapter's
+:class:`~models.core.experiment.Curve` and hands it to :func:`compare` here
+with the chapter's functions.  :func:`compare` then does the same thing for
+every chapter, in this order:
+
+1. **The model's saturation load**, the chapter's ``saturation_load`` (to
+   relative tolerance :data:`SAT_RTOL`).  For the closed system of
+   ``min_mva`` there is none: its ``saturation_load`` is the knee ``N*`` of
+   the asymptotic bounds, kept as :attr:`Comparison.knee`, which only spaces
+   the default loads.
+2. **The simulated saturation load** (``search=True``, open systems): the
+   chapter's own search, the one its figures use
+   (``models.<slug>.experiments.sim_saturation``: a bisection of the
+   simulator's saturated verdict, :func:`models.core.saturation.find_saturation`),
+   kept with its bracket ``(lo, hi)``: ``lo`` the largest load found
+   unsaturated, ``hi`` the smallest found saturated.
+3. **The loads**: the ``loads`` given, or ``points`` loads
+   ``upto * S * i / points`` (``i = 1..points``) where ``S`` is the simulated
+   saturation load (``upto`` default :data:`UPTO_SIM` = 1: up to the
+   simulation's own saturation), or, without a simulated one, the model's
+   (``upto`` default :data:`UPTO_MODEL` = 0.9); integers for a closed system.
+4. **The simulation** at those loads (the chapter's
+   ``experiments.simulate_curve``: the same model-to-simulator translation as
+   its notebooks, every point cached on disk).
+5. **The model** at those loads and on a fine grid of ``grid`` loads over the
+   whole x range (up to 5 % past the largest load or saturation load shown,
+   refined towards the model's saturation), by the chapter's ``solve_curve``.
+   A load where the model has no finite, non-negative latency is saturated:
+   ``inf`` (never NaN, never negative).
+6. **The error table** (:attr:`Comparison.errors`): the signed relative error
+   ``(model - sim) / sim`` at every simulated load (``+inf`` where only the
+   model is saturated; none where the simulation is), and the book's number,
+   the worst ``|error|`` at the simulated loads strictly below
+   :data:`~models.core.claims.BELOW` (80 %) of the *simulated* saturation load
+   (:func:`models.core.claims.worst_error_below`, DESIGN.md "The experiment
+   hook").  Without a simulated saturation load (a closed system, or
+   ``search=False``) the worst is taken over every unsaturated simulated load,
+   and :attr:`Comparison.worst_rule` says so.
+
+Loads are in the chapter's unit (``LOAD_UNIT``, messages/node/cycle for the
+open networks, requests/processor for ``min_mva``), latencies in cycles.  The
+result holds everything as data (:meth:`Comparison.to_frame`,
+:meth:`Comparison.table`, :attr:`Comparison.run`, a
+:class:`~models.core.experiment.CurveRun` for the book's table functions) and
+draws itself (:meth:`Comparison.plot`, :meth:`Comparison.save`: ``style="book"``,
+the book's 7.5 in figure, or ``"paper"``, a single-column figure
+:data:`~models.core.plotting.PAPER_WIDTH` wide with 8-9 pt text and SVG text
+kept as text).
+
+This module imports no chapter and no simulator (the floors of DESIGN.md):
+the chapter passes its functions in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import textwrap
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .claims import BELOW, SimSettings, worst_error_below
+from .errors import ParameterError
+from .experiment import Curve, CurveRun
+from .saturation import Saturation, load_grid
+from .validate import MAX_POINTS, require, require_choice, require_loads
+from .validation import saturation_aware_error
+
+__all__ = ["Subject", "Comparison", "compare", "run_settings", "STYLES", "POINTS", "GRID", "UPTO_MODEL",
+           "UPTO_SIM", "SAT_RTOL"]
+
+#: Figure styles of :meth:`Comparison.plot`: the book's column figure and a single-column paper figure.
+STYLES = ("book", "paper")
+#: Default number of loads of :func:`compare` (the command's ``--points`` default is its own, 20).
+POINTS = 10
+#: Default number of model loads on the drawn line (the fine grid).
+GRID = 160
+#: Default ``upto`` of the loads: a fraction of the model's saturation load (no simulated one) ...
+UPTO_MODEL = 0.9
+#: ... or of the simulated saturation load (up to the simulation's own saturation).
+UPTO_SIM = 1.0
+#: Relative tolerance of the model's saturation load (the command line's).
+SAT_RTOL = 1e-4
+#: Past the largest load or saturation load shown, the x axis goes on by this fraction.
+X_MARGIN = 0.05
+#: The multiplication sign of network sizes in titles (12×12).
+TIMES = "\u00d7"
+
+
+# ----------------------------------------------------------------------------
+# What is compared
+# ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Subject:
+    """What a comparison is about, in words: the chapter, the network, the load axis and the latency.
+
+    chapter : str
+        The chapter's slug (``"torus_dor"``).
+    network : str
+        The network in words, for titles: size, uni- or bidirectional,
+        routing, virtual channels, message length (``"12x12 unidirectional
+        torus, dimension-order routing, L = 3 VCs, M = 32 flits"``).
+    load : str
+        The load's name, the chapter's ``LOAD`` (``"lam_g"``).
+    load_label : str
+        The load as the book writes it, matplotlib mathtext (``r"$\\lambda_g$"``).
+    load_unit : str
+        Its unit, the chapter's ``LOAD_UNIT`` (``"messages/node/cycle"``).
+    latency : str
+        What the latency is (``"mean message latency"``, ``"mean response time R"``); cycles.
+    closed : bool
+        A closed system (``min_mva``): no saturation load; the loads are populations.
+    setup : str
+        The simulator set-up in a few words (for the legend; ``""``: the chapter's only one).
+    """
+
+    chapter: str
+    network: str
+    load: str
+    load_label: str
+    load_unit: str
+    latency: str = "mean message latency"
+    closed: bool = False
+    setup: str = ""
+
+    @property
+    def xlabel(self) -> str:
+        """``"<load_label> [<load_unit>]"``, e.g. ``"$\\lambda_g$ [messages/node/cycle]"``."""
+        return f"{self.load_label} [{self.load_unit}]"
+
+    @property
+    def ylabel(self) -> str:
+        """``"<latency> [cycles]"``."""
+        return f"{self.latency} [cycles]"
+
+
+def run_settings(settings: SimSettings | None = None, *, unit: str = "messages", length: int | None = None,
+                 warmup: int | None = None, seed: int | None = None, jobs: int | None = None,
+                 progress: bool | None = None, default_length: int = 20_000,
+                 default_warmup: int = 2_000) -> SimSettings:
+    """The :class:`~models.core.claims.SimSettings` of a comparison: ``settings`` as given, or built from the rest.
+
+    ``length`` and ``warmup`` count ``unit`` (``"messages"``: measured
+    messages after the warm-up; ``"cycles"``: cycles, the warm-up included,
+    for a closed system), default ``default_length`` / ``default_warmup``;
+    ``seed`` default 1, ``jobs`` (worker processes) default 1, ``progress``
+    (a bar on standard error) default off.  Giving ``settings`` and any of
+    the others is a :class:`ParameterError`: one of the two says how to run.
+    """
+    given = {name: value for name, value in (("messages" if unit == "messages" else "cycles", length),
+                                             ("warmup", warmup), ("seed", seed), ("jobs", jobs),
+                                             ("progress", progress)) if value is not None}
+    if settings is not None:
+        if not isinstance(settings, SimSettings):
+            raise ParameterError(f"`settings` must be a SimSettings (models.core.claims); got {settings!r}")
+        if given:
+            raise ParameterError(f"give `settings` or {', '.join(f'`{n}`' for n in given)}, not both")
+        return settings
+    require_choice("unit", unit, ("messages", "cycles"))
+    length = default_length if length is None else length
+    warmup = default_warmup if warmup is None else warmup
+    common = dict(seed=1 if seed is None else seed, jobs=1 if jobs is None else jobs, progress=bool(progress))
+    if unit == "cycles":
+        require("cycles", length, 1, unit="simulated cycles per load, the warm-up included", integer=True)
+        require("warmup", warmup, 0, unit="discarded cycles per load", integer=True)
+        if warmup >= length:
+            raise ParameterError(f"`warmup` must be less than `cycles` ({length}); got {warmup}")
+        return SimSettings(cycles=length, warmup_cycles=warmup, **common)
+    return SimSettings(messages=length, warmup_messages=warmup, **common)
+
+
+# ----------------------------------------------------------------------------
+# The result
+# ----------------------------------------------------------------------------
+def _load_text(x: float) -> str:
+    return f"{x:.4g}" if math.isfinite(x) else str(x)
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class Comparison:
+    """The model against the simulation on one network (:func:`compare`; loads in the chapter's unit, times in cycles).
+
+    subject : Subject
+        The chapter, the network in words, the load axis and the latency.
+    params : dict
+        The chapter's parameters as ``compare`` was called (its model keywords).
+    setup : str
+        The simulator set-up's name (``""`` without a simulation).
+    settings : SimSettings or None
+        The run lengths, seed and processes of the simulation (None without one).
+    loads : tuple of float
+        The chosen loads, in order: where the simulation runs and the table's rows.
+    model : DataFrame
+        The model on the fine grid and at ``loads``, sorted by load: ``load``,
+        ``latency`` (cycles; ``inf`` where saturated), ``saturated``.
+    sim : DataFrame or None
+        The simulation at ``loads``, in order: ``load``, ``fraction`` (of the
+        simulated saturation load; NaN when there is none), ``latency``
+        (cycles; ``inf`` when saturated), ``latency CI`` (half width of the
+        95 % confidence interval, batch means), ``saturated``, and the
+        chapter's other numeric columns.  None without a simulation.
+    errors : DataFrame
+        The error table, one row per simulated load: ``load``, ``fraction``,
+        ``model latency``, ``sim latency``, ``sim CI95``, ``sim saturated``,
+        ``error`` (signed, a fraction: ``(model - sim) / sim``; ``+inf`` where
+        only the model is saturated, NaN where the simulation is) and
+        ``counted`` (the point enters :attr:`worst_error`).  Empty without a simulation.
+    model_saturation : float
+        The model's saturation load (the chapter's ``saturation_load``); NaN
+        for a closed system or when not needed (explicit loads, no grid, no search).
+    sim_saturation : float
+        The simulated saturation load, the midpoint of the search's final
+        bracket; NaN when not searched (or a closed system).
+    sim_bracket : tuple of float
+        ``(lo, hi)``: the largest load the search found unsaturated and the
+        smallest it found saturated ((NaN, NaN) when not searched).
+    knee : float
+        For a closed system, the knee ``N*`` of the asymptotic bounds (the
+        chapter's ``saturation_load``; not a saturation load); NaN otherwise.
+    worst_error : float
+        The worst ``|model - sim| / sim`` (a fraction) by :attr:`worst_rule`:
+        below 80 % of the simulated saturation load
+        (:func:`models.core.claims.worst_error_below`), else over every
+        unsaturated simulated load; ``inf`` when the model is saturated at
+        such a load and the simulation is not; NaN when no load counts.
+    worst_at : float
+        The load of :attr:`worst_error` (NaN when none).
+    worst_rule : str
+        Which loads :attr:`worst_error` is taken over, in words.
+    run : CurveRun
+        The same numbers as a :class:`~models.core.experiment.CurveRun` (its
+        ``params["load basis"]`` is ``"sim"`` when there is a simulated
+        saturation load), for :func:`models.core.experiment.error_table` and
+        :func:`models.core.claims.worst_error_below`.
+    """
+
+    subject: Subject
+    params: dict
+    setup: str
+    settings: SimSettings | None
+    loads: tuple
+    model: pd.DataFrame
+    sim: pd.DataFrame | None
+    errors: pd.DataFrame
+    model_saturation: float
+    sim_saturation: float
+    sim_bracket: tuple
+    knee: float
+    worst_error: float
+    worst_at: float
+    worst_rule: str
+    run: CurveRun
+
+    # ------------------------------------------------------------------ numbers
+    @property
+    def simulated(self) -> bool:
+        """Whether the comparison holds a simulation."""
+        return self.sim is not None
+
+    @property
+    def worst_finite_error(self) -> tuple[float, float]:
+        """``(error, load)``: the worst finite ``|error|`` among the loads :attr:`worst_error` counts
+        (the loads where the model is saturated left out); ``(NaN, NaN)`` when there is none."""
+        e = self.errors
+        if e.empty:
+            return math.nan, math.nan
+        err = np.abs(e["error"].to_numpy(dtype=float))
+        ok = e["counted"].to_numpy(dtype=bool) & np.isfinite(err)
+        if not ok.any():
+            return math.nan, math.nan
+        i = int(np.argmax(np.where(ok, err, -1.0)))
+        return float(err[i]), float(e["load"].iloc[i])
+
+    @property
+    def saturation_ratio(self) -> float:
+        """The model's saturation load over the simulated one (NaN when either is unknown)."""
+        sm, ss = self.model_saturation, self.sim_saturation
+        return sm / ss if math.isfinite(sm) and math.isfinite(ss) and ss > 0 else math.nan
+
+    def model_at(self, loads: Sequence[float] | None = None) -> pd.DataFrame:
+        """The model's rows at ``loads`` (default :attr:`loads`), in that order: ``load``, ``latency``, ``saturated``."""
+        loads = self.loads if loads is None else tuple(loads)
+        table = self.model.drop_duplicates("load").set_index("load")
+        missing = [x for x in loads if x not in table.index]
+        if missing:
+            raise ParameterError(f"the model was not solved at the load(s) {missing[:3]}; its loads are the "
+                                 "comparison's `loads` and its grid")
+        return table.loc[list(loads)].reset_index()
+
+    def table(self) -> pd.DataFrame:
+        """One row per chosen load, as the command's CSV: ``load``, ``model latency``, ``model saturated`` and,
+        with a simulation, ``sim latency``, ``sim CI95`` (95 % half width), ``sim saturated`` (cycles)."""
+        m = self.model_at()
+        out = pd.DataFrame({"load": list(self.loads), "model latency": m["latency"].to_numpy(dtype=float),
+                            "model saturated": m["saturated"].to_numpy(dtype=bool)})
+        if self.sim is not None:
+            out["sim latency"] = self.sim["latency"].to_numpy(dtype=float)
+            out["sim CI95"] = self.sim["latency CI"].to_numpy(dtype=float)
+            out["sim saturated"] = self.sim["saturated"].to_numpy(dtype=bool)
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy: one row per load and source (``"model"``, ``"sim"``), model rows first, each by load.
+
+        Columns: ``source``, ``load`` (the chapter's unit), ``latency``
+        (cycles; ``inf`` where saturated), ``CI95`` (the simulation's 95 %
+        half width; NaN for the model), ``saturated``, ``fraction`` (of the
+        simulated saturation load; NaN when there is none) and ``error`` (the
+        simulated rows' signed relative error of the model, a fraction; NaN
+        for the model's rows).
+        """
+        ss = self.sim_saturation
+        m = self.model
+        frames = [pd.DataFrame({"source": "model", "load": m["load"].to_numpy(dtype=float),
+                                "latency": m["latency"].to_numpy(dtype=float), "CI95": math.nan,
+                                "saturated": m["saturated"].to_numpy(dtype=bool),
+                                "fraction": m["load"].to_numpy(dtype=float) / ss if math.isfinite(ss) else math.nan,
+                                "error": math.nan})]
+        if self.sim is not None:
+            s, e = self.sim, self.errors
+            frames.append(pd.DataFrame({"source": "sim", "load": s["load"].to_numpy(dtype=float),
+                                        "latency": s["latency"].to_numpy(dtype=float),
+                                        "CI95": s["latency CI"].to_numpy(dtype=float),
+                                        "saturated": s["saturated"].to_numpy(dtype=bool),
+                                        "fraction": s["fraction"].to_numpy(dtype=float),
+                                        "error": e["error"].to_numpy(dtype=float)}))
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self) -> str:
+        """One line: the worst error by the book's rule and where, and the saturation loads' ratio.
+
+        E.g. ``worst |error| below 80% of the simulated saturation: 12.3% (at
+        lam_g = 0.0123); model saturates at 0.91x the simulated load (0.0101
+        vs 0.0111 messages/node/cycle)``.
+        """
+        s = self.subject
+        if not self.simulated:
+            sat = (f"; model saturation load {_load_text(self.model_saturation)} {s.load_unit}"
+                   if math.isfinite(self.model_saturation) else "")
+            return f"no simulation{sat}"
+        w = self.worst_error
+        if math.isnan(w):
+            what = "none (no simulated load counts)"
+        elif math.isinf(w):
+            what = f"unbounded (the model is saturated at {s.load} = {_load_text(self.worst_at)}, the simulation is not"
+            finite, at = self.worst_finite_error
+            what += f"; worst finite {100 * finite:.1f}% at {_load_text(at)})" if math.isfinite(finite) else ")"
+        else:
+            what = f"{100 * w:.1f}% (at {s.load} = {_load_text(self.worst_at)})"
+        text = f"worst |error| {self.worst_rule}: {what}"
+        ratio = self.saturation_ratio
+        if math.isfinite(ratio):
+            text += (f"; model saturates at {ratio:.2f}x the simulated load ({_load_text(self.model_saturation)} vs "
+                     f"{_load_text(self.sim_saturation)} {s.load_unit})")
+        elif not s.closed and not math.isfinite(self.sim_saturation):
+            text += "; the simulated saturation load was not searched"
+        return text
+
+    def __repr__(self) -> str:
+        s = self.subject
+        sim = (f"{len(self.sim)} simulated loads, sim saturation {_load_text(self.sim_saturation)}"
+               if self.simulated else "model only")
+        sat = (f"knee N* {_load_text(self.knee)} (a closed system)" if s.closed
+               else f"model saturation {_load_text(self.model_saturation)}")
+        if s.closed and self.simulated:
+            sim = f"{len(self.sim)} simulated loads"
+        return (f"Comparison({s.chapter}: {s.network}; {len(self.loads)} loads ({s.load}, {s.load_unit}), "
+                f"{sim}, {sat}; {self.summary()})")
+
+    # ------------------------------------------------------------------ figures
+    def plot(self, style: str = "book", *, ax=None, title: bool = True):
+        """The figure: model line on its fine grid, simulated points with 95 % CIs, saturation loads; returns it.
+
+        ``style="book"``: the book's figure (:data:`~models.core.plotting.COLUMN_WIDTH`
+        wide, 9 pt text); ``"paper"``: a single-column figure
+        :data:`~models.core.plotting.PAPER_WIDTH` wide with 8 pt ticks and
+        legend and 9 pt labels and title (:data:`~models.core.plotting.PAPER_STYLE`).
+        The title names the network (uni- or bidirectional, size, VCs,
+        message length), the axes are labelled as the book writes them
+        (``\u03bb_g [messages/node/cycle]``, ``... [cycles]``), y starts at 0.
+        Saturated simulated loads are drawn at the top of the axes as filled
+        triangles (``simulation saturated``), never dropped; the model's and
+        the simulation's saturation loads are dashed and dotted vertical
+        lines, named in the legend with their values.  ``ax``: draw into
+        these axes instead of a new figure.  Save with :meth:`save` to keep a
+        paper figure's SVG text as text.
+        """
+        plotting = _plotting()
+        require_choice("style", style, STYLES)
+        with plotting.plt.rc_context(plotting.STYLE if style == "book" else plotting.PAPER_STYLE):
+            return _draw(self, style, ax, title, plotting)
+
+    def save(self, path: str | Path, style: str = "book", *, title: bool = True) -> Path:
+        """Draw (:meth:`plot`) and write the figure to ``path`` (.svg, .png or .pdf); returns the path.
+
+        ``"paper"``: exactly :data:`~models.core.plotting.PAPER_WIDTH` wide
+        (no tight bounding box; constrained layout keeps every label inside),
+        SVG text as ``<text>`` (``svg.fonttype: none``), PNG at 300 dpi.
+        ``"book"``: as the book saves its figures (tight bounding box, 192 dpi
+        PNG, text as paths).  SVGs carry no date (reproducible).
+        """
+        plotting = _plotting()
+        require_choice("style", style, STYLES)
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in (".svg", ".png", ".pdf"):
+            raise ParameterError(f"`path` must end in .svg, .png or .pdf; got {str(path)!r}")
+        rc = plotting.STYLE if style == "book" else plotting.PAPER_STYLE
+        meta = {".svg": {"Date": None}, ".pdf": {"CreationDate": None}, ".png": {"Software": None}}[suffix]
+        with plotting.plt.rc_context(rc):
+            fig = _draw(self, style, None, title, plotting)
+            try:
+                fig.savefig(path, metadata=meta, **({"bbox_inches": "tight"} if style == "book" else {}))
+            finally:
+                plotting.plt.close(fig)
+        return path
+
+
+def _plotting():
+    """:mod:`models.core.plotting`, imported when a figure is first drawn."""
+    from . import plotting  # matplotlib: only when a figure is drawn
+
+    return plotting
+
+
+def _wrap(text: str, width: int) -> str:
+    """``text`` in lines of at most ``width`` characters, never breaking ``name = value``."""
+    text = text.replace(" = ", "\u00a0=\u00a0")
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False)) or text
+
+
+def _fit_title(ax, text: str, widths: Sequence[int]) -> None:
+    """The title ``text`` wrapped at the first of ``widths`` (characters) at which it fits inside the figure."""
+    fig = ax.figure
+    for width in widths:
+        ax.set_title(_wrap(text, width))
+        fig.draw_without_rendering()
+        box, page = ax.title.get_window_extent(), fig.bbox
+        if box.x0 >= page.x0 - 0.5 and box.x1 <= page.x1 + 0.5:
+            return
+
+
+def _legend_rank(label: str) -> int:
+    """Legend order: the model, the simulation, its saturated loads, then the saturation lines."""
+    for rank, start in enumerate(("model", "simulation,", "simulation (", "simulation saturated", "saturation load, model",
+                                  "saturation load, simulation")):
+        if label.startswith(start):
+            return rank
+    return 9
+
+
+def _draw(c: Comparison, style: str, ax, title: bool, P):
+    """Draw ``c`` (see :meth:`Comparison.plot`) with the plotting module ``P`` under the style's rcParams."""
+    book = style == "book"
+    if ax is None:
+        if book:
+            fig, axes = P.column_figure()
+            ax = axes[0, 0]
+        else:
+            fig, ax = P.paper_figure()
+    fig = ax.figure
+    if not book:
+        ax.tick_params(labelsize=P.PAPER_FONT)  # ticks are made at draw time: fix their size now
+    s = c.subject
+    color = P.PALETTE[0]
+    m = c.model
+    P.model_line(ax, m["load"], m["latency"], color=color, label="model",
+                 lw=None if book else P.PAPER_STYLE["lines.linewidth"])
+    sat_x = np.empty(0)
+    if c.sim is not None:
+        x = c.sim["load"].to_numpy(dtype=float)
+        y = c.sim["latency"].to_numpy(dtype=float)
+        ci = c.sim["latency CI"].to_numpy(dtype=float)
+        sat = c.sim["saturated"].to_numpy(dtype=bool) | ~np.isfinite(y)
+        label = f"simulation{f' ({s.setup})' if s.setup else ''}, 95% CI"
+        kw = {} if book else dict(ms=P.PAPER_STYLE["lines.markersize"], capsize=P.PAPER_STYLE["errorbar.capsize"],
+                                  elinewidth=0.8, mew=1.0)
+        P.sim_errorbar(ax, x[~sat], y[~sat], ci[~sat], color=color, label=label, **kw)
+        sat_x = x[sat]
+    for kind, load, text in (("model", c.model_saturation, "saturation load, model"),
+                             ("sim", c.sim_saturation, "saturation load, simulation")):
+        if math.isfinite(load):
+            line = P.saturation_line(ax, load, color=P.NEUTRAL, kind=kind)
+            line.set_label(f"{text}: {load:.3g}")
+    # x from 0 past everything shown (the open systems' grid already runs 5 % past it); y from 0, holding every
+    # point and CI, the model line up to a cap
+    xs = [float(np.nanmax(m["load"]))] if len(m) else [1.0]
+    if c.sim is not None and len(c.sim):
+        xs.append(float(np.nanmax(c.sim["load"])))
+    ax.set_xlim(0, max(xs) * (1 + X_MARGIN if s.closed else 1 + 1e-9))
+    if s.closed:  # populations: integer ticks
+        ax.xaxis.set_major_locator(P.MaxNLocator(nbins=8 if book else 5, integer=True))
+    finite_model = m["latency"].to_numpy(dtype=float)
+    finite_model = finite_model[np.isfinite(finite_model) & (finite_model > 0)]
+    cap = 3.0 * float(finite_model.min()) if finite_model.size else None
+    if c.sim is not None:
+        top = c.sim["latency"].to_numpy(dtype=float) + np.nan_to_num(c.sim["latency CI"].to_numpy(dtype=float))
+        top = top[np.isfinite(top)]
+        if top.size and cap is not None:
+            cap = max(cap, 1.15 * float(top.max()))
+    P.fit_ylim(ax, bottom=0.0, cap=cap)
+    if sat_x.size:  # saturated simulated loads: at the top, inside the axes, marked
+        lo, hi = ax.get_ylim()
+        hi = lo + (hi - lo) * 1.12
+        ax.set_ylim(lo, hi)
+        y_mark = lo + 0.95 * (hi - lo)
+        mark = ax.plot(sat_x, np.full(sat_x.shape, y_mark), ls="none", marker="^", color=color, mfc=color,
+                       ms=6 if book else 4.5, label="simulation saturated")[0]
+        mark.set_gid("sim-saturated")
+    ax.set_xlabel(s.xlabel)
+    ax.set_ylabel(s.ylabel)
+    if title:
+        _fit_title(ax, s.network, (90, 80, 70, 60) if book else (46, 42, 38, 34, 30))
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: (_legend_rank(labels[i]), i))
+    handles, labels = [handles[i] for i in order], [labels[i] for i in order]
+    if not book:
+        P.place_legend(ax, handles, labels, ncols=max(1, P.legend_columns(labels, P.PAPER_WIDTH, P.PAPER_FONT)))
+    else:
+        P.place_legend(ax, handles, labels)
+    return fig
+
+
+# ----------------------------------------------------------------------------
+# The one loop
+# ----------------------------------------------------------------------------
+def _as_saturation(value, what: str) -> tuple[float, float, float]:
+    """``(load, lo, hi)`` from what a saturation function returned (a Saturation or a load)."""
+    if isinstance(value, Saturation):
+        return float(value.load), float(value.lo), float(value.hi)
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{what} must return a load or a Saturation; got {value!r}") from None
+    return v, v, v
+
+
+def _model_rows(model: Callable, loads: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """The model's latency (``inf`` where saturated, or with no finite non-negative value) and flag at ``loads``."""
+    if not len(loads):
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    res = model(list(loads))
+    lat = np.array(res.latency, dtype=float).reshape(-1)
+    sat = np.array(res.saturated, dtype=bool).reshape(-1)
+    if lat.shape != (len(loads),) or sat.shape != (len(loads),):
+        raise ParameterError(f"the model returned {lat.size} latencies for {len(loads)} loads")
+    sat |= ~np.isfinite(lat) | (lat < 0)
+    lat[sat] = math.inf
+    return lat, sat
+
+
+def _fine_grid(xmax: float, points: int, saturation: float, closed: bool) -> list:
+    """The drawn model loads: ``points`` evenly up to ``xmax``, and closer steps towards the model's saturation."""
+    if points <= 0 or not (math.isfinite(xmax) and xmax > 0):
+        return []
+    if closed:  # populations: every integer up to the largest shown
+        return [float(n) for n in range(1, int(math.floor(xmax)) + 1)]
+    grid = list(np.linspace(xmax / points, xmax, points))
+    if math.isfinite(saturation) and 0 < saturation < xmax:
+        grid += [saturation * (1 - 2.0 ** -j) for j in range(1, 13)]
+    return sorted(set(float(x) for x in grid))
+
+
+def compare(
+    curve: Curve,
+    subject: Subject,
+    *,
+    model: Callable[[list], Any],
+    model_saturation: Callable[[], float] | None = None,
+    sim: Callable[[Curve, list], Sequence[Mapping]] | None = None,
+    sim_saturation: Callable[[Curve, float], Any] | None = None,
+    loads: Sequence[float] | None = None,
+    points: int | None = None,
+    upto: float | None = None,
+    search: bool = True,
+    grid: int = GRID,
+    integer_loads: bool = False,
+    settings: SimSettings | None = None,
+    params: Mapping | None = None,
+) -> Comparison:
+    """The model against the simulation of ``curve``: the loop of the module docstring, one :class:`Comparison`.
+
+    Parameters
+    ----------
+    curve : Curve
+        The chapter's curve (its model and simulator keywords, its set-up).
+    subject : Subject
+        The words and units of the result.
+    model : callable
+        ``model(loads) -> result`` with ``latency`` (cycles) and ``saturated``
+        arrays, one per load (the chapter's ``solve_curve``).
+    model_saturation : callable, optional
+        ``model_saturation() -> load``: the chapter's ``saturation_load``
+        (for a closed system, the knee ``N*``).
+    sim : callable, optional
+        ``sim(curve, loads) -> [row, ...]``, one mapping per load with
+        ``latency`` (cycles, inf if saturated), ``latency CI`` (95 % half
+        width) and ``saturated``.  None: the model alone.
+    sim_saturation : callable, optional
+        ``sim_saturation(curve, model_saturation_load) -> Saturation or load``:
+        the chapter's own search of the simulated saturation load.
+    loads : sequence of float, optional
+        The loads to simulate and tabulate (the chapter's unit, >= 0).
+        Default: ``points`` loads up to ``upto`` times the simulated
+        saturation load (else the model's; the knee for a closed system).
+    points : int, optional
+        How many (default :data:`POINTS`; at most 10,000).
+    upto : float, optional
+        Fraction of the saturation load the loads reach (default
+        :data:`UPTO_SIM` of the simulated one, :data:`UPTO_MODEL` of the model's).
+    search : bool
+        Search the simulated saturation load (open systems, with ``sim``).
+    grid : int
+        Loads of the model's fine grid (0: the model at ``loads`` only).
+    integer_loads : bool
+        Loads are populations (a closed system): the default loads are
+        rounded to integers >= 1, each once.
+    settings : SimSettings, optional
+        The simulation's settings, kept in the result (``sim`` and
+        ``sim_saturation`` use their own).
+    params : mapping, optional
+        The chapter's parameters, kept in the result.
+
+    Raises
+    ------
+    ParameterError
+        A bad ``loads``, ``points``, ``upto`` or ``grid`` (named), no
+        saturation load to space the default loads on, or a function
+        returning the wrong thing.
+    """
+    if not isinstance(curve, Curve):
+        raise ParameterError(f"`curve` must be a Curve; got {curve!r}")
+    if not isinstance(subject, Subject):
+        raise ParameterError(f"`subject` must be a Subject; got {subject!r}")
+    if not isinstance(search, (bool, np.bool_)):
+        raise ParameterError(f"`search` must be True or False; got {search!r}")
+    grid = require("grid", grid, 0, MAX_POINTS, unit="model loads on the drawn line", integer=True)
+    if loads is not None:
+        loads = [float(x) for x in require_loads("loads", loads, lambda v: require(
+            "loads", v, 0, unit=subject.load_unit))]
+        if integer_loads:
+            loads = [int(x) if float(x).is_integer() else x for x in loads]
+    else:
+        points = require("points", POINTS if points is None else points, 1, MAX_POINTS, unit="loads", integer=True)
+    if upto is not None:
+        upto = require("upto", upto, 0, lo_open=True, unit="fraction of the saturation load")
+    closed = bool(subject.closed)
+    simulate = sim is not None
+    searching = simulate and search and not closed and sim_saturation is not None
+
+    # 1. the model's saturation load (or a closed system's knee)
+    sat_model = math.nan
+    if model_saturation is not None and (loads is None or grid > 0 or searching):
+        sat_model = float(model_saturation())
+    knee = sat_model if closed else math.nan
+    if closed:
+        sat_model = math.nan
+
+    # 2. the simulated saturation load, by the chapter's own search
+    sat_sim, bracket = math.nan, (math.nan, math.nan)
+    if searching:
+        sat_sim, lo, hi = _as_saturation(sim_saturation(curve, sat_model), "sim_saturation")
+        bracket = (lo, hi)
+
+    # 3. the loads
+    if loads is None:
+        if math.isfinite(sat_sim):
+            base, up = sat_sim, UPTO_SIM if upto is None else upto
+            fractions = [up * i / points for i in range(1, points + 1)]
+            loads = [base * f for f in fractions]
+        else:
+            base = knee if closed else sat_model
+            up = UPTO_MODEL if upto is None else upto
+            if not (math.isfinite(base) and base > 0):
+                raise ParameterError("no saturation load to space the `points` loads on: give `loads`")
+            loads = load_grid(base, points, up, integer=integer_loads)
+            fractions = [math.nan] * len(loads)
+    else:
+        fractions = [x / sat_sim if math.isfinite(sat_sim) and sat_sim > 0 else math.nan for x in loads]
+
+    # 4. the model at the loads first (it checks the chapter's parameters before anything is simulated)
+    lat, msat = _model_rows(model, loads)
+
+    # 5. the simulation
+    sim_frame = None
+    if simulate:
+        rows = list(sim(curve, list(loads)))
+        if len(rows) != len(loads):
+            raise ParameterError(f"the sim function returned {len(rows)} rows for {len(loads)} loads")
+        recs = []
+        for x, f, r in zip(loads, fractions, rows):
+            if not isinstance(r, Mapping) or "latency" not in r:
+                raise ParameterError(f"the sim function must return mappings with a 'latency'; got {r!r}")
+            rec = {"load": x, "fraction": f}
+            rec.update({k: v for k, v in r.items() if isinstance(v, (int, float, bool, np.number, np.bool_))})
+            rec.setdefault("latency CI", math.nan)
+            rec["saturated"] = bool(r.get("saturated", not math.isfinite(float(r["latency"]))))
+            recs.append(rec)
+        sim_frame = pd.DataFrame(recs)
+
+    # 6. the model's fine grid over the x range shown
+    shown = [max(loads)] + [v for v in (sat_model, bracket[1]) if math.isfinite(v)]
+    xmax = max(shown) * (1 + X_MARGIN) if not closed else max(shown)
+    chosen = set(loads)
+    fine = [x for x in _fine_grid(xmax, grid, sat_model, closed) if x not in chosen]
+    glat, gsat = _model_rows(model, fine)
+    model_frame = pd.DataFrame({"load": [*loads, *fine], "latency": np.r_[lat, glat],
+                                "saturated": np.r_[msat, gsat].astype(bool)})
+    model_frame = model_frame.sort_values("load", kind="mergesort").reset_index(drop=True)
+
+    # 7. the error table and the worst error, by the book's rule
+    basis = "sim" if math.isfinite(sat_sim) else (None if closed else "model")
+    run_model = model_frame.assign(curve=curve.label, fraction=math.nan)[["curve", "load", "fraction", "latency",
+                                                                          "saturated"]]
+    run_sim = None if sim_frame is None else sim_frame.assign(curve=curve.label)
+    run = CurveRun(curve=curve, model=run_model, sim=run_sim, model_saturation=float(sat_model if not closed else knee),
+                   sim_saturation=float(sat_sim),
+                   params={"curve": curve.label, "setup": curve.setup, "model": dict(curve.model),
+                           "sim": dict(curve.sim), "loads": list(loads), "fractions_of": "sim" if basis == "sim" else None,
+                           "load basis": basis, "reference load": sat_sim, "quantity": "latency",
+                           "round_to": None, "simulated": simulate})
+    errors = pd.DataFrame(columns=["load", "fraction", "model latency", "sim latency", "sim CI95", "sim saturated",
+                                   "error", "counted"])
+    worst, worst_at = math.nan, math.nan
+    if basis == "sim":
+        rule = f"below {BELOW:.0%} of the simulated saturation"
+    elif closed:
+        rule = f"over the simulated {subject.load} values (a closed system: no saturation load)"
+    else:
+        rule = "over the simulated loads (no simulated saturation load)"
+    if sim_frame is not None:
+        s = sim_frame["latency"].to_numpy(dtype=float)
+        ssat = sim_frame["saturated"].to_numpy(dtype=bool) | ~np.isfinite(s)
+        err = saturation_aware_error(lat, s)
+        err[ssat] = math.nan
+        frac = np.asarray(fractions, dtype=float)
+        counted = ~ssat & ~np.isnan(err) & ((frac < BELOW) if basis == "sim" else True)
+        errors = pd.DataFrame({"load": list(loads), "fraction": frac, "model latency": lat, "sim latency": s,
+                               "sim CI95": sim_frame["latency CI"].to_numpy(dtype=float), "sim saturated": ssat,
+                               "error": err, "counted": counted})
+        if counted.any():
+            a = np.abs(err[counted])
+            worst = float(a.max())
+            worst_at = float(np.asarray(loads, dtype=float)[counted][int(np.argmax(a))])
+        if basis == "sim":
+            book = worst_error_below(run)  # the book's function gives the same number
+            if not (book == worst or (math.isnan(book) and math.isnan(worst))):
+                raise AssertionError(f"worst error {worst} differs from worst_error_below's {book}")
+    return Comparison(subject=subject, params=dict(params or curve.model), setup=curve.setup if simulate else "",
+                      settings=settings if simulate else None, loads=tuple(loads), model=model_frame, sim=sim_frame,
+                      errors=errors, model_saturation=float(sat_model), sim_saturation=float(sat_sim),
+                      sim_bracket=tuple(float(v) for v in bracket), knee=float(knee), worst_error=worst,
+                      worst_at=worst_at, worst_rule=rule, run=run)

@@ -1,0 +1,208 @@
+"""The one loop of model against simulation (issue #28): :func:`models.core.compare.compare` on a synthetic chapter.
+
+The model is ``Z / (1 - x / S)`` (saturated from ``S`` on), the "simulation" ``Z' / (1 - x / S_sim)`` with a
+CI, saturated from ``S_sim`` on, and its saturation search the package's bisection on that verdict: every
+number the comparison reports can be written down here.  The chapters' own comparisons are checked against
+their solvers and simulators in ``tests/test_compare.py``; the figures in ``tests/test_plotting.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from models.core import cli
+from models.core import compare as C
+from models.core.claims import SimSettings, worst_error_below
+from models.core.errors import ParameterError
+from models.core.experiment import Curve, error_table
+from models.core.saturation import find_saturation
+
+S_MODEL, S_SIM, ZERO = 0.010, 0.013, 40.0
+SUBJECT = C.Subject(chapter="toy", network="8\u00d78 unidirectional torus, L = 3 VCs, M = 32 flits", load="lam_g",
+                    load_label=r"$\lambda_g$", load_unit="messages/node/cycle")
+CURVE = Curve("toy", model={"M": 32})
+
+
+def model(loads):
+    x = np.asarray(loads, dtype=float)
+    sat = x >= S_MODEL
+    lat = np.where(sat, np.inf, ZERO / (1 - np.minimum(x, 0.999 * S_MODEL) / S_MODEL))
+    return SimpleNamespace(latency=lat, saturated=sat)
+
+
+def sim(curve, loads):
+    rows = []
+    for x in loads:
+        if x >= S_SIM:
+            rows.append({"latency": math.inf, "latency CI": math.inf, "saturated": True, "hops": 3.0})
+        else:
+            lat = 1.1 * ZERO / (1 - x / S_SIM)
+            rows.append({"latency": lat, "latency CI": 0.02 * lat, "saturated": False, "hops": 3.0,
+                         "result": object()})  # a non-numeric column is left out
+    return rows
+
+
+def sim_saturation(curve, model_sat):
+    return find_saturation(lambda x: x >= S_SIM, 0.0, 0.05, rtol=0, max_steps=10)
+
+
+def run(**kw):
+    args = dict(model=model, model_saturation=lambda: S_MODEL, sim=sim, sim_saturation=sim_saturation)
+    args.update(kw)
+    return C.compare(CURVE, SUBJECT, **args)
+
+
+def test_default_loads_reach_the_simulated_saturation():
+    c = run(points=5)
+    s = sim_saturation(CURVE, S_MODEL)
+    assert c.sim_saturation == s.load and c.sim_bracket == (s.lo, s.hi) and s.lo < S_SIM <= s.hi
+    assert c.loads == tuple(s.load * f for f in (0.2, 0.4, 0.6, 0.8, 1.0))  # upto = 1.0 of the simulated one
+    assert list(c.sim["fraction"]) == [0.2, 0.4, 0.6, 0.8, 1.0]
+    assert c.model_saturation == S_MODEL and math.isnan(c.knee)
+    assert "result" not in c.sim and "hops" in c.sim  # numeric extra columns kept
+    # the model's fine grid runs past the largest thing shown, through its saturation, saturated points inf
+    m = c.model
+    assert m["load"].is_monotonic_increasing and m["load"].max() == pytest.approx(1.05 * s.hi)
+    assert (m.loc[m["load"] >= S_MODEL, "latency"] == np.inf).all() and m.loc[m["load"] >= S_MODEL, "saturated"].all()
+    assert not m["latency"].isna().any() and (m["latency"] > 0).all()
+    assert (m["load"] < S_MODEL).sum() > 100  # a fine grid below saturation, refined towards it
+    assert S_MODEL * (1 - 2**-12) in set(m["load"])
+
+
+def test_model_at_the_loads_is_the_model_exactly():
+    c = run(loads=[0.002, 0.005, 0.0099, 0.011, 0.02])
+    expected = model(c.loads)
+    got = c.model_at()
+    assert np.array_equal(got["latency"].to_numpy(), expected.latency)
+    assert list(got["saturated"]) == list(expected.saturated)
+    t = c.table()
+    assert list(t.columns) == ["load", "model latency", "model saturated", "sim latency", "sim CI95", "sim saturated"]
+    assert list(t["load"]) == [0.002, 0.005, 0.0099, 0.011, 0.02]
+    assert list(t["sim saturated"]) == [False, False, False, False, True]
+
+
+def test_errors_and_the_worst_below_80_percent_of_the_simulated_saturation():
+    loads = [0.002, 0.006, 0.0095, 0.0102, 0.011, 0.0125, 0.02]
+    c = run(loads=loads)
+    e = c.errors
+    sat = c.sim_saturation
+    assert list(e["fraction"]) == [x / sat for x in loads]
+    m, s = model(loads).latency, np.array([r["latency"] for r in sim(CURVE, loads)])
+    finite = np.isfinite(m) & np.isfinite(s)
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(e["error"].to_numpy()[finite], ((m - s) / s)[finite])  # signed: (model - sim) / sim
+    assert e["error"].iloc[3] == np.inf  # only the model is saturated: unbounded
+    assert math.isnan(e["error"].iloc[-1])  # the simulation is saturated: no error
+    below = np.array(loads) / sat < 0.8
+    assert list(e["counted"]) == list(below & ~np.isnan(e["error"].to_numpy()))
+    # the book's number, by the book's function on the same run
+    assert c.worst_error == worst_error_below(c.run) == np.inf
+    assert c.worst_at == 0.0102 and c.run.params["load basis"] == "sim"
+    assert c.worst_finite_error == (pytest.approx(abs(e["error"].iloc[2])), 0.0095)
+    text = c.summary()
+    assert text.startswith("worst |error| below 80% of the simulated saturation: unbounded (the model is saturated at "
+                           "lam_g = 0.0102, the simulation is not; worst finite ")
+    assert f"model saturates at {S_MODEL / sat:.2f}x the simulated load" in text
+    # the run works with the book's error table too
+    table = error_table([c.run])
+    assert table["model saturation"].iloc[0] == S_MODEL and table["sim saturation"].iloc[0] == sat
+
+
+def test_a_finite_worst_error_and_its_load():
+    c = run(loads=[0.001, 0.003, 0.005])
+    err = c.errors["error"].abs()
+    assert c.worst_error == err.max() == worst_error_below(c.run) and c.worst_at == 0.005
+    assert f"{100 * c.worst_error:.1f}% (at lam_g = 0.005)" in c.summary()
+
+
+def test_to_frame_is_tidy():
+    c = run(points=4, grid=20)
+    f = c.to_frame()
+    assert list(f.columns) == ["source", "load", "latency", "CI95", "saturated", "fraction", "error"]
+    assert list(f["source"].unique()) == ["model", "sim"]
+    assert (f["source"] == "model").sum() == len(c.model) and (f["source"] == "sim").sum() == 4
+    sim_rows = f[f["source"] == "sim"]
+    assert np.array_equal(sim_rows["latency"].to_numpy(), c.sim["latency"].to_numpy())
+    assert np.array_equal(sim_rows["error"].to_numpy(), c.errors["error"].to_numpy(), equal_nan=True)
+    assert f.loc[f["source"] == "model", "CI95"].isna().all() and f.loc[f["source"] == "model", "error"].isna().all()
+    assert not f.loc[f["source"] == "model", "latency"].isna().any()  # saturated: inf, never NaN
+
+
+def test_model_only_and_no_search():
+    c = run(sim=None, points=4)
+    assert not c.simulated and c.sim is None and c.errors.empty and math.isnan(c.sim_saturation)
+    assert list(c.loads) == cli.load_grid(S_MODEL, 4, 0.9)  # the command's grid: 0.9 of the model's
+    assert c.summary() == "no simulation; model saturation load 0.01 messages/node/cycle"
+    c = run(search=False, loads=[0.002, 0.011])
+    assert math.isnan(c.sim_saturation) and c.sim_bracket == (math.nan, math.nan) or all(map(math.isnan, c.sim_bracket))
+    assert c.worst_rule == "over the simulated loads (no simulated saturation load)"
+    assert c.worst_error == np.inf and c.summary().endswith("the simulated saturation load was not searched")
+    c = run(search=False, points=3)  # no simulated saturation: the loads are the model's grid
+    assert list(c.loads) == cli.load_grid(S_MODEL, 3, 0.9)
+
+
+def test_a_closed_system_has_no_saturation_load():
+    subject = C.Subject(chapter="toy", network="4 processors", load="NC", load_label="$NC$",
+                        load_unit="requests/processor", latency="mean response time R", closed=True)
+
+    def closed_model(loads):
+        x = np.asarray(loads, dtype=float)
+        return SimpleNamespace(latency=5 + x, saturated=np.zeros(len(x), dtype=bool))
+
+    def closed_sim(curve, loads):
+        return [{"latency": 5.2 + x, "latency CI": 0.1, "saturated": False} for x in loads]
+
+    c = C.compare(CURVE, subject, model=closed_model, model_saturation=lambda: 7.3, sim=closed_sim,
+                  sim_saturation=sim_saturation, points=10, integer_loads=True)
+    assert list(c.loads) == cli.load_grid(7.3, 10, 0.9, integer=True) and all(isinstance(x, int) for x in c.loads)
+    assert math.isnan(c.model_saturation) and math.isnan(c.sim_saturation) and c.knee == 7.3  # nothing searched
+    assert list(c.model["load"]) == list(range(1, max(c.loads) + 1))  # every integer NC
+    assert c.worst_error == pytest.approx(0.2 / 6.2) and c.worst_at == 1  # model 5 + NC, sim 5.2 + NC
+    assert c.summary().startswith("worst |error| over the simulated NC values (a closed system: no saturation load)")
+
+
+def test_a_model_without_a_finite_value_is_saturated_never_nan():
+    def bad(loads):
+        x = np.asarray(loads, dtype=float)
+        return SimpleNamespace(latency=np.where(x > 0.004, np.nan, np.where(x > 0.003, -5.0, 10.0)),
+                               saturated=np.zeros(len(x), dtype=bool))
+
+    c = run(model=bad, loads=[0.001, 0.0035, 0.005])
+    assert list(c.model_at()["latency"]) == [10.0, np.inf, np.inf]
+    assert list(c.model_at()["saturated"]) == [False, True, True]
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(loads=[-1.0]), "`loads`"), (dict(loads=[]), "`loads`"), (dict(loads=[float("nan")]), "`loads`"),
+    (dict(points=0), "`points`"), (dict(points=10_001), "`points`"), (dict(upto=0), "`upto`"),
+    (dict(upto=float("inf")), "`upto`"), (dict(grid=-1), "`grid`"), (dict(search="yes"), "`search`"),
+])
+def test_bad_arguments_are_named(kw, name):
+    with pytest.raises(ParameterError, match=name):
+        run(**kw)
+
+
+def test_run_settings():
+    s = C.run_settings(length=500, warmup=50, seed=3, jobs=2)
+    assert (s.messages, s.warmup_messages, s.seed, s.jobs, s.progress) == (500, 50, 3, 2, False)
+    assert C.run_settings(default_length=700, default_warmup=70).messages == 700
+    s = C.run_settings(unit="cycles", length=4000, warmup=400)
+    assert (s.cycles, s.warmup_cycles) == (4000, 400)
+    with pytest.raises(ParameterError, match="`warmup` must be less than `cycles`"):
+        C.run_settings(unit="cycles", length=400, warmup=400)
+    mine = SimSettings(messages=300)
+    assert C.run_settings(mine) is mine
+    with pytest.raises(ParameterError, match="give `settings` or `messages`, `seed`, not both"):
+        C.run_settings(mine, length=5, seed=2)
+    with pytest.raises(ParameterError, match="`messages`"):
+        C.run_settings(length=5)  # SimSettings' own check
+
+
+def test_the_command_line_spells_the_same_styles_and_grid():
+    assert cli.STYLES == C.STYLES and cli.PLOT_GRID == C.GRID
+    with pytest.raises(ParameterError, match="`style`"):
+        run(points=2).plot(style="poster")
