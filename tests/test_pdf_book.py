@@ -15,6 +15,7 @@ page.  About 30 s (a singlehtml build of four pages and two prints).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,6 +25,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+import yaml
 
 from models.core import pdf
 from models.core.paths import ROOT, git_commit
@@ -32,6 +34,9 @@ pytestmark = [pytest.mark.book]
 
 LONG_LINE = "values = [" + ", ".join(f"{i} * factor" for i in range(40)) + "]  # LONGLINEEND"
 COLUMNS = 22
+
+#: The real book's extensions beside jupyter-book's own (sphinx-exercise): the small book prints with them.
+EXTRA_EXTENSIONS = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"].get("extra_extensions", [])
 
 CONFIG = f"""\
 title: "A small printed book"
@@ -48,6 +53,7 @@ launch_buttons:
 sphinx:
   local_extensions:
     compendium: {ROOT / "book" / "_ext"}
+  extra_extensions: {json.dumps(EXTRA_EXTENSIONS)}
   config:
     myst_update_mathjax: false
     numfig: true
@@ -67,6 +73,8 @@ parts:
     numbered: 1
     chapters:
       - file: beta/index
+        sections:
+          - file: beta/cells
 """
 
 INTRO = """\
@@ -121,6 +129,23 @@ $$
 """
 
 
+#: A notebook page as the pipeline leaves it: a code cell hidden behind its button (``hide-input``, myst-nb's
+#: ``HideCodeCellNode``) with its output, and an exercise with its solution (sphinx-exercise).
+CELLS = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Cells and exercises\n"]},
+        {"cell_type": "code", "execution_count": 1, "metadata": {"tags": ["hide-input"]},
+         "outputs": [{"name": "stdout", "output_type": "stream", "text": ["HIDDENCELLOUTPUT\n"]}],
+         "source": ["print('HIDDENCELLOUTPUT')"]},
+        {"cell_type": "markdown", "metadata": {},
+         "source": ["```{exercise} A question\n", ":label: small-ex\n", "\n", "EXERCISETEXT\n", "```\n",
+                    "\n", "```{solution} small-ex\n", ":class: dropdown\n", "\n", "SOLUTIONTEXT\n", "```\n"]},
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
 @pytest.fixture(scope="module")
 def small_book(tmp_path_factory):
     """The small book's singlehtml build, printed: ``(pdf path, report, meta)``."""
@@ -129,7 +154,8 @@ def small_book(tmp_path_factory):
                     "(.ci/run does it), or set CHROMIUM=/path/to/chromium")
     root = tmp_path_factory.mktemp("pdfbook")
     files = {"_config.yml": CONFIG, "_toc.yml": TOC, "intro.md": INTRO, "alpha/index.md": ALPHA,
-             "alpha/wide.md": WIDE, "alpha/data.csv": "a,b\n1,2\n", "beta/index.md": BETA}
+             "alpha/wide.md": WIDE, "alpha/data.csv": "a,b\n1,2\n", "beta/index.md": BETA,
+             "beta/cells.ipynb": json.dumps(CELLS)}
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
@@ -243,3 +269,12 @@ def test_a_mathjax_error_fails_the_print(small_book, tmp_path):
         pdf.print_pdf(page, tmp_path / "broken.pdf", meta=meta)
     report = pdf.print_pdf(page, tmp_path / "broken.pdf", meta=meta, allow_math_errors=True)
     assert len(report["math_errors"]) == 1 and (tmp_path / "broken.pdf").exists()
+
+
+def test_the_books_extensions_print_together(reader):
+    """With sphinx-exercise loaded (it registers its nodes for ``singlehtml`` by name), a hidden code cell of
+    myst-nb still prints: its output, without its code; the exercise and its solution print too."""
+    assert EXTRA_EXTENSIONS, "the real book's extra extensions (sphinx-exercise) are in the small book"
+    text = "".join(page.extract_text() for page in reader.pages)
+    assert "HIDDENCELLOUTPUT" in text and "print('HIDDENCELLOUTPUT')" not in text
+    assert "EXERCISETEXT" in text and "SOLUTIONTEXT" in text

@@ -247,7 +247,23 @@ def _download_menu(app, pagename, templatename, context, doctree):
         group["buttons"] = [student, *executed, *buttons]
 
 
+def _singlehtml_handlers(app):
+    """Give the ``singlehtml`` builder (``make pdf``) every node the ``html`` builder can write.
+
+    Sphinx looks a translator's node handlers up by the builder's name and only if there are none by its
+    format: once an extension registers a node for ``singlehtml`` by name (sphinx-exercise does), the nodes
+    registered for ``html`` (myst-nb's hidden code cells, ``HideCodeCellNode``) are unknown to the
+    single-page build, which stops with ``NotImplementedError``.  The ``html`` handlers are copied where
+    ``singlehtml`` has none of its own.
+    """
+    handlers = app.registry.translation_handlers
+    if "singlehtml" in handlers:
+        for name, pair in handlers.get("html", {}).items():
+            handlers["singlehtml"].setdefault(name, pair)
+
+
 def setup(app):
+    app.connect("builder-inited", _singlehtml_handlers)
     app.connect("config-inited", _tables_css)
     app.add_css_file("compendium-tables.css")
     app.add_js_file("compendium-tables.js")
