@@ -93,7 +93,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..core import compare as core
-from ..core.claims import SimSettings
+from ..core.setups import SimSettings
 from ..core.experiment import Curve
 from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
@@ -305,7 +305,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import BELOW, Claim, SimSettings, SimulatorSetup, claims_frame, worst_error_below
+from ..core.claims import Claim, claims_frame, worst_error_below
+from ..core.setups import BELOW, SimSettings, SimulatorSetup
 from ..core.experiment import Curve, Figure, error_table, run_curve
 from ..core.tables import percent
 from ..queueing.mmpp_g1 import Deterministic

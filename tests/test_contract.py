@@ -128,7 +128,7 @@ def _params(fn) -> list:
 
 
 def test_setups_are_the_shared_type(experiments):
-    from models.core.claims import SimulatorSetup
+    from models.core.setups import SimulatorSetup
 
     name, ex = experiments
     assert isinstance(ex.SETUPS, dict) and ex.SETUPS

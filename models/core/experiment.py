@@ -25,14 +25,16 @@ The functions a chapter supplies (loads in the chapter's unit, stated by the
 :class:`Figure`; times in cycles)::
 
     model(curve, load) -> {"latency": cycles (inf if saturated), "saturated": bool, ...}
-    sim(curve, loads)  -> [{"latency": cycles (inf if saturated), "latency CI": 95% half width,
-                            "saturated": bool, ...}, ...]          # one per load, same order
+    sim(curve, loads)  -> [SimPoint(latency, latency_ci, saturated, extra), ...]  # one per load, same order
     model_saturation(curve) -> float or Saturation                   # loads
     sim_saturation(curve, model_saturation) -> float or Saturation   # loads
 
 ``"latency"`` is the default *quantity*; any other column name works
-(``quantity="R"``).  A missing ``"saturated"`` is read as "the quantity is
-not finite".  Extra keys become extra columns.
+(``quantity="R"``).  A model row's missing ``"saturated"`` is read as "the
+quantity is not finite".  A simulated point is a
+:class:`~models.core.results.SimPoint`; its frame columns are
+:meth:`~models.core.results.SimPoint.record`'s keys (``latency``,
+``latency_ci``, ``saturated`` and the extras).
 """
 
 from __future__ import annotations
@@ -48,11 +50,12 @@ import pandas as pd
 from .cache import stable_hash
 from .errors import ParameterError
 from .progress import report as report_progress
+from .results import SimPoint
 from .saturation import Saturation
 from .validation import compare, saturation_aware_error
 
-__all__ = ["Curve", "Figure", "CurveRun", "run_curve", "run_figure", "each_curve", "error_table", "concat", "FRACTIONS_OF",
-           "ERROR_FRACTIONS"]
+__all__ = ["Curve", "Figure", "CurveRun", "SimPoint", "sim_record", "run_curve", "run_figure", "each_curve",
+           "error_table", "concat", "FRACTIONS_OF", "ERROR_FRACTIONS"]
 
 #: What a curve's loads are fractions of: absolute loads (None), the simulated or the model's saturation load.
 FRACTIONS_OF = (None, "sim", "model")
@@ -276,6 +279,17 @@ def _row(values, quantity: str, what: str) -> dict:
     return row
 
 
+def sim_record(point, quantity: str = "latency") -> dict:
+    """A simulated point's row (:meth:`SimPoint.record`); anything but a :class:`SimPoint`, or one without
+    ``quantity``, is a :class:`ParameterError`."""
+    if not isinstance(point, SimPoint):
+        raise ParameterError(f"the sim function must return SimPoint values (models.core.results); got {point!r}")
+    row = point.record()
+    if quantity not in row:
+        raise ParameterError(f"the simulated point has no {quantity!r} (columns: {sorted(row)})")
+    return row
+
+
 def _round(x: float, digits: int | None) -> float:
     return float(x) if digits is None else float(f"{x:.{digits}g}")
 
@@ -299,7 +313,7 @@ def run_curve(
     model : callable
         ``model(curve, load) -> mapping`` (one load, the figure's x unit).
     sim : callable, optional
-        ``sim(curve, loads) -> [mapping, ...]`` one per load in order (may run
+        ``sim(curve, loads) -> [SimPoint, ...]`` one per load in order (may run
         them as one cached :func:`models.sim.sweep.run_sweep`).  None: model only.
     model_saturation : callable, optional
         ``model_saturation(curve) -> load or Saturation``.
@@ -366,7 +380,7 @@ def run_curve(
         if len(rows) != len(loads):
             raise ParameterError(f"the sim function returned {len(rows)} rows for {len(loads)} loads")
         sim_frame = pd.DataFrame(
-            [{"curve": curve.label, "load": x, "fraction": f, **_row(r, quantity, "sim")}
+            [{"curve": curve.label, "load": x, "fraction": f, **sim_record(r, quantity)}
              for x, f, r in zip(loads, fractions, rows)])
     # model at the same loads and on the line
     mrows = [{"curve": curve.label, "load": x, "fraction": f, **_row(model(curve, x), quantity, "model")}

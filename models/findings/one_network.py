@@ -30,7 +30,7 @@ mean distance of the simulator's own torus (:meth:`Torus.average_distance`,
 over the ``N - 1`` destinations) divided by 2.
 
 The simulator runs on named set-ups (:data:`SETUPS`, each a
-:class:`models.core.claims.SimulatorSetup`; DESIGN.md: "simulator set-ups are
+:class:`models.core.setups.SimulatorSetup`; DESIGN.md: "simulator set-ups are
 named"): the models disagree on the destination (the 2004 and 2003 DOR models
 have one ejection channel with an M/G/1 wait; the torus_nbc and torus_ipp
 models have no ejection term; the x-Folded TM model has none either), so the
@@ -42,14 +42,14 @@ random tie-breaking at offset ``k/2``).
 
 The simulation hook is the chapters' one: :func:`sim_kwargs` (one point of a
 curve), :func:`simulate_curve` (a cached sweep of it), run lengths in a
-:class:`models.core.claims.SimSettings` (:data:`SETTINGS`, the full
+:class:`models.core.setups.SimSettings` (:data:`SETTINGS`, the full
 profile).  Simulated loads are fractions of each routing's simulated
 saturation load (:func:`sim_saturation`: the one bisection of the package on
 the simulator's ``saturated`` flag, between 0 and the channel/ejection
 capacity :func:`capacity_load`).  :func:`run` builds one
 :class:`~models.core.experiment.Curve` per (model, set-up) and runs it
 through :func:`models.core.experiment.run_curve`; :func:`error_table` (the
-worst error below :data:`~models.core.claims.BELOW` of the simulated
+worst error below :data:`~models.core.setups.BELOW` of the simulated
 saturation is :func:`models.core.claims.worst_error_below`),
 :func:`most_accurate` and :func:`summary_sentences` say which model is most
 accurate where (:func:`glue_values`: the sentences the page quotes);
@@ -69,7 +69,8 @@ import pandas as pd
 
 from .. import torus_dor, torus_ipp, torus_nbc, xfolded_tm
 from ..core import experiment
-from ..core.claims import BELOW, SimSettings, SimulatorSetup, named_setup, worst_error_below
+from ..core.claims import worst_error_below
+from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
 from ..core.saturation import Saturation, find_saturation
@@ -301,7 +302,7 @@ def models_table(models: Sequence[str] | None = None) -> pd.DataFrame:
 # ----------------------------------------------------------------------------
 # The simulator and its set-ups
 # ----------------------------------------------------------------------------
-#: The named simulator set-ups (:class:`~models.core.claims.SimulatorSetup`: keyword overrides of
+#: The named simulator set-ups (:class:`~models.core.setups.SimulatorSetup`: keyword overrides of
 #: :func:`sim_kwargs`, ``"V"`` = the network's V).  Each stands for the models' assumptions: those whose
 #: :attr:`ModelSpec.setup` names it.
 SETUPS: dict[str, SimulatorSetup] = {s.name: s for s in (

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..core import compare as core
-from ..core.claims import SimSettings
+from ..core.setups import SimSettings
 from ..core.errors import ParameterError
 from ..core.experiment import Curve
 from . import LOAD, LOAD_UNIT

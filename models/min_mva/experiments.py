@@ -23,11 +23,11 @@ The one simulation hook of every chapter: :func:`sim_kwargs` (the keywords
 of one simulated point, ``NC`` an integer), :func:`simulate_curve` (``R`` as
 the ``latency`` of every ``NC``, what ``python -m models.min_mva curve
 --simulate`` prints) and :func:`run_figure`.  Run lengths are a
-:class:`~models.core.claims.SimSettings` counted in cycles (``cycles``, the
+:class:`~models.core.setups.SimSettings` counted in cycles (``cycles``, the
 warm-up included, and ``warmup_cycles``); :data:`SETTINGS` is the full
 profile's.
 
-Simulator set-ups (:mod:`models.min_mva.setups`, :class:`~models.core.claims.SimulatorSetup`
+Simulator set-ups (:mod:`models.min_mva.setups`, :class:`~models.core.setups.SimulatorSetup`
 objects): every curve carries the name of the set-up its simulation rests on
 (``Curve.setup``, ``"paper"`` by default); :func:`with_setup` moves a curve
 to another (the return network's wiring, for the model and the simulator
@@ -55,8 +55,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import (CLAIM_COLUMNS, REPRO_COLUMNS, Claim, SimSettings, claims_frame, named_setup,
-                           reproduction_row)
+from ..core.claims import CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_frame, reproduction_row
+from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
 from ..core.experiment import Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.tables import join_words

@@ -41,7 +41,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.claims import SimSettings, allowed_misses, entry_band, named_setup
+from ..core.claims import allowed_misses, entry_band
+from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
 from ..sim.closed_min import simulate
 from .readings import EQ1_READINGS

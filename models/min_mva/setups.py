@@ -34,18 +34,18 @@ wiring only), so the claims table marks its rows as a configuration beyond
 the paper's (``paper_config=False``: a caveat at most, never the verdict)
 and the reproductions table leaves it out.
 
-The set-ups are :class:`models.core.claims.SimulatorSetup` objects; this
+The set-ups are :class:`models.core.setups.SimulatorSetup` objects; this
 module imports no simulator, so the command line (``python -m
 models.min_mva``) reads them without one.
 """
 
 from __future__ import annotations
 
-from ..core.claims import SimulatorSetup
+from ..core.setups import SimulatorSetup
 
 __all__ = ["SETUPS", "DEFAULT_SETUP"]
 
-#: The named set-ups, the default first: name -> :class:`~models.core.claims.SimulatorSetup` (overrides of the
+#: The named set-ups, the default first: name -> :class:`~models.core.setups.SimulatorSetup` (overrides of the
 #: simulator's and the model's keywords).
 SETUPS = {
     "paper": SimulatorSetup(

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..core import compare as core
-from ..core.claims import SimSettings
+from ..core.setups import SimSettings
 from ..core.experiment import Curve
 from .solve import LOAD, LOAD_UNIT, check_params, saturation_load, solve_curve
 

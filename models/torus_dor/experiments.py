@@ -18,7 +18,7 @@ simulated (``fractions_of="sim"``) or the model's saturation load.
    its own saturation load (:func:`models.torus_dor.saturation_load`).
 
 Run lengths, seed and the saturation search are a
-:class:`~models.core.claims.SimSettings` (:data:`SETTINGS`: the paper's
+:class:`~models.core.setups.SimSettings` (:data:`SETTINGS`: the paper's
 120,000 messages after 10,000).  The simulator runs the paper's scheme
 (:func:`sim_kwargs`, the model-to-simulator translation, which ``python -m
 models.torus_dor curve --simulate`` uses too): routing ``"dor"`` (VC1 = v3..vL for any message,
@@ -41,7 +41,7 @@ are :func:`claims_table`.
 Error tables come from :func:`models.core.experiment.error_table`, put in
 the chapter's columns by :func:`error_summary` (relative errors as fractions
 at 25/50/75/90% of the simulated saturation load, the worst error below
-:data:`~models.core.claims.BELOW` of it by
+:data:`~models.core.setups.BELOW` of it by
 :func:`models.core.claims.worst_error_below`, saturation loads).  The
 chapter's own tables: :func:`points_table`, :func:`decomposition`,
 :func:`zero_load_check`, :func:`switch_table`, :func:`switches_2003_table`,
@@ -63,8 +63,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import (BELOW, Claim, SimSettings, SimulatorSetup, claims_frame, errors_below, named_setup,
-                           worst_error_below)
+from ..core.claims import Claim, claims_frame, errors_below, worst_error_below
+from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
@@ -444,7 +444,7 @@ def model_column(which: str = "default") -> str:
 def error_summary(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
     """One row per curve (grouped by torus): relative error ``(model - sim)/sim`` (a fraction, not
     percent) at each fraction of the simulated saturation load, the worst ``|error|`` below
-    :data:`~models.core.claims.BELOW` of it (:func:`~models.core.claims.worst_error_below`), and the
+    :data:`~models.core.setups.BELOW` of it (:func:`~models.core.claims.worst_error_below`), and the
     saturation loads (messages/node/cycle) of the model, the simulation, the model as printed
     and the 2003 model (when the runs have their latencies).
 
@@ -753,7 +753,7 @@ def compare_2003(run: CurveRun, which: str = "default"):
 
 
 #: "The high traffic region" of the 2003 claim: the simulated loads from this fraction of the simulated saturation
-#: load up to :data:`~models.core.claims.BELOW`.
+#: load up to :data:`~models.core.setups.BELOW`.
 HALF = 0.5
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..core import compare as core
-from ..core.claims import SimSettings, named_setup
+from ..core.setups import SimSettings, named_setup
 from ..core.experiment import Curve
 from .solve import LOAD, LOAD_UNIT, Params, saturation_load, solve_curve
 

@@ -32,7 +32,7 @@ sources, the verdict's simulator set-up.  Two things vary around a curve:
 :func:`figure` gives a paper figure with its curves' traffic, set-up,
 simulated fractions and reading of eq. (26) (:func:`figures_of` every
 combination); :func:`run_figure` runs it with the run lengths of a
-:class:`~models.core.claims.SimSettings` (:data:`SETTINGS` at the paper's
+:class:`~models.core.setups.SimSettings` (:data:`SETTINGS` at the paper's
 scale) on :func:`models.core.experiment.run_curve`.  A run is
 
 * the model on a grid up to its saturation point
@@ -78,7 +78,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import BELOW, Claim, SimSettings, SimulatorSetup, claims_frame, worst_error_below
+from ..core.claims import Claim, claims_frame, worst_error_below
+from ..core.setups import BELOW, SimSettings, SimulatorSetup
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation

@@ -65,7 +65,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import experiment
-from ..core.claims import BELOW, CLAIM_COLUMNS, Claim, SimSettings, SimulatorSetup, claims_frame, worst_error_below
+from ..core.claims import CLAIM_COLUMNS, Claim, claims_frame, worst_error_below
+from ..core.setups import BELOW, SimSettings, SimulatorSetup
 from ..core.errors import ParameterError
 from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
 from ..core.saturation import Saturation, find_saturation
@@ -185,7 +186,7 @@ def describe(curve: Curve) -> dict:
 # ----------------------------------------------------------------------------
 # Simulator
 # ----------------------------------------------------------------------------
-#: The chapter's run lengths at the paper's scale (:class:`~models.core.claims.SimSettings`; messages counted
+#: The chapter's run lengths at the paper's scale (:class:`~models.core.setups.SimSettings`; messages counted
 #: after the warm-up).
 SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP)
 

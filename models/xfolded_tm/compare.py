@@ -30,7 +30,7 @@ import dataclasses
 from typing import Callable, Sequence
 
 from ..core import compare as core
-from ..core.claims import SimSettings, named_setup
+from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
 from ..core.experiment import Curve
 from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve

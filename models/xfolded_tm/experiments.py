@@ -16,14 +16,14 @@ The simulation hook is the chapter's one translation to the simulator:
 :func:`sim_kwargs` (one point, ``lam`` in messages/node/cycle, the
 chapter's ``LOAD``) and :func:`simulate_curve` (a cached
 :func:`models.sim.sweep.run_sweep` of it), run lengths in a
-:class:`~models.core.claims.SimSettings` (:data:`SETTINGS`, the full
+:class:`~models.core.setups.SimSettings` (:data:`SETTINGS`, the full
 profile).  ``python -m models.xfolded_tm curve --simulate`` uses the same
 two functions.
 
 The validation grid (:func:`validation_figure`, :func:`validation_table`)
 runs every network, VC count, message length ``M`` (the paper does not state
 it) and set-up at fractions of the *simulated* saturation load, so the error
-below :data:`~models.core.claims.BELOW` (80 %) of the simulated saturation
+below :data:`~models.core.setups.BELOW` (80 %) of the simulated saturation
 (:func:`~models.core.claims.worst_error_below`) and the model/simulation
 saturation ratio are defined; :func:`vc_saturation_table` compares the
 saturation at 2 and 8 VCs (the paper's "similar saturation in different
@@ -39,7 +39,7 @@ pages quote comes from :func:`glue_values` (the claims),
 :func:`glue_values_topology` (the topology page).  Matplotlib is in
 :mod:`models.xfolded_tm.plots`.
 
-Simulator set-ups (:data:`SETUPS`, :class:`models.core.claims.SimulatorSetup`;
+Simulator set-ups (:data:`SETUPS`, :class:`models.core.setups.SimulatorSetup`;
 DESIGN.md "Simulator set-ups are named"):
 
 * ``"ours"`` -- the chapter's first set-up: the ideal router (one
@@ -81,8 +81,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import (BELOW, CLAIM_COLUMNS, Claim, SimSettings, SimulatorSetup, claims_frame, named_setup,
-                           worst_error_below)
+from ..core.claims import CLAIM_COLUMNS, Claim, claims_frame, worst_error_below
+from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
 from ..core.experiment import Curve, CurveRun, Figure, each_curve, error_table, run_curve
 from ..core.saturation import Saturation, find_saturation
@@ -454,7 +454,7 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
       on ``model_points`` injection rates from 0 to 0.999 of each curve's
       saturation (``settings`` and ``simulate`` are not used).
 
-    ``settings`` (:class:`~models.core.claims.SimSettings`) gives the run
+    ``settings`` (:class:`~models.core.setups.SimSettings`) gives the run
     lengths, seed, saturation search, processes and caching.
     """
     kind = figure_kind(figure)

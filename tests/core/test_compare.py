@@ -16,7 +16,8 @@ import pytest
 
 from models.core import cli
 from models.core import compare as C
-from models.core.claims import SimSettings, worst_error_below
+from models.core.claims import worst_error_below
+from models.core.setups import SimSettings
 from models.core.errors import ParameterError
 from models.core.experiment import Curve, error_table
 from models.core.saturation import find_saturation

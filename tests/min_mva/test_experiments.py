@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import SimSettings
+from models.core.setups import SimSettings
 from models.core.errors import ParameterError
 from models.core.experiment import Curve, CurveRun, Figure
 from models.min_mva import saturation_load

@@ -4,7 +4,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from models.core.claims import SimSettings, SimulatorSetup, named_setup, setups_table
+from models.core.claims import setups_table
+from models.core.setups import SimSettings, SimulatorSetup, named_setup
 from models.core.errors import ParameterError
 from models.min_mva import paper_tables
 from models.min_mva.__main__ import CHAPTER, sim_curve

@@ -8,7 +8,8 @@ import pytest
 
 import pandas as pd
 
-from models.core.claims import SimSettings, SimulatorSetup, worst_error_below
+from models.core.claims import worst_error_below
+from models.core.setups import SimSettings, SimulatorSetup
 from models.core.experiment import CurveRun, Figure, run_curve
 from models.networks.graph import Torus
 from models.torus_dor import solve

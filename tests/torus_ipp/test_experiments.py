@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import SimSettings, setups_table
+from models.core.claims import setups_table
+from models.core.setups import SimSettings
 from models.core.experiment import Curve, Figure
 from models.traffic import fit, process
 from models.torus_ipp import experiments as X

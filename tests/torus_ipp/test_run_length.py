@@ -1,6 +1,6 @@
 """Simulated points that stop at a precision (#15): the run lengths the chapter hands to the simulator."""
 
-from models.core.claims import SimSettings
+from models.core.setups import SimSettings
 from models.core.experiment import Curve
 from models.torus_ipp import experiments as ex
 

@@ -13,7 +13,8 @@ import pytest  # noqa: E402
 
 from models.core.experiment import Curve, Figure, run_curve  # noqa: E402
 from models.core.saturation import Saturation  # noqa: E402
-from models.core.claims import CLAIM_COLUMNS, SimSettings, row_stands_for  # noqa: E402
+from models.core.claims import CLAIM_COLUMNS, row_stands_for  # noqa: E402
+from models.core.setups import SimSettings
 from models.findings.verdicts import verdict_table  # noqa: E402
 from models.torus_nbc import saturation_load, solve  # noqa: E402
 from models.torus_nbc.experiments import (  # noqa: E402

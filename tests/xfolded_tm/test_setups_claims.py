@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import BELOW, CLAIM_COLUMNS, SimulatorSetup, row_stands_for, save_claims, worst_error_below
+from models.core.claims import CLAIM_COLUMNS, row_stands_for, save_claims, worst_error_below
+from models.core.setups import BELOW, SimulatorSetup
 from models.core.experiment import Curve, run_curve
 from models.sim.wormhole import simulate
 from models.xfolded_tm.__main__ import CHAPTER, sim_curve
