@@ -94,7 +94,7 @@ from typing import Callable, Sequence
 
 from ..core import compare as core
 from ..core.setups import SimSettings
-from ..core.experiment import Curve
+from ..core.setups import Curve
 from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
 __all__ = ["compare", "MESSAGES", "WARMUP"]
@@ -307,7 +307,8 @@ import pandas as pd
 
 from ..core.claims import Claim, claims_frame, worst_error_below
 from ..core.setups import BELOW, SimSettings, SimulatorSetup
-from ..core.experiment import Curve, Figure, error_table, run_curve
+from ..core.experiment import error_table, run_curve
+from ..core.setups import Curve, Figure
 from ..core.tables import percent
 from ..queueing.mmpp_g1 import Deterministic
 from ..sim.mmpp_g1 import simulate_mmpp_g1
@@ -364,7 +365,7 @@ def _model(curve: Curve, rate: float) -> dict:
 
 def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
                model_points: int = 40) -> tuple:
-    """Model and simulation of every curve of ``figure`` (:class:`~models.core.experiment.CurveRun` each).
+    """Model and simulation of every curve of ``figure`` (:class:`~models.core.setups.CurveRun` each).
 
     The simulated saturation rate of the placeholder is the queue's capacity
     ``1/M`` (an M/D/1 queue is stable exactly below it).

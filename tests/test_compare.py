@@ -26,7 +26,7 @@ import pytest
 import models
 from models.core.claims import worst_error_below
 from models.core.compare import Comparison
-from models.core.experiment import Figure
+from models.core.setups import Figure
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -148,7 +148,7 @@ def test_one_simulation_hook(experiments):
 
 
 def test_figures_are_keyed_by_label(experiments):
-    from models.core.experiment import Figure
+    from models.core.setups import Figure
 
     name, ex = experiments
     assert isinstance(ex.FIGURES, dict) and ex.FIGURES

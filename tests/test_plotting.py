@@ -24,7 +24,8 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
 from models.core import plotting as P  # noqa: E402
-from models.core.experiment import Curve, CurveRun, Figure  # noqa: E402
+from models.core.experiment import CurveRun, Figure  # noqa: E402
+from models.core.setups import Curve
 
 
 # ---------------------------------------------------------------- synthetic runs

@@ -42,7 +42,7 @@ from .validate import require, require_choice
 from .validation import saturation_aware_error
 
 __all__ = ["setups_table", "worst_error_below", "errors_below", "counted_below", "worst_of", "furthest_from_one", "CLAIM_COLUMNS",
-           "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim",
+           "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim", "row_outcome", "as_number",
            "claims_frame", "claims_file", "row_stands_for", "save_claims", "REPRO_COLUMNS", "REPRO_KINDS",
            "allowed_misses", "entry_band", "reproduction_row", "save_reproductions"]
 
@@ -250,6 +250,39 @@ class Claim:
                 "paper_config": bool(paper_config), "worst_err": float(worst_err), "sat_ratio": float(sat_ratio),
                 "threshold": float(self.threshold), "threshold_quote": self.threshold_quote,
                 "yardstick": float(self.yardstick), "holds": holds, "cause": cause, "note": note}
+
+
+def as_number(x) -> float:
+    """``float(x)``, or NaN for what is not a number (an empty cell, a word)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return math.nan
+    return v
+
+
+def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None,
+                stands_for: str = "paper") -> str:
+    """``"pass"``, ``"fail"`` or ``"unknown"`` for one claims row: the row rule of the findings (:mod:`models.findings.verdicts`), written once here so that a chapter that words a row's outcome uses it too.
+
+    ``threshold`` is the paper's own tolerance (NaN: the paper names none);
+    ``stands_for`` what the row's set-up stands for (an unbounded error fails
+    a claim without a number only on a set-up the paper or its model
+    describes).
+    """
+    if kind not in CLAIM_KINDS:
+        raise ParameterError(f"`kind` must be one of {', '.join(CLAIM_KINDS)}; got {kind!r}")
+    if kind == "fact":
+        return "unknown" if holds is None else ("pass" if bool(holds) else "fail")
+    value = as_number(worst_err) if kind == "error" else abs(as_number(sat_ratio) - 1.0)
+    t = as_number(threshold)
+    if math.isnan(value):
+        return "unknown"
+    if math.isnan(t):
+        unbounded = kind == "error" and math.isinf(value) and stands_for in ("paper", "model")
+        return "fail" if unbounded else "unknown"
+    return "pass" if value <= t else "fail"
+
 
 
 def claims_frame(rows: Iterable[Mapping]) -> pd.DataFrame:

@@ -4,7 +4,7 @@ Each chapter's ``compare(...)`` (``models.<slug>.compare``, the front door's
 ``models.<slug>.compare``) takes the chapter's own parameter names, units and
 defaults -- those of its command ``python -m models.<slug> curve`` -- checks
 them with the chapter's own validation, builds the chapter's
-:class:`~models.core.experiment.Curve` and hands it to :func:`compare` here
+:class:`~models.core.setups.Curve` and hands it to :func:`compare` here
 with the chapter's functions.  :func:`compare` then does the same thing for
 every chapter, in this order:
 
@@ -46,7 +46,7 @@ Loads are in the chapter's unit (``LOAD_UNIT``, messages/node/cycle for the
 open networks, requests/processor for ``min_mva``), latencies in cycles.  The
 result holds everything as data (:meth:`Comparison.to_frame`,
 :meth:`Comparison.table`, :attr:`Comparison.run`, a
-:class:`~models.core.experiment.CurveRun` for the book's table functions) and
+:class:`~models.core.setups.CurveRun` for the book's table functions) and
 draws itself (:meth:`Comparison.plot`, :meth:`Comparison.save`: ``style="book"``,
 the book's 7.5 in figure, or ``"paper"``, a single-column figure
 :data:`~models.core.plotting.PAPER_WIDTH` wide with 8-9 pt text and SVG text
@@ -349,7 +349,7 @@ class Comparison:
     worst_rule : str
         Which loads :attr:`worst_error` is taken over, in words.
     run : CurveRun
-        The same numbers as a :class:`~models.core.experiment.CurveRun` (its
+        The same numbers as a :class:`~models.core.setups.CurveRun` (its
         ``params["load basis"]`` is ``"sim"`` when there is a simulated
         saturation load), for :func:`models.core.experiment.error_table` and
         :func:`models.core.claims.worst_error_below`.

@@ -47,7 +47,7 @@ profile).  Simulated loads are fractions of each routing's simulated
 saturation load (:func:`sim_saturation`: the one bisection of the package on
 the simulator's ``saturated`` flag, between 0 and the channel/ejection
 capacity :func:`capacity_load`).  :func:`run` builds one
-:class:`~models.core.experiment.Curve` per (model, set-up) and runs it
+:class:`~models.core.setups.Curve` per (model, set-up) and runs it
 through :func:`models.core.experiment.run_curve`; :func:`error_table` (the
 worst error below :data:`~models.core.setups.BELOW` of the simulated
 saturation is :func:`models.core.claims.worst_error_below`),
@@ -72,7 +72,8 @@ from ..core import experiment
 from ..core.claims import worst_error_below
 from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
+from ..core.experiment import CurveRun, run_curve
+from ..core.setups import ERROR_FRACTIONS, Curve
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import UNBOUNDED, error_text
 from ..core.validate import require
@@ -399,7 +400,7 @@ def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation
 # ----------------------------------------------------------------------------
 def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
            fractions: Sequence[float] = ERROR_FRACTIONS, models: Sequence[str] | None = None) -> list:
-    """One :class:`~models.core.experiment.Curve` per (set-up, model), at ``fractions`` of the simulated saturation."""
+    """One :class:`~models.core.setups.Curve` per (set-up, model), at ``fractions`` of the simulated saturation."""
     out = []
     for setup in setups:
         named_setup(SETUPS, setup)  # checks the name
@@ -414,7 +415,7 @@ def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
 def run(net: Network = Network(), settings: SimSettings = SETTINGS, *, setups: Sequence[str] = tuple(SETUPS),
         fractions: Sequence[float] = ERROR_FRACTIONS, model_points: int = 30,
         models: Sequence[str] | None = None) -> list:
-    """Model and simulation of every (set-up, model): a list of :class:`~models.core.experiment.CurveRun`.
+    """Model and simulation of every (set-up, model): a list of :class:`~models.core.setups.CurveRun`.
 
     Model columns ``latency``, ``saturated``; simulator columns ``latency``,
     ``latency CI`` (95% half width), ``saturated``, ``throughput``.  Each

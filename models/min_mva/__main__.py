@@ -23,7 +23,7 @@ import models.min_mva as front
 from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
 from models.core.errors import ParameterError
-from models.core.experiment import Curve
+from models.core.setups import Curve
 from models.min_mva.setups import DEFAULT_SETUP, SETUPS
 
 

@@ -36,7 +36,7 @@ from typing import Callable, Sequence
 from ..core import compare as core
 from ..core.setups import SimSettings
 from ..core.errors import ParameterError
-from ..core.experiment import Curve
+from ..core.setups import Curve
 from . import LOAD, LOAD_UNIT
 from .setups import DEFAULT_SETUP, SETUPS
 from .solve import saturation_load, solve_curve

@@ -3,8 +3,8 @@
 Figures 2-8 of Willick & Eager (1990) plot the mean response time ``R``
 (cycles) and the throughput ``X`` (requests/cycle) against ``NC`` for one
 hardware configuration and two or three memory service times.  Each figure
-is a :class:`~models.core.experiment.Figure` of
-:class:`~models.core.experiment.Curve` objects whose loads are the ``NC``
+is a :class:`~models.core.setups.Figure` of
+:class:`~models.core.setups.Curve` objects whose loads are the ``NC``
 values (:func:`paper_figure`; ``FIGURES`` by label, on the default grid
 :data:`NC_GRID`).  :func:`run_figure` solves the model at every ``NC`` and,
 optionally, simulates the same configuration with the closed simulator
@@ -58,7 +58,8 @@ import pandas as pd
 from ..core.claims import CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_frame, reproduction_row
 from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
-from ..core.experiment import Curve, CurveRun, Figure, each_curve, error_table, run_curve
+from ..core.experiment import CurveRun, each_curve, error_table, run_curve
+from ..core.setups import Curve, Figure
 from ..core.tables import join_words
 from ..core.validate import require
 from ..core.validation import compare
@@ -243,7 +244,7 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
     Each curve runs at its own loads (``NC``, integers >= 1) through
     :func:`models.core.experiment.run_curve`, moved to the set-up first
     (:func:`with_setup`).  Returns one
-    :class:`~models.core.experiment.CurveRun` per (set-up, curve)
+    :class:`~models.core.setups.CurveRun` per (set-up, curve)
     (quantity ``"R"``): ``model`` has ``R`` (cycles), ``X``
     (requests/cycle), ``iterations``; with ``simulate``, ``sim`` has ``R``,
     ``R CI``, ``X``, ``X CI`` (95% half widths by batch means), ``MM`` and

@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 
 from ..core import compare as core
 from ..core.setups import SimSettings
-from ..core.experiment import Curve
+from ..core.setups import Curve
 from .solve import LOAD, LOAD_UNIT, check_params, saturation_load, solve_curve
 
 __all__ = ["compare", "subject", "MESSAGES", "WARMUP"]

@@ -1,6 +1,6 @@
 """The paper's experiments and the chapter's own, on the shared skeleton of :mod:`models.core.experiment`.
 
-A curve is a :class:`~models.core.experiment.Curve` (built by
+A curve is a :class:`~models.core.setups.Curve` (built by
 :func:`torus_curve`) whose ``model`` holds the keyword arguments of
 :func:`models.torus_dor.solve` (``radices``, ``L``, ``M``,
 ``bidirectional``, ``readings``) and whose ``loads`` are fractions of the
@@ -66,7 +66,8 @@ import pandas as pd
 from ..core.claims import Claim, claims_frame, errors_below, worst_error_below
 from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
+from ..core.experiment import CurveRun, each_curve, error_table, run_curve
+from ..core.setups import ERROR_FRACTIONS, Curve, Figure
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import UNBOUNDED_WORD, percent, percent_text, signed_percent
 from ..core.validate import require, require_choice
@@ -178,7 +179,7 @@ def torus_curve(radices, L: int, M, *, bidirectional: bool = False, torus: str |
 
 
 def curves_figure(label: str, title: str, curves: Sequence[Curve]) -> Figure:
-    """A :class:`~models.core.experiment.Figure` of latency against :math:`\\lambda_g`."""
+    """A :class:`~models.core.setups.Figure` of latency against :math:`\\lambda_g`."""
     return Figure(label=label, title=title, curves=tuple(curves), x_label=_X_LABEL, x_unit="messages/node/cycle",
                   y_label="mean message latency", y_unit="cycles")
 
@@ -363,7 +364,7 @@ def _line_loads(curve: Curve, sat_model: float, loads: list, points: int, with_2
 # ----------------------------------------------------------------------------
 def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
                model_points: int = MODEL_POINTS, with_2003: bool = False, with_printed: bool = True) -> tuple:
-    """Model (and simulation) of every curve of ``figure``: one :class:`~models.core.experiment.CurveRun` each.
+    """Model (and simulation) of every curve of ``figure``: one :class:`~models.core.setups.CurveRun` each.
 
     Each curve goes to :func:`models.core.experiment.run_curve`.  Loads are
     the curve's fractions of the simulated saturation load

@@ -10,9 +10,9 @@ adaptive routing:
   (b) ``(0.6, 0.6)``;
 * Fig. 2: ``k = 24``, ``V = 5``, ``M = 32`` flits, (a) ``(0.09, 0.09)``, (b) ``(0.05, 0.8)``.
 
-:data:`FIGURES` holds them as :class:`models.core.experiment.Figure` objects
+:data:`FIGURES` holds them as :class:`models.core.setups.Figure` objects
 keyed by label (``"fig-torus_ipp-fig1"``; :func:`paper_figure` by number), one
-:class:`~models.core.experiment.Curve` per panel, label ``"Fig. 1(a)"``, IPP
+:class:`~models.core.setups.Curve` per panel, label ``"Fig. 1(a)"``, IPP
 sources, the verdict's simulator set-up.  Two things vary around a curve:
 
 * the **traffic** (the curve's ``model["traffic"]``, :func:`with_traffic`):
@@ -81,7 +81,8 @@ import pandas as pd
 from ..core.claims import Claim, claims_frame, worst_error_below
 from ..core.setups import BELOW, SimSettings, SimulatorSetup
 from ..core.errors import ParameterError
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure, each_curve, error_table, run_curve
+from ..core.experiment import CurveRun, each_curve, error_table, run_curve
+from ..core.setups import ERROR_FRACTIONS, Curve, Figure
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import UNBOUNDED_WORD, percent, signed_percent
 from ..core.validate import require, require_choice

@@ -38,7 +38,7 @@ def _line(run):
 
 
 def plot_figure(runs, title: str = ""):
-    """Latency vs ``mu1``, one subplot per panel in ``runs`` (:class:`models.core.experiment.CurveRun`).
+    """Latency vs ``mu1``, one subplot per panel in ``runs`` (:class:`models.core.setups.CurveRun`).
 
     Lines: model, one per traffic (the model does not depend on the simulator
     set-up); markers with 95 % error bars: simulation, one marker per

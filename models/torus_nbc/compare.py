@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 
 from ..core import compare as core
 from ..core.setups import SimSettings, named_setup
-from ..core.experiment import Curve
+from ..core.setups import Curve
 from . import LOAD, LOAD_UNIT
 from .params import check_params
 from .solve import saturation_load, solve_curve

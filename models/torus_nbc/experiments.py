@@ -4,7 +4,7 @@ Fig. 1 of Safaei et al. (2007) plots the mean message latency (cycles) against
 the generation rate :math:`\\lambda_g` (messages/node/cycle) on ``8 x 8`` and
 ``16 x 16`` bidirectional tori with ``V = 10`` VCs, for ``M = 32`` and ``64``
 flits, model and simulation.  Every curve is a
-:class:`models.core.experiment.Curve` (model keywords ``k``, ``M``, ``V``,
+:class:`models.core.setups.Curve` (model keywords ``k``, ``M``, ``V``,
 ``escape_levels``; simulator keywords ``routing``, ``ejection_vcs``; the name
 of its simulator set-up in ``Curve.setup``) whose loads are fractions of the
 **simulated saturation rate** of that set-up; :func:`run_figure` runs them
@@ -68,7 +68,8 @@ from ..core import experiment
 from ..core.claims import CLAIM_COLUMNS, Claim, claims_frame, worst_error_below
 from ..core.setups import BELOW, SimSettings, SimulatorSetup
 from ..core.errors import ParameterError
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, Figure
+from ..core.experiment import CurveRun
+from ..core.setups import ERROR_FRACTIONS, Curve, Figure
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import percent, percent_text, signed_percent
 from ..core.validate import require
@@ -249,7 +250,7 @@ def sim_saturation(curve: Curve, guess: float, settings: SimSettings = SETTINGS)
 # ----------------------------------------------------------------------------
 def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bool = True,
                model_points: int = 60) -> tuple:
-    """Model and simulation of every curve of ``figure``: a tuple of :class:`~models.core.experiment.CurveRun`.
+    """Model and simulation of every curve of ``figure``: a tuple of :class:`~models.core.setups.CurveRun`.
 
     Model columns: ``latency``, ``network latency``, ``multiplexing``,
     ``saturated``; simulator columns: the same and ``latency CI`` (95% half

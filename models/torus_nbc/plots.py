@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.experiment import CurveRun, Figure
+from ..core.experiment import CurveRun
+from ..core.setups import Figure
 from ..core.plotting import (COLORS, column_figure, figure_legend, fit_ylim, hide_unused, model_line, panel_grid,
                              saturation_handles, saturation_line, sim_errorbar, style_handle)
 from .experiments import FIGURES, PAPER_AXIS, ROUTINGS, SETUPS

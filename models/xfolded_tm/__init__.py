@@ -14,7 +14,7 @@ Public surface (the chapter contract of :mod:`models`)::
 
 Submodules: ``equations`` (SymPy, the paper's numbering), ``solve`` (numerics,
 readings as switches), ``experiments`` (the figures as
-:class:`models.core.experiment.Figure` objects, the named simulator set-ups
+:class:`models.core.setups.Figure` objects, the named simulator set-ups
 ``SETUPS`` and the simulator translation, the validation grid, error,
 VC-saturation and claims tables), ``plots`` (matplotlib).  The topologies are in
 :mod:`models.networks.grid2d`.

@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 from ..core import compare as core
 from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
-from ..core.experiment import Curve
+from ..core.setups import Curve
 from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
 __all__ = ["compare", "subject", "MESSAGES", "WARMUP", "SETUP"]

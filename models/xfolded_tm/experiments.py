@@ -3,8 +3,8 @@
 The paper's delay figure compares an 8x8 torus, TM and x-Folded TM under
 uniform traffic with 2 and 8 virtual channels per physical channel, average
 delay (cycles) against injection rate (flits/node/cycle).  Here it is one
-:class:`~models.core.experiment.Figure` per VC count (:func:`delay_figure`,
-:data:`FIGURES`), one :class:`~models.core.experiment.Curve` per network
+:class:`~models.core.setups.Figure` per VC count (:func:`delay_figure`,
+:data:`FIGURES`), one :class:`~models.core.setups.Curve` per network
 (:data:`TOPOLOGIES`) and simulator set-up (:data:`SETUPS`), with absolute
 loads in the figure's unit, flits/node/cycle (the model's ``lam`` is
 ``injection / M``).  :func:`run_figure` solves the model (with the network's
@@ -84,7 +84,8 @@ import pandas as pd
 from ..core.claims import CLAIM_COLUMNS, Claim, claims_frame, worst_error_below
 from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
-from ..core.experiment import Curve, CurveRun, Figure, each_curve, error_table, run_curve
+from ..core.experiment import CurveRun, each_curve, error_table, run_curve
+from ..core.setups import Curve, Figure
 from ..core.saturation import Saturation, find_saturation
 from ..core.tables import UNBOUNDED_WORD, percent
 from ..core.validate import require, require_choice

@@ -10,7 +10,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core.experiment import CurveRun, Figure
+from ..core.experiment import CurveRun
+from ..core.setups import Figure
 from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, fit_ylim_all, hide_unused,
                              model_line, panel_grid, plot_curve_runs, sim_errorbar, style_handle, unique_handles,
                              use_style)

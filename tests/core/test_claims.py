@@ -11,7 +11,8 @@ import pytest
 
 from models.core.claims import (CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_file, claims_frame, entry_band, errors_below, reproduction_row, save_claims, save_reproductions, setups_table, worst_error_below)
 from models.core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
-from models.core.experiment import Curve, run_curve
+from models.core.experiment import run_curve
+from models.core.setups import Curve
 
 
 # ----------------------------------------------------------------------------

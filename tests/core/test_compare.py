@@ -19,7 +19,8 @@ from models.core import compare as C
 from models.core.claims import worst_error_below
 from models.core.setups import SimSettings
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, error_table
+from models.core.experiment import error_table
+from models.core.setups import Curve
 from models.core.saturation import find_saturation
 
 S_MODEL, S_SIM, ZERO = 0.010, 0.013, 40.0

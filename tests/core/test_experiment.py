@@ -17,8 +17,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from models.core.errors import ParameterError  # noqa: E402
-from models.core.experiment import (  # noqa: E402
-    Curve, CurveRun, Figure, concat, error_table, run_curve, run_figure)
+from models.core.experiment import # noqa: E402     Curve, CurveRun, concat, error_table, run_curve, run_figure
+from models.core.setups import Figure
 from models.core.saturation import Saturation, find_saturation  # noqa: E402
 from models.core.validation import saturation_aware_error  # noqa: E402
 

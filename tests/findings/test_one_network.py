@@ -11,7 +11,8 @@ from models import torus_ipp, torus_nbc
 from models.core.claims import worst_error_below
 from models.core.setups import SimSettings, SimulatorSetup
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, run_curve
+from models.core.experiment import run_curve
+from models.core.setups import Curve
 from models.findings import one_network as one
 
 

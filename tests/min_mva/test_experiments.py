@@ -8,7 +8,8 @@ import pytest
 
 from models.core.setups import SimSettings
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, CurveRun, Figure
+from models.core.experiment import CurveRun
+from models.core.setups import Curve, Figure
 from models.min_mva import saturation_load
 from models.sim import closed_min
 from models.min_mva.experiments import (FIGURES, NC_GRID, SETTINGS, SIM_KEYS, curves_table, error_tables,

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, CurveRun
+from models.core.experiment import CurveRun
+from models.core.setups import Curve
 from models.min_mva import paper_tables as pt
 from models.min_mva.experiments import (error_tables, glue_values_derivation, glue_values_figures,
                                         glue_values_tables)

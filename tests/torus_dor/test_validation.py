@@ -10,7 +10,8 @@ import pandas as pd
 
 from models.core.claims import worst_error_below
 from models.core.setups import SimSettings, SimulatorSetup
-from models.core.experiment import CurveRun, Figure, run_curve
+from models.core.experiment import CurveRun, run_curve
+from models.core.setups import Figure
 from models.networks.graph import Torus
 from models.torus_dor import solve
 from models.torus_dor.__main__ import CHAPTER, sim_curve

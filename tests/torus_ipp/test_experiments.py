@@ -9,7 +9,7 @@ import pytest
 
 from models.core.claims import setups_table
 from models.core.setups import SimSettings
-from models.core.experiment import Curve, Figure
+from models.core.setups import Curve, Figure
 from models.traffic import fit, process
 from models.torus_ipp import experiments as X
 from models.torus_ipp import plots

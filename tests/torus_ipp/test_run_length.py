@@ -1,7 +1,7 @@
 """Simulated points that stop at a precision (#15): the run lengths the chapter hands to the simulator."""
 
 from models.core.setups import SimSettings
-from models.core.experiment import Curve
+from models.core.setups import Curve
 from models.torus_ipp import experiments as ex
 
 CURVE = Curve("c", model=dict(k=8, V=3, M=16, sigma1=0.2, sigma2=0.8))

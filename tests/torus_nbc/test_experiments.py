@@ -11,7 +11,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from models.core.experiment import Curve, Figure, run_curve  # noqa: E402
+from models.core.experiment import run_curve  # noqa: E402
+from models.core.setups import Curve, Figure
 from models.core.saturation import Saturation  # noqa: E402
 from models.core.claims import CLAIM_COLUMNS, row_stands_for  # noqa: E402
 from models.core.setups import SimSettings

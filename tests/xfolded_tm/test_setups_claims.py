@@ -9,7 +9,8 @@ import pytest
 
 from models.core.claims import CLAIM_COLUMNS, row_stands_for, save_claims, worst_error_below
 from models.core.setups import BELOW, SimulatorSetup
-from models.core.experiment import Curve, run_curve
+from models.core.experiment import run_curve
+from models.core.setups import Curve
 from models.sim.wormhole import simulate
 from models.xfolded_tm.__main__ import CHAPTER, sim_curve
 from models.findings.verdicts import verdict_table

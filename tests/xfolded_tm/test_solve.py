@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from models.core.experiment import Figure, run_curve
+from models.core.experiment import run_curve
+from models.core.setups import Figure
 from models.networks.grid2d import torus
 from models.xfolded_tm import LOAD, XfoldedTmResult, saturation_load, solve, solve_curve
 from models.xfolded_tm.experiments import (FIGURES, SETTINGS, SETUPS, TOPOLOGIES, delay_curve, delay_figure,
