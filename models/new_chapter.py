@@ -93,8 +93,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..core import compare as core
-from ..core.setups import SimSettings
-from ..core.setups import Curve
+from ..core.setups import BELOW, Curve, Figure, SimSettings, SimulatorSetup
 from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
 __all__ = ["compare", "MESSAGES", "WARMUP"]
@@ -306,9 +305,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.claims import Claim, claims_frame, worst_error_below
-from ..core.setups import BELOW, SimSettings, SimulatorSetup
 from ..core.experiment import error_table, run_curve
-from ..core.setups import Curve, Figure
 from ..core.tables import percent
 from ..queueing.mmpp_g1 import Deterministic
 from ..sim.mmpp_g1 import simulate_mmpp_g1

@@ -153,7 +153,7 @@ class RunOptions:
         ``LOAD_UNIT``, >= 0; integers for a closed system).  Default:
         ``points`` loads evenly up to ``upto`` times the simulated saturation
         load (the model's without a simulation; the knee ``N*`` of a closed system).
-    points : int
+    points : int, optional
         How many (default :data:`POINTS`, at most 10,000).
     upto : float, optional
         The last default load as a fraction of that saturation load (default
@@ -198,7 +198,7 @@ class RunOptions:
     """
 
     loads: Sequence[float] | None = None
-    points: int = 0  # 0: POINTS (set in __post_init__)
+    points: int | None = None
     upto: float | None = None
     simulate: bool = True
     search: bool = True
@@ -237,7 +237,7 @@ class RunOptions:
                 raise ParameterError(f"`loads` must be a sequence of numbers; got {self.loads!r}")
             object.__setattr__(self, "loads", tuple(require_loads("loads", self.loads, lambda v: require(
                 "loads", v, 0, unit="the chapter's load unit"))))
-        points = POINTS if self.points in (0, None) and not isinstance(self.points, bool) else self.points
+        points = POINTS if self.points is None else self.points
         object.__setattr__(self, "points", require("points", points, 1, MAX_POINTS, unit="loads", integer=True))
         if self.upto is not None:
             require("upto", self.upto, 0, lo_open=True, unit="fraction of the saturation load")
@@ -670,6 +670,11 @@ def _model_rows(model: Callable, loads: Sequence[float]) -> tuple[np.ndarray, np
     return lat, sat
 
 
+def _numbers(record: Mapping) -> dict:
+    """A simulated point's numeric columns (an extra that is not a number, e.g. a whole result, is left out)."""
+    return {k: v for k, v in record.items() if isinstance(v, (int, float, bool, np.number, np.bool_))}
+
+
 def _fine_grid(xmax: float, points: int, saturation: float, closed: bool) -> list:
     """The drawn model loads: ``points`` evenly up to ``xmax``, and closer steps towards the model's saturation."""
     if points <= 0 or not (math.isfinite(xmax) and xmax > 0):
@@ -791,7 +796,7 @@ def compare(
         rows = list(sim(curve, list(loads)))
         if len(rows) != len(loads):
             raise ParameterError(f"the sim function returned {len(rows)} rows for {len(loads)} loads")
-        sim_frame = pd.DataFrame([{"load": x, "fraction": f, **sim_record(r)}
+        sim_frame = pd.DataFrame([{"load": x, "fraction": f, **_numbers(sim_record(r))}
                                   for x, f, r in zip(loads, fractions, rows)])
 
     # 6. the model's fine grid over the x range shown

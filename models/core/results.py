@@ -132,11 +132,12 @@ class SimPoint(Result):
     FIELDS = ("latency", "latency_ci", "saturated")
 
     def __post_init__(self):
-        try:
-            latency, ci = float(self.latency), float(self.latency_ci)
-        except (TypeError, ValueError):
+        numbers = (int, float, np.integer, np.floating)
+        if not all(isinstance(v, numbers) and not isinstance(v, (bool, np.bool_))
+                   for v in (self.latency, self.latency_ci)):
             raise ParameterError(f"a SimPoint's latency and latency_ci must be numbers; got {self.latency!r}, "
-                                 f"{self.latency_ci!r}") from None
+                                 f"{self.latency_ci!r}")
+        latency, ci = float(self.latency), float(self.latency_ci)
         if isinstance(self.saturated, (bool, np.bool_)):
             saturated = bool(self.saturated)
         else:

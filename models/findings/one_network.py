@@ -70,11 +70,11 @@ import pandas as pd
 from .. import torus_dor, torus_ipp, torus_nbc, xfolded_tm
 from ..core import experiment
 from ..core.claims import worst_error_below
-from ..core.setups import BELOW, SimSettings, SimulatorSetup, named_setup
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun, run_curve
-from ..core.setups import ERROR_FRACTIONS, Curve
+from ..core.results import SimPoint, ci_column
 from ..core.saturation import Saturation, find_saturation
+from ..core.setups import BELOW, ERROR_FRACTIONS, Curve, SimSettings, SimulatorSetup, named_setup
 from ..core.tables import UNBOUNDED, error_text
 from ..core.validate import require
 from ..networks.graph import Torus
@@ -352,16 +352,15 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     return kw
 
 
-def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list:
-    """The simulation of ``curve`` at every load (messages/node/cycle): one cached sweep, one row per load.
-
-    Rows: ``latency`` (cycles, ``inf`` if saturated), ``latency CI`` (95%
-    half width), ``saturated``, ``throughput`` (messages/node/cycle).
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[SimPoint]:
+    """The simulation of ``curve`` at every load (messages/node/cycle): one cached sweep, one
+    :class:`~models.core.results.SimPoint` per load (latency in cycles, ``inf`` if saturated; its 95 % half
+    width; the saturated flag; the extra ``throughput``, messages/node/cycle).
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
                         progress=settings.progress)
-    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
-             "throughput": r.throughput} for r in results]
+    return [SimPoint(r.latency, r.latency_ci, bool(r.saturated), extra={"throughput": r.throughput})
+            for r in results]
 
 
 def capacity_load(net: Network = Network()) -> float:
@@ -390,7 +389,7 @@ def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation
     steps = settings.sat_steps if settings.sat_steps is not None else SETTINGS.sat_steps
 
     def saturated(rate: float) -> bool:
-        return simulate_curve(curve, [rate], probe)[0]["saturated"]
+        return simulate_curve(curve, [rate], probe)[0].saturated
 
     return find_saturation(saturated, 0.0, capacity_load(_network(curve)), rtol=settings.sat_rtol, max_steps=steps)
 
@@ -683,7 +682,7 @@ def plot(runs: Sequence[CurveRun], net: Network = Network()):
             if run is None or run.sim is None:
                 continue
             s = run.sim
-            h = sim_errorbar(ax, s["load"], s["latency"], s["latency CI"], marker=MARKERS[i % len(MARKERS)],
+            h = sim_errorbar(ax, s["load"], s["latency"], s[ci_column("latency")], marker=MARKERS[i % len(MARKERS)],
                              color="0.2")
             if h is not None:
                 top = max(top, float(np.nanmax(s["latency"].to_numpy(dtype=float))))
