@@ -679,9 +679,10 @@ def before_after(table: pd.DataFrame, reproductions: pd.DataFrame, record: pd.Da
                                       "referee suggests"])
 
 
-def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str],
+def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str] | None = None,
                 record: pd.DataFrame | None = None) -> dict:
-    """What the claims page glues for other pages (key -> displayable object or text):
+    """What the claims page glues for other pages (key -> displayable object or text), for every chapter of
+    ``chapters`` (default :data:`models.CHAPTERS`):
 
     ``findings-verdicts-<chapter>`` (:func:`chapter_verdicts` in the book's table style: the chapter's
     Findings section shows it), ``findings-summary-<chapter>`` (:func:`chapter_summary`: the intro's
@@ -689,7 +690,7 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
     ``findings-before-after`` (:func:`before_after`, the response page's table).
     """
     out = {}
-    for chapter in chapters:
+    for chapter in CHAPTERS if chapters is None else chapters:
         out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
         out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
     if record is not None:
