@@ -195,7 +195,7 @@ def test_setups_and_what_cannot_be_simulated():
     assert "AD = 3 hops per dimension (model only)" in c.subject.network
 
 
-@pytest.mark.parametrize("name", ["torus_dor", "torus_ipp", "torus_nbc", "min_mva"])
+@pytest.mark.parametrize("name", models.CHAPTERS)
 def test_the_model_alone_imports_no_simulator(name):
     code = (f"import sys, models.{name} as f\n"
             f"kw = dict(f.EXAMPLE) if {name!r} != 'torus_nbc' else dict(k=8, M=32)\n"
