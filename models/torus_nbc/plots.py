@@ -16,7 +16,8 @@ from ..core.experiment import CurveRun
 from ..core.setups import Figure
 from ..core.plotting import (COLORS, column_figure, figure_legend, fit_ylim, hide_unused, model_line, panel_grid,
                              saturation_handles, saturation_line, sim_errorbar, style_handle)
-from .experiments import FIGURES, PAPER_AXIS, ROUTINGS, SETUPS
+from .experiments import FIGURES, PAPER_AXIS, ROUTINGS
+from .setups import SETUPS
 
 __all__ = ["plot_fig1", "plot_comparison", "SETUP_STYLE"]
 
