@@ -79,7 +79,7 @@ import numpy as np
 from .errors import ConvergenceError, ParameterError, SimulationError
 from .paths import cache_dir
 from .saturation import load_grid
-from .setups import MAX_RUN
+from .setups import GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL
 from .validate import MAX_POINTS
 
 __all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "comparison", "main", "STYLES"]
@@ -90,16 +90,8 @@ EXIT_FAILURE = 1
 
 #: Defaults of the shared options.
 POINTS = 20
-UPTO = 0.9
-#: Relative tolerance of the saturation load that spaces the ``--points`` grid.
-SAT_RTOL = 1e-4
 #: File types ``--plot`` writes (matplotlib's formats, by suffix).
 PLOT_SUFFIXES = (".svg", ".png", ".pdf")
-#: Figure styles of ``--style`` (:data:`models.core.compare.STYLES`, spelled here so that ``--help`` imports no
-#: pandas; tests/test_cli.py checks they agree).
-STYLES = ("book", "paper")
-#: Model loads on the drawn line of ``--plot`` (:data:`models.core.compare.GRID`).
-PLOT_GRID = 160
 #: ``--out`` value meaning standard output.
 STDOUT = "-"
 
@@ -382,8 +374,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                            f"at most {MAX_POINTS} (default: {POINTS})")
     grid.add_argument("--loads", type=_load_value, nargs="+", metavar="X",
                       help=f"explicit loads, {chapter.load} in {chapter.load_unit} (default: the --points grid)")
-    upto_default = (f"{UPTO}, or 1.0 of the simulated saturation load when it is searched"
-                    if chapter.simulates and not chapter.closed else f"{UPTO}")
+    upto_default = (f"{UPTO_MODEL}, or 1.0 of the simulated saturation load when it is searched"
+                    if chapter.simulates and not chapter.closed else f"{UPTO_MODEL}")
     loads.add_argument("--upto", type=_positive_float, default=None, metavar="F",
                        help=f"last load of the --points grid as a fraction of {sat_name} "
                             f"(dimensionless; default: {upto_default})")
@@ -527,7 +519,7 @@ def comparison(chapter: Chapter, options: Mapping, *, loads: list | None, simula
     only when a figure is drawn.
     """
     run = dict(loads=loads, points=options["points"], upto=options["upto"], simulate=simulated,
-               grid=PLOT_GRID if plot else 0)
+               grid=GRID if plot else 0)
     if simulated:
         bar = options.get("progress")
         run.update({chapter.sim_unit: options["length"]}, warmup=options["warmup"], seed=options["seed"],

@@ -71,7 +71,7 @@ from .claims import counted_below, worst_error_below
 from .errors import ParameterError
 from .experiment import Curve, CurveRun, sim_record
 from .results import ci_column
-from .setups import BELOW, MAX_RUN, RunLengths, SimSettings
+from .setups import BELOW, GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings
 from .saturation import Saturation, load_grid
 from .validate import MAX_POINTS, require, require_choice, require_loads
 from .validation import saturation_aware_error
@@ -79,18 +79,8 @@ from .validation import saturation_aware_error
 __all__ = ["Subject", "Comparison", "compare", "RunOptions", "RunLengths", "STYLES", "POINTS", "GRID",
            "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL"]
 
-#: Figure styles of :meth:`Comparison.plot`: the book's column figure and a single-column paper figure.
-STYLES = ("book", "paper")
 #: Default number of loads of :func:`compare` (the command's ``--points`` default is its own, 20).
 POINTS = 10
-#: Default number of model loads on the drawn line (the fine grid).
-GRID = 160
-#: Default ``upto`` of the loads: a fraction of the model's saturation load (no simulated one) ...
-UPTO_MODEL = 0.9
-#: ... or of the simulated saturation load (up to the simulation's own saturation).
-UPTO_SIM = 1.0
-#: Relative tolerance of the model's saturation load (the command line's).
-SAT_RTOL = 1e-4
 #: Past the largest load or saturation load shown, the x axis goes on by this fraction.
 X_MARGIN = 0.05
 #: The multiplication sign of network sizes in titles (12×12).

@@ -37,8 +37,20 @@ from .cache import stable_hash
 from .errors import ParameterError
 from .validate import require, require_choice
 
-__all__ = ["BELOW", "STANDS_FOR", "MAX_RUN", "SimulatorSetup", "named_setup", "SimSettings", "RunLengths", "Curve",
+__all__ = ["BELOW", "STANDS_FOR", "MAX_RUN", "STYLES", "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL", "SimulatorSetup", "named_setup", "SimSettings", "RunLengths", "Curve",
            "Figure", "FRACTIONS_OF", "ERROR_FRACTIONS"]
+
+#: The comparison's constants, read by ``core.compare`` and by the light ``core.cli`` (``--help``) alike:
+#: figure styles of ``Comparison.plot`` / ``--style`` (the book's column figure, a single-column paper figure),
+STYLES = ("book", "paper")
+#: model loads on the drawn line (the fine grid of ``compare``, ``--plot``),
+GRID = 160
+#: the default ``upto`` of the loads: a fraction of the model's saturation load (no simulated one) ...
+UPTO_MODEL = 0.9
+#: ... or of the simulated saturation load (up to the simulation's own saturation),
+UPTO_SIM = 1.0
+#: and the relative tolerance of the model's saturation load.
+SAT_RTOL = 1e-4
 
 #: Largest run length (measured messages or cycles) and warm-up of any simulation: far above any run of the
 #: chapters (a few million at the papers' scale; days of simulation), far below the simulators' 64-bit

@@ -248,6 +248,6 @@ def test_a_simulated_point_must_be_a_simpoint():
 
 
 def test_the_command_line_spells_the_same_styles_and_grid():
-    assert cli.STYLES == C.STYLES and cli.PLOT_GRID == C.GRID
+    assert cli.STYLES is C.STYLES and cli.GRID == C.GRID  # written once, in core.setups
     with pytest.raises(ParameterError, match="`style`"):
         run(points=2).plot(style="poster")
