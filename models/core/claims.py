@@ -42,7 +42,7 @@ from .validate import require, require_choice
 from .validation import saturation_aware_error
 
 __all__ = ["setups_table", "worst_error_below", "errors_below", "counted_below", "worst_of", "furthest_from_one", "CLAIM_COLUMNS",
-           "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim", "row_outcome", "as_number",
+           "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim", "row_outcome", "as_number", "holds_value",
            "claims_frame", "claims_file", "row_stands_for", "save_claims", "REPRO_COLUMNS", "REPRO_KINDS",
            "allowed_misses", "entry_band", "reproduction_row", "save_reproductions"]
 
@@ -298,17 +298,26 @@ def claims_file(chapter: str, what: str = "claims") -> str:
     return f"tab-{chapter}-{what}.csv"
 
 
-def _holds_text(value) -> str:
+def holds_value(value, where: str = "`holds`"):
+    """A claims row's ``holds`` as ``True``, ``False`` or ``None`` (empty: not decided by a fact), from a value
+    or a CSV cell: the one vocabulary of the column (``True``/``False``/empty, any case), which
+    :func:`save_claims` writes and :mod:`models.findings.verdicts` reads; anything else is a
+    :class:`ParameterError` naming ``where``."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
+        return None
     if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    text = str(value).strip()
-    if text.lower() in ("", "nan", "none"):
-        return ""
-    if text.lower() not in ("true", "false"):
-        raise ParameterError(f"`holds` must be True, False or empty; got {value!r}")
-    return "True" if text.lower() == "true" else "False"
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in ("", "nan", "none"):
+        return None
+    if text not in ("true", "false"):
+        raise ParameterError(f"{where} must be True, False or empty; got {value!r}")
+    return text == "true"
+
+
+def _holds_text(value) -> str:
+    h = holds_value(value)
+    return "" if h is None else str(h)
 
 
 def row_stands_for(setup: str, setups: Mapping[str, SimulatorSetup] | None) -> str:

@@ -77,7 +77,7 @@ import pandas as pd
 
 from .. import CHAPTERS
 from ..core.claims import (CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file, row_outcome,
-                           as_number)
+                           as_number, holds_value)
 from ..core.tables import UNBOUNDED, UNBOUNDED_WORD, format_table, percent, percent_text
 
 __all__ = [
@@ -100,8 +100,6 @@ OUTCOMES = ("pass", "fail", "unknown")
 DECIDING = ("paper", "model", "-")
 
 _NUMERIC = ("worst_err", "sat_ratio", "threshold", "yardstick")
-_TRUE = {"true", "1", "yes"}
-_FALSE = {"false", "0", "no"}
 
 
 # ----------------------------------------------------------------------------
@@ -110,22 +108,6 @@ _FALSE = {"false", "0", "no"}
 def claims_path(book_dir, chapter: str) -> Path:
     """``<book_dir>/<chapter>/tables/tab-<chapter>-claims.csv`` (:func:`models.core.claims.claims_file`)."""
     return Path(book_dir) / chapter / "tables" / claims_file(chapter)
-
-
-def _holds_value(value, where: str):
-    """``True`` / ``False`` / ``None`` (empty) from a CSV cell."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("", "nan", "none", "-"):
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise ValueError(f"{where}: column `holds` must be True, False or empty; got {value!r}")
 
 
 def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str | None = None) -> pd.DataFrame:
@@ -179,9 +161,9 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
         bad = out[col] < 0
         if bad.any():
             raise ValueError(f"{source}: column `{col}` must be >= 0; row(s) {[i + 2 for i in out.index[bad]]}")
-    out["holds"] = [(_holds_value(v, f"{source}, row {i + 2}")) for i, v in zip(out.index, out["holds"])]
+    out["holds"] = [holds_value(v, f"{source}, row {i + 2}, column `holds`") for i, v in zip(out.index, out["holds"])]
     out["holds"] = out["holds"].astype(object)
-    out["paper_config"] = [_holds_value(v, f"{source}, row {i + 2}, column paper_config") is not False
+    out["paper_config"] = [holds_value(v, f"{source}, row {i + 2}, column `paper_config`") is not False
                            for i, v in zip(out.index, out["paper_config"])]
     for i, row in out.iterrows():
         if math.isnan(row["threshold"]) == bool(row["threshold_quote"]):
