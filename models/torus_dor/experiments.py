@@ -614,17 +614,16 @@ def reading_candidates(radices=(16, 16), L: int = 5, M: int = 32, *, fraction: f
     this side of the midpoint of the two models' loads.
     """
     candidates = READING_CANDIDATES if candidates is None else candidates
-    radices = tuple(int(k) for k in radices)
     rows = []
     for net in tori:
-        require_choice("torus", net, list(TORI))
-        bi = TORI[net]
-        s03 = _sat_2003(radices, int(L), M, bi)
+        p = DorParams.on_torus(net, radices, L, M)
+        s03 = _sat_2003(p.radices, p.L, p.M, p.bidirectional)
         for name, rd in candidates.items():
-            s04 = _sat_2004(radices, int(L), M, bi, rd)
-            res = solve(fraction * s04, radices=radices, L=L, M=M, bidirectional=bi, readings=rd)
+            s04 = _sat_2004(p.radices, p.L, p.M, p.bidirectional, rd)
+            res = solve(fraction * s04, **p.model, readings=rd)
             mid = 0.5 * (s04 + s03)
-            row = {"torus": net, "network": f"{'x'.join(map(str, radices))}, L={int(L)}, M={M}", "reading": name,
+            row = {"torus": net, "network": f"{'x'.join(map(str, p.radices))}, L={p.L}, M={p.M}",
+                   "reading": name,
                    "waiting_max": rd.waiting_max,
                    "waiting_weight": rd.waiting_weight, "default": rd == Readings(),
                    "sat 2004": s04, "sat 2003": s03, "sat 2004 / 2003": s04 / s03}
