@@ -118,9 +118,12 @@ class SimPoint(Result):
         when there is none (a saturated run).
     saturated : bool
         The simulator's saturation verdict.
-    extra : mapping of str to number
+    extra : mapping of str
         Further measured quantities of the chapter (``"network latency"``,
-        ``"multiplexing"``, ``"X"`` ...), each a number; they become columns.
+        ``"multiplexing"``, ``"X"`` ...), each a number, and anything a
+        chapter's own tables need of the run (``"result"``: the simulator's
+        whole result); they become columns of :func:`~models.core.experiment.run_curve`'s
+        frame (:func:`~models.core.compare.compare` keeps the numbers only).
     """
 
     latency: float
