@@ -59,7 +59,7 @@ MAX_RUN = 10**9
 
 #: Errors behind a verdict are judged at the simulated loads strictly below this fraction of the simulated
 #: saturation load (above it the simulated latency is dominated by the approach to saturation, where a few
-#: percent of load move the latency by a factor; DESIGN.md, "The experiment hook").
+#: percent of load move the latency by a factor; DESIGN.md, "The experiment vocabulary").
 BELOW = 0.8
 
 #: What a simulator set-up may stand for: the paper's text, the model's assumptions, or neither.
