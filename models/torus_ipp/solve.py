@@ -64,6 +64,8 @@ from ..core.validate import MAX_RATE, require_choice, require_loads, require_max
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
 from .setups import check_network
 
+#: The chapter's name: the key of its lambdified code on disk and the place named in a convergence error.
+CHAPTER = "torus_ipp"
 #: The load of the front door: the sources' on-state rate (the paper's x-axis), and its unit.
 LOAD = "mu1"
 LOAD_UNIT = "messages/node/cycle"
@@ -94,7 +96,7 @@ def _build() -> dict:
 
 @functools.cache
 def _fns() -> dict:
-    return compiled("torus_ipp", _build)
+    return compiled(CHAPTER, _build)
 
 
 @functools.lru_cache(maxsize=256)
@@ -299,7 +301,7 @@ def _blocking_fixed_point(f: _BlockingMap, bmax: float, tol: float, max_iter: in
                 raise Saturated("channel (lambda_c tbar >= 1)")
         return np.array([new])
 
-    fp = fixed_point(F, [0.0], damping=1.0, tol=tol, max_iter=max_iter, where="torus_ipp blocking time bbar (eq. 5)",
+    fp = fixed_point(F, [0.0], damping=1.0, tol=tol, max_iter=max_iter, where=f"{CHAPTER} blocking time bbar (eq. 5)",
                      names=("bbar",), relative_to="old", scale_tol=True, update=newton)
     if fp.saturated:
         return None, evals, math.inf
