@@ -28,9 +28,10 @@ from .experiments import THEOREM_SOURCE, unsupported
 from .setups import PAPER_K, READING_LABELS, SETUPS, network
 from .topology import PROP1_FIT_KS, k_ranges, proposition1_fit
 
-__all__ = ["CHAPTER", "CLAIMS", "ERROR_GROUPS", "GROUP_LABELS", "UNBOUNDED", "error_text", "setups_in", "rank_text", "beyond_yardstick",
-           "claims_table"]
+__all__ = ["CHAPTER", "CLAIMS", "ERROR_GROUPS", "GROUP_LABELS", "UNBOUNDED", "error_text", "setups_in", "rank_text",
+           "beyond_yardstick", "claims_table"]
 
+#: The chapter's slug, as its claims rows name it.
 CHAPTER = "xfolded_tm"
 
 #: The paper's claims (Moudi et al.), one per sentence, quoted whole, in the order of the claims table.

@@ -115,7 +115,7 @@ def compare(*, topology: str = "xfolded_completed", k: int = 8, M: int = 32, V: 
     chosen = named_setup(setups.SETUPS, opts.setup or setups.DEFAULT_SETUP)
     curve = setups.network_curve(p, chosen.name)  # built once
     if opts.simulate:
-        why = _experiments().unsupported(p.topology, p.V, chosen)
+        why = _experiments().cannot_run(curve)
         if why:
             raise ParameterError(f"`setup` {chosen.name!r} cannot simulate {p.topology} with V={p.V}: {why}")
     model = curve.model

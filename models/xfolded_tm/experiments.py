@@ -131,8 +131,8 @@ def _unsupported(routing: str, V: int, knobs: Mapping) -> str:
 def unsupported(key: str, V: int, setup: str | SimulatorSetup = DEFAULT_SETUP) -> str:
     """Why network ``key`` with ``V`` VCs cannot be simulated on set-up ``setup`` (``""`` if it can).
 
-    ``setup`` is a name of :data:`SETUPS` (or a set-up); the network's
-    routing is :data:`TOPOLOGIES` ``[key]["routing"]``.
+    ``setup`` is a name of :data:`~models.xfolded_tm.setups.SETUPS` (or a set-up); the network's
+    routing is :data:`~models.xfolded_tm.setups.TOPOLOGIES` ``[key]["routing"]``.
     """
     t = TOPOLOGIES[require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure")]
     return _unsupported(t["routing"], V, named_setup(SETUPS, setup).sim(V))
@@ -162,7 +162,8 @@ def delay_figure(V: int, injection: Sequence[float] = INJECTION, *, k: int = 8, 
                  **readings) -> Figure:
     """The delay figure for ``V`` virtual channels: one curve per network and set-up the simulator supports.
 
-    Networks are ``keys`` of :data:`TOPOLOGIES`, set-ups names of :data:`SETUPS`;
+    Networks are ``keys`` of :data:`~models.xfolded_tm.setups.TOPOLOGIES`, set-ups names of
+    :data:`~models.xfolded_tm.setups.SETUPS`;
     a (network, set-up) pair the simulator cannot run (:func:`unsupported`) is
     left out.
     """
@@ -207,22 +208,32 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
 
     Raises :class:`~models.core.errors.ParameterError` when the curve names no
     network, or when the simulator cannot run the curve's routing on these
-    knobs (checked up front, :func:`unsupported`).
+    knobs (:func:`cannot_run`, which ``compare`` asks up front).
     """
-    if "topology" not in curve.sim:
-        raise ParameterError(f"curve {curve.label!r} names no network (`sim` has no `topology`): build it with "
-                             "models.xfolded_tm.setups.network_curve")
-    V = curve.model["V"]
-    setup = named_setup(SETUPS, curve.setup or DEFAULT_SETUP)
-    extra = {name: value for name, value in curve.sim.items() if name not in ("topology", "k")}
-    routing = extra.pop("routing", TOPOLOGIES[curve.sim["topology"]]["routing"])
-    knobs = {**setup.sim(curve.model), **extra}
-    why = _unsupported(routing, V, knobs)
+    setup, routing, knobs = _translation(curve)
+    why = _unsupported(routing, curve.model["V"], knobs)
     if why:
         raise ParameterError(f"curve {curve.label!r}: set-up {setup.name!r} cannot run it: {why}")
     return dict(topology=network(curve.sim["topology"], curve.sim["k"]).sim_topology(routing), routing=routing,
-                vcs=V, message_length=curve.model["M"], rate=float(load), messages=settings.messages,
+                vcs=curve.model["V"], message_length=curve.model["M"], rate=float(load), messages=settings.messages,
                 warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed, **knobs)
+
+
+def _translation(curve: Curve) -> tuple:
+    """``(set-up, routing, knobs)`` of ``curve``: its set-up, its routing and the simulator keywords they fix."""
+    if "topology" not in curve.sim:
+        raise ParameterError(f"curve {curve.label!r} names no network (`sim` has no `topology`): build it with "
+                             "models.xfolded_tm.setups.network_curve")
+    setup = named_setup(SETUPS, curve.setup or DEFAULT_SETUP)
+    extra = {name: value for name, value in curve.sim.items() if name not in ("topology", "k")}
+    routing = extra.pop("routing", TOPOLOGIES[curve.sim["topology"]]["routing"])
+    return setup, routing, {**setup.sim(curve.model), **extra}
+
+
+def cannot_run(curve: Curve) -> str:
+    """Why the simulator cannot run ``curve`` on its set-up (``""`` if it can): :func:`unsupported` of a curve."""
+    _, routing, knobs = _translation(curve)
+    return _unsupported(routing, curve.model["V"], knobs)
 
 
 def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[SimPoint]:
@@ -360,7 +371,8 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
 
 
 def curve_key(curve: Curve) -> str:
-    """The network's key in :data:`TOPOLOGIES` (``"torus"``, ``"tm"``, ``"xfolded_<reading>"``)."""
+    """The network's key in :data:`~models.xfolded_tm.setups.TOPOLOGIES` (``"torus"``, ``"tm"``,
+    ``"xfolded_<reading>"``)."""
     return curve.sim["topology"]
 
 
@@ -387,7 +399,7 @@ def delay_frame(runs: Sequence[CurveRun]) -> pd.DataFrame:
             s = run.sim
             ad_full = network(c.sim["topology"], c.sim["k"]).average_distance()
             f["sim"] = s["latency"].to_numpy()
-            f["sim CI"] = s["latency CI"].to_numpy()
+            f["sim CI"] = s[ci_column("latency")].to_numpy()
             f["sim saturated"] = s["saturated"].astype(bool).to_numpy()
             f["mean hops"] = s["mean hops"].to_numpy()
             f["BFS distance"] = ad_full
@@ -420,8 +432,9 @@ def error_tables(runs: Sequence[CurveRun]):
         ok = np.isfinite(pts["sim latency"]) & np.isfinite(pts["model latency"])
         if ok.any():
             pts = pts[ok]
-            p = compare(pts["load"], pts["model latency"], pts["sim latency"], pts["sim latency CI"],
-                        curve=_curve_name(run), x_name="injection", quantity="delay")
+            p = compare(pts["load"], pts["model latency"], pts["sim latency"],
+                        pts[f"sim {ci_column('latency')}"], curve=_curve_name(run), x_name="injection",
+                        quantity="delay")
             p["setup"] = run.curve.setup
             parts.append(p)
     points = pd.concat(parts, ignore_index=True)

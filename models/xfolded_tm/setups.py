@@ -64,8 +64,8 @@ from ..core.validate import MAX_RADIX, require, require_choice
 from ..networks.grid2d import GridNetwork, build
 from .solve import CHANNEL_RATES, SOURCE_RATES, VBAR_READINGS, theorem1
 
-__all__ = ["TOPOLOGIES", "READING_LABELS", "PAPER_K", "network", "ad_value", "model_kwargs", "SETUP_KNOBS", "check_setup", "SETUPS",
-           "DEFAULT_SETUP", "SETUP_HELP", "SETTINGS", "RUN", "XfoldedParams", "network_curve"]
+__all__ = ["TOPOLOGIES", "READING_LABELS", "PAPER_K", "network", "ad_value", "model_kwargs", "SETUP_KNOBS",
+           "check_setup", "SETUPS", "DEFAULT_SETUP", "SETUP_HELP", "SETTINGS", "RUN", "XfoldedParams", "network_curve"]
 
 # ----------------------------------------------------------------------------
 # The networks
@@ -90,14 +90,14 @@ PAPER_K = 8
 
 
 @functools.lru_cache(maxsize=None)
-def _built(key: str, k: int) -> GridNetwork:
+def network(key: str, k: int = 8) -> GridNetwork:
+    """The ``k x k`` network of :data:`TOPOLOGIES` ``[key]`` (built once per process).
+
+    ``key`` and ``k`` are taken as given (checked at the door, :class:`XfoldedParams`;
+    :func:`models.networks.grid2d.build` refuses a radix it cannot build).
+    """
     t = TOPOLOGIES[key]
     return build(t["kind"], k, t["reading"])
-
-
-def network(key: str, k: int = 8) -> GridNetwork:
-    """The ``k x k`` network of :data:`TOPOLOGIES` ``[key]`` (built once per process)."""
-    return _built(require_choice("key", key, list(TOPOLOGIES), unit="network of the delay figure"), k)
 
 
 def ad_value(net: GridNetwork, source: str = "bfs") -> float:
@@ -229,7 +229,7 @@ class XfoldedParams:
     @property
     def network(self) -> GridNetwork:
         """The ``k x k`` network (built once per process)."""
-        return _built(self.topology, self.k)
+        return network(self.topology, self.k)
 
     @property
     def readings(self) -> dict:

@@ -23,9 +23,9 @@ from models.sim.wormhole import simulate
 from models.xfolded_tm import compare, theorem1
 from models.xfolded_tm.__main__ import CHAPTER
 from models.xfolded_tm.claims import CLAIMS, claims_table
-from models.xfolded_tm.experiments import (THEOREM_KEY, delay_curve, delay_figure, outperform_table, sim_kwargs,
-                                           sim_zero_load, unsupported, validation_curve, validation_figure,
-                                           validation_grid, validation_table, vc_saturation_table)
+from models.xfolded_tm.experiments import (THEOREM_KEY, cannot_run, delay_curve, delay_figure, outperform_table,
+                                           sim_kwargs, sim_zero_load, unsupported, validation_curve,
+                                           validation_figure, validation_grid, validation_table, vc_saturation_table)
 from models.xfolded_tm.glue import glue_values, glue_values_errors, glue_values_topology
 from models.xfolded_tm.setups import (DEFAULT_SETUP, SETTINGS, SETUP_KNOBS, SETUPS, TOPOLOGIES, XfoldedParams,
                                       check_setup, network_curve)
@@ -91,6 +91,7 @@ def test_unsupported_is_checked_up_front():
     bad = delay_curve("tm", 2, [0.1], setup="ours").replace(setup="booksim")
     with pytest.raises(ValueError, match="cannot run"):
         sim_kwargs(bad, 0.001)
+    assert cannot_run(bad) == unsupported("tm", 2, "booksim") != "" and cannot_run(bad.replace(setup="ours")) == ""
     assert unsupported("tm", 2, SETUPS["booksim"]) == unsupported("tm", 2, "booksim") != ""
 
 
