@@ -13,7 +13,7 @@ the model at every ``NC`` and, optionally, simulates the same configuration
 with the closed simulator (:func:`models.sim.closed_min.simulate`, which
 caches every point itself), through :func:`models.core.experiment.run_curve`.
 :func:`curves_table`, :func:`error_tables`, :func:`analytic_tables`,
-:func:`simulation_verdicts`, :func:`memory_queueing`,
+:func:`simulation_verdicts`, :func:`bias_table`, :func:`memory_queueing`,
 :func:`processor_queueing` and :func:`symbolic_checks` turn the runs into the
 chapter's tables.  The notebooks only choose ``NC`` values and run lengths,
 call these, and plot (:mod:`models.min_mva.plots`).
@@ -65,7 +65,7 @@ from .solve import saturation_load, solve
 
 __all__ = ["NC_GRID", "FIGURES", "SINGLE_PACKET", "MULTI_PACKET", "SIM_KEYS", "paper_figure", "sim_params",
            "sim_kwargs", "simulate_curve", "model_point", "run_figure", "curves_table", "error_tables",
-           "AGREEMENT_GROUPS", "analytic_tables", "simulation_verdicts", "memory_queueing", "processor_queueing",
+           "AGREEMENT_GROUPS", "analytic_tables", "simulation_verdicts", "bias_table", "memory_queueing", "processor_queueing",
            "NO_QUEUEING_ATOL", "symbolic_checks"]
 
 CHAPTER = "min_mva"
@@ -352,6 +352,28 @@ def simulation_verdicts(tabs: Mapping) -> pd.DataFrame:
                      "share": float(a["share"]), "may miss": rule["allowed"], "verdict": rule["verdict"]})
     return pd.DataFrame(rows, columns=["table", "setup", "agreeing", "entries", "share", "may miss", "verdict"])
 
+
+
+def bias_table(tabs: Mapping, setups: Sequence[str]) -> pd.DataFrame:
+    """The paper's sentence on its tables (:func:`~models.min_mva.paper_tables.bias_pattern`), per set-up.
+
+    ``tabs``: ``{(table number, set-up): compare_table frame}``; ``setups``:
+    the set-ups to show, the reference first.  One row per set-up (``setup``,
+    ``tables``, the shares of :func:`~models.min_mva.paper_tables.bias_pattern`
+    on our simulation, ``columns``, ``entries``), the paper's own columns
+    (its model against its simulation, ``setup`` = ``"the paper's own
+    columns"``) first, read on the reference set-up's tables.
+    """
+    rows = []
+    for setup in setups:
+        b = paper_tables.bias_pattern([tab.assign(table=w) for (w, s), tab in tabs.items() if s == setup])
+        rows.append({"setup": setup, "tables": ", ".join(str(w) for (w, s) in tabs if s == setup),
+                     **{k: v for k, v in b.items() if not k.startswith("paper_")}})
+        if setup == setups[0]:
+            rows.insert(0, {"setup": "the paper's own columns", "tables": rows[-1]["tables"],
+                            **{k[len("paper_"):]: v for k, v in b.items() if k.startswith("paper_")},
+                            "columns": b["columns"], "entries": b["entries"]})
+    return pd.DataFrame(rows)
 
 # ----------------------------------------------------------------------------
 # What our simulation says of the paper's sentences on queueing, and what SymPy says of its special cases
