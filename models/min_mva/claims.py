@@ -1,4 +1,5 @@
-"""The paper's claims and the reproductions of its tables: :data:`CLAIMS`, :func:`claims_table`, :func:`reproductions_table`.
+"""The paper's claims and the reproductions of its tables: :data:`CLAIMS`, :func:`claims_table` and
+:func:`reproductions_table`.
 
 The claims table (:func:`claims_table`, :data:`CLAIMS`): one claim per
 sentence of the paper (:class:`~models.core.claims.Claim`, quoted whole),
@@ -26,7 +27,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from ..core.claims import CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_frame, reproduction_row, row_outcome
+from ..core.claims import (CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_frame, reproduction_row, row_outcome,
+                           worst_of)
 from ..core.setups import SimSettings
 from ..core.tables import join_words
 from . import paper_tables
@@ -161,7 +163,7 @@ def worst_points(points: pd.DataFrame, *, by_figure: bool = False) -> pd.DataFra
                 rows.append({"claim_id": cid, "setup": setup, "figures": _figures_text(set(h["figure"])),
                              "case": FIGURE_CASES[fig] if fig is not None else "",
                              "NC range": f"{int(h['NC'].min())}-{int(h['NC'].max())}",
-                             "worst_err": float(np.nanmax(err)),
+                             "worst_err": worst_of(err),
                              "at": f"{worst['curve'].rsplit(':', 1)[0]}, {worst['quantity']}, NC = {int(worst['NC'])}"})
     return pd.DataFrame(rows, columns=["claim_id", "setup", "figures", "case", "NC range", "worst_err", "at"])
 
@@ -184,7 +186,6 @@ def _error_rows(points: pd.DataFrame) -> list:
         rows.append(_row(w.claim_id, w.setup, case=w.case, worst_err=w.worst_err, cause="-" if within else "model",
                          note=note))
     return rows
-
 
 
 def _memory_rows(mq: pd.DataFrame) -> list:

@@ -40,13 +40,15 @@ from .solve import saturation_load, solve_curve
 
 __all__ = ["compare", "subject"]
 
+CHAPTER = "min_mva"
+
 
 def subject(p: MvaParams, setup: str = "") -> core.Subject:
     """What a comparison of the multiprocessor ``p`` is about, in words (the figure's title) and units."""
     back = "mirror-image return network" if p.return_wiring == "mirror" else "second identical return network"
     traffic = ("hot-spot" if p.pattern == "hot_spot" else p.pattern) if isinstance(p.pattern, str) else "matrix"
     return core.Subject(
-        chapter="min_mva", load=LOAD, load_label=r"$NC$", load_unit=LOAD_UNIT,
+        chapter=CHAPTER, load=LOAD, load_label=r"$NC$", load_unit=LOAD_UNIT,
         network=f"{p.N} processors, {p.topology} network of {p.k}{core.TIMES}{p.k} switches, {back}, "
                 f"S_pe = {p.S_pe:g}, S_mm = {p.S_mm:g} cycles, m = {p.m} packet{'s' if p.m != 1 else ''}, "
                 f"{traffic} traffic",

@@ -65,8 +65,8 @@ from .solve import saturation_load, solve
 
 __all__ = ["NC_GRID", "FIGURES", "SINGLE_PACKET", "MULTI_PACKET", "SIM_KEYS", "paper_figure", "sim_params",
            "sim_kwargs", "simulate_curve", "model_point", "run_figure", "curves_table", "error_tables",
-           "AGREEMENT_GROUPS", "analytic_tables", "simulation_verdicts", "bias_table", "memory_queueing", "processor_queueing",
-           "NO_QUEUEING_ATOL", "symbolic_checks"]
+           "AGREEMENT_GROUPS", "analytic_tables", "simulation_verdicts", "bias_table", "memory_queueing",
+           "processor_queueing", "NO_QUEUEING_ATOL", "symbolic_checks"]
 
 CHAPTER = "min_mva"
 
@@ -131,6 +131,7 @@ FIGURES: dict[str, Figure] = {f.label: f for f in (paper_figure(n) for n in sort
 #: The paper's single-packet and multi-packet figures, by number.
 SINGLE_PACKET = (2, 3, 4, 5)
 MULTI_PACKET = (6, 7, 8)
+
 
 # ----------------------------------------------------------------------------
 # Model -> simulator
@@ -294,7 +295,8 @@ def error_tables(results: Mapping[int, Sequence[CurveRun]]) -> tuple[pd.DataFram
             for run in runs:
                 pts = run.points(q)
                 cmp = compare(pts["load"].to_numpy().astype(int), pts[f"model {q}"], pts[f"sim {q}"],
-                              pts["sim " + ci_column(q)], curve=f"Fig. {number}, {run.label}: {q}", x_name="NC", quantity=q)
+                              pts["sim " + ci_column(q)], curve=f"Fig. {number}, {run.label}: {q}", x_name="NC",
+                              quantity=q)
                 cmp.insert(1, "figure", number)
                 cmp.insert(2, "setup", run.curve.setup)
                 cmp.insert(3, "quantity", q)
@@ -345,9 +347,9 @@ def simulation_verdicts(tabs: Mapping) -> pd.DataFrame:
     rows = []
     for (which, setup), tab in tabs.items():
         a = paper_tables.simulation_agreement(tab)
-        rule = reproduction_row(CHAPTER, f"table{which}-simulation", f"Table {which}", "Sec. 3.3", f"simulation, set-up {setup}",
-                                "simulation", tab["sim"], paper_tables.printed_centre(tab["paper_sim"]),
-                                tab["sim_band"])
+        rule = reproduction_row(CHAPTER, f"table{which}-simulation", f"Table {which}", "Sec. 3.3",
+                                f"simulation, set-up {setup}", "simulation", tab["sim"],
+                                paper_tables.printed_centre(tab["paper_sim"]), tab["sim_band"])
         rows.append({"table": which, "setup": setup, "agreeing": a["agreeing"], "entries": a["entries"],
                      "share": float(a["share"]), "may miss": rule["allowed"], "verdict": rule["verdict"]})
     return pd.DataFrame(rows, columns=["table", "setup", "agreeing", "entries", "share", "may miss", "verdict"])

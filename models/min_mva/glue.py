@@ -21,7 +21,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from ..core.claims import row_outcome
+from ..core.claims import row_outcome, worst_of
 from ..core.errors import ParameterError
 from ..core.tables import join_words
 from . import paper_tables
@@ -41,9 +41,10 @@ OUTCOME_WORDS = {"pass": "within", "fail": "outside", "unknown": "not measured"}
 def glue_values_derivation(checks: Mapping, per_class, result) -> dict:
     """What :doc:`01-derivation` glues, by key (``min_mva-...``).
 
-    ``checks``: :func:`~models.min_mva.experiments.symbolic_checks`; ``per_class``: each class's visit
-    ratios summed over the centers (its path length); ``result``: the
-    :func:`solve` result of the page's small network.  Keys:
+    ``checks``: :func:`~models.min_mva.experiments.symbolic_checks`;
+    ``per_class``: each class's visit ratios summed over the centers (its
+    path length); ``result``: the :func:`~models.min_mva.solve` result of the
+    page's small network.  Keys:
     ``path-length`` (the mean path length), ``small-R``,
     ``small-iterations``, and ``"holds"`` / ``"does not hold"`` for
     ``ks-single``, ``ks-m``, ``ks-m-printed`` (Kruskal & Snir), ``noq-single``
@@ -58,7 +59,7 @@ def glue_values_derivation(checks: Mapping, per_class, result) -> dict:
         "min_mva-ks-m": holds_text(checks["kruskal_snir_m"]),
         "min_mva-ks-m-printed": holds_text(checks["kruskal_snir_m_printed"]),
         "min_mva-noq-single": holds_text(checks["switch_1x1_single"] and checks["memory_single"]
-                                     and checks["processor_single"]),
+                                         and checks["processor_single"]),
         "min_mva-noq-m": holds_text(checks["switch_1x1_m"] and checks["memory_m"]),
         "min_mva-eq6-spe1": holds_text(checks["processor_m_spe1"]),
         "min_mva-eq6-spem": holds_text(checks["processor_m_spem"]),
@@ -69,8 +70,8 @@ def glue_values_figures(summary: pd.DataFrame, points: pd.DataFrame, page: str,
                         setup: str = DEFAULT_SETUP) -> dict:
     """What :doc:`02-single-packet` (``page="single"``) or :doc:`03-multi-packet` (``"multi"``) glues, by key.
 
-    ``summary``, ``points``: :func:`~models.min_mva.experiments.error_tables` of the page's runs.  On
-    set-up ``setup``: ``min_mva-<page>-max-err-R`` and ``-max-err-X`` (the
+    ``summary``, ``points``: :func:`~models.min_mva.experiments.error_tables`
+    of the page's runs.  On set-up ``setup``: ``min_mva-<page>-max-err-R`` and ``-max-err-X`` (the
     largest ``|relative error|`` over the curves), ``-worst-curve`` (the
     curve of the largest, R or X), ``-mean-err-R`` (the mean over the curves
     of their mean ``|relative error|`` in R).  Per error claim and set-up
@@ -89,8 +90,8 @@ def glue_values_figures(summary: pd.DataFrame, points: pd.DataFrame, page: str,
     X = first[first["curve"].str.endswith(": X")]
     worst = first.loc[first["max |rel. error|"].idxmax()]
     out = {
-        f"min_mva-{page}-max-err-R": float(R["max |rel. error|"].max()),
-        f"min_mva-{page}-max-err-X": float(X["max |rel. error|"].max()),
+        f"min_mva-{page}-max-err-R": worst_of(R["max |rel. error|"]),
+        f"min_mva-{page}-max-err-X": worst_of(X["max |rel. error|"]),
         f"min_mva-{page}-worst-curve": worst["curve"].rsplit(":", 1)[0],
         f"min_mva-{page}-mean-err-R": float(R["mean |rel. error|"].mean()),
     }

@@ -97,7 +97,8 @@ class MvaParams:
         require("N = k**n", k**n, 2, MAX_PROCESSORS, unit="processors and memory modules", integer=True)
         m = require("m", self.m, 1, MAX_PACKETS, unit="packets per request/reply", integer=True)
         S_pe = float(require("S_pe", self.S_pe, 1, MAX_SERVICE, unit="mean processor inter-request time, cycles"))
-        S_mm = float(require("S_mm", self.S_mm, m, MAX_SERVICE, unit=f"memory service time, cycles (>= m = {m} packets)"))
+        S_mm = float(require("S_mm", self.S_mm, m, MAX_SERVICE,
+                             unit=f"memory service time, cycles (>= m = {m} packets)"))
         require_choice("return_wiring", self.return_wiring, RETURN_WIRINGS, unit="return network wiring")
         P = _pattern_matrix(self.pattern, k**n, self.pattern_options)
         for name, value in (("k", k), ("n", n), ("m", m), ("S_pe", S_pe), ("S_mm", S_mm), ("P", P)):
@@ -132,13 +133,15 @@ def _pattern_matrix(pattern, N, pattern_options) -> np.ndarray:
 
     A named pattern is built once per ``(pattern, N, options)`` (:func:`_named_pattern`)."""
     if pattern_options is not None and not isinstance(pattern_options, dict):
-        raise ParameterError(f"`pattern_options` must be a dict of the pattern's options or None; got {pattern_options!r}")
+        raise ParameterError(f"`pattern_options` must be a dict of the pattern's options or None; "
+                             f"got {pattern_options!r}")
     opts = dict(pattern_options or {})
     if not isinstance(pattern, str):
         try:
             pattern = np.asarray(pattern, dtype=float)
         except (TypeError, ValueError):
-            raise ParameterError(f"`pattern` must be a pattern name or an N x N matrix (N = {N}); got {pattern!r}") from None
+            raise ParameterError(f"`pattern` must be a pattern name or an N x N matrix (N = {N}); "
+                                 f"got {pattern!r}") from None
     try:
         if isinstance(pattern, str):
             try:

@@ -76,6 +76,8 @@ from ..networks.multistage import MultistageNetwork
 from .params import MvaParams
 from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
 
+CHAPTER = "min_mva"
+
 METHODS = ("auto", "general", "reduced")
 
 # The largest NC (issue #15; the network's ranges are models.min_mva.params's): the damped iteration needs
@@ -133,7 +135,7 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
 @functools.cache
 def _kernels(multi: bool, reading: str = "paper") -> dict:
     """The lambdified callables of :func:`_kernel_specs` (built once per process)."""
-    K = dict(compiled("min_mva", functools.partial(_kernel_specs, multi, reading), (multi, reading)))
+    K = dict(compiled(CHAPTER, functools.partial(_kernel_specs, multi, reading), (multi, reading)))
     K.setdefault("sum_c", None)
     return K
 
