@@ -333,6 +333,7 @@ def analytic_tables(t1: pd.DataFrame, t2: pd.DataFrame) -> tuple[pd.DataFrame, p
     excess = pd.concat([paper_tables.printed_R_excess(1), paper_tables.printed_R_excess(2)], ignore_index=True)
     return acc, agree, excess
 
+
 def simulation_verdicts(tabs: Mapping) -> pd.DataFrame:
     """The simulation column of each simulated comparison of ``tabs``, by the book's table rule.
 
@@ -355,7 +356,6 @@ def simulation_verdicts(tabs: Mapping) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["table", "setup", "agreeing", "entries", "share", "may miss", "verdict"])
 
 
-
 def bias_table(tabs: Mapping, setups: Sequence[str]) -> pd.DataFrame:
     """The paper's sentence on its tables (:func:`~models.min_mva.paper_tables.bias_pattern`), per set-up.
 
@@ -376,6 +376,7 @@ def bias_table(tabs: Mapping, setups: Sequence[str]) -> pd.DataFrame:
                             **{k[len("paper_"):]: v for k, v in b.items() if k.startswith("paper_")},
                             "columns": b["columns"], "entries": b["entries"]})
     return pd.DataFrame(rows)
+
 
 # ----------------------------------------------------------------------------
 # What our simulation says of the paper's sentences on queueing, and what SymPy says of its special cases
@@ -422,8 +423,8 @@ def processor_queueing(settings: SimSettings = SETTINGS, *, ms: Sequence[int] = 
     rows = []
     for m in ms:
         for s_pe in dict.fromkeys((1, m)):
-            curve = network_curve(_omega(m=m, S_mm=m, S_pe=float(s_pe)), DEFAULT_SETUP, label=f"m={m}, S_pe={s_pe}",
-                                  loads=tuple(NC_values))
+            curve = network_curve(_omega(m=m, S_mm=m, S_pe=float(s_pe)), DEFAULT_SETUP,
+                                  label=f"m={m}, S_pe={s_pe}", loads=tuple(NC_values))
             for nc, r in zip(NC_values, _simulations(curve, list(NC_values), settings, max_cycles)):
                 T = float(np.mean((nc - np.asarray(r.L_i)) / np.asarray(r.X_i)))
                 rows.append({"m": m, "S_pe": s_pe, "NC": int(nc), "T": T, "T - S_pe": T - s_pe, "sim R": float(r.R)})
