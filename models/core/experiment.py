@@ -50,7 +50,7 @@ import pandas as pd
 from .errors import ParameterError
 from .progress import report as report_progress
 from .results import SimPoint
-from .setups import ERROR_FRACTIONS, FRACTIONS_OF, Curve, Figure, finite_nonneg
+from .setups import ERROR_FRACTIONS, FRACTIONS_OF, Curve, Figure
 from .saturation import Saturation
 from .validation import compare, saturation_aware_error
 
@@ -340,9 +340,9 @@ def error_table(
     within : float, optional
         Also count the points with ``|error| <= within`` (a fraction, 0.05 = 5%).
     """
-    at = () if at is None else tuple(finite_nonneg("at", f, positive=True) for f in at)
+    at = () if at is None else tuple(_finite_nonneg("at", f, positive=True) for f in at)
     if within is not None:
-        within = finite_nonneg("within", within, positive=True)
+        within = _finite_nonneg("within", within, positive=True)
     rows = []
     for run in runs:
         if not isinstance(run, CurveRun):

@@ -259,9 +259,7 @@ ERROR_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
 _LABEL = re.compile(r"^fig-[a-z][a-z0-9_]*-[a-z0-9][a-z0-9_.-]*$")
 
 
-def finite_nonneg(name, value, *, positive=False) -> float:
-    """``value`` as a float, checked finite and >= 0 (> 0 with ``positive``); a :class:`ParameterError` naming
-    ``name`` otherwise (a load, a fraction of a saturation load)."""
+def _finite_nonneg(name, value, *, positive=False) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ParameterError(f"`{name}` must be a number; got {value!r}")
     v = float(value)
@@ -316,7 +314,7 @@ class Curve:
         if isinstance(self.loads, (str, bytes)) or not isinstance(self.loads, (Sequence, np.ndarray)):
             raise ParameterError(f"`loads` must be a sequence of numbers; got {self.loads!r}")
         what = "load" if self.fractions_of is None else "fraction"
-        loads = tuple(finite_nonneg(what, x, positive=self.fractions_of is not None) for x in self.loads)
+        loads = tuple(_finite_nonneg(what, x, positive=self.fractions_of is not None) for x in self.loads)
         object.__setattr__(self, "loads", loads)
 
     def __hash__(self) -> int:
