@@ -315,25 +315,24 @@ def test_simulation_options_without_simulate_are_refused(name, option, value, ca
 
 def test_simulation_options_keep_their_defaults(capsys, monkeypatch):
     """C21: with ``--simulate`` the options absent take the defaults ``--help`` states (the parser's are None),
-    handed to the chapter's ``compare`` as its run options."""
-    from models import torus_dor
+    handed to the chapter's ``compare`` as its run options and to its simulation as its settings."""
     from models.core.results import SimPoint
+    from models.torus_dor import experiments
 
-    seen = {}
-    real = torus_dor.compare
+    seen = []
 
-    def spy(**kw):
-        seen.update(kw)
-        return real(**kw, sim=lambda curve, xs: [SimPoint(1.0, 0.1, False) for _ in xs])  # no simulator needed
+    def fake(curve, loads, settings):
+        seen.append((curve, settings))
+        return [SimPoint(1.0, 0.1, False) for _ in loads]
 
-    monkeypatch.setattr(torus_dor, "compare", spy)
+    monkeypatch.setattr(experiments, "simulate_curve", fake)
     rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--simulate", "--seed", "5"], capsys)
     assert rc == 0, err
     chapter = _main("torus_dor").CHAPTER
-    assert (seen["messages"], seen["warmup"], seen["seed"], seen["jobs"]) == (
-        chapter.lengths.length, chapter.lengths.warmup, 5, 1)
+    (curve, s), = seen
+    assert (s.messages, s.warmup_messages, s.seed, s.jobs) == (chapter.lengths.length, chapter.lengths.warmup, 5, 1)
     # one set-up (torus_dor's "paper"): no --setup option, the command simulates that one
-    assert "setup" not in seen and chapter.setup_names == ("paper",)
+    assert chapter.setup_names == ("paper",) and curve.setup == "paper"
 
 
 def test_xfolded_ad_is_refused_with_simulate(capsys, monkeypatch):
