@@ -16,11 +16,6 @@ from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 __all__ = ["compare"]
 
 
-def _experiments():
-    from . import experiments  # the simulator: only when simulating
-
-    return experiments
-
 
 def compare(*, M: int = 32, **run) -> core.Comparison:
     """The PLACEHOLDER model against its simulation: a :class:`~models.core.compare.Comparison`.
@@ -50,4 +45,4 @@ def compare(*, M: int = 32, **run) -> core.Comparison:
                            load_unit=LOAD_UNIT)
     return core.compare(curve, subject, opts, model=lambda xs: solve_curve(xs, **p.model, saturation=False),
                         model_saturation=lambda: saturation_load(**p.model, rtol=core.SAT_RTOL),
-                        experiments=_experiments, lengths=setups.RUN, params=p.model)
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

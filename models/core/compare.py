@@ -76,8 +76,8 @@ from .saturation import Saturation, load_grid
 from .validate import MAX_POINTS, require, require_choice, require_loads
 from .validation import saturation_aware_error
 
-__all__ = ["Subject", "Comparison", "compare", "RunOptions", "RunLengths", "STYLES", "POINTS", "GRID",
-           "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL"]
+__all__ = ["Subject", "Comparison", "compare", "module_loader", "RunOptions", "RunLengths", "STYLES", "POINTS",
+           "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL"]
 
 #: Default number of loads of :func:`compare` (the command's ``--points`` default is its own, 20).
 POINTS = 10
@@ -658,6 +658,26 @@ def _model_rows(model: Callable, loads: Sequence[float]) -> tuple[np.ndarray, np
     sat |= ~np.isfinite(lat) | (lat < 0)
     lat[sat] = math.inf
     return lat, sat
+
+
+def module_loader(package: str, name: str = "experiments") -> Callable[[], Any]:
+    """A function of no arguments that imports and returns the module ``<package>.<name>`` when called.
+
+    How a chapter hands its ``experiments`` (the simulator translation, which imports numba) to
+    :func:`compare` without importing it up front: ``experiments=module_loader(__package__)``; the model
+    alone never calls it.
+    """
+    if not (isinstance(package, str) and package.startswith("models.") and isinstance(name, str)
+            and name.isidentifier()):
+        raise ParameterError(f"`package` must be a models.<chapter> package and `name` a module name; got "
+                             f"{package!r}, {name!r}")
+
+    def load():
+        import importlib  # the chapter's own module, named by the chapter: only when simulating
+
+        return importlib.import_module(f"{package}.{name}")
+
+    return load
 
 
 def _numbers(record: Mapping) -> dict:

@@ -55,11 +55,6 @@ def subject(p: MvaParams, setup: str = "") -> core.Subject:
         latency="mean response time R", closed=True, setup=setup)
 
 
-def _experiments():
-    from . import experiments  # the simulator (numba): only when simulating
-
-    return experiments
-
 
 def compare(*, topology: str = "omega", k: int = 2, n: int = 6, S_pe: float = 1.0, S_mm: float = 1.0, m: int = 1,
             pattern: str = "uniform", return_wiring: str = "mirror", **run) -> core.Comparison:
@@ -107,4 +102,5 @@ def compare(*, topology: str = "omega", k: int = 2, n: int = 6, S_pe: float = 1.
     model = curve.model
     return core.compare(curve, what, opts, model=lambda xs: solve_curve(xs, **model),
                         model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL),
-                        experiments=_experiments, lengths=setups.RUN, integer_loads=True, params=p.keywords())
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, integer_loads=True,
+                        params=p.keywords())

@@ -46,11 +46,6 @@ def subject(p: DorParams) -> core.Subject:
                 f"L = {p.L} VCs, M = {p.M} flits", latency="mean message latency")
 
 
-def _experiments():
-    from . import experiments  # the simulator (numba): only when simulating
-
-    return experiments
-
 
 def compare(*, radices: Sequence[int], L: int, M: float, bidirectional: bool = False, **run) -> core.Comparison:
     """The 2004 model against the simulation on one torus: a :class:`~models.core.compare.Comparison`.
@@ -95,4 +90,4 @@ def compare(*, radices: Sequence[int], L: int, M: float, bidirectional: bool = F
     curve = setups.torus_curve(p, setup=opts.setup or setups.DEFAULT_SETUP)
     return core.compare(curve, subject(p), opts, model=lambda xs: solve_curve(xs, **p.model, saturation=False),
                         model_saturation=lambda: saturation_load(**p.model, rtol=core.SAT_RTOL),
-                        experiments=_experiments, lengths=setups.RUN, params=p.model)
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

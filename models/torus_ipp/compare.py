@@ -57,11 +57,6 @@ def subject(p: IppParams, setup: str = "") -> core.Subject:
                 f"M = {_num(p.M)} flits, {source}", latency="mean message latency", setup=setup)
 
 
-def _experiments():
-    from . import experiments  # the simulator (numba): only when simulating
-
-    return experiments
-
 
 def compare(*, k: int = 16, V: int = 3, M: float = 48.0, sigma1: float = 0.2, sigma2: float = 0.8, mu2: float = 0.0,
             traffic: str = "ipp", pab: str = "printed", **run) -> core.Comparison:
@@ -113,4 +108,4 @@ def compare(*, k: int = 16, V: int = 3, M: float = 48.0, sigma1: float = 0.2, si
     curve = setups.ipp_curve(p, chosen, label=what.network)  # built once
     return core.compare(curve, what, opts, model=lambda xs: solve_curve(xs, **curve.model),
                         model_saturation=lambda: saturation_load(**curve.model, rtol=core.SAT_RTOL),
-                        experiments=_experiments, lengths=setups.RUN, params=p.model)
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

@@ -44,11 +44,6 @@ def subject(p: NbcParams, setup: str = "") -> core.Subject:
                 f"({p.V2} escape levels), M = {p.M} flits", latency="mean message latency", setup=setup)
 
 
-def _experiments():
-    from . import experiments  # the simulator (numba): only when simulating
-
-    return experiments
-
 
 def compare(*, k: int, M: int, V: int = 10, escape_levels: int | None = None, mean_distance: str = "agarwal",
             variance: str = "paper", **run) -> core.Comparison:
@@ -100,4 +95,4 @@ def compare(*, k: int, M: int, V: int = 10, escape_levels: int | None = None, me
     shown = setups.SETUPS[curve.setup].short if opts.simulate else ""
     return core.compare(curve, subject(p, shown), opts, model=lambda xs: solve_curve(xs, **p.model, saturation=False),
                         model_saturation=lambda: saturation_load(**p.model, rtol=core.SAT_RTOL),
-                        experiments=_experiments, lengths=setups.RUN, params=p.model)
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

@@ -42,11 +42,6 @@ CHAPTER = "xfolded_tm"
 _ROUTINGS = {"dor": "dimension-order routing", "updown": "up*/down* routing"}
 
 
-def _experiments():
-    from . import experiments  # the simulator (numba): only when simulating
-
-    return experiments
-
 
 def subject(p: setups.XfoldedParams, setup: str = "") -> core.Subject:
     """What a comparison of ``p``'s network is about, in words (the figure's title) and units."""
@@ -114,12 +109,13 @@ def compare(*, topology: str = "xfolded_completed", k: int = 8, M: int = 32, V: 
                              "with another distance")
     chosen = named_setup(setups.SETUPS, opts.setup or setups.DEFAULT_SETUP)
     curve = setups.network_curve(p, chosen.name)  # built once
+    experiments = core.module_loader(__package__)
     if opts.simulate:
-        why = _experiments().cannot_run(curve)
+        why = experiments().cannot_run(curve)
         if why:
             raise ParameterError(f"`setup` {chosen.name!r} cannot simulate {p.topology} with V={p.V}: {why}")
     model = curve.model
     return core.compare(curve, subject(p, setup=chosen.short if opts.simulate else ""), opts,
                         model=lambda xs: solve_curve(xs, **model),
                         model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL),
-                        experiments=_experiments, lengths=setups.RUN, params=dict(topology=p.topology, **model))
+                        experiments=experiments, lengths=setups.RUN, params=dict(topology=p.topology, **model))
