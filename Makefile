@@ -8,7 +8,7 @@
 #               on 127.0.0.1 only, with Jupyter's token (README, "Running the notebooks yourself")
 # PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line,
 # ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force"), and
-# PDF_ARGS="..." of `python -m models.core.pdf` (e.g. PDF_ARGS=--allow-math-errors).
+# PDF_ARGS="..." of `python -m models.book.pdf` (e.g. PDF_ARGS=--allow-math-errors).
 # Ctrl-C or `kill -TERM` on make stops the pipeline cleanly (README).
 
 PYTHON  ?= python3
@@ -62,10 +62,10 @@ book: run html
 	@echo "The book is in _build/html/index.html"
 
 # One HTML page of the whole book (jupyter-book's singlehtml builder), printed
-# to PDF by the system's headless Chromium (models/core/pdf.py; CHROMIUM=... elsewhere):
+# to PDF by the system's headless Chromium (models/book/pdf.py; CHROMIUM=... elsewhere):
 # title page, contents, bookmarks, page numbers; fails on a MathJax error box.
 pdf: run browser
-	$(PY) -m models.core.pdf $(PDF_ARGS)
+	$(PY) -m models.book.pdf $(PDF_ARGS)
 
 # JupyterLab for students: installs the optional extra `lab` (pyproject.toml), writes the notebooks to run
 # (python -m models.classroom: the quick profile's values, no outputs; a copy already there is kept, since it

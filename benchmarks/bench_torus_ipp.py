@@ -19,8 +19,7 @@ import numpy as np
 
 from models.sim.wormhole import simulate
 from models.torus_ipp import saturation_load, solve
-from models.core.claims import SimSettings
-from models.core.experiment import Curve
+from models.core.setups import Curve, SimSettings
 from models.torus_ipp.experiments import paper_figure, sim_kwargs
 
 

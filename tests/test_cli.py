@@ -88,9 +88,9 @@ def _derived_case(name: str) -> dict:
 
 
 CASES.update({name: _derived_case(name) for name in models.CHAPTERS if name not in CASES})
-#: An integer option of each chapter (given 2.5, argparse refuses it).
-INT_OPTION = {"min_mva": "--k", "torus_dor": "--L", "torus_ipp": "--V", "torus_nbc": "--k", "xfolded_tm": "--V"}
-INT_OPTION.update({name: case["bad"][0] for name, case in CASES.items() if name not in INT_OPTION})
+#: An integer option of each chapter (given 2.5, argparse refuses it): its first integer parameter.
+INT_OPTION = {name: "--" + next(p.name for p in importlib.import_module(f"models.{name}.__main__").CHAPTER.params
+                                if p.type is int and not p.flag) for name in models.CHAPTERS}
 
 MODEL_COLUMNS = ["model latency [cycles]", "model saturated"]
 SIM_COLUMNS = ["sim latency [cycles]", "sim CI95 [cycles]", "sim saturated"]
@@ -172,8 +172,9 @@ def test_help_names_every_parameter_with_unit_and_default(chapter, capsys):
     for option in ("--points", "--loads", "--upto", "--out", "--plot", "--simulate", "--seed", "--jobs", "--warmup"):
         assert option in text
     assert ("--cycles" if name == "min_mva" else "--messages") in text
-    if len(main.CHAPTER.setups) > 1:
-        assert f"--setup {{{','.join(main.CHAPTER.setups)}}}" in text and f"default: {main.CHAPTER.setups[0]}" in text
+    names = main.CHAPTER.setup_names
+    if len(names) > 1:
+        assert f"--setup {{{','.join(names)}}}" in text and f"default: {names[0]}" in text
     parser = cli.build_parser(main.CHAPTER)
     curve = parser._subparsers._group_actions[0].choices["curve"]
     for action in curve._actions:
@@ -374,19 +375,20 @@ def test_sim_saturation_is_searched_when_the_loads_or_the_figure_need_it(tmp_pat
     """With ``--loads`` alone the simulated saturation load is not searched (as before: the points only), and the
     summary says so; ``--sim-saturation`` or ``--plot`` search it; ``--no-sim-saturation`` never does; the
     switch needs ``--simulate``; the closed ``min_mva`` has none."""
+    from models.core.results import SimPoint
     from models.torus_dor import experiments
 
     searched = []
 
-    def fake_search(curve, settings):
+    def fake_search(curve, guess, settings):
         searched.append(curve.label)
         from models.core.saturation import find_saturation
 
         return find_saturation(lambda x: x >= 0.004, 0.0, 0.01, rtol=0, max_steps=6)
 
     monkeypatch.setattr(experiments, "sim_saturation", fake_search)
-    monkeypatch.setattr(cli, "simulate", lambda chapter, options, loads: [
-        {"latency": 60.0, "latency CI": 1.0, "saturated": False} for _ in loads])
+    monkeypatch.setattr(experiments, "simulate_curve", lambda curve, loads, settings: [
+        SimPoint(60.0, 1.0, False) for _ in loads])
     main = importlib.import_module("models.torus_dor.__main__")
     argv = ["curve", *CASES["torus_dor"]["argv"], "--loads", "0.001", "0.002", "--simulate"]
     assert main.main(argv) == 0

@@ -68,7 +68,6 @@ def no_computing(monkeypatch):
 
     for fn in ("solve_curve", "saturation_load"):
         monkeypatch.setattr(front, fn, called)
-    monkeypatch.setattr(cli, "simulate", called)
     monkeypatch.setattr(cli, "comparison", called)  # the chapter's compare, which curve is built on (#28)
 
 
@@ -276,7 +275,9 @@ def test_run_length_has_an_upper_bound(option, capsys, no_computing):
 
 def test_cycles_has_an_upper_bound(capsys, monkeypatch):
     """C24 for min_mva's ``--cycles``."""
-    monkeypatch.setattr(cli, "simulate", lambda *a: pytest.fail("simulated"))
+    from models.min_mva import experiments
+
+    monkeypatch.setattr(experiments, "simulate_curve", lambda *a: pytest.fail("simulated"))
     rc, out, err = _run("min_mva", ["curve", "--k", "2", "--n", "2", "--loads", "2", "--simulate", "--cycles",
                                     str(10**19)], capsys)
     assert rc == 2 and "error: --cycles: " in _one_line_error(err)
@@ -313,20 +314,25 @@ def test_simulation_options_without_simulate_are_refused(name, option, value, ca
 
 
 def test_simulation_options_keep_their_defaults(capsys, monkeypatch):
-    """C21: with ``--simulate`` the options absent take the defaults ``--help`` states (the parser's are None)."""
-    seen = {}
+    """C21: with ``--simulate`` the options absent take the defaults ``--help`` states (the parser's are None),
+    handed to the chapter's ``compare`` as its run options and to its simulation as its settings."""
+    from models.core.results import SimPoint
+    from models.torus_dor import experiments
 
-    def fake(chapter, options, loads):
-        seen.update(options)
-        return [{"latency": 1.0, "latency CI": 0.1, "saturated": False} for _ in loads]
+    seen = []
 
-    monkeypatch.setattr(cli, "simulate", fake)
+    def fake(curve, loads, settings):
+        seen.append((curve, settings))
+        return [SimPoint(1.0, 0.1, False) for _ in loads]
+
+    monkeypatch.setattr(experiments, "simulate_curve", fake)
     rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--simulate", "--seed", "5"], capsys)
     assert rc == 0, err
     chapter = _main("torus_dor").CHAPTER
-    assert (seen["length"], seen["warmup"], seen["seed"], seen["jobs"]) == (chapter.sim_length, chapter.sim_warmup, 5, 1)
+    (curve, s), = seen
+    assert (s.messages, s.warmup_messages, s.seed, s.jobs) == (chapter.lengths.length, chapter.lengths.warmup, 5, 1)
     # one set-up (torus_dor's "paper"): no --setup option, the command simulates that one
-    assert seen.get("setup", chapter.setups[0]) == chapter.setups[0] and len(chapter.setups) == 1
+    assert chapter.setup_names == ("paper",) and curve.setup == "paper"
 
 
 def test_xfolded_ad_is_refused_with_simulate(capsys, monkeypatch):
@@ -405,7 +411,9 @@ def test_an_io_fault_of_the_simulation_is_one_line(tmp_path, capsys, monkeypatch
     def full(*a, **kw):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(entry))
 
-    monkeypatch.setattr(cli, "simulate", full)
+    from models.torus_dor import experiments
+
+    monkeypatch.setattr(experiments, "simulate_curve", full)
     rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--simulate"], capsys)
     assert rc == 1
     line = _one_line_error(err)

@@ -26,7 +26,8 @@ import pytest
 import models
 from models.core.claims import worst_error_below
 from models.core.compare import Comparison
-from models.core.experiment import Figure
+from models.core.results import SimPoint, ci_column
+from models.core.setups import Figure
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,9 +82,10 @@ def test_model_and_simulation_are_the_chapters_own(name, comparisons):
     assert not c.model["latency"].isna().any() and (c.model["latency"] > 0).all()  # saturated: inf, never NaN
     # the simulation: the chapter's own hook, same settings and seed, exactly
     rows = experiments.simulate_curve(curve, loads, c.settings)
-    assert np.array_equal(c.sim["latency"].to_numpy(), [r["latency"] for r in rows])
-    assert np.array_equal(c.sim["latency CI"].to_numpy(), [r["latency CI"] for r in rows])
-    assert list(c.sim["saturated"]) == [bool(r["saturated"]) for r in rows]
+    assert all(isinstance(r, SimPoint) for r in rows)
+    assert np.array_equal(c.sim["latency"].to_numpy(), [r.latency for r in rows])
+    assert np.array_equal(c.sim[ci_column("latency")].to_numpy(), [r.latency_ci for r in rows], equal_nan=True)
+    assert list(c.sim["saturated"]) == [r.saturated for r in rows]
     # the error table: (model - sim) / sim; the worst by the book's function
     e = c.errors
     ok = np.isfinite(e["model latency"]) & np.isfinite(e["sim latency"])
@@ -142,12 +144,16 @@ def test_simulated_saturation_is_run_curves(name, comparisons):
 @pytest.mark.parametrize("name", models.CHAPTERS)
 def test_signature_is_the_command_lines(name):
     """``compare`` takes the command's parameters, named and defaulted as ``--help`` states them, keyword-only,
-    and the command's run defaults."""
+    then the run options (``**run``: :class:`~models.core.compare.RunOptions`, documented once), whose run-length
+    defaults are the command's (the chapter's ``setups.RUN``, written once)."""
     main = importlib.import_module(f"models.{name}.__main__").CHAPTER
     mod = importlib.import_module(f"models.{name}.compare")
+    setups = importlib.import_module(f"models.{name}.setups")
     sig = inspect.signature(_front(name).compare)
     assert _front(name).compare is mod.compare
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in sig.parameters.values())
+    params = list(sig.parameters.values())
+    assert params[-1].kind is inspect.Parameter.VAR_KEYWORD
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[:-1])
     for p in main.params:
         assert p.name in sig.parameters, f"{name}.compare lacks {p.name}"
         default = sig.parameters[p.name].default
@@ -157,17 +163,21 @@ def test_signature_is_the_command_lines(name):
             assert default == (tuple(p.default) if isinstance(p.default, list) else p.default), p.name
         else:
             assert default is False, p.name
-    for opt in ("loads", "points", "upto", "simulate", "warmup", "seed", "jobs", "progress", "settings", "grid", "sim"):
-        assert opt in sig.parameters, (name, opt)
-    length = "cycles" if main.sim_unit == "cycles" else "messages"
-    assert length in sig.parameters
-    assert (getattr(mod, "CYCLES", None) or getattr(mod, "MESSAGES")) == main.sim_length
-    assert mod.WARMUP == main.sim_warmup
-    if len(main.setups) > 1 and not _front(name).CLOSED_SYSTEM:
-        assert sig.parameters["setup"].default == main.setups[0] == mod.SETUP
-    assert ("search" in sig.parameters) == (not _front(name).CLOSED_SYSTEM)
+    assert main.lengths is setups.RUN and main.setup_names[0] == setups.DEFAULT_SETUP
+    assert main.sim_unit == ("cycles" if _front(name).CLOSED_SYSTEM else "messages")
     doc = _front(name).compare.__doc__
-    assert "Parameters" in doc and "Returns" in doc and "ValueError" in doc and "cycles" in doc
+    assert "Parameters" in doc and "Returns" in doc and "ValueError" in doc and "cycles" in doc and "RunOptions" in doc
+
+
+def test_the_run_options_are_refused_alike_by_every_chapter():
+    for name in models.CHAPTERS:
+        kw = dict(_front(name).EXAMPLE) if name != "torus_nbc" else dict(k=8, M=32)
+        kw.pop("ad", None)  # xfolded_tm's model-only distance: a simulation refuses it first
+        with pytest.raises(ValueError, match="unknown run option `mesages`"):
+            _front(name).compare(**kw, mesages=500)
+        other = "messages" if _front(name).CLOSED_SYSTEM else "cycles"
+        with pytest.raises(ValueError, match=f"`{other}`"):
+            _front(name).compare(**kw, **{other: 500}, loads=[_front(name).EXAMPLE_LOAD])
 
 
 @pytest.mark.parametrize("name", [n for n in models.CHAPTERS if n in CASES])
@@ -195,7 +205,7 @@ def test_setups_and_what_cannot_be_simulated():
     assert "AD = 3 hops per dimension (model only)" in c.subject.network
 
 
-@pytest.mark.parametrize("name", ["torus_dor", "torus_ipp", "torus_nbc", "min_mva"])
+@pytest.mark.parametrize("name", models.CHAPTERS)
 def test_the_model_alone_imports_no_simulator(name):
     code = (f"import sys, models.{name} as f\n"
             f"kw = dict(f.EXAMPLE) if {name!r} != 'torus_nbc' else dict(k=8, M=32)\n"

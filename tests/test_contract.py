@@ -7,10 +7,15 @@ checked as soon as it is listed there.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -116,59 +121,127 @@ def test_bad_load_is_a_value_error(chapter):
 
 
 # ----------------------------------------------------------------------------
-# The experiment hook (models/<chapter>/experiments.py on models.core.claims)
+# The rooms of a chapter (DESIGN.md, "A chapter"): setups, experiments, claims, glue
 # ----------------------------------------------------------------------------
-@pytest.fixture(params=models.CHAPTERS)
-def experiments(request):
-    return request.param, importlib.import_module(f"models.{request.param}.experiments")
+#: Every chapter, and the template the scaffold copies (models.chapter_template), have these rooms.
+ROOMS = ("__init__", "equations", "solve", "setups", "experiments", "claims", "glue", "plots", "compare", "__main__")
+WITH_TEMPLATE = (*models.CHAPTERS, "chapter_template")
+
+
+@pytest.fixture(params=WITH_TEMPLATE)
+def rooms(request):
+    name = request.param
+    return name, {room: importlib.import_module(f"models.{name}.{room}" if room != "__init__" else f"models.{name}")
+                  for room in ROOMS if room != "__main__"}
 
 
 def _params(fn) -> list:
     return list(inspect.signature(fn).parameters)
 
 
-def test_setups_are_the_shared_type(experiments):
-    from models.core.claims import SimulatorSetup
-
-    name, ex = experiments
-    assert isinstance(ex.SETUPS, dict) and ex.SETUPS
-    assert all(isinstance(s, SimulatorSetup) and s.name == key for key, s in ex.SETUPS.items())
-    assert ex.DEFAULT_SETUP in ex.SETUPS
-    assert ex.SETUPS[ex.DEFAULT_SETUP].stands_for in ("paper", "model"), "a verdict rests on a described set-up"
+@pytest.mark.parametrize("name", WITH_TEMPLATE)
+def test_every_room_is_there(name):
+    folder = Path(models.__file__).parent / name
+    missing = [room for room in ROOMS if not (folder / f"{room}.py").is_file()]
+    assert not missing, f"models/{name}/ has no {', '.join(f'{m}.py' for m in missing)}"
 
 
-def test_one_simulation_hook(experiments):
-    name, ex = experiments
+@pytest.mark.parametrize("name", WITH_TEMPLATE)
+def test_the_setups_room_is_light(name):
+    """``setups.py`` and ``__main__.py`` (``--help``) import no pandas, numba, SymPy, matplotlib or simulator."""
+    code = (f"import sys, models.{name}.setups, models.{name}.__main__; "
+            "print(sorted(m for m in ('pandas', 'numba', 'sympy', 'matplotlib', 'models.sim') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(Path(models.__file__).parents[1])))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", f"models.{name}.setups or __main__ imports {proc.stdout.strip()}"
+
+
+@pytest.mark.parametrize("name", WITH_TEMPLATE)
+def test_the_command_line_imports_nothing_from_experiments(name):
+    """``__main__.py`` reads the front door and ``setups``; the curve and the simulation are ``compare``'s."""
+    tree = ast.parse((Path(models.__file__).parent / name / "__main__.py").read_text())
+    bad = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+           and ("experiments" in ast.unparse(n))]
+    assert not bad, f"models/{name}/__main__.py: {bad}"
+
+
+def test_setups_are_the_shared_type(rooms):
+    from models.core.setups import RunLengths, SimSettings, SimulatorSetup
+
+    name, r = rooms
+    st = r["setups"]
+    assert isinstance(st.SETUPS, dict) and st.SETUPS
+    assert all(isinstance(s, SimulatorSetup) and s.name == key for key, s in st.SETUPS.items())
+    assert st.DEFAULT_SETUP in st.SETUPS
+    assert st.SETUPS[st.DEFAULT_SETUP].stands_for in ("paper", "model"), "a verdict rests on a described set-up"
+    assert isinstance(st.SETTINGS, SimSettings) and isinstance(st.RUN, RunLengths)
+    assert st.RUN.unit == ("cycles" if r["__init__"].CLOSED_SYSTEM else "messages")
+
+
+def test_one_simulation_hook(rooms):
+    name, r = rooms
+    ex = r["experiments"]
     assert _params(ex.sim_kwargs)[:3] == ["curve", "load", "settings"]
     assert _params(ex.simulate_curve)[:3] == ["curve", "loads", "settings"]
     assert _params(ex.run_figure)[:2] == ["figure", "settings"]
     assert "simulate" in inspect.signature(ex.run_figure).parameters
+    if not r["__init__"].CLOSED_SYSTEM:
+        assert _params(ex.sim_saturation)[:3] == ["curve", "guess", "settings"]
     for gone in ("sim_config", "run_all", "run_delay", "run_validation"):
         assert not hasattr(ex, gone), f"{name}.experiments.{gone}: use sim_kwargs / run_figure"
 
 
-def test_figures_are_keyed_by_label(experiments):
-    from models.core.experiment import Figure
+def test_figures_are_keyed_by_label(rooms):
+    from models.core.setups import Figure
 
-    name, ex = experiments
+    name, r = rooms
+    ex = r["experiments"]
     assert isinstance(ex.FIGURES, dict) and ex.FIGURES
     for key, fig in ex.FIGURES.items():
         assert isinstance(fig, Figure) and key == fig.label and fig.chapter == name
 
 
-def test_the_vocabulary_is_shared(experiments):
-    from models.core import claims
+def test_claims_and_glue_have_their_rooms(rooms):
+    from models.core.claims import Claim
 
-    name, ex = experiments
-    for const in ("BELOW", "CLAIM_COLUMNS", "SimulatorSetup", "SimSettings", "worst_error_below"):
-        if hasattr(ex, const):
-            assert getattr(ex, const) is getattr(claims, const), f"{name}.experiments.{const} is a copy"
-    assert any(n.startswith("glue_values") and callable(getattr(ex, n)) for n in dir(ex)), "no glue_values"
+    name, r = rooms
+    cl, gl = r["claims"], r["glue"]
+    assert isinstance(cl.CLAIMS, dict) and cl.CLAIMS and all(isinstance(c, Claim) for c in cl.CLAIMS.values())
+    assert callable(cl.claims_table)
+    assert any(n.startswith("glue_values") and callable(getattr(gl, n)) for n in dir(gl)), "no glue_values"
+    for room, names in (("experiments", ("CLAIMS", "claims_table")), ("experiments", ("glue_values",))):
+        for n in names:
+            assert not hasattr(r[room], n), f"models.{name}.{room}.{n}: it lives in claims.py / glue.py"
 
 
-def test_the_command_offers_the_chapter_setups(experiments):
-    name, ex = experiments
+def test_the_vocabulary_is_shared(rooms):
+    from models.core import claims, setups
+
+    name, r = rooms
+    for room in ("setups", "experiments", "claims", "glue"):
+        mod = r[room]
+        for home, const in ((setups, "BELOW"), (claims, "CLAIM_COLUMNS"), (setups, "SimulatorSetup"),
+                            (setups, "SimSettings"), (claims, "worst_error_below")):
+            if hasattr(mod, const):
+                assert getattr(mod, const) is getattr(home, const), f"{name}.{room}.{const} is a copy"
+
+
+def test_the_compare_takes_the_run_options_once(rooms):
+    """``compare(*, <the model's parameters>, **run)``: the run options are :class:`RunOptions`', documented once."""
+    name, r = rooms
+    sig = inspect.signature(r["compare"].compare)
+    kinds = [p.kind for p in sig.parameters.values()]
+    assert kinds[-1] is inspect.Parameter.VAR_KEYWORD and all(k is inspect.Parameter.KEYWORD_ONLY for k in kinds[:-1])
+    from models.core.compare import RunOptions
+
+    assert not set(sig.parameters) & set(RunOptions.NAMES), "a run option spelled again in the signature"
+    assert "RunOptions" in (r["compare"].compare.__doc__ or "")
+
+
+def test_the_command_offers_the_chapter_setups(rooms):
+    name, r = rooms
     cli = importlib.import_module(f"models.{name}.__main__").CHAPTER
-    assert cli.simulates
-    if len(ex.SETUPS) > 1:
-        assert cli.setups[0] == ex.DEFAULT_SETUP and set(cli.setups) == set(ex.SETUPS)
+    st = r["setups"]
+    assert cli.simulates and cli.setups is st
+    assert cli.setup_names[0] == st.DEFAULT_SETUP and set(cli.setup_names) == set(st.SETUPS)

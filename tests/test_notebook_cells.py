@@ -76,6 +76,6 @@ def test_a_new_chapter_follows_the_rule():
     """The notebook ``python -m models.new_chapter`` writes keeps its run visible and its plumbing hidden."""
     from models import new_chapter
 
-    nb = new_chapter._notebook("toy_channel", "A toy channel")
+    nb = json.loads((new_chapter.TEMPLATE / "files" / "01-model.ipynb").read_text(encoding="utf-8"))
     visible = _visible_code(nb)
     assert visible and not [call for _, src in visible for call in plumbing_calls(src)]

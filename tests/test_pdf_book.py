@@ -1,4 +1,4 @@
-"""``make pdf`` end to end on a small book: built with jupyter-book, printed by models.core.pdf, read with pypdf.
+"""``make pdf`` end to end on a small book: built with jupyter-book, printed by models.book.pdf, read with pypdf.
 
 The book (written into a temporary folder) has what the real one trips
 over in print: two parts, a chapter with a section page, a table of 22
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from models.core import pdf
+from models.book import pdf
 from models.core.paths import ROOT, git_commit
 
 pytestmark = [pytest.mark.book]

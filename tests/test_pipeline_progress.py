@@ -92,7 +92,8 @@ def _square(x):
 
 
 def test_run_figure_reports_curves(tmp_path, monkeypatch):
-    from models.core.experiment import Curve, Figure, run_figure
+    from models.core.experiment import run_figure
+    from models.core.setups import Curve, Figure
 
     path = tmp_path / "p"
     monkeypatch.setenv(progress.ENV, str(path))

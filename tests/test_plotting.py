@@ -24,7 +24,9 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
 from models.core import plotting as P  # noqa: E402
-from models.core.experiment import Curve, CurveRun, Figure  # noqa: E402
+from models.core.experiment import CurveRun, Figure  # noqa: E402
+from models.core.results import SimPoint
+from models.core.setups import Curve
 
 
 # ---------------------------------------------------------------- synthetic runs
@@ -377,18 +379,18 @@ def fake_comparison(*, bidirectional: bool = False, sim: bool = True):
         return SimpleNamespace(latency=np.where(x < 0.010, 40 / (1 - np.minimum(x, 0.00999) / 0.010), np.inf),
                                saturated=x >= 0.010)
 
-    def simulate(curve, loads):
-        return [{"latency": 44 / (1 - x / 0.013), "latency CI": 0.03 * 44 / (1 - x / 0.013), "saturated": False}
-                if x < 0.013 else {"latency": math.inf, "latency CI": math.inf, "saturated": True} for x in loads]
+    def simulate(curve, loads, settings):
+        return [SimPoint(44 / (1 - x / 0.013), 0.03 * 44 / (1 - x / 0.013), False)
+                if x < 0.013 else SimPoint(math.inf, math.inf, True) for x in loads]
 
+    hooks = SimpleNamespace(simulate_curve=simulate, sim_saturation=lambda c, s, settings: find_saturation(
+        lambda x: x >= 0.013, 0.0, 0.05, rtol=0, max_steps=9))
     torus = "bidirectional" if bidirectional else "unidirectional"
     subject = C.Subject(chapter="toy", network=f"12\u00d712 {torus} torus, dimension-order routing, L = 3 VCs, "
                                                "M = 32 flits", load="lam_g", load_label=r"$\lambda_g$",
                         load_unit="messages/node/cycle")
-    return C.compare(Curve("toy"), subject, model=model, model_saturation=lambda: 0.010,
-                     sim=simulate if sim else None,
-                     sim_saturation=lambda c, s: find_saturation(lambda x: x >= 0.013, 0.0, 0.05, rtol=0, max_steps=9),
-                     points=8, upto=1.1)
+    return C.compare(Curve("toy"), subject, C.RunOptions(points=8, upto=1.1, simulate=bool(sim)), model=model,
+                     model_saturation=lambda: 0.010, experiments=lambda: hooks)
 
 
 def _marker_lines(ax):

@@ -227,6 +227,7 @@ SUFFIX = ".json"
 RESULT_TYPES: dict[str, str] = {
     "models.sim.wormhole.WormholeResult": "models.sim.wormhole:WormholeResult",
     "models.sim.closed_min.ClosedSimResult": "models.sim.closed_min:ClosedSimResult",
+    "models.core.results.SimPoint": "models.core.results:SimPoint",
 }
 
 _DTYPE = re.compile(r"[<>|][biufc][0-9]{1,2}\Z")  # plain numbers only: no object, string, record or datetime dtypes

@@ -1,22 +1,21 @@
-"""One experiment vocabulary for every chapter: simulator set-ups, run lengths, the worst error, the claims file.
+"""One experiment vocabulary for every chapter: the worst error, the saturation ratio, the claims file.
 
-The chapters (``models/<slug>/experiments.py``) and :mod:`models.findings`
-speak of the same six things; each is defined here once, so a reader who
-knows one chapter reads every other, and a sixth chapter imports them instead
-of copying them:
+The chapters (``models/<slug>/experiments.py`` and ``claims.py``) and
+:mod:`models.findings` speak of the same things; each is defined once, so a
+reader who knows one chapter reads every other, and a sixth chapter imports
+them instead of copying them.  The light half -- simulator set-ups
+(:class:`~models.core.setups.SimulatorSetup`), run lengths
+(:class:`~models.core.setups.SimSettings`) and the cut :data:`BELOW` -- is
+:mod:`models.core.setups` (no pandas: a chapter's command line reads it);
+here:
 
-* :class:`SimulatorSetup` -- a named simulator set-up: what it is, what it
-  stands for (``"paper"``: as the paper's text states; ``"model"``: as the
-  model assumes; ``""``: neither, kept to show what changes) and its simulator
-  keyword overrides.  A chapter keeps its set-ups in ``SETUPS`` (name ->
-  set-up) with ``DEFAULT_SETUP`` naming the one its verdicts rest on.
-* :class:`SimSettings` -- run lengths, seed, precision, saturation search and
-  worker processes of the simulations of a figure (or of ``curve
-  --simulate``).
-* :data:`BELOW` and :func:`worst_error_below` -- the number behind the
+* :func:`worst_error_below` -- the number behind the
   accuracy verdicts: the worst ``|model - sim| / sim`` (a fraction) over the
   simulated loads strictly below ``BELOW`` (80 %) of the *simulated*
-  saturation load.
+  saturation load; :func:`worst_of` the worst of several such numbers
+  (NaN-safe) and :func:`furthest_from_one` the saturation ratio furthest
+  from 1 of several.
+* :func:`setups_table` -- a chapter's set-ups as a table.
 * :data:`CLAIM_COLUMNS`, :func:`claims_file` and :func:`save_claims` -- the
   claims table each chapter writes to ``tables/tab-<chapter>-claims.csv`` and
   the findings chapter reads.
@@ -38,103 +37,14 @@ import pandas as pd
 
 from .cache import atomic_write_text
 from .errors import ParameterError
+from .setups import BELOW, SimulatorSetup
 from .validate import require, require_choice
 from .validation import saturation_aware_error
 
-__all__ = ["BELOW", "STANDS_FOR", "SimulatorSetup", "named_setup", "setups_table", "SimSettings",
-           "worst_error_below", "errors_below", "CLAIM_COLUMNS", "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim",
+__all__ = ["setups_table", "worst_error_below", "errors_below", "counted_below", "worst_of", "furthest_from_one", "CLAIM_COLUMNS",
+           "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim", "row_outcome", "as_number", "holds_value",
            "claims_frame", "claims_file", "row_stands_for", "save_claims", "REPRO_COLUMNS", "REPRO_KINDS",
            "allowed_misses", "entry_band", "reproduction_row", "save_reproductions"]
-
-#: Errors behind a verdict are judged at the simulated loads strictly below this fraction of the simulated
-#: saturation load (above it the simulated latency is dominated by the approach to saturation, where a few
-#: percent of load move the latency by a factor; DESIGN.md, "The experiment hook").
-BELOW = 0.8
-
-#: What a simulator set-up may stand for: the paper's text, the model's assumptions, or neither.
-STANDS_FOR = ("paper", "model", "")
-
-
-# ----------------------------------------------------------------------------
-# Simulator set-ups
-# ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class SimulatorSetup:
-    """A named simulator set-up: what it is, what it stands for, and the simulator keywords it fixes.
-
-    name : str
-        The set-up's name (``Curve.setup``), e.g. ``"paper"``, ``"model"``.
-    description : str
-        One line: what the set-up simulates and whose description it follows.
-    stands_for : {"paper", "model", ""}
-        ``"paper"``: as the paper's text states its simulation; ``"model"``:
-        as the model assumes; ``""``: neither (shown to say what changes, never
-        the basis of a verdict).
-    overrides : mapping
-        Simulator keyword arguments the set-up fixes.  A value ``"V"`` stands
-        for the curve's number of virtual channels (``model["V"]``); a callable
-        value is called with the curve's model keywords (e.g.
-        ``lambda model: 4 * model["V"]``).
-    short : str
-        A few words for legends (default: the name).
-    """
-
-    name: str
-    description: str
-    stands_for: str = ""
-    overrides: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    short: str = ""
-
-    def __post_init__(self):
-        if not isinstance(self.name, str) or not self.name:
-            raise ParameterError(f"a set-up's `name` must be a non-empty string; got {self.name!r}")
-        if not isinstance(self.description, str):
-            raise ParameterError(f"set-up {self.name!r}: `description` must be a string")
-        require_choice("stands_for", self.stands_for, STANDS_FOR)
-        if not isinstance(self.overrides, Mapping):
-            raise ParameterError(f"set-up {self.name!r}: `overrides` must be a mapping of simulator keywords")
-        object.__setattr__(self, "overrides", dict(self.overrides))
-        if not self.short:
-            object.__setattr__(self, "short", self.name)
-
-    @property
-    def knobs(self) -> tuple:
-        """The simulator keywords the set-up fixes."""
-        return tuple(self.overrides)
-
-    def sim(self, model: Mapping[str, Any] | int | None = None) -> dict:
-        """The simulator keywords for a curve whose model keywords are ``model`` (placeholders resolved).
-
-        ``model`` may also be the number of virtual channels alone (``V``).
-        """
-        if model is not None and not isinstance(model, Mapping):
-            model = {"V": model}
-        out = {}
-        for key, value in self.overrides.items():
-            if isinstance(value, str) and value == "V":
-                if model is None or "V" not in model:
-                    raise ParameterError(f"set-up {self.name!r}: {key}='V' needs the curve's number of VCs `V`")
-                value = int(model["V"])
-            elif callable(value):
-                if model is None:
-                    raise ParameterError(f"set-up {self.name!r}: {key} depends on the curve's model keywords")
-                value = value(model)
-            out[key] = value
-        return out
-
-    @property
-    def decides(self) -> bool:
-        """Whether numbers on this set-up may decide a verdict (it stands for the paper or the model)."""
-        return self.stands_for != ""
-
-
-def named_setup(setups: Mapping[str, SimulatorSetup], name: str | SimulatorSetup) -> SimulatorSetup:
-    """``setups[name]`` (a set-up passes through), else a :class:`ParameterError` listing the names."""
-    if isinstance(name, SimulatorSetup):
-        return name
-    if not isinstance(name, str) or name not in setups:
-        raise ParameterError(f"`setup` must be one of {list(setups)}; got {name!r}")
-    return setups[name]
 
 
 def setups_table(setups: Mapping[str, SimulatorSetup]) -> pd.DataFrame:
@@ -149,95 +59,6 @@ def setups_table(setups: Mapping[str, SimulatorSetup]) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------
-# Run lengths
-# ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class SimSettings:
-    """Run lengths, seed, precision, saturation search and processes of a figure's simulations.
-
-    messages : int
-        Measured messages per point (after the warm-up); open networks.
-    warmup_messages : int
-        Messages discarded before measuring.
-    cycles, warmup_cycles : int or None
-        Run length and warm-up in cycles, for a closed system (``min_mva``),
-        whose simulator counts cycles, not messages.
-    batches : int
-        Batches of the batch-means confidence interval.
-    seed : int
-        Random seed of every run.
-    target_ci : float or None
-        Relative 95 % half width of the latency: a run measures
-        ``min_messages`` first and is lengthened until that precise, up to
-        ``messages``.  None: fixed length.
-    min_messages : int or None
-        First length of a ``target_ci`` run (default ``messages``).
-    sat_messages : int or None
-        Measured messages per probe of the simulated saturation search
-        (default ``messages``).
-    sat_rtol : float
-        Relative width of the final saturation bracket (searches that expand a guess).
-    sat_steps : int or None
-        Bisection steps of a fixed-resolution saturation search (chapters whose
-        search starts from a fixed bracket); None: the chapter's default.
-    jobs : int
-        Worker processes of a sweep.
-    cache : bool
-        Whether runs are cached on disk (:mod:`models.sim.sweep`).
-    progress : bool
-        Show a progress bar on stderr while points are simulated (the
-        ``curve --simulate`` command turns it on when stderr is a terminal;
-        notebooks report to the pipeline instead, :mod:`models.core.progress`).
-    """
-
-    messages: int = 20_000
-    warmup_messages: int = 2_000
-    cycles: int | None = None
-    warmup_cycles: int | None = None
-    batches: int = 20
-    seed: int = 1
-    target_ci: float | None = None
-    min_messages: int | None = None
-    sat_messages: int | None = None
-    sat_rtol: float = 0.02
-    sat_steps: int | None = None
-    jobs: int = 1
-    cache: bool = True
-    progress: bool = False
-
-    def __post_init__(self):
-        require("messages", self.messages, 100, unit="measured messages per point", integer=True)
-        require("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point", integer=True)
-        if self.cycles is not None:
-            require("cycles", self.cycles, 1, unit="simulated cycles per point", integer=True)
-        if self.warmup_cycles is not None:
-            require("warmup_cycles", self.warmup_cycles, 0, unit="discarded cycles per point", integer=True)
-        require("batches", self.batches, 2, unit="batches of the confidence interval", integer=True)
-        require("seed", self.seed, 0, unit="random seed", integer=True)
-        if self.target_ci is not None:
-            require("target_ci", self.target_ci, 0, 1, lo_open=True, unit="relative 95% half width")
-        if self.min_messages is not None:
-            require("min_messages", self.min_messages, 100, unit="first length of a target_ci run", integer=True)
-        if self.sat_messages is not None:
-            require("sat_messages", self.sat_messages, 100, unit="messages per saturation probe", integer=True)
-        require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
-        if self.sat_steps is not None:
-            require("sat_steps", self.sat_steps, 1, unit="bisection steps", integer=True)
-        require("jobs", self.jobs, 1, unit="worker processes", integer=True)
-        if not isinstance(self.cache, (bool, np.bool_)):
-            raise ParameterError(f"`cache` must be True or False; got {self.cache!r}")
-
-    @property
-    def probe_messages(self) -> int:
-        """Measured messages of one saturation probe (``sat_messages``, else ``messages``)."""
-        return int(self.sat_messages if self.sat_messages is not None else self.messages)
-
-    def replace(self, **changes) -> "SimSettings":
-        """A copy with some fields changed (checked again)."""
-        return dataclasses.replace(self, **changes)
-
-
-# ----------------------------------------------------------------------------
 # The worst error below 80 % of the simulated saturation
 # ----------------------------------------------------------------------------
 def _runs(runs) -> list:
@@ -246,6 +67,25 @@ def _runs(runs) -> list:
     if isinstance(runs, (str, bytes)) or not isinstance(runs, Iterable):
         raise ParameterError(f"`runs` must be a CurveRun or a sequence of them; got {runs!r}")
     return list(runs)
+
+
+def counted_below(fractions, sim_latency, sim_saturated=None, below: float = BELOW) -> np.ndarray:
+    """Which simulated points count towards the worst error: a boolean mask.
+
+    A point counts when the simulation is not saturated (flagged in
+    ``sim_saturated``, or its latency not finite) and, given ``fractions``
+    (of the simulated saturation load), its fraction is finite and strictly
+    below ``below``.  ``fractions=None``: no cut (a closed system, or no
+    simulated saturation load; :func:`models.core.compare.compare` says so).
+    """
+    sim = np.asarray(sim_latency, dtype=float).reshape(-1)
+    ok = np.isfinite(sim)
+    if sim_saturated is not None:
+        ok &= ~np.asarray(sim_saturated, dtype=bool).reshape(-1)
+    if fractions is not None:
+        frac = np.asarray(fractions, dtype=float).reshape(-1)
+        ok &= np.isfinite(frac) & (frac < below)
+    return ok
 
 
 def errors_below(runs, below: float = BELOW, *, column: str = "model latency") -> np.ndarray:
@@ -278,11 +118,9 @@ def errors_below(runs, below: float = BELOW, *, column: str = "model latency") -
         pts = run.points()
         if pts.empty or column not in pts or "sim latency" not in pts:
             continue
-        frac = pts["fraction"].to_numpy(dtype=float)
         sim = pts["sim latency"].to_numpy(dtype=float)
-        ok = np.isfinite(frac) & (frac < below) & np.isfinite(sim)
-        if "sim saturated" in pts:
-            ok &= ~pts["sim saturated"].to_numpy(dtype=bool)
+        saturated = pts["sim saturated"].to_numpy(dtype=bool) if "sim saturated" in pts else None
+        ok = counted_below(pts["fraction"].to_numpy(dtype=float), sim, saturated, below)
         err = np.abs(saturation_aware_error(pts[column].to_numpy(dtype=float)[ok], sim[ok]))
         out.append(err[~np.isnan(err)])
     return np.concatenate(out) if out else np.zeros(0)
@@ -300,6 +138,27 @@ def worst_error_below(runs, below: float = BELOW, *, column: str = "model latenc
     if finite:
         err = err[np.isfinite(err)]
     return float(err.max()) if err.size else math.nan
+
+
+def worst_of(values: Iterable[float]) -> float:
+    """The worst (largest) of several worst errors (fractions), whatever their order: NaN values (no point
+    left) are skipped, ``inf`` (unbounded) wins; NaN when nothing is left.
+
+    The one way the chapters combine :func:`worst_error_below` over several
+    runs or groups of runs (Python's ``max`` with a NaN depends on the order).
+    """
+    v = np.asarray(list(values), dtype=float).reshape(-1)
+    v = v[~np.isnan(v)]
+    return float(v.max()) if v.size else math.nan
+
+
+def furthest_from_one(ratios: Iterable[float]) -> float:
+    """Of several saturation ratios (model / simulated saturation load), the one furthest from 1 in the log
+    sense (``1/2`` and ``2`` are equally far); values that are not finite and positive are skipped; NaN when
+    nothing is left.  The ``sat_ratio`` of a claims row that stands for several curves."""
+    v = np.asarray([x for x in np.asarray(list(ratios), dtype=float).reshape(-1) if math.isfinite(x) and x > 0],
+                   dtype=float)
+    return float(v[np.argmax(np.abs(np.log(v)))]) if v.size else math.nan
 
 
 # ----------------------------------------------------------------------------
@@ -393,6 +252,39 @@ class Claim:
                 "yardstick": float(self.yardstick), "holds": holds, "cause": cause, "note": note}
 
 
+def as_number(x) -> float:
+    """``float(x)``, or NaN for what is not a number (an empty cell, a word)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return math.nan
+    return v
+
+
+def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None,
+                stands_for: str = "paper") -> str:
+    """``"pass"``, ``"fail"`` or ``"unknown"`` for one claims row: the row rule of the findings (:mod:`models.findings.verdicts`), written once here so that a chapter that words a row's outcome uses it too.
+
+    ``threshold`` is the paper's own tolerance (NaN: the paper names none);
+    ``stands_for`` what the row's set-up stands for (an unbounded error fails
+    a claim without a number only on a set-up the paper or its model
+    describes).
+    """
+    if kind not in CLAIM_KINDS:
+        raise ParameterError(f"`kind` must be one of {', '.join(CLAIM_KINDS)}; got {kind!r}")
+    if kind == "fact":
+        return "unknown" if holds is None else ("pass" if bool(holds) else "fail")
+    value = as_number(worst_err) if kind == "error" else abs(as_number(sat_ratio) - 1.0)
+    t = as_number(threshold)
+    if math.isnan(value):
+        return "unknown"
+    if math.isnan(t):
+        unbounded = kind == "error" and math.isinf(value) and stands_for in ("paper", "model")
+        return "fail" if unbounded else "unknown"
+    return "pass" if value <= t else "fail"
+
+
+
 def claims_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
     """Rows of :meth:`Claim.row` as a claims table (the columns of :data:`CLAIM_COLUMNS`, in order)."""
     return pd.DataFrame(list(rows), columns=list(CLAIM_COLUMNS))
@@ -406,17 +298,26 @@ def claims_file(chapter: str, what: str = "claims") -> str:
     return f"tab-{chapter}-{what}.csv"
 
 
-def _holds_text(value) -> str:
+def holds_value(value, where: str = "`holds`"):
+    """A claims row's ``holds`` as ``True``, ``False`` or ``None`` (empty: not decided by a fact), from a value
+    or a CSV cell: the one vocabulary of the column (``True``/``False``/empty, any case), which
+    :func:`save_claims` writes and :mod:`models.findings.verdicts` reads; anything else is a
+    :class:`ParameterError` naming ``where``."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
+        return None
     if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    text = str(value).strip()
-    if text.lower() in ("", "nan", "none"):
-        return ""
-    if text.lower() not in ("true", "false"):
-        raise ParameterError(f"`holds` must be True, False or empty; got {value!r}")
-    return "True" if text.lower() == "true" else "False"
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in ("", "nan", "none"):
+        return None
+    if text not in ("true", "false"):
+        raise ParameterError(f"{where} must be True, False or empty; got {value!r}")
+    return text == "true"
+
+
+def _holds_text(value) -> str:
+    h = holds_value(value)
+    return "" if h is None else str(h)
 
 
 def row_stands_for(setup: str, setups: Mapping[str, SimulatorSetup] | None) -> str:

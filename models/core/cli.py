@@ -51,12 +51,13 @@ simulation, and an I/O fault of the computation (a cache folder that is a
 file, read-only or full; an unreachable Dask scheduler) exit with status 1
 and a one-line message.
 
-This module imports no chapter and no simulator statically (the floors of
-DESIGN.md): a chapter passes its front door, whose ``compare`` the command
-calls, and ``--simulate`` loads the chapter's ``experiments`` module by name
-at run time (:func:`simulate`, handed to ``compare`` as its ``sim``), so the
-command simulates with the same hook as the chapter's notebooks.  Nor does
-it import pandas or matplotlib at import time (``--help`` stays light).
+This module imports no chapter and no simulator (the floors of DESIGN.md):
+a chapter passes its front door, whose ``compare`` the command calls with
+the command's options (:func:`comparison`), and its light ``setups`` module
+(set-up names, run-length defaults); ``compare`` builds the curve once and,
+with ``--simulate``, simulates it with the chapter's own hook, the same as
+its notebooks.  Control never comes back here.  Nor does it import pandas or
+matplotlib at import time (``--help`` stays light).
 """
 
 from __future__ import annotations
@@ -78,9 +79,10 @@ import numpy as np
 from .errors import ConvergenceError, ParameterError, SimulationError
 from .paths import cache_dir
 from .saturation import load_grid
+from .setups import GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL
 from .validate import MAX_POINTS
 
-__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "simulate", "main", "STYLES"]
+__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "comparison", "main", "STYLES"]
 
 #: Exit status of a parameter error (argparse's own) and of a failed computation.
 EXIT_USAGE = 2
@@ -88,19 +90,8 @@ EXIT_FAILURE = 1
 
 #: Defaults of the shared options.
 POINTS = 20
-UPTO = 0.9
-#: Relative tolerance of the saturation load that spaces the ``--points`` grid.
-SAT_RTOL = 1e-4
 #: File types ``--plot`` writes (matplotlib's formats, by suffix).
 PLOT_SUFFIXES = (".svg", ".png", ".pdf")
-#: Figure styles of ``--style`` (:data:`models.core.compare.STYLES`, spelled here so that ``--help`` imports no
-#: pandas; tests/test_cli.py checks they agree).
-STYLES = ("book", "paper")
-#: Model loads on the drawn line of ``--plot`` (:data:`models.core.compare.GRID`).
-PLOT_GRID = 160
-#: Largest ``--messages``/``--cycles`` and ``--warmup``: far above any run of the chapters (a few million at
-#: the papers' scale; days of simulation), far below the simulators' 64-bit counters.
-MAX_RUN = 10**9
 #: ``--out`` value meaning standard output.
 STDOUT = "-"
 
@@ -197,29 +188,16 @@ class Chapter:
         ``configure(options) -> solver keyword arguments`` from the parsed
         parameters (a dict by :attr:`Param.name`); default: the options as
         they are, lists turned into tuples.
-    simulates : bool
-        Whether the chapter offers ``--simulate``.  The simulation is the
-        chapter's own hook, the one its notebooks use:
-        ``models.<name>.experiments.simulate_curve(curve, loads, settings)``
-        (:mod:`models.core.claims`: a :class:`~models.core.claims.SimSettings`
-        built from ``--messages``/``--cycles``, ``--warmup``, ``--seed`` and
-        ``--jobs``) on the curve of :attr:`sim_curve`; ``--setup`` offers
-        the chapter's ``experiments.SETUPS`` (default ``DEFAULT_SETUP``).
-    sim_curve : callable, optional
-        ``sim_curve(options, setup_name) -> Curve``: the curve to simulate.
-        Default: ``Curve("cli", model=<solver keywords>,
-        sim=SETUPS[setup].sim(model), setup=setup)``.
-    setups : tuple of str
-        The set-up names ``--setup`` offers (the keys of the chapter's
-        ``experiments.SETUPS``, first the default; ``tests/test_cli.py``
-        checks they agree), declared here so that ``--help`` needs no
-        simulator import.
+    setups : module, optional
+        The chapter's light ``setups.py`` (no simulator, no pandas), when the
+        chapter offers ``--simulate``: its ``SETUPS`` (the names ``--setup``
+        offers, ``DEFAULT_SETUP`` first), its ``DEFAULT_SETUP`` and its
+        ``RUN`` (:class:`~models.core.setups.RunLengths`: the unit and defaults
+        of ``--messages``/``--cycles`` and ``--warmup``).  The simulation is
+        the chapter's ``compare`` with ``simulate=True``: the chapter's own
+        hook, the one its notebooks use.
     setup_help : str
         What the set-ups are, for ``--help`` of ``--setup``.
-    sim_unit : str
-        Unit of ``--length``/``--warmup``: ``"messages"`` or ``"cycles"``.
-    sim_length, sim_warmup : int
-        Their defaults.
     latency : str
         What the latency column is (``"mean message latency"``).
     integer_loads : bool
@@ -234,16 +212,33 @@ class Chapter:
     front: ModuleType
     params: tuple
     configure: Callable[[dict], dict] | None = None
-    simulates: bool = False
-    sim_curve: Callable[[dict, str], Any] | None = None
-    setups: tuple = ()
+    setups: ModuleType | None = None
     setup_help: str = ""
-    sim_unit: str = "messages"
-    sim_length: int = 20_000
-    sim_warmup: int = 2_000
     latency: str = "mean message latency"
     integer_loads: bool = False
     example: str = ""
+
+    @property
+    def simulates(self) -> bool:
+        """Whether the chapter offers ``--simulate`` (it declares its set-ups)."""
+        return self.setups is not None
+
+    @property
+    def setup_names(self) -> tuple:
+        """The names ``--setup`` offers, the default first."""
+        if self.setups is None:
+            return ()
+        default = self.setups.DEFAULT_SETUP
+        return (default, *(name for name in self.setups.SETUPS if name != default))
+
+    @property
+    def lengths(self):
+        """The unit and defaults of the run length (``setups.RUN``)."""
+        return self.setups.RUN
+
+    @property
+    def sim_unit(self) -> str:
+        return self.lengths.unit
 
     @property
     def load(self) -> str:
@@ -338,10 +333,11 @@ def _length_flag(chapter: Chapter) -> str:
 
 def _sim_defaults(chapter: Chapter) -> dict:
     """The simulation options of ``curve`` (parser dest -> (flag, default)), in the order of ``--help``."""
-    out = {"length": (_length_flag(chapter), chapter.sim_length), "warmup": ("--warmup", chapter.sim_warmup),
+    out = {"length": (_length_flag(chapter), chapter.lengths.length),
+           "warmup": ("--warmup", chapter.lengths.warmup),
            "seed": ("--seed", 1), "jobs": ("--jobs", 1)}
-    if len(chapter.setups) > 1:
-        out["setup"] = ("--setup", chapter.setups[0])
+    if len(chapter.setup_names) > 1:
+        out["setup"] = ("--setup", chapter.setup_names[0])
     out["progress"] = ("--progress", None)  # None: a bar when standard error is a terminal
     if not chapter.closed:
         out["sim_saturation"] = ("--[no-]sim-saturation", None)  # None: with --points or --plot
@@ -378,8 +374,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                            f"at most {MAX_POINTS} (default: {POINTS})")
     grid.add_argument("--loads", type=_load_value, nargs="+", metavar="X",
                       help=f"explicit loads, {chapter.load} in {chapter.load_unit} (default: the --points grid)")
-    upto_default = (f"{UPTO}, or 1.0 of the simulated saturation load when it is searched"
-                    if chapter.simulates and not chapter.closed else f"{UPTO}")
+    upto_default = (f"{UPTO_MODEL}, or 1.0 of the simulated saturation load when it is searched"
+                    if chapter.simulates and not chapter.closed else f"{UPTO_MODEL}")
     loads.add_argument("--upto", type=_positive_float, default=None, metavar="F",
                        help=f"last load of the --points grid as a fraction of {sat_name} "
                             f"(dimensionless; default: {upto_default})")
@@ -405,9 +401,9 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                          metavar=chapter.sim_unit.upper(),
                          help=f"run length per load, {chapter.sim_unit}, at most {MAX_RUN:,} "
                               f"({'measured, after the warm-up' if chapter.sim_unit == 'messages' else 'warm-up included'}"
-                              f"; default: {chapter.sim_length})")
+                              f"; default: {chapter.lengths.length})")
         sim.add_argument("--warmup", type=_warmup_length, default=None, metavar=chapter.sim_unit.upper(),
-                         help=f"discarded warm-up per load, {chapter.sim_unit} (default: {chapter.sim_warmup})")
+                         help=f"discarded warm-up per load, {chapter.sim_unit} (default: {chapter.lengths.warmup})")
         sim.add_argument("--seed", type=_nonneg_int, default=None, help="random seed (integer; default: 1)")
         sim.add_argument("--jobs", type=_positive_int, default=None,
                          help="worker processes for the simulated loads (default: 1)")
@@ -421,10 +417,10 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                                   "the --points grid spans it, the figure draws it, the error summary counts the "
                                   "loads below 80%% of it (default: on with --points or --plot, off with --loads "
                                   "alone)")
-        if len(chapter.setups) > 1:
-            sim.add_argument("--setup", choices=chapter.setups, default=None,
-                             help=f"simulator set-up ({chapter.setup_help or 'the chapter experiments.SETUPS'}; "
-                                  f"default: {chapter.setups[0]})")
+        if len(chapter.setup_names) > 1:
+            sim.add_argument("--setup", choices=chapter.setup_names, default=None,
+                             help=f"simulator set-up ({chapter.setup_help or 'the chapter setups.SETUPS'}; "
+                                  f"default: {chapter.setup_names[0]})")
 
     sat = sub.add_parser("saturation", help=f"print the model's saturation load ({load})",
                          description=f"{chapter.description}\n\nPrints the model's saturation load "
@@ -456,7 +452,7 @@ def option_of(chapter: Chapter, message: str, options: Sequence[str] = ()) -> st
     (``LOAD``) is ``--loads``, a simulator's run length ``--messages`` (or
     ``--cycles``) and ``--warmup``.
     """
-    known = {p.name for p in chapter.params} | ({"setup"} if chapter.setups else set()) | set(options)
+    known = {p.name for p in chapter.params} | ({"setup"} if chapter.setup_names else set()) | set(options)
     for name in re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]`]*\])?`", message):
         if name in known:
             return f"--{name}"
@@ -509,71 +505,31 @@ def _write_csv(path, header, rows) -> None:
         Path(path).write_text(buf.getvalue())
 
 
-def _settings(chapter: Chapter, options: Mapping):
-    """The :class:`~models.core.claims.SimSettings` of ``--messages``/``--cycles``, ``--warmup``, ``--seed``,
-    ``--jobs`` and ``--progress``."""
-    from .claims import SimSettings  # pandas: only with --simulate, so --help and the model stay light
-
-    bar = options.get("progress")
-    common = dict(seed=options["seed"], jobs=options["jobs"],
-                  progress=sys.stderr.isatty() if bar is None else bool(bar))  # review defect 18
-    if chapter.sim_unit == "cycles":
-        return SimSettings(cycles=options["length"], warmup_cycles=options["warmup"], **common)
-    return SimSettings(messages=options["length"], warmup_messages=options["warmup"], **common)
-
-
 def comparison(chapter: Chapter, options: Mapping, *, loads: list | None, simulated: bool, plot: bool):
     """The chapter's ``compare`` (``models.<chapter>.compare``) with the command's options: a Comparison.
 
     The model's parameters are the options as named; ``--loads`` or
-    ``--points``/``--upto`` give the loads; with ``--simulate`` the settings
-    of the simulation options, the set-up, the search of the simulated
-    saturation load (``--[no-]sim-saturation``; by default when the loads
-    depend on it or the figure draws it) and :func:`simulate` as the
-    simulation of the points (the chapter's own hook).  The model's fine grid
+    ``--points``/``--upto`` give the loads; with ``--simulate`` the run
+    options of the simulation (``--messages``/``--cycles``, ``--warmup``,
+    ``--seed``, ``--jobs``, ``--progress``: :class:`~models.core.compare.RunOptions`
+    checks and turns them into the settings), the set-up and the search of
+    the simulated saturation load (``--[no-]sim-saturation``; by default when
+    the loads depend on it or the figure draws it).  The chapter builds its
+    curve once and simulates it with its own hook.  The model's fine grid
     only when a figure is drawn.
     """
     run = dict(loads=loads, points=options["points"], upto=options["upto"], simulate=simulated,
-               grid=PLOT_GRID if plot else 0)
+               grid=GRID if plot else 0)
     if simulated:
-        run.update(settings=_settings(chapter, options),
-                   sim=lambda curve, xs: simulate(chapter, options, xs))  # looked up at call time
+        bar = options.get("progress")
+        run.update({chapter.sim_unit: options["length"]}, warmup=options["warmup"], seed=options["seed"],
+                   jobs=options["jobs"], progress=sys.stderr.isatty() if bar is None else bool(bar))
         if not chapter.closed:
             search = options.get("sim_saturation")
             run["search"] = (loads is None or plot) if search is None else bool(search)
-        if len(chapter.setups) > 1 and options.get("setup") is not None:
+        if len(chapter.setup_names) > 1 and options.get("setup") is not None:
             run["setup"] = options["setup"]
     return chapter.front.compare(**chapter.compare_kwargs(options), **run)
-
-
-def simulate(chapter: Chapter, options: Mapping, loads: list) -> list[dict]:
-    """``--simulate``: the chapter's own hook at every load of ``loads``, one row per load.
-
-    The curve is ``chapter.sim_curve(options, setup)`` (default: the solver
-    keywords as the model, the set-up's overrides as the simulator keywords);
-    the rows come from ``models.<chapter>.experiments.simulate_curve(curve,
-    loads, settings)`` (``latency``, ``latency CI``, ``saturated``, cycles),
-    the function the chapter's notebooks simulate with.
-    """
-    import importlib
-
-    from .claims import named_setup  # pandas: only with --simulate, so --help and the model stay light
-    from .experiment import Curve  # pandas, as above
-
-    experiments = importlib.import_module(f"models.{chapter.name}.experiments")  # the simulator: only here
-    name = options.get("setup") or getattr(experiments, "DEFAULT_SETUP", "")
-    if chapter.sim_curve is not None:
-        curve = chapter.sim_curve(dict(options), name)
-    else:
-        model = chapter.solver_kwargs(options)
-        setup = named_setup(experiments.SETUPS, name)
-        curve = Curve("cli", model=model, sim=setup.sim(model), setup=setup.name)
-    settings = _settings(chapter, options)
-    rows = list(experiments.simulate_curve(curve, [float(x) if not isinstance(x, int) else x for x in loads],
-                                           settings))
-    if len(rows) != len(loads):
-        raise SimulationError(f"the simulation returned {len(rows)} points for {len(loads)} loads")
-    return rows
 
 
 def _check_output(parser: argparse.ArgumentParser, option: str, value: str) -> None:
@@ -642,8 +598,6 @@ def _curve(args, parser, chapter: Chapter) -> int:
         for dest, (_, default) in defaults.items():
             if options.get(dest) is None:
                 options[dest] = default  # vars(args) is args' own namespace: args.<dest> too
-        if simulated and chapter.sim_unit == "cycles" and args.warmup >= args.length:
-            parser.error(f"--warmup: must be less than --cycles ({args.length}); got {args.warmup}")
     out = None if args.out in (None, STDOUT) else args.out  # '-': standard output, never a file named '-'
     for name, value in (("--out", out), ("--plot", args.plot)):
         if value:

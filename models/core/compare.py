@@ -4,7 +4,7 @@ Each chapter's ``compare(...)`` (``models.<slug>.compare``, the front door's
 ``models.<slug>.compare``) takes the chapter's own parameter names, units and
 defaults -- those of its command ``python -m models.<slug> curve`` -- checks
 them with the chapter's own validation, builds the chapter's
-:class:`~models.core.experiment.Curve` and hands it to :func:`compare` here
+:class:`~models.core.setups.Curve` and hands it to :func:`compare` here
 with the chapter's functions.  :func:`compare` then does the same thing for
 every chapter, in this order:
 
@@ -36,7 +36,7 @@ every chapter, in this order:
    ``(model - sim) / sim`` at every simulated load (``+inf`` where only the
    model is saturated; none where the simulation is), and the book's number,
    the worst ``|error|`` at the simulated loads strictly below
-   :data:`~models.core.claims.BELOW` (80 %) of the *simulated* saturation load
+   :data:`~models.core.setups.BELOW` (80 %) of the *simulated* saturation load
    (:func:`models.core.claims.worst_error_below`, DESIGN.md "The experiment
    hook").  Without a simulated saturation load (a closed system, or
    ``search=False``) the worst is taken over every unsaturated simulated load,
@@ -46,7 +46,7 @@ Loads are in the chapter's unit (``LOAD_UNIT``, messages/node/cycle for the
 open networks, requests/processor for ``min_mva``), latencies in cycles.  The
 result holds everything as data (:meth:`Comparison.to_frame`,
 :meth:`Comparison.table`, :attr:`Comparison.run`, a
-:class:`~models.core.experiment.CurveRun` for the book's table functions) and
+:class:`~models.core.setups.CurveRun` for the book's table functions) and
 draws itself (:meth:`Comparison.plot`, :meth:`Comparison.save`: ``style="book"``,
 the book's 7.5 in figure, or ``"paper"``, a single-column figure
 :data:`~models.core.plotting.PAPER_WIDTH` wide with 8-9 pt text and SVG text
@@ -67,28 +67,20 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .claims import BELOW, SimSettings, worst_error_below
+from .claims import counted_below, worst_error_below
 from .errors import ParameterError
-from .experiment import Curve, CurveRun
+from .experiment import Curve, CurveRun, sim_record
+from .results import ci_column
+from .setups import BELOW, GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings
 from .saturation import Saturation, load_grid
 from .validate import MAX_POINTS, require, require_choice, require_loads
 from .validation import saturation_aware_error
 
-__all__ = ["Subject", "Comparison", "compare", "run_settings", "STYLES", "POINTS", "GRID", "UPTO_MODEL",
-           "UPTO_SIM", "SAT_RTOL"]
+__all__ = ["Subject", "Comparison", "compare", "module_loader", "RunOptions", "RunLengths", "STYLES", "POINTS",
+           "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL"]
 
-#: Figure styles of :meth:`Comparison.plot`: the book's column figure and a single-column paper figure.
-STYLES = ("book", "paper")
 #: Default number of loads of :func:`compare` (the command's ``--points`` default is its own, 20).
 POINTS = 10
-#: Default number of model loads on the drawn line (the fine grid).
-GRID = 160
-#: Default ``upto`` of the loads: a fraction of the model's saturation load (no simulated one) ...
-UPTO_MODEL = 0.9
-#: ... or of the simulated saturation load (up to the simulation's own saturation).
-UPTO_SIM = 1.0
-#: Relative tolerance of the model's saturation load (the command line's).
-SAT_RTOL = 1e-4
 #: Past the largest load or saturation load shown, the x axis goes on by this fraction.
 X_MARGIN = 0.05
 #: The multiplication sign of network sizes in titles (12×12).
@@ -142,39 +134,150 @@ class Subject:
         return f"{self.latency} [cycles]"
 
 
-def run_settings(settings: SimSettings | None = None, *, unit: str = "messages", length: int | None = None,
-                 warmup: int | None = None, seed: int | None = None, jobs: int | None = None,
-                 progress: bool | None = None, default_length: int = 20_000,
-                 default_warmup: int = 2_000) -> SimSettings:
-    """The :class:`~models.core.claims.SimSettings` of a comparison: ``settings`` as given, or built from the rest.
+@dataclasses.dataclass(frozen=True)
+class RunOptions:
+    """The run options of every chapter's ``compare`` (its ``**run``), documented and checked here once.
 
-    ``length`` and ``warmup`` count ``unit`` (``"messages"``: measured
-    messages after the warm-up; ``"cycles"``: cycles, the warm-up included,
-    for a closed system), default ``default_length`` / ``default_warmup``;
-    ``seed`` default 1, ``jobs`` (worker processes) default 1, ``progress``
-    (a bar on standard error) default off.  Giving ``settings`` and any of
-    the others is a :class:`ParameterError`: one of the two says how to run.
+    loads : sequence of float, optional
+        The loads to simulate and tabulate (the chapter's ``LOAD`` in its
+        ``LOAD_UNIT``, >= 0; integers for a closed system).  Default:
+        ``points`` loads evenly up to ``upto`` times the simulated saturation
+        load (the model's without a simulation; the knee ``N*`` of a closed system).
+    points : int, optional
+        How many (default :data:`POINTS`, at most 10,000).
+    upto : float, optional
+        The last default load as a fraction of that saturation load (default
+        :data:`UPTO_SIM` = 1.0 of the simulated one, :data:`UPTO_MODEL` = 0.9
+        of the model's).
+    simulate : bool
+        Run the simulation (default); False: the model alone (no simulator is imported).
+    search : bool
+        Search the simulated saturation load with the chapter's own search
+        (default; with ``loads`` it sets the 80 % line of the worst error and is
+        drawn).  Open systems only.
+    messages : int, optional
+        Measured messages per simulated load (default: the chapter's
+        ``setups.RUN``); each probe of the search measures as many.  Open systems.
+    cycles : int, optional
+        Simulated cycles per load, the warm-up included (default: the
+        chapter's ``setups.RUN``).  The closed ``min_mva`` only.
+    warmup : int, optional
+        Discarded warm-up per load, in the same unit (default: the chapter's).
+    seed : int, optional
+        Random seed (default 1).
+    jobs : int, optional
+        Worker processes for the simulated loads (default 1).
+    progress : bool, optional
+        A progress bar of the simulated loads on standard error (default off).
+    settings : SimSettings, optional
+        All of the run settings at once, instead of ``messages`` ...
+        ``progress`` (e.g. the chapter's ``setups.SETTINGS``, the book's).
+    setup : str, optional
+        The simulator set-up, a name of the chapter's ``setups.SETUPS``
+        (default its ``DEFAULT_SETUP``).
+    grid : int
+        Loads of the model's drawn line (default :data:`GRID`; 0: the model
+        at ``loads`` only).
+    sim : callable, optional
+        ``sim(curve, loads) -> [SimPoint, ...]`` in place of the chapter's
+        ``experiments.simulate_curve`` (a stand-in simulator, e.g. in a test).
+
+    Every value is checked when the options are made (:class:`ParameterError`
+    naming it); :meth:`sim_settings` turns them into the
+    :class:`~models.core.setups.SimSettings` of the simulation.
     """
-    given = {name: value for name, value in (("messages" if unit == "messages" else "cycles", length),
-                                             ("warmup", warmup), ("seed", seed), ("jobs", jobs),
-                                             ("progress", progress)) if value is not None}
-    if settings is not None:
-        if not isinstance(settings, SimSettings):
-            raise ParameterError(f"`settings` must be a SimSettings (models.core.claims); got {settings!r}")
-        if given:
-            raise ParameterError(f"give `settings` or {', '.join(f'`{n}`' for n in given)}, not both")
-        return settings
-    require_choice("unit", unit, ("messages", "cycles"))
-    length = default_length if length is None else length
-    warmup = default_warmup if warmup is None else warmup
-    common = dict(seed=1 if seed is None else seed, jobs=1 if jobs is None else jobs, progress=bool(progress))
-    if unit == "cycles":
-        require("cycles", length, 1, unit="simulated cycles per load, the warm-up included", integer=True)
-        require("warmup", warmup, 0, unit="discarded cycles per load", integer=True)
-        if warmup >= length:
-            raise ParameterError(f"`warmup` must be less than `cycles` ({length}); got {warmup}")
-        return SimSettings(cycles=length, warmup_cycles=warmup, **common)
-    return SimSettings(messages=length, warmup_messages=warmup, **common)
+
+    loads: Sequence[float] | None = None
+    points: int | None = None
+    upto: float | None = None
+    simulate: bool = True
+    search: bool = True
+    messages: int | None = None
+    cycles: int | None = None
+    warmup: int | None = None
+    seed: int | None = None
+    jobs: int | None = None
+    progress: bool | None = None
+    settings: SimSettings | None = None
+    setup: str | None = None
+    grid: int = GRID
+    sim: Callable | None = None
+
+    #: The names a chapter's ``compare(**run)`` accepts.
+    NAMES = ("loads", "points", "upto", "simulate", "search", "messages", "cycles", "warmup", "seed", "jobs",
+             "progress", "settings", "setup", "grid", "sim")
+
+    @classmethod
+    def of(cls, run: Mapping[str, Any]) -> "RunOptions":
+        """The options from a chapter's ``**run``; an unknown name is a :class:`ParameterError` listing them."""
+        unknown = sorted(set(run) - set(cls.NAMES))
+        if unknown:
+            raise ParameterError(f"unknown run option `{unknown[0]}`: the run options are {', '.join(cls.NAMES)} "
+                                 "(models.core.compare.RunOptions)")
+        return cls(**run)
+
+    def __post_init__(self):
+        for name in ("simulate", "search"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ParameterError(f"`{name}` must be True or False; got {getattr(self, name)!r}")
+        if self.progress is not None and not isinstance(self.progress, (bool, np.bool_)):
+            raise ParameterError(f"`progress` must be True, False or None; got {self.progress!r}")
+        if self.loads is not None:
+            if isinstance(self.loads, (str, bytes)):
+                raise ParameterError(f"`loads` must be a sequence of numbers; got {self.loads!r}")
+            object.__setattr__(self, "loads", tuple(require_loads("loads", self.loads, lambda v: require(
+                "loads", v, 0, unit="the chapter's load unit"))))
+        points = POINTS if self.points is None else self.points
+        object.__setattr__(self, "points", require("points", points, 1, MAX_POINTS, unit="loads", integer=True))
+        if self.upto is not None:
+            require("upto", self.upto, 0, lo_open=True, unit="fraction of the saturation load")
+        require("grid", self.grid, 0, MAX_POINTS, unit="model loads on the drawn line", integer=True)
+        for name in ("messages", "cycles"):
+            if getattr(self, name) is not None:
+                require(name, getattr(self, name), 1, MAX_RUN, unit=f"simulated {name} per load", integer=True)
+        if self.warmup is not None:
+            require("warmup", self.warmup, 0, MAX_RUN, unit="discarded warm-up per load", integer=True)
+        if self.seed is not None:
+            require("seed", self.seed, 0, unit="random seed", integer=True)
+        if self.jobs is not None:
+            require("jobs", self.jobs, 1, unit="worker processes", integer=True)
+        if self.settings is not None:
+            if not isinstance(self.settings, SimSettings):
+                raise ParameterError(f"`settings` must be a SimSettings (models.core.setups); got {self.settings!r}")
+            given = [n for n in ("messages", "cycles", "warmup", "seed", "jobs", "progress")
+                     if getattr(self, n) is not None]
+            if given:
+                raise ParameterError(f"give `settings` or {', '.join(f'`{n}`' for n in given)}, not both")
+        if self.setup is not None and not isinstance(self.setup, str):
+            raise ParameterError(f"`setup` must be a set-up's name; got {self.setup!r}")
+        if self.sim is not None and not callable(self.sim):
+            raise ParameterError(f"`sim` must be callable: sim(curve, loads) -> [SimPoint, ...]; got {self.sim!r}")
+        if not self.simulate:
+            given = [n for n in ("messages", "cycles", "warmup", "seed", "jobs", "progress", "settings", "setup",
+                                 "sim") if getattr(self, n) is not None]
+            if given:
+                raise ParameterError(f"`{given[0]}` is a simulation option: only used with simulate=True")
+
+    def sim_settings(self, lengths: RunLengths) -> SimSettings:
+        """The :class:`~models.core.setups.SimSettings` of the simulation: :attr:`settings` as given, or built
+        from the run options with the chapter's defaults ``lengths`` (a run length in the other unit is a
+        :class:`ParameterError`)."""
+        if self.settings is not None:
+            return self.settings
+        other = "cycles" if lengths.unit == "messages" else "messages"
+        if getattr(self, other) is not None:
+            raise ParameterError(f"`{other}`: this chapter's runs are counted in {lengths.unit}; give "
+                                 f"`{lengths.unit}`")
+        length = getattr(self, lengths.unit)
+        length = lengths.length if length is None else length
+        warmup = lengths.warmup if self.warmup is None else self.warmup
+        common = dict(seed=1 if self.seed is None else self.seed, jobs=1 if self.jobs is None else self.jobs,
+                      progress=bool(self.progress))
+        if lengths.unit == "cycles":
+            if warmup >= length:
+                raise ParameterError(f"`warmup` must be less than `cycles` ({length}); got {warmup}")
+            return SimSettings(cycles=length, warmup_cycles=warmup, **common)
+        return SimSettings(messages=length, warmup_messages=warmup, **common)
 
 
 # ----------------------------------------------------------------------------
@@ -236,7 +339,7 @@ class Comparison:
     worst_rule : str
         Which loads :attr:`worst_error` is taken over, in words.
     run : CurveRun
-        The same numbers as a :class:`~models.core.experiment.CurveRun` (its
+        The same numbers as a :class:`~models.core.setups.CurveRun` (its
         ``params["load basis"]`` is ``"sim"`` when there is a simulated
         saturation load), for :func:`models.core.experiment.error_table` and
         :func:`models.core.claims.worst_error_below`.
@@ -303,7 +406,7 @@ class Comparison:
                             "model saturated": m["saturated"].to_numpy(dtype=bool)})
         if self.sim is not None:
             out["sim latency"] = self.sim["latency"].to_numpy(dtype=float)
-            out["sim CI95"] = self.sim["latency CI"].to_numpy(dtype=float)
+            out["sim CI95"] = self.sim[ci_column("latency")].to_numpy(dtype=float)
             out["sim saturated"] = self.sim["saturated"].to_numpy(dtype=bool)
         return out
 
@@ -328,7 +431,7 @@ class Comparison:
             s, e = self.sim, self.errors
             frames.append(pd.DataFrame({"source": "sim", "load": s["load"].to_numpy(dtype=float),
                                         "latency": s["latency"].to_numpy(dtype=float),
-                                        "CI95": s["latency CI"].to_numpy(dtype=float),
+                                        "CI95": s[ci_column("latency")].to_numpy(dtype=float),
                                         "saturated": s["saturated"].to_numpy(dtype=bool),
                                         "fraction": s["fraction"].to_numpy(dtype=float),
                                         "error": e["error"].to_numpy(dtype=float)}))
@@ -478,7 +581,7 @@ def _draw(c: Comparison, style: str, ax, title: bool, P):
     if c.sim is not None:
         x = c.sim["load"].to_numpy(dtype=float)
         y = c.sim["latency"].to_numpy(dtype=float)
-        ci = c.sim["latency CI"].to_numpy(dtype=float)
+        ci = c.sim[ci_column("latency")].to_numpy(dtype=float)
         sat = c.sim["saturated"].to_numpy(dtype=bool) | ~np.isfinite(y)
         label = f"simulation{f' ({s.setup})' if s.setup else ''}, 95% CI"
         kw = {} if book else dict(ms=P.PAPER_STYLE["lines.markersize"], capsize=P.PAPER_STYLE["errorbar.capsize"],
@@ -502,7 +605,7 @@ def _draw(c: Comparison, style: str, ax, title: bool, P):
     finite_model = finite_model[np.isfinite(finite_model) & (finite_model > 0)]
     cap = 3.0 * float(finite_model.min()) if finite_model.size else None
     if c.sim is not None:
-        top = c.sim["latency"].to_numpy(dtype=float) + np.nan_to_num(c.sim["latency CI"].to_numpy(dtype=float))
+        top = c.sim["latency"].to_numpy(dtype=float) + np.nan_to_num(c.sim[ci_column("latency")].to_numpy(dtype=float))
         top = top[np.isfinite(top)]
         if top.size and cap is not None:
             cap = max(cap, 1.15 * float(top.max()))
@@ -557,6 +660,31 @@ def _model_rows(model: Callable, loads: Sequence[float]) -> tuple[np.ndarray, np
     return lat, sat
 
 
+def module_loader(package: str, name: str = "experiments") -> Callable[[], Any]:
+    """A function of no arguments that imports and returns the module ``<package>.<name>`` when called.
+
+    How a chapter hands its ``experiments`` (the simulator translation, which imports numba) to
+    :func:`compare` without importing it up front: ``experiments=module_loader(__package__)``; the model
+    alone never calls it.
+    """
+    if not (isinstance(package, str) and package.startswith("models.") and isinstance(name, str)
+            and name.isidentifier()):
+        raise ParameterError(f"`package` must be a models.<chapter> package and `name` a module name; got "
+                             f"{package!r}, {name!r}")
+
+    def load():
+        import importlib  # the chapter's own module, named by the chapter: only when simulating
+
+        return importlib.import_module(f"{package}.{name}")
+
+    return load
+
+
+def _numbers(record: Mapping) -> dict:
+    """A simulated point's numeric columns (an extra that is not a number, e.g. a whole result, is left out)."""
+    return {k: v for k, v in record.items() if isinstance(v, (int, float, bool, np.number, np.bool_))}
+
+
 def _fine_grid(xmax: float, points: int, saturation: float, closed: bool) -> list:
     """The drawn model loads: ``points`` evenly up to ``xmax``, and closer steps towards the model's saturation."""
     if points <= 0 or not (math.isfinite(xmax) and xmax > 0):
@@ -572,18 +700,13 @@ def _fine_grid(xmax: float, points: int, saturation: float, closed: bool) -> lis
 def compare(
     curve: Curve,
     subject: Subject,
+    run: RunOptions | None = None,
     *,
     model: Callable[[list], Any],
     model_saturation: Callable[[], float] | None = None,
-    sim: Callable[[Curve, list], Sequence[Mapping]] | None = None,
-    sim_saturation: Callable[[Curve, float], Any] | None = None,
-    loads: Sequence[float] | None = None,
-    points: int | None = None,
-    upto: float | None = None,
-    search: bool = True,
-    grid: int = GRID,
+    experiments: Callable[[], Any] | None = None,
+    lengths: RunLengths | None = None,
     integer_loads: bool = False,
-    settings: SimSettings | None = None,
     params: Mapping | None = None,
 ) -> Comparison:
     """The model against the simulation of ``curve``: the loop of the module docstring, one :class:`Comparison`.
@@ -591,70 +714,58 @@ def compare(
     Parameters
     ----------
     curve : Curve
-        The chapter's curve (its model and simulator keywords, its set-up).
+        The chapter's curve, built once from its checked parameters (its
+        model and simulator keywords, its set-up).
     subject : Subject
         The words and units of the result.
+    run : RunOptions
+        The run options (loads, points, the simulation's settings, ...).
     model : callable
         ``model(loads) -> result`` with ``latency`` (cycles) and ``saturated``
         arrays, one per load (the chapter's ``solve_curve``).
     model_saturation : callable, optional
         ``model_saturation() -> load``: the chapter's ``saturation_load``
         (for a closed system, the knee ``N*``).
-    sim : callable, optional
-        ``sim(curve, loads) -> [row, ...]``, one mapping per load with
-        ``latency`` (cycles, inf if saturated), ``latency CI`` (95 % half
-        width) and ``saturated``.  None: the model alone.
-    sim_saturation : callable, optional
-        ``sim_saturation(curve, model_saturation_load) -> Saturation or load``:
-        the chapter's own search of the simulated saturation load.
-    loads : sequence of float, optional
-        The loads to simulate and tabulate (the chapter's unit, >= 0).
-        Default: ``points`` loads up to ``upto`` times the simulated
-        saturation load (else the model's; the knee for a closed system).
-    points : int, optional
-        How many (default :data:`POINTS`; at most 10,000).
-    upto : float, optional
-        Fraction of the saturation load the loads reach (default
-        :data:`UPTO_SIM` of the simulated one, :data:`UPTO_MODEL` of the model's).
-    search : bool
-        Search the simulated saturation load (open systems, with ``sim``).
-    grid : int
-        Loads of the model's fine grid (0: the model at ``loads`` only).
+    experiments : callable, optional
+        ``experiments() -> module``: the chapter's ``experiments`` module,
+        imported only when simulating, with ``simulate_curve(curve, loads,
+        settings) -> [SimPoint, ...]`` and (open systems)
+        ``sim_saturation(curve, guess, settings) -> Saturation``, the chapter's
+        own search (``guess`` the model's saturation load, NaN if unknown).
+        None: the model alone.
+    lengths : RunLengths, optional
+        The chapter's default run length (its ``setups.RUN``).
     integer_loads : bool
         Loads are populations (a closed system): the default loads are
         rounded to integers >= 1, each once.
-    settings : SimSettings, optional
-        The simulation's settings, kept in the result (``sim`` and
-        ``sim_saturation`` use their own).
     params : mapping, optional
         The chapter's parameters, kept in the result.
 
     Raises
     ------
     ParameterError
-        A bad ``loads``, ``points``, ``upto`` or ``grid`` (named), no
-        saturation load to space the default loads on, or a function
-        returning the wrong thing.
+        A bad run option (named), no saturation load to space the default
+        loads on, or a function returning the wrong thing.
     """
     if not isinstance(curve, Curve):
         raise ParameterError(f"`curve` must be a Curve; got {curve!r}")
     if not isinstance(subject, Subject):
         raise ParameterError(f"`subject` must be a Subject; got {subject!r}")
-    if not isinstance(search, (bool, np.bool_)):
-        raise ParameterError(f"`search` must be True or False; got {search!r}")
-    grid = require("grid", grid, 0, MAX_POINTS, unit="model loads on the drawn line", integer=True)
+    run = RunOptions() if run is None else run
+    if not isinstance(run, RunOptions):
+        raise ParameterError(f"`run` must be RunOptions; got {run!r}")
+    loads, points, upto, grid = run.loads, run.points, run.upto, run.grid
     if loads is not None:
-        loads = [float(x) for x in require_loads("loads", loads, lambda v: require(
-            "loads", v, 0, unit=subject.load_unit))]
+        loads = [float(x) for x in loads]
         if integer_loads:
             loads = [int(x) if float(x).is_integer() else x for x in loads]
-    else:
-        points = require("points", POINTS if points is None else points, 1, MAX_POINTS, unit="loads", integer=True)
-    if upto is not None:
-        upto = require("upto", upto, 0, lo_open=True, unit="fraction of the saturation load")
     closed = bool(subject.closed)
-    simulate = sim is not None
-    searching = simulate and search and not closed and sim_saturation is not None
+    simulate = run.simulate and (experiments is not None or run.sim is not None)
+    settings = run.sim_settings(lengths or RunLengths()) if simulate else None
+    hooks = experiments() if simulate and experiments is not None else None
+    if simulate:
+        sim = run.sim or (lambda c, xs: hooks.simulate_curve(c, xs, settings))
+    searching = simulate and run.search and not closed and hooks is not None
 
     # 1. the model's saturation load (or a closed system's knee)
     sat_model = math.nan
@@ -667,7 +778,7 @@ def compare(
     # 2. the simulated saturation load, by the chapter's own search
     sat_sim, bracket = math.nan, (math.nan, math.nan)
     if searching:
-        sat_sim, lo, hi = _as_saturation(sim_saturation(curve, sat_model), "sim_saturation")
+        sat_sim, lo, hi = _as_saturation(hooks.sim_saturation(curve, sat_model, settings), "sim_saturation")
         bracket = (lo, hi)
 
     # 3. the loads
@@ -695,16 +806,8 @@ def compare(
         rows = list(sim(curve, list(loads)))
         if len(rows) != len(loads):
             raise ParameterError(f"the sim function returned {len(rows)} rows for {len(loads)} loads")
-        recs = []
-        for x, f, r in zip(loads, fractions, rows):
-            if not isinstance(r, Mapping) or "latency" not in r:
-                raise ParameterError(f"the sim function must return mappings with a 'latency'; got {r!r}")
-            rec = {"load": x, "fraction": f}
-            rec.update({k: v for k, v in r.items() if isinstance(v, (int, float, bool, np.number, np.bool_))})
-            rec.setdefault("latency CI", math.nan)
-            rec["saturated"] = bool(r.get("saturated", not math.isfinite(float(r["latency"]))))
-            recs.append(rec)
-        sim_frame = pd.DataFrame(recs)
+        sim_frame = pd.DataFrame([{"load": x, "fraction": f, **_numbers(sim_record(r))}
+                                  for x, f, r in zip(loads, fractions, rows)])
 
     # 6. the model's fine grid over the x range shown
     shown = [max(loads)] + [v for v in (sat_model, bracket[1]) if math.isfinite(v)]
@@ -716,17 +819,17 @@ def compare(
                                 "saturated": np.r_[msat, gsat].astype(bool)})
     model_frame = model_frame.sort_values("load", kind="mergesort").reset_index(drop=True)
 
-    # 7. the error table and the worst error, by the book's rule
+    # 7. the error table and the worst error, by the book's rule (core.claims)
     basis = "sim" if math.isfinite(sat_sim) else (None if closed else "model")
     run_model = model_frame.assign(curve=curve.label, fraction=math.nan)[["curve", "load", "fraction", "latency",
                                                                           "saturated"]]
     run_sim = None if sim_frame is None else sim_frame.assign(curve=curve.label)
-    run = CurveRun(curve=curve, model=run_model, sim=run_sim, model_saturation=float(sat_model if not closed else knee),
-                   sim_saturation=float(sat_sim),
-                   params={"curve": curve.label, "setup": curve.setup, "model": dict(curve.model),
-                           "sim": dict(curve.sim), "loads": list(loads), "fractions_of": "sim" if basis == "sim" else None,
-                           "load basis": basis, "reference load": sat_sim, "quantity": "latency",
-                           "round_to": None, "simulated": simulate})
+    curve_run = CurveRun(
+        curve=curve, model=run_model, sim=run_sim, model_saturation=float(sat_model if not closed else knee),
+        sim_saturation=float(sat_sim),
+        params={"curve": curve.label, "setup": curve.setup, "model": dict(curve.model), "sim": dict(curve.sim),
+                "loads": list(loads), "fractions_of": "sim" if basis == "sim" else None, "load basis": basis,
+                "reference load": sat_sim, "quantity": "latency", "round_to": None, "simulated": simulate})
     errors = pd.DataFrame(columns=["load", "fraction", "model latency", "sim latency", "sim CI95", "sim saturated",
                                    "error", "counted"])
     worst, worst_at = math.nan, math.nan
@@ -742,20 +845,16 @@ def compare(
         err = saturation_aware_error(lat, s)
         err[ssat] = math.nan
         frac = np.asarray(fractions, dtype=float)
-        counted = ~ssat & ~np.isnan(err) & ((frac < BELOW) if basis == "sim" else True)
+        counted = counted_below(frac if basis == "sim" else None, s, ssat) & ~np.isnan(err)
         errors = pd.DataFrame({"load": list(loads), "fraction": frac, "model latency": lat, "sim latency": s,
-                               "sim CI95": sim_frame["latency CI"].to_numpy(dtype=float), "sim saturated": ssat,
-                               "error": err, "counted": counted})
+                               "sim CI95": sim_frame[ci_column("latency")].to_numpy(dtype=float),
+                               "sim saturated": ssat, "error": err, "counted": counted})
         if counted.any():
             a = np.abs(err[counted])
-            worst = float(a.max())
             worst_at = float(np.asarray(loads, dtype=float)[counted][int(np.argmax(a))])
-        if basis == "sim":
-            book = worst_error_below(run)  # the book's function gives the same number
-            if not (book == worst or (math.isnan(book) and math.isnan(worst))):
-                raise AssertionError(f"worst error {worst} differs from worst_error_below's {book}")
+            worst = worst_error_below(curve_run) if basis == "sim" else float(a.max())
     return Comparison(subject=subject, params=dict(params or curve.model), setup=curve.setup if simulate else "",
-                      settings=settings if simulate else None, loads=tuple(loads), model=model_frame, sim=sim_frame,
+                      settings=settings, loads=tuple(loads), model=model_frame, sim=sim_frame,
                       errors=errors, model_saturation=float(sat_model), sim_saturation=float(sat_sim),
                       sim_bracket=tuple(float(v) for v in bracket), knee=float(knee), worst_error=worst,
-                      worst_at=worst_at, worst_rule=rule, run=run)
+                      worst_at=worst_at, worst_rule=rule, run=curve_run)

@@ -25,14 +25,16 @@ The functions a chapter supplies (loads in the chapter's unit, stated by the
 :class:`Figure`; times in cycles)::
 
     model(curve, load) -> {"latency": cycles (inf if saturated), "saturated": bool, ...}
-    sim(curve, loads)  -> [{"latency": cycles (inf if saturated), "latency CI": 95% half width,
-                            "saturated": bool, ...}, ...]          # one per load, same order
+    sim(curve, loads)  -> [SimPoint(latency, latency_ci, saturated, extra), ...]  # one per load, same order
     model_saturation(curve) -> float or Saturation                   # loads
     sim_saturation(curve, model_saturation) -> float or Saturation   # loads
 
 ``"latency"`` is the default *quantity*; any other column name works
-(``quantity="R"``).  A missing ``"saturated"`` is read as "the quantity is
-not finite".  Extra keys become extra columns.
+(``quantity="R"``).  A model row's missing ``"saturated"`` is read as "the
+quantity is not finite".  A simulated point is a
+:class:`~models.core.results.SimPoint`; its frame columns are
+:meth:`~models.core.results.SimPoint.record`'s keys (``latency``,
+``latency_ci``, ``saturated`` and the extras).
 """
 
 from __future__ import annotations
@@ -45,150 +47,15 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .cache import stable_hash
 from .errors import ParameterError
 from .progress import report as report_progress
+from .results import SimPoint
+from .setups import ERROR_FRACTIONS, FRACTIONS_OF, Curve, Figure, finite_nonneg
 from .saturation import Saturation
 from .validation import compare, saturation_aware_error
 
-__all__ = ["Curve", "Figure", "CurveRun", "run_curve", "run_figure", "each_curve", "error_table", "concat", "FRACTIONS_OF",
-           "ERROR_FRACTIONS"]
-
-#: What a curve's loads are fractions of: absolute loads (None), the simulated or the model's saturation load.
-FRACTIONS_OF = (None, "sim", "model")
-
-#: Fractions of the saturation load at which the chapters tabulate errors.
-ERROR_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
-
-_LABEL = re.compile(r"^fig-[a-z][a-z0-9_]*-[a-z0-9][a-z0-9_.-]*$")
-
-
-def _finite_nonneg(name, value, *, positive=False) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ParameterError(f"`{name}` must be a number; got {value!r}")
-    v = float(value)
-    if not math.isfinite(v) or v < 0 or (positive and v == 0):
-        raise ParameterError(f"`{name}` must be finite and {'> 0' if positive else '>= 0'}; got {value!r}")
-    return v
-
-
-# ----------------------------------------------------------------------------
-# Curves and figures
-# ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class Curve:
-    """One model-vs-simulation curve.
-
-    label : str
-        Legend and table label (unique within a figure).
-    model : dict
-        Keyword arguments of the chapter's model (e.g. ``{"k": 8, "M": 32, "V": 10}``).
-    sim : dict
-        Keyword arguments (or overrides) of the chapter's simulator.
-    setup : str
-        Name of the simulator set-up the simulated numbers rest on
-        (e.g. ``"paper"``, ``"model's assumptions"``); ``""`` if there is one.
-    loads : tuple of float
-        Absolute loads (the figure's x unit) when ``fractions_of`` is None,
-        else fractions (> 0) of the saturation load named by ``fractions_of``.
-    fractions_of : {None, 'sim', 'model'}
-        ``'sim'`` falls back to the model's saturation load when there is no
-        simulation.
-    """
-
-    label: str
-    model: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    sim: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    setup: str = ""
-    loads: tuple = ()
-    fractions_of: str | None = None
-
-    def __post_init__(self):
-        if not isinstance(self.label, str) or not self.label:
-            raise ParameterError(f"`label` must be a non-empty string; got {self.label!r}")
-        for name in ("model", "sim"):
-            value = getattr(self, name)
-            if not isinstance(value, Mapping):
-                raise ParameterError(f"`{name}` must be a mapping of keyword arguments; got {value!r}")
-            object.__setattr__(self, name, dict(value))
-        if not isinstance(self.setup, str):
-            raise ParameterError(f"`setup` must be a string (the simulator set-up's name); got {self.setup!r}")
-        if self.fractions_of not in FRACTIONS_OF:
-            raise ParameterError(f"`fractions_of` must be one of None, 'sim', 'model'; got {self.fractions_of!r}")
-        if isinstance(self.loads, (str, bytes)) or not isinstance(self.loads, (Sequence, np.ndarray)):
-            raise ParameterError(f"`loads` must be a sequence of numbers; got {self.loads!r}")
-        what = "load" if self.fractions_of is None else "fraction"
-        loads = tuple(_finite_nonneg(what, x, positive=self.fractions_of is not None) for x in self.loads)
-        object.__setattr__(self, "loads", loads)
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    @property
-    def key(self) -> str:
-        """Stable hash of every field (for cache keys)."""
-        return stable_hash({f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
-
-    def replace(self, **changes) -> "Curve":
-        """A copy with some fields changed (``model``/``sim`` are replaced, not merged)."""
-        return dataclasses.replace(self, **changes)
-
-
-@dataclasses.dataclass(frozen=True)
-class Figure:
-    """A figure: label ``fig-<chapter>-<what>``, title, curves, axis names and units.
-
-    The x axis is the load the curves' functions take (``x_unit``, e.g.
-    ``"messages/node/cycle"``); the y axis is ``quantity`` (``y_unit``, e.g.
-    ``"cycles"``).
-    """
-
-    label: str
-    title: str
-    curves: tuple
-    x_label: str = "generation rate"
-    x_unit: str = "messages/node/cycle"
-    y_label: str = "mean message latency"
-    y_unit: str = "cycles"
-    quantity: str = "latency"
-
-    def __post_init__(self):
-        if not isinstance(self.label, str) or not _LABEL.match(self.label):
-            raise ParameterError(f"`label` must look like 'fig-<chapter>-<what>' (lower case); got {self.label!r}")
-        curves = tuple(self.curves)
-        if not curves or not all(isinstance(c, Curve) for c in curves):
-            raise ParameterError("`curves` must be a non-empty sequence of Curve")
-        labels = [c.label for c in curves]
-        dup = sorted({x for x in labels if labels.count(x) > 1})
-        if dup:
-            raise ParameterError(f"curve labels must be unique within a figure; repeated: {dup}")
-        object.__setattr__(self, "curves", curves)
-        for name in ("title", "x_label", "x_unit", "y_label", "y_unit", "quantity"):
-            if not isinstance(getattr(self, name), str):
-                raise ParameterError(f"`{name}` must be a string; got {getattr(self, name)!r}")
-
-    @property
-    def chapter(self) -> str:
-        """The chapter slug of the label (``fig-<chapter>-...``)."""
-        return self.label.split("-")[1]
-
-    @property
-    def xlabel(self) -> str:
-        """``"<x_label> [<x_unit>]"``."""
-        return f"{self.x_label} [{self.x_unit}]" if self.x_unit else self.x_label
-
-    @property
-    def ylabel(self) -> str:
-        """``"<y_label> [<y_unit>]"``."""
-        return f"{self.y_label} [{self.y_unit}]" if self.y_unit else self.y_label
-
-    def curve(self, label: str) -> Curve:
-        """The curve called ``label``."""
-        for c in self.curves:
-            if c.label == label:
-                return c
-        raise ParameterError(f"figure {self.label} has no curve {label!r}; it has {[c.label for c in self.curves]}")
-
+__all__ = ["Curve", "Figure", "CurveRun", "SimPoint", "sim_record", "run_curve", "run_figure", "each_curve",
+           "error_table", "concat", "FRACTIONS_OF", "ERROR_FRACTIONS"]
 
 # ----------------------------------------------------------------------------
 # Runs
@@ -276,6 +143,17 @@ def _row(values, quantity: str, what: str) -> dict:
     return row
 
 
+def sim_record(point, quantity: str = "latency") -> dict:
+    """A simulated point's row (:meth:`SimPoint.record`); anything but a :class:`SimPoint`, or one without
+    ``quantity``, is a :class:`ParameterError`."""
+    if not isinstance(point, SimPoint):
+        raise ParameterError(f"the sim function must return SimPoint values (models.core.results); got {point!r}")
+    row = point.record()
+    if quantity not in row:
+        raise ParameterError(f"the simulated point has no {quantity!r} (columns: {sorted(row)})")
+    return row
+
+
 def _round(x: float, digits: int | None) -> float:
     return float(x) if digits is None else float(f"{x:.{digits}g}")
 
@@ -299,7 +177,7 @@ def run_curve(
     model : callable
         ``model(curve, load) -> mapping`` (one load, the figure's x unit).
     sim : callable, optional
-        ``sim(curve, loads) -> [mapping, ...]`` one per load in order (may run
+        ``sim(curve, loads) -> [SimPoint, ...]`` one per load in order (may run
         them as one cached :func:`models.sim.sweep.run_sweep`).  None: model only.
     model_saturation : callable, optional
         ``model_saturation(curve) -> load or Saturation``.
@@ -366,7 +244,7 @@ def run_curve(
         if len(rows) != len(loads):
             raise ParameterError(f"the sim function returned {len(rows)} rows for {len(loads)} loads")
         sim_frame = pd.DataFrame(
-            [{"curve": curve.label, "load": x, "fraction": f, **_row(r, quantity, "sim")}
+            [{"curve": curve.label, "load": x, "fraction": f, **sim_record(r, quantity)}
              for x, f, r in zip(loads, fractions, rows)])
     # model at the same loads and on the line
     mrows = [{"curve": curve.label, "load": x, "fraction": f, **_row(model(curve, x), quantity, "model")}
@@ -462,9 +340,9 @@ def error_table(
     within : float, optional
         Also count the points with ``|error| <= within`` (a fraction, 0.05 = 5%).
     """
-    at = () if at is None else tuple(_finite_nonneg("at", f, positive=True) for f in at)
+    at = () if at is None else tuple(finite_nonneg("at", f, positive=True) for f in at)
     if within is not None:
-        within = _finite_nonneg("within", within, positive=True)
+        within = finite_nonneg("within", within, positive=True)
     rows = []
     for run in runs:
         if not isinstance(run, CurveRun):

@@ -653,14 +653,14 @@ def plot_model_sim(ax, x, model, sim=None, sim_ci=None, *, label: str = "", colo
 
 def plot_curve_runs(runs, figure=None, *, ax=None, quantity: str | None = None, saturation_lines: bool = True,
                     legend: bool = True, colors: Sequence | None = None):
-    """Draw :class:`~models.core.experiment.CurveRun` objects on one axis, one colour per curve.
+    """Draw :class:`~models.core.setups.CurveRun` objects on one axis, one colour per curve.
 
     Model: a line over its finite values (saturated loads are left out, never
     drawn as a jump to a huge number).  Simulation: open markers with 95%
     error bars at the unsaturated points.  With ``saturation_lines``: a dashed
     vertical line at the model's saturation load and a dotted one at the
     simulated one, explained by grey legend entries.  With a
-    :class:`~models.core.experiment.Figure`, the axis labels (with units) and
+    :class:`~models.core.setups.Figure`, the axis labels (with units) and
     the title come from it.  The y-limits hold every point and CI
     (:func:`fit_ylim`); with ``legend``, :func:`place_legend`.  Returns the axis.
     """

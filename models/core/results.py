@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ParameterError
+
 
 def _plain(value: Any) -> Any:
     """Convert numpy and dataclass values to JSON-friendly Python objects."""
@@ -96,3 +98,71 @@ class Result:
             if np.isscalar(getattr(self, f.name)) or getattr(self, f.name) is None
         }
         return pd.DataFrame([row])
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class SimPoint(Result):
+    """One simulated load, as every chapter's ``experiments.simulate_curve`` returns it.
+
+    The one type of a simulated point from the simulator's sweep to the
+    tables and plots (:func:`models.core.experiment.run_curve` and
+    :func:`models.core.compare.compare` turn a list of them into a frame whose
+    columns are :meth:`record`'s keys: ``latency``, ``ci_column("latency")``
+    = ``"latency CI"``, ``saturated`` and the extras).
+
+    latency : float
+        Mean message latency (or response time), cycles; ``inf`` when the
+        simulation is saturated.
+    latency_ci : float
+        Half width of its 95 % confidence interval (batch means), cycles; NaN
+        when there is none (a saturated run).
+    saturated : bool
+        The simulator's saturation verdict.
+    extra : mapping of str
+        Further measured quantities of the chapter (``"network latency"``,
+        ``"multiplexing"``, ``"X"`` ...), each a number, and anything a
+        chapter's own tables need of the run (``"result"``: the simulator's
+        whole result); they become columns of :func:`~models.core.experiment.run_curve`'s
+        frame (:func:`~models.core.compare.compare` keeps the numbers only).
+    """
+
+    latency: float
+    latency_ci: float = math.nan
+    saturated: bool = False
+    extra: Any = dataclasses.field(default_factory=dict)
+
+    #: The fields (an extra may not reuse their names, nor their columns' names).
+    FIELDS = ("latency", "latency_ci", "saturated")
+
+    def __post_init__(self):
+        numbers = (int, float, np.integer, np.floating)
+        if not all(isinstance(v, numbers) and not isinstance(v, (bool, np.bool_))
+                   for v in (self.latency, self.latency_ci)):
+            raise ParameterError(f"a SimPoint's latency and latency_ci must be numbers; got {self.latency!r}, "
+                                 f"{self.latency_ci!r}")
+        latency, ci = float(self.latency), float(self.latency_ci)
+        if isinstance(self.saturated, (bool, np.bool_)):
+            saturated = bool(self.saturated)
+        else:
+            raise ParameterError(f"a SimPoint's `saturated` must be True or False; got {self.saturated!r}")
+        if math.isnan(latency) or latency < 0:
+            raise ParameterError(f"a SimPoint's latency must be >= 0 or inf; got {latency!r}")
+        extra = dict(self.extra or {})
+        clash = sorted(set(extra) & {*self.FIELDS, ci_column("latency")})
+        if clash:
+            raise ParameterError(f"a SimPoint's extras may not be named {clash}: they are fields")
+        object.__setattr__(self, "latency", latency)
+        object.__setattr__(self, "latency_ci", ci)
+        object.__setattr__(self, "saturated", saturated)
+        object.__setattr__(self, "extra", extra)
+
+    def record(self) -> dict:
+        """The point as one row of a frame: ``latency``, its :func:`ci_column`, ``saturated`` and the extras."""
+        return {"latency": self.latency, ci_column("latency"): self.latency_ci, "saturated": self.saturated,
+                **self.extra}
+
+
+def ci_column(quantity: str) -> str:
+    """The frame column of the 95 % half width of ``quantity`` (``"latency"`` -> ``"latency CI"``): how every
+    table and plot names a simulated quantity's interval, written once."""
+    return f"{quantity} CI"

@@ -74,7 +74,19 @@ from typing import Callable, Sequence
 from .cache import atomic_write_text, key_path, mac, mac_ok
 from .cache import warn as cache_warn
 from .paths import cache_dir
-from .typeset import tag_text
+
+#: TeX's text-mode specials and how an equation's tag writes them (a tag is typeset in ``\text{...}``).
+_TEXT_ESCAPES = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "^": r"\^{}"}
+
+
+def tag_text(label) -> str:
+    r"""The label written for TeX text mode (``\text{...}``): ``_ & % # $ ^`` escaped.
+
+    ``X_i`` -> ``X\_i``, ``U_ij:switch`` -> ``U\_ij:switch``; a leading ``eq:`` is the caller's
+    business (it is kept).
+    """
+    return "".join(_TEXT_ESCAPES.get(ch, ch) for ch in str(label))
+
 
 #: Bump to invalidate every stored set (the format of the files below; 2: authenticated, #26).
 FORMAT = 2
@@ -108,7 +120,7 @@ def latex_equations(eqs: dict) -> str:
 
     A tag is typeset in text mode, where ``_``, ``^``, ``&``, ``%``, ``#`` and ``$`` are errors
     (MathJax prints the raw TeX in an error box): they are escaped by
-    :func:`models.core.typeset.tag_text` (``Q_ij`` shows as "Q_ij").
+    :func:`tag_text` (``Q_ij`` shows as "Q_ij").
     """
     import sympy as sp
 

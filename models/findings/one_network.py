@@ -30,7 +30,7 @@ mean distance of the simulator's own torus (:meth:`Torus.average_distance`,
 over the ``N - 1`` destinations) divided by 2.
 
 The simulator runs on named set-ups (:data:`SETUPS`, each a
-:class:`models.core.claims.SimulatorSetup`; DESIGN.md: "simulator set-ups are
+:class:`models.core.setups.SimulatorSetup`; DESIGN.md: "simulator set-ups are
 named"): the models disagree on the destination (the 2004 and 2003 DOR models
 have one ejection channel with an M/G/1 wait; the torus_nbc and torus_ipp
 models have no ejection term; the x-Folded TM model has none either), so the
@@ -42,14 +42,14 @@ random tie-breaking at offset ``k/2``).
 
 The simulation hook is the chapters' one: :func:`sim_kwargs` (one point of a
 curve), :func:`simulate_curve` (a cached sweep of it), run lengths in a
-:class:`models.core.claims.SimSettings` (:data:`SETTINGS`, the full
+:class:`models.core.setups.SimSettings` (:data:`SETTINGS`, the full
 profile).  Simulated loads are fractions of each routing's simulated
 saturation load (:func:`sim_saturation`: the one bisection of the package on
 the simulator's ``saturated`` flag, between 0 and the channel/ejection
 capacity :func:`capacity_load`).  :func:`run` builds one
-:class:`~models.core.experiment.Curve` per (model, set-up) and runs it
+:class:`~models.core.setups.Curve` per (model, set-up) and runs it
 through :func:`models.core.experiment.run_curve`; :func:`error_table` (the
-worst error below :data:`~models.core.claims.BELOW` of the simulated
+worst error below :data:`~models.core.setups.BELOW` of the simulated
 saturation is :func:`models.core.claims.worst_error_below`),
 :func:`most_accurate` and :func:`summary_sentences` say which model is most
 accurate where (:func:`glue_values`: the sentences the page quotes);
@@ -69,10 +69,12 @@ import pandas as pd
 
 from .. import torus_dor, torus_ipp, torus_nbc, xfolded_tm
 from ..core import experiment
-from ..core.claims import BELOW, SimSettings, SimulatorSetup, named_setup, worst_error_below
+from ..core.claims import worst_error_below
 from ..core.errors import ParameterError
-from ..core.experiment import ERROR_FRACTIONS, Curve, CurveRun, run_curve
+from ..core.experiment import CurveRun, run_curve
+from ..core.results import SimPoint, ci_column
 from ..core.saturation import Saturation, find_saturation
+from ..core.setups import BELOW, ERROR_FRACTIONS, Curve, SimSettings, SimulatorSetup, named_setup
 from ..core.tables import UNBOUNDED, error_text
 from ..core.validate import require
 from ..networks.graph import Torus
@@ -301,7 +303,7 @@ def models_table(models: Sequence[str] | None = None) -> pd.DataFrame:
 # ----------------------------------------------------------------------------
 # The simulator and its set-ups
 # ----------------------------------------------------------------------------
-#: The named simulator set-ups (:class:`~models.core.claims.SimulatorSetup`: keyword overrides of
+#: The named simulator set-ups (:class:`~models.core.setups.SimulatorSetup`: keyword overrides of
 #: :func:`sim_kwargs`, ``"V"`` = the network's V).  Each stands for the models' assumptions: those whose
 #: :attr:`ModelSpec.setup` names it.
 SETUPS: dict[str, SimulatorSetup] = {s.name: s for s in (
@@ -350,16 +352,15 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     return kw
 
 
-def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list:
-    """The simulation of ``curve`` at every load (messages/node/cycle): one cached sweep, one row per load.
-
-    Rows: ``latency`` (cycles, ``inf`` if saturated), ``latency CI`` (95%
-    half width), ``saturated``, ``throughput`` (messages/node/cycle).
+def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[SimPoint]:
+    """The simulation of ``curve`` at every load (messages/node/cycle): one cached sweep, one
+    :class:`~models.core.results.SimPoint` per load (latency in cycles, ``inf`` if saturated; its 95 % half
+    width; the saturated flag; the extra ``throughput``, messages/node/cycle).
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
                         progress=settings.progress)
-    return [{"latency": r.latency, "latency CI": r.latency_ci, "saturated": bool(r.saturated),
-             "throughput": r.throughput} for r in results]
+    return [SimPoint(r.latency, r.latency_ci, bool(r.saturated), extra={"throughput": r.throughput})
+            for r in results]
 
 
 def capacity_load(net: Network = Network()) -> float:
@@ -388,7 +389,7 @@ def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation
     steps = settings.sat_steps if settings.sat_steps is not None else SETTINGS.sat_steps
 
     def saturated(rate: float) -> bool:
-        return simulate_curve(curve, [rate], probe)[0]["saturated"]
+        return simulate_curve(curve, [rate], probe)[0].saturated
 
     return find_saturation(saturated, 0.0, capacity_load(_network(curve)), rtol=settings.sat_rtol, max_steps=steps)
 
@@ -398,7 +399,7 @@ def sim_saturation(curve: Curve, settings: SimSettings = SETTINGS) -> Saturation
 # ----------------------------------------------------------------------------
 def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
            fractions: Sequence[float] = ERROR_FRACTIONS, models: Sequence[str] | None = None) -> list:
-    """One :class:`~models.core.experiment.Curve` per (set-up, model), at ``fractions`` of the simulated saturation."""
+    """One :class:`~models.core.setups.Curve` per (set-up, model), at ``fractions`` of the simulated saturation."""
     out = []
     for setup in setups:
         named_setup(SETUPS, setup)  # checks the name
@@ -413,7 +414,7 @@ def curves(net: Network = Network(), setups: Sequence[str] = tuple(SETUPS),
 def run(net: Network = Network(), settings: SimSettings = SETTINGS, *, setups: Sequence[str] = tuple(SETUPS),
         fractions: Sequence[float] = ERROR_FRACTIONS, model_points: int = 30,
         models: Sequence[str] | None = None) -> list:
-    """Model and simulation of every (set-up, model): a list of :class:`~models.core.experiment.CurveRun`.
+    """Model and simulation of every (set-up, model): a list of :class:`~models.core.setups.CurveRun`.
 
     Model columns ``latency``, ``saturated``; simulator columns ``latency``,
     ``latency CI`` (95% half width), ``saturated``, ``throughput``.  Each
@@ -681,7 +682,7 @@ def plot(runs: Sequence[CurveRun], net: Network = Network()):
             if run is None or run.sim is None:
                 continue
             s = run.sim
-            h = sim_errorbar(ax, s["load"], s["latency"], s["latency CI"], marker=MARKERS[i % len(MARKERS)],
+            h = sim_errorbar(ax, s["load"], s["latency"], s[ci_column("latency")], marker=MARKERS[i % len(MARKERS)],
                              color="0.2")
             if h is not None:
                 top = max(top, float(np.nanmax(s["latency"].to_numpy(dtype=float))))

@@ -76,12 +76,13 @@ from typing import Iterable, Mapping, Sequence
 import pandas as pd
 
 from .. import CHAPTERS
-from ..core.claims import CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file
+from ..core.claims import (CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file, row_outcome,
+                           as_number, holds_value)
 from ..core.tables import UNBOUNDED, UNBOUNDED_WORD, format_table, percent, percent_text
 
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
-    "read_claims", "check_claims", "row_outcome", "Verdict", "verdict", "verdict_table", "format_verdicts",
+    "read_claims", "check_claims", "Verdict", "verdict", "verdict_table", "format_verdicts",
     "format_percent", "format_ratio", "short_claim", "verdict_rows", "verdict_counts", "counts_by_chapter",
     "glue_values", "FOOTNOTES",
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
@@ -99,8 +100,6 @@ OUTCOMES = ("pass", "fail", "unknown")
 DECIDING = ("paper", "model", "-")
 
 _NUMERIC = ("worst_err", "sat_ratio", "threshold", "yardstick")
-_TRUE = {"true", "1", "yes"}
-_FALSE = {"false", "0", "no"}
 
 
 # ----------------------------------------------------------------------------
@@ -109,22 +108,6 @@ _FALSE = {"false", "0", "no"}
 def claims_path(book_dir, chapter: str) -> Path:
     """``<book_dir>/<chapter>/tables/tab-<chapter>-claims.csv`` (:func:`models.core.claims.claims_file`)."""
     return Path(book_dir) / chapter / "tables" / claims_file(chapter)
-
-
-def _holds_value(value, where: str):
-    """``True`` / ``False`` / ``None`` (empty) from a CSV cell."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("", "nan", "none", "-"):
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise ValueError(f"{where}: column `holds` must be True, False or empty; got {value!r}")
 
 
 def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str | None = None) -> pd.DataFrame:
@@ -178,9 +161,9 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
         bad = out[col] < 0
         if bad.any():
             raise ValueError(f"{source}: column `{col}` must be >= 0; row(s) {[i + 2 for i in out.index[bad]]}")
-    out["holds"] = [(_holds_value(v, f"{source}, row {i + 2}")) for i, v in zip(out.index, out["holds"])]
+    out["holds"] = [holds_value(v, f"{source}, row {i + 2}, column `holds`") for i, v in zip(out.index, out["holds"])]
     out["holds"] = out["holds"].astype(object)
-    out["paper_config"] = [_holds_value(v, f"{source}, row {i + 2}, column paper_config") is not False
+    out["paper_config"] = [holds_value(v, f"{source}, row {i + 2}, column `paper_config`") is not False
                            for i, v in zip(out.index, out["paper_config"])]
     for i, row in out.iterrows():
         if math.isnan(row["threshold"]) == bool(row["threshold_quote"]):
@@ -238,37 +221,6 @@ def read_claims(book_dir, chapters: Iterable[str] | None = None) -> pd.DataFrame
 # ----------------------------------------------------------------------------
 # The rule
 # ----------------------------------------------------------------------------
-def _num(x) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return math.nan
-    return v
-
-
-def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None,
-                stands_for: str = "paper") -> str:
-    """``"pass"``, ``"fail"`` or ``"unknown"`` for one row (the module docstring's rule).
-
-    ``threshold`` is the paper's own tolerance (NaN: the paper names none);
-    ``stands_for`` what the row's set-up stands for (an unbounded error fails
-    a claim without a number only on a set-up the paper or its model
-    describes).
-    """
-    if kind not in KINDS:
-        raise ValueError(f"`kind` must be one of {', '.join(KINDS)}; got {kind!r}")
-    if kind == "fact":
-        return "unknown" if holds is None else ("pass" if bool(holds) else "fail")
-    value = _num(worst_err) if kind == "error" else abs(_num(sat_ratio) - 1.0)
-    t = _num(threshold)
-    if math.isnan(value):
-        return "unknown"
-    if math.isnan(t):
-        unbounded = kind == "error" and math.isinf(value) and stands_for in ("paper", "model")
-        return "fail" if unbounded else "unknown"
-    return "pass" if value <= t else "fail"
-
-
 @dataclass(frozen=True)
 class Verdict:
     """The verdict on one claim.
@@ -343,7 +295,7 @@ def verdict(rows: pd.DataFrame) -> Verdict:
 def threshold_in_quote(threshold: float, quote: str) -> bool:
     """Whether the paper's words ``quote`` state ``threshold`` (a fraction) as a percentage (``5%``, ``5 %``,
     ``5 percent``) or as the fraction itself: the test that a tolerance shown as the paper's is the paper's."""
-    t = _num(threshold)
+    t = as_number(threshold)
     if math.isnan(t):
         return False
     pct = t * 100
@@ -459,11 +411,11 @@ def format_reproductions(frame: pd.DataFrame) -> pd.DataFrame:
     within their band, of all, and how many may miss), ``largest difference``, ``verdict``, ``cause``, ``noise``."""
     out = []
     for _, r in frame.iterrows():
-        rel = _num(r["largest_rel"])
+        rel = as_number(r["largest_rel"])
         out.append({"chapter": r["chapter"], "table": f"{r['table']} ({r['section']})", "column": r["column"],
                     "agree": f"{int(r['entries']) - int(r['outside'])}/{int(r['entries'])} "
                              f"(may miss {int(r['allowed'])})",
-                    "largest difference": f"{_num(r['largest_diff']):.3g}"
+                    "largest difference": f"{as_number(r['largest_diff']):.3g}"
                                           + ("" if math.isnan(rel) else f" ({percent(rel, 2)})"),
                     "verdict": r["verdict"], "cause": r["cause"], "noise": r["noise"]})
     return pd.DataFrame(out, columns=["chapter", "table", "column", "agree", "largest difference", "verdict",
@@ -487,12 +439,12 @@ FOOTNOTES = {
 
 def format_percent(x, digits: int = 1) -> str:
     """A fraction as a percentage with fixed precision (``0.1234 -> '12.3%'``); ``'n/a'``; ``'∞'`` for +inf."""
-    return percent_text(_num(x), digits)
+    return percent_text(as_number(x), digits)
 
 
 def format_ratio(x, digits: int = 3) -> str:
     """A ratio with fixed precision (``'0.565'``); ``'n/a'``."""
-    v = _num(x)
+    v = as_number(x)
     if math.isnan(v):
         return "n/a"
     if math.isinf(v):
@@ -522,7 +474,7 @@ def _holds_text(h) -> str:
 
 def tolerance_text(row) -> str:
     """Whose tolerance judges the claim: the paper's (with its words), or none (with the book's yardstick)."""
-    t, y = _num(row["threshold"]), _num(row["yardstick"])
+    t, y = as_number(row["threshold"]), as_number(row["yardstick"])
     if not math.isnan(t):
         return f"the paper's tolerance: {format_percent(t)} (\u201c{row['threshold_quote']}\u201d)"
     if row["kind"] == "fact":
@@ -709,9 +661,10 @@ def before_after(table: pd.DataFrame, reproductions: pd.DataFrame, record: pd.Da
                                       "referee suggests"])
 
 
-def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str],
+def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequence[str] | None = None,
                 record: pd.DataFrame | None = None) -> dict:
-    """What the claims page glues for other pages (key -> displayable object or text):
+    """What the claims page glues for other pages (key -> displayable object or text), for every chapter of
+    ``chapters`` (default :data:`models.CHAPTERS`):
 
     ``findings-verdicts-<chapter>`` (:func:`chapter_verdicts` in the book's table style: the chapter's
     Findings section shows it), ``findings-summary-<chapter>`` (:func:`chapter_summary`: the intro's
@@ -719,7 +672,7 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
     ``findings-before-after`` (:func:`before_after`, the response page's table).
     """
     out = {}
-    for chapter in chapters:
+    for chapter in CHAPTERS if chapters is None else chapters:
         out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
         out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
     if record is not None:

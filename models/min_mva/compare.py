@@ -20,72 +20,44 @@ simulated ``NC``.  The default loads are ``points`` integers up to ``upto``
     c.errors, c.worst_error          # over every simulated NC
     c.save("mva.svg", style="paper")
 
-The simulation is the chapter's own (:mod:`models.min_mva.experiments`,
-imported only when simulating): the closed simulator
-:func:`models.sim.closed_min.simulate` through
-:func:`~models.min_mva.experiments.simulate_curve`, ``cycles`` per ``NC`` (the
-warm-up included), on the set-up of the model's return network
-(``return_wiring``: ``"mirror"`` is the set-up ``"paper"``, ``"same"`` the
-set-up ``"second-omega"``).
+The parameters are checked once, into a
+:class:`~models.min_mva.params.MvaParams`; the curve is built once from it
+(:func:`models.min_mva.setups.network_curve`) and simulated, when asked, by
+the chapter's own hook (:mod:`models.min_mva.experiments`, imported only
+then): the closed simulator :func:`models.sim.closed_min.simulate` through
+:func:`~models.min_mva.experiments.simulate_curve`, ``cycles`` per ``NC``
+(the warm-up included; default :data:`models.min_mva.setups.RUN`), on the
+set-up of the model's return network (``return_wiring``: ``"mirror"`` is
+the set-up ``"paper"``, ``"same"`` the set-up ``"second-omega"``).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
-
 from ..core import compare as core
-from ..core.claims import SimSettings
-from ..core.errors import ParameterError
-from ..core.experiment import Curve
-from . import LOAD, LOAD_UNIT
-from .setups import DEFAULT_SETUP, SETUPS
+from . import LOAD, LOAD_UNIT, setups
+from .params import MvaParams
 from .solve import saturation_load, solve_curve
 
-__all__ = ["compare", "subject", "setup_of", "CYCLES", "WARMUP"]
+__all__ = ["compare", "subject"]
 
-#: Simulated cycles per ``NC`` (the warm-up included) and discarded warm-up cycles: the command's ``--cycles`` /
-#: ``--warmup`` defaults.
-CYCLES = 100_000
-WARMUP = 10_000
+CHAPTER = "min_mva"
 
 
-def setup_of(return_wiring: str, setup: str | None = None) -> str:
-    """The set-up that simulates the return network ``return_wiring``; ``setup``, if named, must be it (or the default).
-
-    The set-up is the return network's wiring, which ``return_wiring`` already
-    gives the model; ``setup`` may name it, never contradict it.
-    """
-    name = next((n for n, s in SETUPS.items() if s.overrides["return_wiring"] == return_wiring), None)
-    if name is None:
-        raise ParameterError(f"`return_wiring` must be one of "
-                             f"{[s.overrides['return_wiring'] for s in SETUPS.values()]}; got {return_wiring!r}")
-    if setup is not None and setup not in (name, DEFAULT_SETUP):
-        if setup not in SETUPS:
-            raise ParameterError(f"`setup` must be one of {list(SETUPS)}; got {setup!r}")
-        raise ParameterError(f"`setup` {setup!r} simulates return_wiring={SETUPS[setup].overrides['return_wiring']!r}"
-                             f", but the model's is {return_wiring!r}: pass --return_wiring "
-                             f"{SETUPS[setup].overrides['return_wiring']} (return_wiring=...) too")
-    return name
-
-
-def subject(topology: str, k: int, n: int, S_pe: float, S_mm: float, m: int, pattern: str, return_wiring: str,
-            setup: str = "") -> core.Subject:
-    """What a comparison of this system is about, in words (the figure's title) and units."""
-    back = "mirror-image return network" if return_wiring == "mirror" else "second identical return network"
-    traffic = "hot-spot" if pattern == "hot_spot" else pattern
+def subject(p: MvaParams, setup: str = "") -> core.Subject:
+    """What a comparison of the multiprocessor ``p`` is about, in words (the figure's title) and units."""
+    back = "mirror-image return network" if p.return_wiring == "mirror" else "second identical return network"
+    traffic = ("hot-spot" if p.pattern == "hot_spot" else p.pattern) if isinstance(p.pattern, str) else "matrix"
     return core.Subject(
-        chapter="min_mva", load=LOAD, load_label=r"$NC$", load_unit=LOAD_UNIT,
-        network=f"{k ** n} processors, {topology} network of {k}{core.TIMES}{k} switches, {back}, "
-                f"S_pe = {S_pe:g}, S_mm = {S_mm:g} cycles, m = {m} packet{'s' if m != 1 else ''}, {traffic} traffic",
+        chapter=CHAPTER, load=LOAD, load_label=r"$NC$", load_unit=LOAD_UNIT,
+        network=f"{p.N} processors, {p.topology} network of {p.k}{core.TIMES}{p.k} switches, {back}, "
+                f"S_pe = {p.S_pe:g}, S_mm = {p.S_mm:g} cycles, m = {p.m} packet{'s' if p.m != 1 else ''}, "
+                f"{traffic} traffic",
         latency="mean response time R", closed=True, setup=setup)
 
 
+
 def compare(*, topology: str = "omega", k: int = 2, n: int = 6, S_pe: float = 1.0, S_mm: float = 1.0, m: int = 1,
-            pattern: str = "uniform", return_wiring: str = "mirror", setup: str | None = None,
-            loads: Sequence[int] | None = None, points: int = core.POINTS, upto: float | None = None,
-            simulate: bool = True, cycles: int | None = None, warmup: int | None = None, seed: int | None = None,
-            jobs: int | None = None, progress: bool | None = None, settings: SimSettings | None = None,
-            grid: int = core.GRID, sim: Callable | None = None) -> core.Comparison:
+            pattern: str = "uniform", return_wiring: str = "mirror", **run) -> core.Comparison:
     """The approximate MVA against the closed simulation on one system: a :class:`~models.core.compare.Comparison`.
 
     A closed system (the module docstring): the loads are ``NC`` values and
@@ -95,40 +67,19 @@ def compare(*, topology: str = "omega", k: int = 2, n: int = 6, S_pe: float = 1.
 
     Parameters
     ----------
-    topology : {"omega", "baseline", "cube"}
-        The forward network.
-    k : int
-        Switch size (``k x k`` switches).
-    n : int
-        Stages; ``N = k**n`` processors and memories.
-    S_pe : float
-        Mean processor inter-request time when not blocked, cycles, >= 1.
-    S_mm : float
-        Memory service time, cycles, >= ``m``.
-    m : int
-        Packets per request and per reply, >= 1.
-    pattern : {"uniform", "hot_spot"}
-        Memory reference pattern (``hot_spot``: the paper's Fig. 3, h = 0.2).
-    return_wiring : {"mirror", "same"}
-        The return network: the forward network's mirror image (the set-up
-        ``"paper"``) or a second copy (``"second-omega"``).
-    setup : str, optional
-        The simulator set-up; it follows ``return_wiring`` (may name it, never contradict it).
-    loads : sequence of int, optional
-        ``NC`` values (outstanding requests per processor, integers >= 1) to
-        simulate and tabulate.  Default: ``points`` integers up to ``upto``
-        (default 0.9) times the knee ``N*``, each once.
-    points : int
-        How many before rounding (default 10).
-    upto : float, optional
-        The last default ``NC`` as a fraction of ``N*``.
-    simulate : bool
-        Run the simulation (default); False: the model alone.
-    cycles, warmup : int, optional
-        Simulated cycles per ``NC``, the warm-up included (default :data:`CYCLES`), and discarded
-        warm-up cycles (:data:`WARMUP`).
-    seed, jobs, progress, settings, grid, sim
-        As for :func:`models.torus_dor.compare` (the model's grid is every integer ``NC`` up to the largest).
+    topology, k, n, S_pe, S_mm, m, pattern, return_wiring
+        The multiprocessor, with its units and ranges in
+        :class:`models.min_mva.params.MvaParams` (``pattern``: a named
+        pattern; ``return_wiring``: ``"mirror"`` is the set-up ``"paper"``,
+        ``"same"`` the set-up ``"second-omega"``).
+    **run
+        The run options: see :class:`models.core.compare.RunOptions`.  Here
+        ``loads`` are ``NC`` values (integers >= 1; default ``points``
+        integers up to ``upto`` = 0.9 of the knee ``N*``, each once), the run
+        length is ``cycles`` per ``NC``, the warm-up included (default
+        :data:`models.min_mva.setups.RUN`: 100,000 and ``warmup`` 10,000), and
+        ``setup`` follows ``return_wiring`` (it may name its set-up, never
+        contradict it).  The model's grid is every integer ``NC`` up to the largest.
 
     Returns
     -------
@@ -142,21 +93,14 @@ def compare(*, topology: str = "omega", k: int = 2, n: int = 6, S_pe: float = 1.
         An invalid parameter, named (the model's checks: ``topology``, ``k``, ``n``, ``S_pe``,
         ``S_mm``, ``m``, ``pattern``, ``return_wiring``, ``NC``; ``setup``; ``cycles``, ``warmup``).
     """
-    model = dict(topology=topology, k=k, n=n, S_pe=S_pe, S_mm=S_mm, m=m, pattern=pattern, return_wiring=return_wiring)
-    name = setup_of(return_wiring, setup)
-    hooks = {}
-    if simulate:
-        from . import experiments  # the simulator (numba): only when simulating
-
-        settings = core.run_settings(settings, unit="cycles", length=cycles, warmup=warmup, seed=seed, jobs=jobs,
-                                     progress=progress, default_length=CYCLES, default_warmup=WARMUP)
-        what = subject(**model, setup=SETUPS[name].short if name != DEFAULT_SETUP else "")
-        curve = Curve(what.network, model=dict(model), sim=SETUPS[name].sim(model), setup=name)
-        hooks = dict(sim=sim or (lambda c, xs: experiments.simulate_curve(c, xs, settings)))
-    else:
-        what = subject(**model)
-        curve = Curve(what.network, model=dict(model))
-    return core.compare(curve, what, model=lambda xs: solve_curve(xs, **model),
-                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL), loads=loads,
-                        points=points, upto=upto, search=False, grid=grid, integer_loads=True, settings=settings,
-                        params=dict(model), **hooks)
+    opts = core.RunOptions.of(run)
+    p = MvaParams(topology=topology, k=k, n=n, S_pe=S_pe, S_mm=S_mm, m=m, pattern=pattern,
+                  return_wiring=return_wiring)  # the one check of the network
+    shown = setups.setup_of(p.return_wiring, opts.setup)
+    what = subject(p, setup=setups.SETUPS[shown].short if opts.simulate and shown != setups.DEFAULT_SETUP else "")
+    curve = setups.network_curve(p, shown, label=what.network)  # built once
+    model = curve.model
+    return core.compare(curve, what, opts, model=lambda xs: solve_curve(xs, **model),
+                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL),
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, integer_loads=True,
+                        params=p.keywords())

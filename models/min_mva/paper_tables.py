@@ -30,7 +30,8 @@ agrees when it lies within its band (:func:`models.core.claims.entry_band`):
   the paper's noise does not shrink as our runs grow; a column is
   reproduced when at most
   :func:`models.core.claims.allowed_misses` of its entries miss (a perfect
-  reproduction passes with probability 99%; :func:`simulation_agreement`);
+  reproduction passes with probability 99%; :func:`simulation_agreement`
+  counts, :func:`models.core.claims.reproduction_row` decides);
 * :func:`reading_residuals`: Table 1 and 2 under every reading of eq. (1)
   tried (:data:`models.min_mva.equations.EQ1_READINGS`) and other iterations
   (:data:`ITERATIONS`: undamped, and stopped early).
@@ -41,7 +42,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.claims import SimSettings, allowed_misses, entry_band, named_setup
+from ..core.claims import allowed_misses, entry_band
+from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
 from ..sim.closed_min import simulate
 from .readings import EQ1_READINGS
@@ -380,20 +382,22 @@ def printed_R_excess(which: int):
 
 
 def simulation_agreement(cmp) -> dict:
-    """The table rule on a simulated :func:`compare_table` (every row and NC): is the column reproduced?
+    """The counts of the table rule on a simulated :func:`compare_table` (every row and NC).
 
-    Returns ``{"entries", "agreeing", "outside", "allowed", "share",
-    "holds"}``: ``agreeing`` entries lie within their band (``sim_agrees``);
-    ``holds`` when at most ``allowed`` =
-    :func:`models.core.claims.allowed_misses` of them miss (each band misses
-    a perfect reproduction with probability 5%, and the column is called
-    reproduced with probability 99% then).
+    Returns ``{"entries", "agreeing", "outside", "allowed", "share"}``:
+    ``agreeing`` entries lie within their band (``sim_agrees``); a column is
+    reproduced when at most ``allowed`` = :func:`models.core.claims.allowed_misses`
+    of them miss (each band misses a perfect reproduction with probability
+    5%, and the column is called reproduced with probability 99% then).  The
+    verdict itself is the rule's own, :func:`models.core.claims.reproduction_row`
+    (:func:`models.min_mva.experiments.simulation_verdicts`), never a
+    comparison here.
     """
     n = int(len(cmp))
     k = int(cmp["sim_agrees"].sum())
     allowed = allowed_misses(n) if n else 0
     return {"entries": n, "agreeing": k, "outside": n - k, "allowed": allowed,
-            "share": k / n if n else float("nan"), "holds": bool(n and n - k <= allowed)}
+            "share": k / n if n else float("nan")}
 
 
 def _memory_side(gap: pd.DataFrame) -> tuple[int, int]:

@@ -23,7 +23,7 @@ _NC_LABEL = "NC (outstanding requests\nper processor)"
 def plot_figure(runs: Sequence[CurveRun], title: str = ""):
     """Response time (a) and throughput (b) vs ``NC`` for the runs of one figure.
 
-    ``runs`` are :class:`~models.core.experiment.CurveRun` objects of
+    ``runs`` are :class:`~models.core.setups.CurveRun` objects of
     :func:`models.min_mva.experiments.run_figure`.  Model: lines; simulation
     (when run): open markers with 95% confidence intervals.  ``NC`` on a
     base-2 log axis, ticks at the ``NC`` values run.  One legend below both

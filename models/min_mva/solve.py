@@ -12,7 +12,9 @@ The front door (``models/__init__.py``): :func:`solve` (``NC`` positional,
 everything else keyword-only) returns a :class:`MinMvaResult`;
 :func:`solve_curve` a :class:`CurveResult`; :func:`saturation_load` the
 saturation population ``N*`` of the asymptotic bounds (:func:`asymptotic_bounds`,
-closed form, no bisection).  The system is *closed*: it is never saturated
+closed form, no bisection); each takes the multiprocessor as the keywords
+of :class:`~models.min_mva.params.MvaParams`, which documents and checks
+them once.  The system is *closed*: it is never saturated
 (``saturated`` is always False, ``latency = R`` is always finite), since its
 ``N * NC`` customers bound every queue; past ``N*`` the throughput levels off
 at the bottleneck's bound and ``R`` grows linearly in ``NC``.
@@ -68,22 +70,18 @@ from ..core.errors import ParameterError
 from ..core.fixed_point import anderson_update, fixed_point, fixed_points, newton_update
 from ..core.results import Result
 from ..core.symbolic import compiled
-from ..core.validate import require, require_choice, require_loads, require_max_iter, require_radix, require_tol
+from ..core.validate import require, require_choice, require_loads, require_max_iter, require_tol
 from .readings import EQ1_READINGS
-from ..networks.patterns import reference_matrix
-from ..networks.multistage import RETURN_WIRINGS, TOPOLOGIES, MultistageNetwork
+from ..networks.multistage import MultistageNetwork
+from .params import MvaParams
 from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
+
+CHAPTER = "min_mva"
 
 METHODS = ("auto", "general", "reduced")
 
-# Sane ranges (issue #15; the others are those of models.core.validate): N = k**n <= 1024 processors
-# (the visit ratios alone take about a minute at N = 4096),
-# so n <= 10 stages; at most 1e4 packets per request, service times <= 1e6 cycles, NC <= 256 requests per
-# processor (the damped iteration needs ~30 NC steps: past NC ~ 650 it exceeds the default max_iter).
-MAX_PROCESSORS = 1024
-MAX_STAGES = 10
-MAX_PACKETS = 10_000
-MAX_SERVICE = 1e6
+# The largest NC (issue #15; the network's ranges are models.min_mva.params's): the damped iteration needs
+# ~30 NC steps, so past NC ~ 650 it exceeds the default max_iter.
 MAX_POPULATION = 256
 
 
@@ -137,7 +135,7 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
 @functools.cache
 def _kernels(multi: bool, reading: str = "paper") -> dict:
     """The lambdified callables of :func:`_kernel_specs` (built once per process)."""
-    K = dict(compiled("min_mva", functools.partial(_kernel_specs, multi, reading), (multi, reading)))
+    K = dict(compiled(CHAPTER, functools.partial(_kernel_specs, multi, reading), (multi, reading)))
     K.setdefault("sum_c", None)
     return K
 
@@ -498,61 +496,19 @@ def _population(NC):
     return int(NC) if float(NC).is_integer() else float(NC)
 
 
-def _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring):
-    require_choice("topology", topology, TOPOLOGIES, unit="multistage network")
-    k = require_radix("k", k, 2, unit="switch radix (k x k switches), ports")
-    n = require("n", n, 1, MAX_STAGES, unit="number of stages; N = k**n processors", integer=True)
-    require("N = k**n", k**n, 2, MAX_PROCESSORS, unit="processors and memory modules", integer=True)
-    m = require("m", m, 1, MAX_PACKETS, unit="packets per request/reply", integer=True)
-    S_pe = float(require("S_pe", S_pe, 1, MAX_SERVICE, unit="mean processor inter-request time, cycles"))
-    S_mm = float(require("S_mm", S_mm, m, MAX_SERVICE, unit=f"memory service time, cycles (>= m = {m} packets)"))
-    require_choice("return_wiring", return_wiring, RETURN_WIRINGS, unit="return network wiring")
-    return k, n, m, S_pe, S_mm
-
-
-def _validate(topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method, reading="paper"):
-    k, n, m, S_pe, S_mm = _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring)
+def _validate(NC, network: dict, damping, tol, max_iter, method, reading="paper", where="solve"):
+    """The network (:class:`~models.min_mva.params.MvaParams`, the one check of the nine keywords), the reading,
+    ``NC`` and the iteration controls: ``(params, NC, max_iter)``."""
+    p = MvaParams.of(network, where)
     require_choice("reading", reading, list(EQ1_READINGS), unit="reading of eq. (1)")
-    if reading != "paper" and m != 1:
-        raise ParameterError(f"`reading` {reading!r} is a reading of eq. (1), for m = 1 only; got m = {m}")
+    if reading != "paper" and p.m != 1:
+        raise ParameterError(f"`reading` {reading!r} is a reading of eq. (1), for m = 1 only; got m = {p.m}")
     NC = _population(NC)
     require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
     require_tol("tol", tol, unit="relative change")
     max_iter = require_max_iter("max_iter", max_iter)
     require_choice("method", method, METHODS)
-    return k, n, NC, m, S_pe, S_mm, max_iter
-
-
-def _pattern_matrix(pattern, N, pattern_options):
-    """The reference matrix; a ``pattern`` or ``pattern_options`` of the wrong kind is a ParameterError naming it.
-
-    A named pattern is built once per ``(pattern, N, options)`` (:func:`_named_pattern`)."""
-    if pattern_options is not None and not isinstance(pattern_options, dict):
-        raise ParameterError(f"`pattern_options` must be a dict of the pattern's options or None; got {pattern_options!r}")
-    opts = dict(pattern_options or {})
-    if not isinstance(pattern, str):
-        try:
-            pattern = np.asarray(pattern, dtype=float)
-        except (TypeError, ValueError):
-            raise ParameterError(f"`pattern` must be a pattern name or an N x N matrix (N = {N}); got {pattern!r}") from None
-    try:
-        if isinstance(pattern, str):
-            try:
-                return _named_pattern(pattern, N, tuple(sorted(opts.items())))
-            except TypeError as exc:
-                if "unhashable" not in str(exc):
-                    raise
-        return reference_matrix(pattern, N, **opts)
-    except TypeError as exc:  # an option the named pattern does not take
-        raise ParameterError(f"`pattern_options` {pattern_options!r} do not fit pattern {pattern!r}: {exc}") from None
-
-
-@functools.lru_cache(maxsize=16)
-def _named_pattern(pattern: str, N: int, opts: tuple) -> np.ndarray:
-    """A named reference matrix, built once per ``(pattern, N, options)`` (``N x N``: 8 MB at N = 1024), read-only."""
-    P = np.array(reference_matrix(pattern, N, **dict(opts)), dtype=float)
-    P.setflags(write=False)
-    return P
+    return p, NC, max_iter
 
 
 _DIGESTS: dict = {}
@@ -560,7 +516,7 @@ _DIGESTS: dict = {}
 
 def _digest(P: np.ndarray) -> str:
     """SHA-1 of ``P``'s bytes (the cache key of the load-independent set-up); remembered for the read-only named
-    matrices of :func:`_named_pattern`, which cannot change."""
+    matrices of :class:`~models.min_mva.params.MvaParams`, which cannot change."""
     if not P.flags.writeable:
         hit = _DIGESTS.get(id(P))
         if hit is not None and hit[0] is P:
@@ -651,21 +607,13 @@ def solve(
     NC: float,
     /,
     *,
-    topology: str = "omega",
-    k: int = 2,
-    n: int = 6,
-    S_pe: float = 1.0,
-    S_mm: float = 1.0,
-    m: int = 1,
-    pattern="uniform",
-    return_wiring: str = "mirror",
-    pattern_options: dict | None = None,
     damping: float = 0.5,
     tol: float = 1e-12,
     max_iter: int = 20000,
     raise_on_failure: bool = True,
     method: str = "auto",
     reading: str = "paper",
+    **network,
 ) -> MinMvaResult:
     """Solve Willick & Eager's approximate MVA of a multiprocessor with a multistage network.
 
@@ -675,24 +623,13 @@ def solve(
         Maximum outstanding requests per processor (customers per class), the
         load (:data:`models.min_mva.LOAD`).  The paper's values are integers;
         real values >= 1 are accepted (the equations are continuous in ``NC``).
-    topology : {"omega", "baseline", "cube"}
-        Forward network topology (the return network is its mirror image or a copy).
-    k, n : int
-        ``k x k`` switches (``2 <= k <= 1024``), ``n <= 10`` stages, ``N = k**n <= 1024``
-        processors and memories.
-    S_pe : float in [1, 1e6]
-        Mean processor inter-request time when not blocked (cycles, geometric).
-    S_mm : float in [m, 1e6]
-        Memory service time (cycles, deterministic).
-    m : int in [1, 1e4]
-        Packets per request and per reply; ``m = 1`` uses eqs. (1)-(3),
-        ``m > 1`` eqs. (4)-(6) (module docstring for the readings).
-    pattern : "uniform", "hot_spot" or (N, N) array
-        Memory reference matrix ``P_ij`` (:func:`models.networks.patterns.reference_matrix`).
-    return_wiring : {"mirror", "same"}
-        See :mod:`models.networks.multistage`.
-    pattern_options : dict, optional
-        Keyword options of the named pattern (e.g. ``{"h": 0.2}``).
+    **network
+        The multiprocessor: ``topology``, ``k``, ``n``, ``S_pe``, ``S_mm``,
+        ``m``, ``pattern``, ``return_wiring``, ``pattern_options``, each
+        documented (with its default, unit and range) by
+        :class:`models.min_mva.params.MvaParams`, which checks them.  Default:
+        the paper's 64-processor omega network of ``2 x 2`` switches,
+        ``S_pe = S_mm = 1``, one packet, uniform traffic, mirror-image return network.
     damping, tol, max_iter
         Damped fixed-point iteration on the per-visit residence times
         (``0 < damping <= 1``, ``tol >= 1e-15``, ``max_iter <= 1e7``).
@@ -720,18 +657,20 @@ def solve(
         If the iteration does not converge within ``max_iter`` (names the
         equation and the (class, center) whose value moved most).
     """
-    k, n, NC, m, S_pe, S_mm, max_iter = _validate(
-        topology, k, n, NC, S_pe, S_mm, m, return_wiring, damping, tol, max_iter, method, reading
-    )
-    P = _pattern_matrix(pattern, k**n, pattern_options)
-    prep = _prepare(topology, k, n, return_wiring, P, method)
+    return _solve_checked(NC, network, damping, tol, max_iter, raise_on_failure, method, reading, "solve")[1]
+
+
+def _solve_checked(NC, network, damping, tol, max_iter, raise_on_failure, method, reading, where):
+    """:func:`solve` after its checks: ``(prepared network, result)``."""
+    p, NC, max_iter = _validate(NC, network, damping, tol, max_iter, method, reading, where)
+    prep = _prepare(p.topology, p.k, p.n, p.return_wiring, p.P, method)
     params = dict(
-        topology=topology, k=k, n=n, N=k**n, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m,
-        pattern=pattern if isinstance(pattern, str) else "matrix", pattern_options=dict(pattern_options or {}),
-        return_wiring=return_wiring, damping=damping, tol=tol, max_iter=max_iter, method=method, reading=reading,
+        topology=p.topology, k=p.k, n=p.n, N=p.N, NC=NC, S_pe=p.S_pe, S_mm=p.S_mm, m=p.m,
+        pattern=p.pattern if isinstance(p.pattern, str) else "matrix", pattern_options=dict(p.pattern_options or {}),
+        return_wiring=p.return_wiring, damping=damping, tol=tol, max_iter=max_iter, method=method, reading=reading,
     )
-    return _solve_prepared(
-        prep, NC=NC, S_pe=S_pe, S_mm=S_mm, m=m, damping=damping, tol=tol, max_iter=max_iter,
+    return prep, _solve_prepared(
+        prep, NC=NC, S_pe=p.S_pe, S_mm=p.S_mm, m=p.m, damping=damping, tol=tol, max_iter=max_iter,
         raise_on_failure=raise_on_failure, params=params, reading=reading,
     )
 
@@ -766,7 +705,9 @@ def _reduced_curve(prep: _Prepared, NCs, prm: dict, raise_on_failure: bool, acce
     return out
 
 
-def solve_curve(NC_values, /, *, accelerate: bool = True, **kwargs) -> CurveResult:
+def solve_curve(NC_values, /, *, accelerate: bool = True, damping: float = 0.5, tol: float = 1e-12,
+                max_iter: int = 20000, raise_on_failure: bool = True, method: str = "auto", reading: str = "paper",
+                **network) -> CurveResult:
     """:func:`solve` for each ``NC`` in ``NC_values`` (same keyword arguments otherwise).
 
     Visits are computed once.  On the reduced path (stage-symmetric visits,
@@ -792,19 +733,17 @@ def solve_curve(NC_values, /, *, accelerate: bool = True, **kwargs) -> CurveResu
     (:func:`models.core.fixed_point.anderson_update`, no Jacobian; the same
     1e-2 and 10% guards) once the damped step is below 1e-2.
     """
-    if "NC" in kwargs:
+    if "NC" in network:
         raise ParameterError("`NC` is given by `NC_values` in solve_curve")
     if not isinstance(accelerate, bool):
         raise ParameterError(f"`accelerate` must be True or False; got {accelerate!r}")
     NCs = require_loads("NC_values", NC_values, _population, unit="requests/processor")
     results = []
     x0 = None
-    first = solve(NCs[0], **kwargs)
+    prep, first = _solve_checked(NCs[0], network, damping, tol, max_iter, raise_on_failure, method, reading,
+                                 "solve_curve")
     results.append(first)
     prm = first.params
-    P = _pattern_matrix(kwargs.get("pattern", "uniform"), prm["N"], kwargs.get("pattern_options"))
-    prep = _prepare(prm["topology"], prm["k"], prm["n"], prm["return_wiring"], P, prm["method"])
-    raise_on_failure = kwargs.get("raise_on_failure", True)
     if prep.method == "reduced" and len(NCs) > 1:
         results.extend(_reduced_curve(prep, NCs[1:], prm, raise_on_failure, accelerate))
     else:
@@ -897,18 +836,7 @@ def _network_visits(topology, k, n, return_wiring, P) -> tuple:
     return hit
 
 
-def asymptotic_bounds(
-    *,
-    topology: str = "omega",
-    k: int = 2,
-    n: int = 6,
-    S_pe: float = 1.0,
-    S_mm: float = 1.0,
-    m: int = 1,
-    pattern="uniform",
-    return_wiring: str = "mirror",
-    pattern_options: dict | None = None,
-) -> AsymptoticBounds:
+def asymptotic_bounds(**network) -> AsymptoticBounds:
     """The saturation population ``N*`` of the asymptotic bounds, from the model's own demands.
 
     For a single-class closed network, Lazowska et al., *Quantitative System
@@ -938,18 +866,24 @@ def asymptotic_bounds(
     ``NC* = (D_i + Z_i) / max_j sum_i D_ij``, e.g. ``(2n + S_mm + 1 + S_pe) /
     max(1, S_mm, S_pe)`` for ``m = 1``.  Closed form; no iteration.
 
+    ``network``: the multiprocessor's keywords (:class:`models.min_mva.params.MvaParams`, which documents
+    and checks them; the defaults are :func:`solve`'s).
+
     Returns
     -------
     AsymptoticBounds
     """
-    k, n, m, S_pe, S_mm = _validate_network(topology, k, n, S_pe, S_mm, m, return_wiring)
-    P = _pattern_matrix(pattern, k**n, pattern_options)
-    key = (topology, k, n, S_pe, S_mm, m, return_wiring, _digest(P), isinstance(pattern, str) and pattern,
-           repr(sorted((pattern_options or {}).items())))
+    return _bounds(MvaParams.of(network, "asymptotic_bounds"))
+
+
+def _bounds(p: MvaParams) -> AsymptoticBounds:
+    """:func:`asymptotic_bounds` of the checked ``p``, kept per configuration (it does not depend on the load)."""
+    key = (p.topology, p.k, p.n, p.S_pe, p.S_mm, p.m, p.return_wiring, _digest(p.P),
+           isinstance(p.pattern, str) and p.pattern, repr(sorted((p.pattern_options or {}).items())))
     hit = _BOUNDS_CACHE.get(key)
     if hit is not None:
         return hit
-    out = _asymptotic_bounds(topology, k, n, S_pe, S_mm, m, pattern, return_wiring, pattern_options, P)
+    out = _asymptotic_bounds(p)
     if len(_BOUNDS_CACHE) > 64:
         _BOUNDS_CACHE.clear()
     _BOUNDS_CACHE[key] = out
@@ -959,9 +893,10 @@ def asymptotic_bounds(
 _BOUNDS_CACHE: dict = {}
 
 
-def _asymptotic_bounds(topology, k, n, S_pe, S_mm, m, pattern, return_wiring, pattern_options, P) -> AsymptoticBounds:
-    """:func:`asymptotic_bounds` after validation (kept per configuration: it does not depend on the load)."""
-    net, vis = _network_visits(topology, k, n, return_wiring, P)
+def _asymptotic_bounds(p: MvaParams) -> AsymptoticBounds:
+    """:func:`asymptotic_bounds` after validation."""
+    n, m, S_pe, S_mm = p.n, p.m, p.S_pe, p.S_mm
+    net, vis = _network_visits(p.topology, p.k, n, p.return_wiring, p.P)
     N = net.N
     s = vis.n_switch
     cls = vis.cls.astype(np.int64)
@@ -980,9 +915,9 @@ def _asymptotic_bounds(topology, k, n, S_pe, S_mm, m, pattern, return_wiring, pa
     where = f"PE {j - net.n_centers}" if j >= net.n_centers else f"{stage_labels(n)[j // N]} {j % N}"
     if tied.size > 1:
         where += f" (and {tied.size - 1} more centers as loaded)"
-    params = dict(topology=topology, k=k, n=n, N=N, S_pe=S_pe, S_mm=S_mm, m=m,
-                  pattern=pattern if isinstance(pattern, str) else "matrix",
-                  pattern_options=dict(pattern_options or {}), return_wiring=return_wiring)
+    params = dict(topology=p.topology, k=p.k, n=n, N=N, S_pe=S_pe, S_mm=S_mm, m=m,
+                  pattern=p.pattern if isinstance(p.pattern, str) else "matrix",
+                  pattern_options=dict(p.pattern_options or {}), return_wiring=p.return_wiring)
     return AsymptoticBounds(NC_star=NC_star, N_star=N * NC_star, cycle=cycle, demand=demand, D_max=1.0 / X_max,
                             X_max=X_max, bottleneck=where, params=params)
 
@@ -992,20 +927,7 @@ def _asymptotic_bounds(topology, k, n, S_pe, S_mm, m, pattern, return_wiring, pa
 SOLVER_OPTIONS = ("damping", "tol", "max_iter", "raise_on_failure", "method", "reading")
 
 
-def saturation_load(
-    *,
-    topology: str = "omega",
-    k: int = 2,
-    n: int = 6,
-    S_pe: float = 1.0,
-    S_mm: float = 1.0,
-    m: int = 1,
-    pattern="uniform",
-    return_wiring: str = "mirror",
-    pattern_options: dict | None = None,
-    rtol: float = 1e-4,
-    **solver_options,
-) -> float:
+def saturation_load(*, rtol: float = 1e-4, **params) -> float:
     """The saturation population ``N*`` in requests per processor (``NC`` units).
 
     ``N* = (D + Z) / D_max`` of the asymptotic bounds (Lazowska et al. 1984,
@@ -1015,14 +937,12 @@ def saturation_load(
     knee where the bottleneck center saturates, past which the throughput
     levels off and ``R`` grows linearly in ``NC``.  It is a closed form, so
     no bisection: ``rtol`` is accepted for the contract (and checked) but
-    the value is exact.  ``solver_options`` (``damping``, ``tol``,
-    ``max_iter``, ``raise_on_failure``, ``method``, ``reading``) are accepted so that
-    :func:`solve`'s keyword arguments can be passed unchanged; they do not
-    matter here.
+    the value is exact.  ``params`` are the multiprocessor's keywords
+    (:class:`models.min_mva.params.MvaParams`) and, accepted so that
+    :func:`solve`'s keyword arguments can be passed unchanged, its
+    :data:`SOLVER_OPTIONS` (``damping``, ``tol``, ``max_iter``,
+    ``raise_on_failure``, ``method``, ``reading``), which do not matter here.
     """
-    unknown = sorted(set(solver_options) - set(SOLVER_OPTIONS))
-    if unknown:
-        raise TypeError(f"saturation_load() got unexpected keyword argument(s) {unknown}")
+    p = MvaParams.of({key: value for key, value in params.items() if key not in SOLVER_OPTIONS}, "saturation_load")
     require("rtol", rtol, 0, 1, hi_open=True, unit="relative tolerance (unused: N* is a closed form)")
-    return asymptotic_bounds(topology=topology, k=k, n=n, S_pe=S_pe, S_mm=S_mm, m=m, pattern=pattern,
-                             return_wiring=return_wiring, pattern_options=pattern_options).NC_star
+    return _bounds(p).NC_star

@@ -14,9 +14,12 @@ generation rate :math:`\\lambda_g` (``LOAD = "lam_g"``, messages/node/cycle)::
 
 Submodules: ``equations`` (SymPy, order-of-appearance numbering, readings),
 ``solve`` (the 2004 model's fixed point and saturation), ``model2003`` (the
-reconstructed Sarbazi-Azad, Khonsari & Ould-Khaoua 2003 model),
-``experiments`` (the paper's figures, simulation runs, error tables, the
-chapter's own tables), ``plots`` (matplotlib).
+reconstructed Sarbazi-Azad, Khonsari & Ould-Khaoua 2003 model), ``setups``
+(light: the network as one checked value, ``DorParams``; the simulator
+set-up; run lengths; the curve), ``compare`` (the model against the
+simulation in one call), ``experiments`` (the paper's figures, simulation
+runs, error tables, the chapter's own tables), ``claims`` (the paper's claims
+and their table), ``glue`` (what the pages glue), ``plots`` (matplotlib).
 The combinatorics are shared: :mod:`models.networks.dor_paths`.
 """
 

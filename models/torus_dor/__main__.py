@@ -2,12 +2,12 @@
 
 The parameters are the keywords of :func:`models.torus_dor.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
-unit and default).  ``--simulate`` runs the chapter's own hook,
-:func:`models.torus_dor.experiments.simulate_curve` (the translation
-:func:`~models.torus_dor.experiments.sim_kwargs`), on the model's torus
+unit and default).  The curve is :func:`models.torus_dor.compare`, which
+checks them once (:class:`~models.torus_dor.setups.DorParams`) and, with
+``--simulate``, runs the chapter's own hook on the model's torus
 (``--bidirectional`` picks it for model and simulator alike) with the
-chapter's one simulator set-up, ``"paper"``
-(:data:`~models.torus_dor.experiments.SETUPS`)::
+chapter's one simulator set-up, ``"paper"`` (:mod:`models.torus_dor.setups`,
+which also holds the run-length defaults, ``RUN``)::
 
     python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv
 """
@@ -17,22 +17,7 @@ from __future__ import annotations
 import models.torus_dor as front
 from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.core.errors import ParameterError
-
-#: The simulator set-ups (``experiments.SETUPS``), named here so that ``--help`` imports no simulator: one, the
-#: paper's scheme, so there is no ``--setup`` option.  The torus is the model's own ``--bidirectional``.
-SETUPS = ("paper",)
-
-
-def sim_curve(options: dict, setup: str):
-    """The curve ``--simulate`` runs: the model's torus (``--bidirectional``) on the set-up ``setup``."""
-    from models.torus_dor.experiments import torus_curve  # the simulator translation: only with --simulate
-
-    if setup not in SETUPS:
-        raise ParameterError(f"`setup` must be one of {list(SETUPS)}; got {setup!r}")
-    return torus_curve(tuple(options["radices"]), options["L"], options["M"],
-                       bidirectional=bool(options["bidirectional"]), setup=setup)
-
+from models.torus_dor import setups
 
 CHAPTER = Chapter(
     name="torus_dor",
@@ -46,12 +31,8 @@ CHAPTER = Chapter(
         Param("M", float, REQUIRED, "message length, flits, >= 1"),
         Param("bidirectional", bool, False, "bidirectional torus, the shorter way per dimension (off: unidirectional)", flag=True),
     ),
-    simulates=True,
-    sim_curve=sim_curve,
-    setups=SETUPS,
+    setups=setups,
     setup_help="the paper's scheme (L injection VCs, one ejection VC), on the model's torus",
-    sim_length=20_000,
-    sim_warmup=2_000,
     example="curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv",
 )
 

@@ -13,6 +13,8 @@ every chapter shares, :func:`models.core.compare.compare`::
     c.worst_error, c.sim_saturation, c.sim_bracket
     c.save("curve.svg", style="paper")   # a single-column figure
 
+The parameters are checked once, as a :class:`~models.torus_dor.setups.DorParams`,
+and the curve is built once from them (:func:`~models.torus_dor.setups.torus_curve`).
 The simulation is the chapter's own (:mod:`models.torus_dor.experiments`,
 imported only when simulating): its translation :func:`~models.torus_dor.experiments.sim_kwargs`
 (the paper's scheme: ``L`` injection VCs, one ejection VC, 2-flit buffers, one
@@ -23,37 +25,29 @@ of ``[0, capacity]``, 8 by default) and its cached sweep.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..core import compare as core
-from ..core.claims import SimSettings
-from ..core.experiment import Curve
-from .solve import LOAD, LOAD_UNIT, check_params, saturation_load, solve_curve
+from . import setups
+from .setups import DorParams
+from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
-__all__ = ["compare", "subject", "MESSAGES", "WARMUP"]
+__all__ = ["compare", "subject", "CHAPTER"]
 
-#: Measured messages per simulated load and discarded warm-up, the command's ``--messages`` / ``--warmup``
-#: defaults (shorter than the book's 120,000 / 10,000: a curve in minutes, not hours).
-MESSAGES = 20_000
-WARMUP = 2_000
+#: The chapter's slug, as the comparison's subject names it.
+CHAPTER = "torus_dor"
 
 
-def subject(radices: Sequence[int], L: int, M, bidirectional: bool = False) -> core.Subject:
-    """What a comparison of this network is about, in words (the figure's title) and units."""
-    torus = "bidirectional" if bidirectional else "unidirectional"
-    M = int(M) if float(M).is_integer() else M
+def subject(p: DorParams) -> core.Subject:
+    """What a comparison of the network ``p`` is about, in words (the figure's title) and units."""
     return core.Subject(
-        chapter="torus_dor", load=LOAD, load_label=r"$\lambda_g$", load_unit=LOAD_UNIT,
-        network=f"{core.TIMES.join(map(str, radices))} {torus} torus, dimension-order routing, L = {L} VCs, "
-                f"M = {M} flits", latency="mean message latency")
+        chapter=CHAPTER, load=LOAD, load_label=r"$\lambda_g$", load_unit=LOAD_UNIT,
+        network=f"{core.TIMES.join(map(str, p.radices))} {p.torus} torus, dimension-order routing, "
+                f"L = {p.L} VCs, M = {p.M} flits", latency="mean message latency")
 
 
-def compare(*, radices: Sequence[int], L: int, M: float, bidirectional: bool = False,
-            loads: Sequence[float] | None = None, points: int = core.POINTS, upto: float | None = None,
-            simulate: bool = True, search: bool = True, messages: int | None = None, warmup: int | None = None,
-            seed: int | None = None, jobs: int | None = None, progress: bool | None = None,
-            settings: SimSettings | None = None, grid: int = core.GRID,
-            sim: Callable | None = None) -> core.Comparison:
+
+def compare(*, radices: Sequence[int], L: int, M: float, bidirectional: bool = False, **run) -> core.Comparison:
     """The 2004 model against the simulation on one torus: a :class:`~models.core.compare.Comparison`.
 
     Parameters
@@ -68,39 +62,14 @@ def compare(*, radices: Sequence[int], L: int, M: float, bidirectional: bool = F
     bidirectional : bool
         A bidirectional torus, each dimension the shorter way; default
         False, the unidirectional torus the paper states its model on (Sec. 2).
-    loads : sequence of float, optional
-        Generation rates :math:`\\lambda_g` to simulate and tabulate,
-        messages/node/cycle.  Default: ``points`` rates evenly up to ``upto``
-        (default 1.0) times the simulated saturation rate (0.9 times the
-        model's without a simulation).
-    points : int
-        How many (default 10).
-    upto : float, optional
-        The last default rate as a fraction of that saturation rate.
-    simulate : bool
-        Run the simulation (default); False: the model alone.
-    search : bool
-        Search the simulated saturation rate (default; with ``loads`` it sets
-        the 80 % line of the worst error and is drawn).
-    messages, warmup : int, optional
-        Measured messages per simulated rate (default :data:`MESSAGES`) and
-        discarded warm-up (:data:`WARMUP`); each probe of the search measures
-        ``messages`` too.
-    seed : int, optional
-        Random seed (default 1).
-    jobs : int, optional
-        Worker processes for the simulated rates (default 1).
-    progress : bool, optional
-        A progress bar of the simulated rates on standard error.
-    settings : SimSettings, optional
-        All of the run settings at once, instead of ``messages`` ... ``progress``
-        (e.g. ``experiments.SETTINGS``, the book's).
-    grid : int
-        Rates of the model's drawn line (default 160; 0: the model at ``loads`` only).
-    sim : callable, optional
-        ``sim(curve, loads) -> rows`` in place of the chapter's
-        ``experiments.simulate_curve`` with these settings (the command line
-        passes its own, the same hook).
+    **run
+        The run options (``loads``, ``points``, ``upto``, ``simulate``,
+        ``search``, ``messages``, ``warmup``, ``seed``, ``jobs``,
+        ``progress``, ``settings``, ``setup``, ``grid``, ``sim``): see
+        :class:`models.core.compare.RunOptions`.  Loads are generation rates
+        :math:`\\lambda_g`, messages/node/cycle; the run length defaults are
+        :data:`models.torus_dor.setups.RUN` (20,000 measured messages after
+        2,000); the one set-up is ``"paper"``.
 
     Returns
     -------
@@ -112,27 +81,13 @@ def compare(*, radices: Sequence[int], L: int, M: float, bidirectional: bool = F
     Raises
     ------
     ValueError
-        An invalid parameter, named (:func:`~models.torus_dor.solve.check_params`:
-        ``radices``, ``L``, ``M``, ``bidirectional``; ``loads``, ``points``,
-        ``upto``, ``messages``, ...).
+        An invalid parameter, named (:class:`~models.torus_dor.setups.DorParams`:
+        ``radices``, ``L``, ``M``, ``bidirectional``; a run option:
+        ``loads``, ``points``, ``upto``, ``messages``, ...).
     """
-    radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional)
-    radices, L = tuple(int(k) for k in radices), int(L)
-    M = int(M) if float(M).is_integer() else float(M)
-    bidirectional = bool(bidirectional)
-    model = dict(radices=radices, L=L, M=M, bidirectional=bidirectional)
-    what = subject(radices, L, M, bidirectional)
-    hooks = {}
-    if simulate:
-        from . import experiments  # the simulator (numba): only when simulating
-
-        settings = core.run_settings(settings, length=messages, warmup=warmup, seed=seed, jobs=jobs,
-                                     progress=progress, default_length=MESSAGES, default_warmup=WARMUP)
-        curve = experiments.torus_curve(radices, L, M, bidirectional=bidirectional)
-        hooks = dict(sim=sim or (lambda c, xs: experiments.simulate_curve(c, xs, settings)),
-                     sim_saturation=lambda c, _model_sat: experiments.sim_saturation(c, settings))
-    else:
-        curve = Curve(what.network, model=dict(model))
-    return core.compare(curve, what, model=lambda xs: solve_curve(xs, **model, saturation=False),
-                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL), loads=loads,
-                        points=points, upto=upto, search=search, grid=grid, settings=settings, params=model, **hooks)
+    opts = core.RunOptions.of(run)
+    p = DorParams(radices, L, M, bidirectional)
+    curve = setups.torus_curve(p, setup=opts.setup or setups.DEFAULT_SETUP)
+    return core.compare(curve, subject(p), opts, model=lambda xs: solve_curve(xs, **p.model, saturation=False),
+                        model_saturation=lambda: saturation_load(**p.model, rtol=core.SAT_RTOL),
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

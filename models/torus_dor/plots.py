@@ -1,4 +1,4 @@
-"""The chapter's figures (matplotlib), drawn from :class:`~models.core.experiment.CurveRun` objects.
+"""The chapter's figures (matplotlib), drawn from :class:`~models.core.setups.CurveRun` objects.
 
 Style and saving: :mod:`models.core.plotting` (one style for the book: column
 width, text of 9 pt or more, Okabe-Ito colours, model lines, simulation
@@ -14,7 +14,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..core.experiment import Curve, CurveRun, Figure
+from ..core.experiment import CurveRun
+from ..core.results import ci_column
+from ..core.setups import Curve, Figure
 from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, fit_ylim_all, hide_unused,
                              model_line as draw_model, panel_grid, place_legend, saturation_handles, saturation_line,
                              sim_errorbar, split_panels, style_handle)
@@ -54,7 +56,7 @@ def _draw_runs(ax, runs: Sequence[CurveRun], colours: dict, *, with_2003: bool, 
             used.add("2003")
         if run.sim is not None:
             s = run.sim
-            if sim_errorbar(ax, s["load"], s["latency"], s.get("latency CI"), color=c) is not None:
+            if sim_errorbar(ax, s["load"], s["latency"], s.get(ci_column("latency")), color=c) is not None:
                 used.add("sim")
         if saturation_lines:
             if saturation_line(ax, run.model_saturation, color=c, kind="model") is not None:

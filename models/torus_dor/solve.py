@@ -55,10 +55,10 @@ from ..core.fixed_point import Saturated, fixed_point, fixed_points, monotone_fi
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
-from ..core.validate import (require_loads, require_max_iter, require_message_length, require_radices,
-                             require_rate, require_tol, require_vcs)
+from ..core.validate import require_loads, require_max_iter, require_rate, require_tol
 from ..networks.dor_paths import DorCombinatorics, check_radices
 from .readings import Readings
+from .setups import DorParams
 
 __all__ = ["LOAD", "LOAD_UNIT", "solve", "solve_curve", "saturation_load", "TorusDorResult", "CurveResult",
            "Structure", "structure", "check_params"]
@@ -73,38 +73,29 @@ LOAD_UNIT = "messages/node/cycle"
 # Parameters
 # ----------------------------------------------------------------------------
 _NO_LOAD = object()
-#: Sane ranges of the torus (issue #15): the per-torus combinatorics take seconds at k = 64 and
-#: minutes at k = 128 per dimension.
-MAX_DOR_RADIX = 64
-MAX_DOR_DIMENSIONS = 8
-MAX_DOR_NODES = 1 << 16
 
 
 def check_params(lam_g=_NO_LOAD, *, radices, L, M, bidirectional=False, tol=_NO_LOAD, max_iter=_NO_LOAD,
                  rtol=_NO_LOAD):
-    """Validate at the door; returns ``(radices, L, M, lam_g)`` (``lam_g`` None when not given).
+    """Validate at the door; returns ``(radices, L, M, lam_g)`` (``M`` a float, ``lam_g`` None when not given).
 
-    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``)
-    outside the sane ranges (:mod:`models.core.validate`, and this model's
-    combinatorics, whose cost grows steeply with the radix): ``L`` in
-    ``[2, 128]``, every ``k_i`` in ``[2, 64]`` (at most 8 dimensions and
-    ``2**16`` nodes), ``M`` in ``[1, 1e6]`` flits, ``lam_g`` in
+    The network is checked by making a :class:`~models.torus_dor.setups.DorParams`
+    (the chapter's one check of ``radices``, ``L``, ``M``, ``bidirectional``:
+    ``L`` in ``[2, 128]``, every ``k_i`` in ``[2, 64]`` (at most 8 dimensions
+    and ``2**16`` nodes), ``M`` in ``[1, 1e6]`` flits); then ``lam_g`` in
     ``[1e-12, 1e6]`` messages/node/cycle, and, when given, ``tol`` in
     ``[1e-15, 0.1]``, ``max_iter`` in ``[1, 1e7]``, ``rtol`` in ``[1e-15, 0.1]``.
+    Raises :class:`~models.core.errors.ParameterError` (a ``ValueError``).
     """
-    radices = require_radices("radices", radices, hi=MAX_DOR_RADIX, max_dims=MAX_DOR_DIMENSIONS, max_nodes=MAX_DOR_NODES)
-    L = require_vcs("L", L, 2)
-    M = require_message_length("M", M)
+    p = DorParams(radices, L, M, bidirectional)
     lam_g = None if lam_g is _NO_LOAD else _check_load(lam_g)
-    if not isinstance(bidirectional, (bool, np.bool_)):
-        raise ParameterError(f"`bidirectional` must be True or False; got {bidirectional!r}")
     if tol is not _NO_LOAD:  # given (None too, which is not a tolerance)
         require_tol("tol", tol)
     if max_iter is not _NO_LOAD:
         require_max_iter("max_iter", max_iter)
     if rtol is not _NO_LOAD:
         require_tol("rtol", rtol)
-    return radices, L, float(M), lam_g
+    return p.radices, p.L, float(p.M), lam_g
 
 
 def _check_load(lam_g) -> float:

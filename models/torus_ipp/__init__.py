@@ -17,10 +17,15 @@ paper's figures.  The mean generation rate follows from it (eq. 9):
 ``CurveResult.mean_rate`` and ``TorusIppResult.rate_source``.
 
 Submodules: ``equations`` (SymPy, eqs. 1-29), ``solve`` (numerics, the
-blocking fixed point, saturation), ``experiments`` (the paper's figures,
-simulation runs, error tables), ``plots`` (matplotlib).  The MMPP pieces are
-shared: :mod:`models.traffic` (the process, its moments, the
-Heffes-Lucantoni fit) and :mod:`models.queueing.mmpp_g1` (MMPP/G/1).
+blocking fixed point, saturation), ``setups`` (light: the parameters of a
+network checked once, ``IppParams``, the curve built from them, the named
+simulator set-ups and run lengths), ``compare`` (model against simulation in
+one call), ``experiments`` (the paper's figures, the model-to-simulator
+translation, simulation runs, the analysis tables), ``claims`` (the paper's
+claims and the claims table), ``glue`` (the numbers the pages quote),
+``plots`` (matplotlib).  The MMPP pieces are shared: :mod:`models.traffic`
+(the process, its moments, the Heffes-Lucantoni fit) and
+:mod:`models.queueing.mmpp_g1` (MMPP/G/1).
 """
 
 from ..core.symbolic import lazy_attributes
@@ -47,6 +52,6 @@ EXAMPLE_LOAD = 0.002
 CLOSED_SYSTEM = False
 
 __all__ = [
-    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve", "saturation_load", "compare", "saturation_bound",
-    "channel_process", "Params", "TorusIppResult", "CurveResult",
+    "LOAD", "LOAD_UNIT", "EXAMPLE", "EXAMPLE_LOAD", "CLOSED_SYSTEM", "equations", "solve", "solve_curve",
+    "saturation_load", "compare", "saturation_bound", "channel_process", "Params", "TorusIppResult", "CurveResult",
 ]

@@ -4,11 +4,10 @@ The parameters are the keywords of :func:`models.torus_ipp.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
 unit and default).  The load is ``mu1``, the sources' on-state rate
 (messages/node/cycle; the mean rate is ``mu1 sigma2 / (sigma1 + sigma2)``).
-``--simulate`` runs the chapter's hook
-:func:`models.torus_ipp.experiments.simulate_curve` (through
-:func:`~models.torus_ipp.experiments.sim_kwargs`; an IPP source, ``--mu2 0``,
-or Poisson with ``--traffic poisson``) on the named set-up ``--setup``
-(:data:`~models.torus_ipp.experiments.SETUPS`, default ``paper/model``)::
+``--simulate`` runs :func:`models.torus_ipp.compare` with the simulation (an
+IPP source, ``--mu2 0``, or Poisson with ``--traffic poisson``) on the named
+set-up ``--setup`` of :data:`models.torus_ipp.setups.SETUPS`, with the run
+lengths of :data:`models.torus_ipp.setups.RUN`::
 
     python -m models.torus_ipp curve --k 8 --V 3 --M 32 --sigma1 0.2 --sigma2 0.8 --points 30 --out curve.csv
 """
@@ -18,6 +17,7 @@ from __future__ import annotations
 import models.torus_ipp as front
 from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
+from models.torus_ipp import setups
 
 CHAPTER = Chapter(
     name="torus_ipp",
@@ -27,20 +27,15 @@ CHAPTER = Chapter(
     params=(
         Param("k", int, 16, "nodes per dimension of the k x k bidirectional torus, a multiple of 4"),
         Param("V", int, 3, "virtual channels per physical channel, >= 3"),
-        Param("M", float, 48.0, "message length, flits"),
+        Param("M", float, 48.0, "message length, flits (whole flits to simulate)"),
         Param("sigma1", float, 0.2, "IPP switching rate on -> off, per cycle"),
         Param("sigma2", float, 0.8, "IPP switching rate off -> on, per cycle"),
         Param("mu2", float, 0.0, "rate in the off state, messages/node/cycle (0: an IPP; the simulation needs 0)"),
-        Param("traffic", str, "ipp", "sources: the IPP, or Poisson of the same mean rate",
-              choices=("ipp", "poisson")),
-        Param("pab", str, "printed", "reading of eq. (26)", choices=("printed", "specific")),
+        Param("traffic", str, "ipp", "sources: the IPP, or Poisson of the same mean rate", choices=setups.TRAFFIC),
+        Param("pab", str, "printed", "reading of eq. (26)", choices=setups.PAB_READINGS),
     ),
-    simulates=True,
-    setups=("paper/model", "one ejection channel"),
-    setup_help="'paper/model' = 4V ejection VCs, messages leave as they arrive (assumption (d), the model's too); "
-               "'one ejection channel' = one ejection VC per node",
-    sim_length=20_000,
-    sim_warmup=4_000,
+    setups=setups,
+    setup_help="; ".join(f"{name!r} = {s.short}" for name, s in setups.SETUPS.items()),
     example="curve --k 8 --V 3 --M 32 --sigma1 0.2 --sigma2 0.8 --points 30 --out curve.csv",
 )
 

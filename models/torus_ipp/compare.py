@@ -13,57 +13,53 @@ sources' on-state rate ``mu1`` (messages/node/cycle; the mean rate is
     c.errors, c.worst_error, c.sim_saturation, c.sim_bracket
     c.save("ipp.svg", style="paper")
 
-The simulation is the chapter's own (:mod:`models.torus_ipp.experiments`,
-imported only when simulating): the translation
-:func:`~models.torus_ipp.experiments.sim_kwargs` on the named set-up
-``setup`` (:data:`~models.torus_ipp.experiments.SETUPS`), the search
+The parameters are checked once, as an :class:`~models.torus_ipp.setups.IppParams`,
+and the curve is built once from them (:func:`~models.torus_ipp.setups.ipp_curve`,
+on the named set-up ``setup`` of :data:`~models.torus_ipp.setups.SETUPS`).  The
+simulation is the chapter's own (:mod:`models.torus_ipp.experiments`, imported
+only when simulating): the translation
+:func:`~models.torus_ipp.experiments.sim_kwargs`, the search
 :func:`~models.torus_ipp.experiments.sim_saturation` (``sat_steps`` halvings
 of ``[0, saturation_bound]``, probes of half the messages) and the cached sweep.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
-
 from ..core import compare as core
-from ..core.claims import SimSettings, named_setup
-from ..core.experiment import Curve
-from .solve import LOAD, LOAD_UNIT, Params, saturation_load, solve_curve
+from ..core.setups import named_setup
+from . import setups
+from .setups import IppParams
+from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
-__all__ = ["compare", "subject", "MESSAGES", "WARMUP", "SETUP"]
+__all__ = ["compare", "subject"]
 
-#: Measured messages per simulated rate and discarded warm-up: the command's ``--messages`` / ``--warmup`` defaults.
-MESSAGES = 20_000
-WARMUP = 4_000
-#: The default simulator set-up (``experiments.DEFAULT_SETUP``; checked in tests/test_cli.py).
-SETUP = "paper/model"
+#: The chapter's name, as every comparison's subject states it.
+CHAPTER = "torus_ipp"
 
 
 def _num(x) -> str:
     return f"{x:g}"
 
 
-def subject(k: int, V: int, M, sigma1: float, sigma2: float, mu2: float = 0.0, traffic: str = "ipp",
-            setup: str = "") -> core.Subject:
-    """What a comparison of this network is about, in words (the figure's title) and units."""
-    if traffic == "poisson":
-        source = f"Poisson sources of the IPP's mean rate (\u03c31 = {_num(sigma1)}, \u03c32 = {_num(sigma2)})"
-    elif mu2:
-        source = f"MMPP(2) sources (\u03c31 = {_num(sigma1)}, \u03c32 = {_num(sigma2)}, \u03bc2 = {_num(mu2)})"
+def subject(p: IppParams, setup: str = "") -> core.Subject:
+    """What a comparison of the network ``p`` is about, in words (the figure's title) and units; ``setup``: the
+    simulator set-up in a few words (the legend's)."""
+    s1, s2 = _num(p.sigma1), _num(p.sigma2)
+    if p.traffic == "poisson":
+        source = f"Poisson sources of the IPP's mean rate (\u03c31 = {s1}, \u03c32 = {s2})"
+    elif p.mu2:
+        source = f"MMPP(2) sources (\u03c31 = {s1}, \u03c32 = {s2}, \u03bc2 = {_num(p.mu2)})"
     else:
-        source = f"IPP sources (\u03c31 = {_num(sigma1)}, \u03c32 = {_num(sigma2)})"
+        source = f"IPP sources (\u03c31 = {s1}, \u03c32 = {s2})"
     return core.Subject(
-        chapter="torus_ipp", load=LOAD, load_label=r"on-state rate $\mu_1$", load_unit=LOAD_UNIT,
-        network=f"{k}{core.TIMES}{k} bidirectional torus, Duato's adaptive routing, V = {V} VCs, M = {_num(M)} "
-                f"flits, {source}", latency="mean message latency", setup=setup)
+        chapter=CHAPTER, load=LOAD, load_label=r"on-state rate $\mu_1$", load_unit=LOAD_UNIT,
+        network=f"{p.k}{core.TIMES}{p.k} bidirectional torus, Duato's adaptive routing, V = {p.V} VCs, "
+                f"M = {_num(p.M)} flits, {source}", latency="mean message latency", setup=setup)
+
 
 
 def compare(*, k: int = 16, V: int = 3, M: float = 48.0, sigma1: float = 0.2, sigma2: float = 0.8, mu2: float = 0.0,
-            traffic: str = "ipp", pab: str = "printed", setup: str = SETUP, loads: Sequence[float] | None = None,
-            points: int = core.POINTS, upto: float | None = None, simulate: bool = True, search: bool = True,
-            messages: int | None = None, warmup: int | None = None, seed: int | None = None, jobs: int | None = None,
-            progress: bool | None = None, settings: SimSettings | None = None, grid: int = core.GRID,
-            sim: Callable | None = None) -> core.Comparison:
+            traffic: str = "ipp", pab: str = "printed", **run) -> core.Comparison:
     """The model (eqs. 1-29) against the simulation on one torus with IPP sources: a :class:`~models.core.compare.Comparison`.
 
     Parameters
@@ -73,7 +69,7 @@ def compare(*, k: int = 16, V: int = 3, M: float = 48.0, sigma1: float = 0.2, si
     V : int
         Virtual channels per physical channel, >= 3 (``V - 2`` adaptive and 2 escape).
     M : float
-        Message length, flits.
+        Message length, flits (whole flits to simulate).
     sigma1, sigma2 : float
         The IPP's switching rates on -> off and off -> on, per cycle (eq. 7).
     mu2 : float
@@ -82,17 +78,14 @@ def compare(*, k: int = 16, V: int = 3, M: float = 48.0, sigma1: float = 0.2, si
         The IPP sources, or Poisson sources of the same mean rate.
     pab : {"printed", "specific"}
         Reading of eq. (26).
-    setup : str
-        The simulator set-up (:data:`~models.torus_ipp.experiments.SETUPS`): ``"paper/model"`` (4V
-        ejection VCs, assumption (d)) or ``"one ejection channel"``.
-    loads : sequence of float, optional
-        On-state rates ``mu1`` to simulate and tabulate, messages/node/cycle.
-        Default: ``points`` rates evenly up to ``upto`` (default 1.0) times
-        the simulated saturation rate (0.9 times the model's without a simulation).
-    points, upto, simulate, search, messages, warmup, seed, jobs, progress, settings, grid, sim
-        As for :func:`models.torus_dor.compare` (``messages`` default
-        :data:`MESSAGES`, ``warmup`` :data:`WARMUP`; each probe of the search
-        measures half the messages after half the warm-up, at least 1000 / 500).
+    **run
+        The run options, documented once in :class:`models.core.compare.RunOptions`: ``loads`` (on-state
+        rates ``mu1``, messages/node/cycle), ``points``, ``upto``, ``simulate``, ``search``, ``messages``,
+        ``warmup``, ``seed``, ``jobs``, ``progress``, ``settings``, ``setup`` (a name of
+        :data:`~models.torus_ipp.setups.SETUPS`: ``"paper/model"``, 4V ejection VCs as assumption (d), the
+        default, or ``"one ejection channel"``), ``grid``, ``sim``.  The run lengths default to
+        :data:`~models.torus_ipp.setups.RUN`; each probe of the search measures half the messages after
+        half the warm-up, at least 1000 / 500.
 
     Returns
     -------
@@ -103,27 +96,16 @@ def compare(*, k: int = 16, V: int = 3, M: float = 48.0, sigma1: float = 0.2, si
     Raises
     ------
     ValueError
-        An invalid parameter, named (the model's :class:`~models.torus_ipp.solve.Params`: ``k``,
-        ``V``, ``M``, ``sigma1``, ...; ``setup``; ``mu2`` when simulating).
+        An invalid parameter, named (:class:`~models.torus_ipp.setups.IppParams`: ``k``, ``V``, ``M``,
+        ``sigma1``, ...; ``mu2`` and a fractional ``M`` when simulating; ``setup``; a run option).
     """
-    Params(k=k, V=V, M=M, mu1=1.0, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab)  # the model's
-    # checks, at a placeholder on-rate (the loads are checked by solve_curve)
-    model = dict(k=int(k), V=int(V), M=M, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab)
-    hooks = {}
-    if simulate:
-        from . import experiments  # the simulator (numba): only when simulating
-
-        chosen = named_setup(experiments.SETUPS, setup)
-        settings = core.run_settings(settings, length=messages, warmup=warmup, seed=seed, jobs=jobs,
-                                     progress=progress, default_length=MESSAGES, default_warmup=WARMUP)
-        what = subject(k, V, M, sigma1, sigma2, mu2, traffic, chosen.short)
-        curve = Curve(what.network, model=dict(model), sim=chosen.sim(model), setup=chosen.name)
-        hooks = dict(sim=sim or (lambda c, xs: experiments.simulate_curve(c, xs, settings)),
-                     sim_saturation=lambda c, _model_sat: experiments.sim_saturation(c, settings))
-    else:
-        what = subject(k, V, M, sigma1, sigma2, mu2, traffic)
-        curve = Curve(what.network, model=dict(model))
-    return core.compare(curve, what, model=lambda xs: solve_curve(xs, **model),
-                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL), loads=loads,
-                        points=points, upto=upto, search=search, grid=grid, settings=settings,
-                        params=dict(model), **hooks)
+    opts = core.RunOptions.of(run)
+    p = IppParams(k=k, V=V, M=M, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab)  # the one check
+    if opts.simulate:
+        p.simulable()
+    chosen = named_setup(setups.SETUPS, opts.setup or setups.DEFAULT_SETUP)
+    what = subject(p, chosen.short if opts.simulate else "")
+    curve = setups.ipp_curve(p, chosen, label=what.network)  # built once
+    return core.compare(curve, what, opts, model=lambda xs: solve_curve(xs, **curve.model),
+                        model_saturation=lambda: saturation_load(**curve.model, rtol=core.SAT_RTOL),
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

@@ -18,7 +18,8 @@ import numpy as np
 from ..core.plotting import (COLORS, MARKERS, column_figure, figure_legend, fit_ylim, hide_unused, model_line,
                              panel_grid, place_legend, saturation_handles, saturation_line, sim_errorbar,
                              style_handle)
-from .experiments import SETUPS, TRAFFICS, curves, describe, network
+from .experiments import LATENCY_CI, TRAFFICS, curves, describe, network
+from .setups import SETUPS
 from .solve import Params, channel_process
 
 _ORDER = {tr: i for i, tr in enumerate(TRAFFICS)}
@@ -38,7 +39,7 @@ def _line(run):
 
 
 def plot_figure(runs, title: str = ""):
-    """Latency vs ``mu1``, one subplot per panel in ``runs`` (:class:`models.core.experiment.CurveRun`).
+    """Latency vs ``mu1``, one subplot per panel in ``runs`` (:class:`models.core.setups.CurveRun`).
 
     Lines: model, one per traffic (the model does not depend on the simulator
     set-up); markers with 95 % error bars: simulation, one marker per
@@ -80,7 +81,7 @@ def plot_figure(runs, title: str = ""):
                 s = r.sim
                 ok = ~s["saturated"].astype(bool)
                 su = r.curve.setup
-                h = sim_errorbar(ax, s["load"][ok], s["latency"][ok], s["latency CI"][ok], marker=markers[su],
+                h = sim_errorbar(ax, s["load"][ok], s["latency"][ok], s[LATENCY_CI][ok], marker=markers[su],
                                  color=col)
                 if h is not None:
                     add(h, f"{name} simulation, {su}" if su else f"{name} simulation")
@@ -135,7 +136,7 @@ def plot_burstiness_scan(frame, sims: dict | None = None, title: str = ""):
         if sims and sc in sims:
             s = sims[sc]
             ok = ~s["sim saturated"].astype(bool)
-            sim_errorbar(ax, s["mean rate"][ok], s["sim latency"][ok], s["sim latency CI"][ok], color=colour)
+            sim_errorbar(ax, s["mean rate"][ok], s["sim latency"][ok], s[f"sim {LATENCY_CI}"][ok], color=colour)
     handles += [style_handle("model", ls="-"), style_handle("simulation (95% CI)", ls="none", marker="o")]
     labels += ["model", "simulation (95% CI)"] if sims else ["model"]
     handles = handles[:len(labels)]

@@ -60,17 +60,18 @@ from ..core.fixed_point import Saturated, fixed_point
 from ..core.results import Result
 from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
-from ..core.validate import (MAX_RATE, require_choice, require_loads, require_max_iter, require_message_length,
-                             require_radix, require_rate, require_tol, require_vcs)
+from ..core.validate import MAX_RATE, require_choice, require_loads, require_max_iter, require_rate, require_tol
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
+from .setups import check_network
 
+#: The chapter's name: the key of its lambdified code on disk and the place named in a convergence error.
+CHAPTER = "torus_ipp"
 #: The load of the front door: the sources' on-state rate (the paper's x-axis), and its unit.
 LOAD = "mu1"
 LOAD_UNIT = "messages/node/cycle"
 
-PAB_READINGS = ("printed", "specific")
+#: The channel MMPP fits (the readings of eq. 26 and the traffics: :mod:`models.torus_ipp.setups`).
 FITS = ("hl", "closed")
-TRAFFIC = ("ipp", "poisson")
 
 
 # ----------------------------------------------------------------------------
@@ -95,7 +96,7 @@ def _build() -> dict:
 
 @functools.cache
 def _fns() -> dict:
-    return compiled("torus_ipp", _build)
+    return compiled(CHAPTER, _build)
 
 
 @functools.lru_cache(maxsize=256)
@@ -135,22 +136,12 @@ class Params:
     fit: str = "closed"
 
     def __post_init__(self):
-        k = require_radix("k", self.k, 4, unit="nodes per dimension")
-        kb = kbar_of(k)
-        if not float(kb).is_integer():
-            raise ParameterError(
-                f"`k` must be a multiple of 4 (eq. 23 needs an integer mean hop count per dimension k/4); got {k}")
-        require_vcs("V", self.V, 3, unit="virtual channels per physical channel; Duato's routing needs V-2 >= 1 adaptive + 2 escape")
-        require_message_length("M", self.M)
+        # the network and its sources by the chapter's rules, written once (setups.check_network); k and V integers
+        checked = check_network(self.k, self.V, self.M, self.sigma1, self.sigma2, self.mu2, self.traffic, self.pab)
         require_rate("mu1", self.mu1, unit="on-state rate, messages/node/cycle")
-        require_rate("sigma1", self.sigma1, unit="on->off switching rate, per cycle")
-        require_rate("sigma2", self.sigma2, unit="off->on switching rate, per cycle")
-        require_rate("mu2", self.mu2, positive=False, unit="state-2 rate, messages/node/cycle")
-        require_choice("traffic", self.traffic, TRAFFIC)
-        require_choice("pab", self.pab, PAB_READINGS, unit="reading of eq. 26")
         require_choice("fit", self.fit, FITS, unit="channel MMPP fit")
-        object.__setattr__(self, "k", int(k))
-        object.__setattr__(self, "V", int(self.V))
+        object.__setattr__(self, "k", checked["k"])
+        object.__setattr__(self, "V", checked["V"])
 
     @property
     def kbar(self) -> int:
@@ -310,7 +301,7 @@ def _blocking_fixed_point(f: _BlockingMap, bmax: float, tol: float, max_iter: in
                 raise Saturated("channel (lambda_c tbar >= 1)")
         return np.array([new])
 
-    fp = fixed_point(F, [0.0], damping=1.0, tol=tol, max_iter=max_iter, where="torus_ipp blocking time bbar (eq. 5)",
+    fp = fixed_point(F, [0.0], damping=1.0, tol=tol, max_iter=max_iter, where=f"{CHAPTER} blocking time bbar (eq. 5)",
                      names=("bbar",), relative_to="old", scale_tol=True, update=newton)
     if fp.saturated:
         return None, evals, math.inf

@@ -2,11 +2,11 @@
 
 The parameters are the keywords of :func:`models.torus_nbc.solve`; the
 command is :mod:`models.core.cli` (``--help`` lists every option with its
-unit and default).  ``--simulate`` runs the chapter's hook
-:func:`models.torus_nbc.experiments.simulate_curve` (through
-:func:`~models.torus_nbc.experiments.sim_kwargs`, Duato-Nbc routing) on the
-named set-up ``--setup`` (:data:`~models.torus_nbc.experiments.SETUPS`:
-``paper``, one ejection VC, the default, or ``model``, ``V`` ejection VCs)::
+unit and default).  ``--simulate`` runs the chapter's ``compare``
+(:func:`models.torus_nbc.compare`: its curve, built once, simulated by the
+chapter's hook) on the named set-up ``--setup`` and with the run lengths of
+:mod:`models.torus_nbc.setups` (``SETUPS``: ``paper``, one ejection VC, the
+default, or ``model``, ``V`` ejection VCs; ``RUN``)::
 
     python -m models.torus_nbc curve --k 8 --M 32 --V 10 --points 30 --out curve.csv
 """
@@ -14,8 +14,12 @@ named set-up ``--setup`` (:data:`~models.torus_nbc.experiments.SETUPS`:
 from __future__ import annotations
 
 import models.torus_nbc as front
+from models.torus_nbc import setups
 from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
+
+#: Whom a set-up follows, for ``--setup``'s help (the set-ups themselves are ``setups.SETUPS``).
+_FOLLOWS = {"paper": "as the paper states", "model": "as the model assumes", "": "neither"}
 
 CHAPTER = Chapter(
     name="torus_nbc",
@@ -32,12 +36,9 @@ CHAPTER = Chapter(
         Param("variance", str, "paper", "service-time variance of eqs. (18)-(19): the paper's (S-M)^2, zero or "
               "exponential (S^2)", choices=("paper", "zero", "exponential")),
     ),
-    simulates=True,
-    setups=("paper", "model"),
-    setup_help="'paper' = one ejection VC per node (the paper's text), 'model' = V ejection VCs (the model's "
-               "assumption)",
-    sim_length=20_000,
-    sim_warmup=2_000,
+    setups=setups,
+    setup_help=", ".join(f"'{name}' = {st.short} per node ({_FOLLOWS[st.stands_for]})"
+                         for name, st in setups.SETUPS.items()),
     example="curve --k 8 --M 32 --V 10 --points 30 --out curve.csv",
 )
 

@@ -11,11 +11,12 @@ loop every chapter shares, :func:`models.core.compare.compare`::
     c.errors, c.worst_error, c.sim_saturation, c.sim_bracket
     c.save("nbc.svg", style="paper")
 
+The parameters are checked once (:class:`~models.torus_nbc.params.NbcParams`)
+and the curve is built once (:func:`models.torus_nbc.setups.curve`, on the
+named set-up ``setup``: ``"paper"``, one ejection VC, or ``"model"``, ``V``).
 The simulation is the chapter's own (:mod:`models.torus_nbc.experiments`,
 imported only when simulating): the translation
-:func:`~models.torus_nbc.experiments.sim_kwargs` on the named set-up
-``setup`` (:data:`~models.torus_nbc.experiments.SETUPS`: ``"paper"``, one
-ejection VC, or ``"model"``, ``V``), the search
+:func:`~models.torus_nbc.experiments.sim_kwargs`, the search
 :func:`~models.torus_nbc.experiments.sim_saturation` (bracketing from 0.8
 times the model's saturation rate, as the chapter's figures do, then
 bisection to ``settings.sat_rtol``, 2 %) and the cached sweep.
@@ -23,38 +24,29 @@ bisection to ``settings.sat_rtol``, 2 %) and the cached sweep.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
-
 from ..core import compare as core
-from ..core.claims import SimSettings, named_setup
-from ..core.experiment import Curve
-from . import LOAD, LOAD_UNIT
-from .params import check_params
+from . import LOAD, LOAD_UNIT, setups
+from .params import NbcParams
 from .solve import saturation_load, solve_curve
 
-__all__ = ["compare", "subject", "MESSAGES", "WARMUP", "SETUP"]
+__all__ = ["compare", "subject"]
 
-#: Measured messages per simulated rate and discarded warm-up: the command's ``--messages`` / ``--warmup`` defaults.
-MESSAGES = 20_000
-WARMUP = 2_000
-#: The default simulator set-up (``experiments.DEFAULT_SETUP``; checked in tests/test_cli.py).
-SETUP = "paper"
+#: The chapter's slug, as a comparison names it.
+CHAPTER = "torus_nbc"
 
 
-def subject(k: int, M: int, V: int, escape_levels: int, setup: str = "") -> core.Subject:
-    """What a comparison of this network is about, in words (the figure's title) and units."""
+def subject(p: NbcParams, setup: str = "") -> core.Subject:
+    """What a comparison of the network ``p`` is about, in words (the figure's title) and units; ``setup``: the
+    simulator set-up in a few words (``""`` without a simulation)."""
     return core.Subject(
-        chapter="torus_nbc", load=LOAD, load_label=r"$\lambda_g$", load_unit=LOAD_UNIT,
-        network=f"{k}{core.TIMES}{k} bidirectional torus, Duato-Nbc adaptive routing, V = {V} VCs "
-                f"({escape_levels} escape levels), M = {M} flits", latency="mean message latency", setup=setup)
+        chapter=CHAPTER, load=LOAD, load_label=r"$\lambda_g$", load_unit=LOAD_UNIT,
+        network=f"{p.k}{core.TIMES}{p.k} bidirectional torus, Duato-Nbc adaptive routing, V = {p.V} VCs "
+                f"({p.V2} escape levels), M = {p.M} flits", latency="mean message latency", setup=setup)
+
 
 
 def compare(*, k: int, M: int, V: int = 10, escape_levels: int | None = None, mean_distance: str = "agarwal",
-            variance: str = "paper", setup: str = SETUP, loads: Sequence[float] | None = None,
-            points: int = core.POINTS, upto: float | None = None, simulate: bool = True, search: bool = True,
-            messages: int | None = None, warmup: int | None = None, seed: int | None = None, jobs: int | None = None,
-            progress: bool | None = None, settings: SimSettings | None = None, grid: int = core.GRID,
-            sim: Callable | None = None) -> core.Comparison:
+            variance: str = "paper", **run) -> core.Comparison:
     """The model (eqs. 1-21) against the simulation on one torus: a :class:`~models.core.compare.Comparison`.
 
     Parameters
@@ -71,16 +63,18 @@ def compare(*, k: int, M: int, V: int = 10, escape_levels: int | None = None, me
         ``d`` in eq. (3): the paper's ``k/2`` or the exact mean distance.
     variance : {"paper", "zero", "exponential"}
         Service-time variance of eqs. (18)-(19).
-    setup : str
-        The simulator set-up (:data:`~models.torus_nbc.experiments.SETUPS`): ``"paper"`` (one ejection
-        VC per node, as the paper states) or ``"model"`` (``V`` ejection VCs, as the model assumes).
-    loads : sequence of float, optional
-        Generation rates :math:`\\lambda_g` to simulate and tabulate, messages/node/cycle.  Default:
-        ``points`` rates evenly up to ``upto`` (default 1.0) times the simulated saturation rate (0.9
-        times the model's without a simulation).
-    points, upto, simulate, search, messages, warmup, seed, jobs, progress, settings, grid, sim
-        As for :func:`models.torus_dor.compare` (``messages`` default :data:`MESSAGES`, ``warmup``
-        :data:`WARMUP`; the search's probes run ``messages`` each).
+    **run
+        The run options, :class:`models.core.compare.RunOptions`: ``loads``
+        (generation rates :math:`\\lambda_g`, messages/node/cycle; default
+        ``points`` rates up to the simulated saturation rate, or 0.9 times
+        the model's without a simulation), ``points``, ``upto``,
+        ``simulate``, ``search``, ``messages`` and ``warmup`` (default
+        :data:`models.torus_nbc.setups.RUN`: 20,000 and 2,000; the search's
+        probes run ``messages`` each), ``seed``, ``jobs``, ``progress``,
+        ``settings``, ``setup`` (a name of :data:`models.torus_nbc.setups.SETUPS`:
+        ``"paper"``, one ejection VC per node, as the paper states, the
+        default; ``"model"``, ``V`` ejection VCs, as the model assumes),
+        ``grid``, ``sim``.
 
     Returns
     -------
@@ -92,30 +86,13 @@ def compare(*, k: int, M: int, V: int = 10, escape_levels: int | None = None, me
     Raises
     ------
     ValueError
-        An invalid parameter, named (:func:`~models.torus_nbc.params.check_params`: ``k``, ``M``,
-        ``V``, ``escape_levels``, ``mean_distance``, ``variance``; ``setup``).
+        An invalid parameter, named (:class:`~models.torus_nbc.params.NbcParams`: ``k``, ``M``,
+        ``V``, ``escape_levels``, ``mean_distance``, ``variance``; a run option, ``setup``).
     """
-    p = check_params(k, M, V, escape_levels, mean_distance, variance)
-    model = dict(k=p.k, M=p.M, V=p.V, escape_levels=escape_levels if escape_levels is None else p.V2,
-                 mean_distance=mean_distance, variance=variance)
-    hooks = {}
-    if simulate:
-        from . import experiments  # the simulator (numba): only when simulating
-
-        chosen = named_setup(experiments.SETUPS, setup)
-        settings = core.run_settings(settings, length=messages, warmup=warmup, seed=seed, jobs=jobs,
-                                     progress=progress, default_length=MESSAGES, default_warmup=WARMUP)
-        what = subject(p.k, p.M, p.V, p.V2, chosen.short)
-        curve = Curve(what.network, model=dict(model), sim=chosen.sim(model), setup=chosen.name)
-        # the search starts where the chapter's figures start it (run_figure): at 0.8 times the model's saturation
-        # rate at the solver's own tolerance
-        hooks = dict(sim=sim or (lambda c, xs: experiments.simulate_curve(c, xs, settings)),
-                     sim_saturation=lambda c, _sat: experiments.sim_saturation(c, 0.8 * saturation_load(**c.model),
-                                                                                settings))
-    else:
-        what = subject(p.k, p.M, p.V, p.V2)
-        curve = Curve(what.network, model=dict(model))
-    return core.compare(curve, what, model=lambda xs: solve_curve(xs, **model, saturation=False),
-                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL), loads=loads,
-                        points=points, upto=upto, search=search, grid=grid, settings=settings,
-                        params=dict(model), **hooks)
+    opts = core.RunOptions.of(run)
+    p = NbcParams(k, M, V, escape_levels, mean_distance, variance)  # the one check
+    curve = setups.curve(p, opts.setup or setups.DEFAULT_SETUP)  # built once
+    shown = setups.SETUPS[curve.setup].short if opts.simulate else ""
+    return core.compare(curve, subject(p, shown), opts, model=lambda xs: solve_curve(xs, **p.model, saturation=False),
+                        model_saturation=lambda: saturation_load(**p.model, rtol=core.SAT_RTOL),
+                        experiments=core.module_loader(__package__), lengths=setups.RUN, params=p.model)

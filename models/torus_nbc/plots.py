@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.experiment import CurveRun, Figure
+from ..core.experiment import CurveRun
+from ..core.results import ci_column
+from ..core.setups import Figure
 from ..core.plotting import (COLORS, column_figure, figure_legend, fit_ylim, hide_unused, model_line, panel_grid,
                              saturation_handles, saturation_line, sim_errorbar, style_handle)
-from .experiments import FIGURES, PAPER_AXIS, ROUTINGS, SETUPS
+from .experiments import FIGURES, PAPER_AXIS, ROUTINGS
+from .setups import SETUPS
 
 __all__ = ["plot_fig1", "plot_comparison", "SETUP_STYLE"]
 
@@ -64,7 +67,7 @@ def plot_fig1(runs: Sequence[CurveRun], figure: Figure | None = None, *, ymax: f
                 if run.sim is None:
                     continue
                 st = SETUP_STYLE.get(run.curve.setup, _OTHER)
-                col = f"{run.quantity} CI"
+                col = ci_column(run.quantity)
                 if sim_errorbar(ax, run.sim["load"], run.sim[run.quantity], run.sim[col] if col in run.sim else None,
                                 color=colour, marker=st["marker"], filled=st["filled"]) is not None:
                     setups_seen.setdefault(run.curve.setup, st)

@@ -67,7 +67,7 @@ from ..core.symbolic import compiled
 from ..core.validate import require_loads, require_max_iter, require_tol
 from ..networks.adaptive_paths import phi as _phi_ok
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
-from .params import NbcParams, check_params, check_rate
+from .params import NbcParams, check_rate
 
 __all__ = ["TorusNbcResult", "CurveResult", "solve", "solve_curve", "saturation_load", "destinations",
            "hop_tables"]
@@ -189,7 +189,7 @@ def hop_tables(k: int, V: int = 10, escape_levels: int | None = None) -> dict:
     Returns ``{"Delta": 1..D, "phi": phi(Delta), "C1", "C2", "C3": coefficient
     matrices (D, V+1), "A1": usable VCs of class 1 by Delta, "H": hops per destination}``.
     """
-    p = check_params(k, 1, V, escape_levels)
+    p = NbcParams(k, 1, V, escape_levels)
     D = p.diameter
     C1, C2, C3 = _coefficients(p.V, p.V1, p.V2, D)
     a1 = _f()["A1"]
@@ -398,7 +398,7 @@ def solve(
     tol : float
         Relative change of :math:`\\bar S_c` at which the iteration stops, ``1e-15 <= tol <= 1e-3``
         (``rate`` is 0 or in ``[1e-12, 1e6]``, ``max_iter <= 1e7``; ranges of ``k``, ``M``, ``V``:
-        :func:`~models.torus_nbc.params.check_params`).
+        :class:`~models.torus_nbc.params.NbcParams`).
     max_iter : int
         Iteration cap; reaching it raises :class:`~models.core.errors.ConvergenceError`
         (naming :math:`\\bar S_c`), unless ``raise_on_failure=False``.
@@ -412,7 +412,7 @@ def solve(
         ``saturated=True`` and ``latency=inf`` when :math:`\\lambda_c\\bar S_c\\ge1`
         at the fixed point (or no fixed point exists), or :math:`\\lambda_g\\bar S/V\\ge1`.
     """
-    p = check_params(k, M, V, escape_levels, mean_distance, variance)
+    p = NbcParams(k, M, V, escape_levels, mean_distance, variance)
     rate = check_rate(rate)
     tol = require_tol("tol", tol, 1e-3)
     max_iter = require_max_iter("max_iter", max_iter)
@@ -517,7 +517,7 @@ def saturation_load(
     ``max_iter`` passes lies within a hair of the fold and is counted as
     saturated.
     """
-    p = check_params(k, M, V, escape_levels, mean_distance, variance)
+    p = NbcParams(k, M, V, escape_levels, mean_distance, variance)
     rtol = require_tol("rtol", rtol, 0.1, unit="relative precision")
     max_iter = require_max_iter("max_iter", max_iter)
     prep = _prepare(p)
@@ -566,7 +566,7 @@ def solve_curve(rates, /, *, k: int, M: int, V: int = 10, escape_levels: int | N
     and ``saturation_load`` is NaN.
     """
     rates = np.asarray(require_loads("rates", rates, check_rate, unit="messages/node/cycle"), dtype=float)
-    p = check_params(k, M, V, escape_levels, mean_distance, variance)
+    p = NbcParams(k, M, V, escape_levels, mean_distance, variance)
     tol = require_tol("tol", tol, 1e-3)
     max_iter = require_max_iter("max_iter", max_iter)
     res = _solve_rows(_prepare(p), rates, tol, max_iter, raise_on_failure) if rates.size else ()

@@ -13,11 +13,15 @@ Public surface (the chapter contract of :mod:`models`)::
     compare(topology="xfolded_completed", k=8, M=32, V=2)   # model against simulation
 
 Submodules: ``equations`` (SymPy, the paper's numbering), ``solve`` (numerics,
-readings as switches), ``experiments`` (the figures as
-:class:`models.core.experiment.Figure` objects, the named simulator set-ups
-``SETUPS`` and the simulator translation, the validation grid, error,
-VC-saturation and claims tables), ``plots`` (matplotlib).  The topologies are in
-:mod:`models.networks.grid2d`.
+readings as switches), ``setups`` (light: the networks, the named simulator
+set-ups ``SETUPS``, the run lengths, the checked parameters ``XfoldedParams``
+and the curve of a network), ``compare`` (the model against the simulation in
+one call), ``experiments`` (the figures as
+:class:`models.core.setups.Figure` objects, the simulator translation, the
+validation grid, error, VC-saturation, ranking and outperform tables),
+``topology`` (distances and the paper's topological statements), ``claims``
+(the claims table), ``glue`` (the numbers the pages quote), ``plots``
+(matplotlib).  The topologies are in :mod:`models.networks.grid2d`.
 """
 
 from ..core.symbolic import lazy_attributes

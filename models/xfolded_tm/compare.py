@@ -4,73 +4,65 @@ One ``k x k`` network of the paper's delay figure -- the x-Folded TM, the TM
 or the torus (``topology``), ``V`` virtual channels, ``M``-flit messages,
 uniform traffic -- with the parameters, units and defaults of ``python -m
 models.xfolded_tm curve`` (:mod:`models.xfolded_tm.__main__`), through the
-loop every chapter shares, :func:`models.core.compare.compare`.  The model's
-``ad`` is the network's BFS mean distance per dimension (the chapter's
-:func:`~models.xfolded_tm.experiments.delay_curve`) unless ``ad`` is given
-(a what-if of the model alone, so not with ``simulate``).  The load is the
-generation rate ``lam``, messages/node/cycle (the paper's x axis is the
-injection rate ``lam * M``, flits/node/cycle)::
+loop every chapter shares, :func:`models.core.compare.compare`.  The
+parameters are checked once, as an
+:class:`~models.xfolded_tm.setups.XfoldedParams`, and the curve is built
+once from them (:func:`~models.xfolded_tm.setups.network_curve`).  The
+model's ``ad`` is the network's BFS mean distance per dimension unless ``ad``
+is given (a what-if of the model alone, so not with ``simulate``).  The load
+is the generation rate ``lam``, messages/node/cycle (the paper's x axis is
+the injection rate ``lam * M``, flits/node/cycle)::
 
     from models import xfolded_tm
     c = xfolded_tm.compare(topology="xfolded_completed", k=8, M=32, V=2, points=8)
     c.errors, c.worst_error, c.sim_saturation, c.sim_bracket
     c.save("xfolded.svg", style="paper")
 
-The simulation is the chapter's own (:mod:`models.xfolded_tm.experiments`):
-the translation :func:`~models.xfolded_tm.experiments.sim_kwargs` on the
-named set-up ``setup`` (:data:`~models.xfolded_tm.experiments.SETUPS`), the
-search :func:`~models.xfolded_tm.experiments.sim_saturation` (bracketing from
-0.8 times the model's saturation, bisection to ``settings.sat_rtol``, 2 %; in
-flits/node/cycle, converted here to ``lam``) and the cached sweep.
+The simulation is the chapter's own (:mod:`models.xfolded_tm.experiments`,
+imported only to simulate): the translation
+:func:`~models.xfolded_tm.experiments.sim_kwargs` on the named set-up
+``setup`` (:data:`~models.xfolded_tm.setups.SETUPS`), the search
+:func:`~models.xfolded_tm.experiments.sim_saturation` (bracketing from 0.8
+times the model's saturation, bisection to ``settings.sat_rtol``, 2 %) and
+the cached sweep.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Callable, Sequence
-
 from ..core import compare as core
-from ..core.claims import SimSettings, named_setup
 from ..core.errors import ParameterError
-from ..core.experiment import Curve
+from ..core.setups import named_setup
+from . import setups
 from .solve import LOAD, LOAD_UNIT, saturation_load, solve_curve
 
-__all__ = ["compare", "subject", "MESSAGES", "WARMUP", "SETUP"]
+__all__ = ["compare", "subject"]
 
-#: Measured messages per simulated rate and discarded warm-up: the command's ``--messages`` / ``--warmup`` defaults.
-MESSAGES = 20_000
-WARMUP = 2_000
-#: The default simulator set-up (``experiments.DEFAULT_SETUP``; checked in tests/test_cli.py).
-SETUP = "model"
+#: The chapter's slug, as a comparison names it.
+CHAPTER = "xfolded_tm"
 _ROUTINGS = {"dor": "dimension-order routing", "updown": "up*/down* routing"}
 
 
-def subject(topology: dict, k: int, M, V: int, ad=None, setup: str = "") -> core.Subject:
-    """What a comparison of this network is about, in words (the figure's title) and units.
 
-    ``topology`` is the network's entry of :data:`~models.xfolded_tm.experiments.TOPOLOGIES`.
-    """
-    name = "bidirectional torus" if topology["kind"] == "torus" else topology["label"]
-    what = f", AD = {ad:g} hops per dimension (model only)" if ad is not None else ""
+def subject(p: setups.XfoldedParams, setup: str = "") -> core.Subject:
+    """What a comparison of ``p``'s network is about, in words (the figure's title) and units."""
+    t = setups.TOPOLOGIES[p.topology]
+    name = "bidirectional torus" if t["kind"] == "torus" else t["label"]
+    what = f", AD = {p.ad:g} hops per dimension (model only)" if p.ad is not None else ""
     return core.Subject(
-        chapter="xfolded_tm", load=LOAD, load_label=r"$\lambda$", load_unit=LOAD_UNIT,
-        network=f"{k}{core.TIMES}{k} {name}, {_ROUTINGS.get(topology['routing'], topology['routing'])}, V = {V} VCs, "
-                f"M = {M} flits{what}", latency="average message delay", setup=setup)
+        chapter=CHAPTER, load=LOAD, load_label=r"$\lambda$", load_unit=LOAD_UNIT,
+        network=f"{p.k}{core.TIMES}{p.k} {name}, {_ROUTINGS.get(t['routing'], t['routing'])}, V = {p.V} VCs, "
+                f"M = {p.M} flits{what}", latency="average message delay", setup=setup)
 
 
 def compare(*, topology: str = "xfolded_completed", k: int = 8, M: int = 32, V: int = 2, ad: float | None = None,
-            vbar: str = "mean", source_rate: str = "vbar", channel_rate: str = "printed", setup: str = SETUP,
-            loads: Sequence[float] | None = None, points: int = core.POINTS, upto: float | None = None,
-            simulate: bool = True, search: bool = True, messages: int | None = None, warmup: int | None = None,
-            seed: int | None = None, jobs: int | None = None, progress: bool | None = None,
-            settings: SimSettings | None = None, grid: int = core.GRID,
-            sim: Callable | None = None) -> core.Comparison:
+            vbar: str = "mean", source_rate: str = "vbar", channel_rate: str = "printed",
+            **run) -> core.Comparison:
     """The model (eqs. 1-11) against the simulation on one ``k x k`` network: a :class:`~models.core.compare.Comparison`.
 
     Parameters
     ----------
     topology : str
-        The network (a key of :data:`~models.xfolded_tm.experiments.TOPOLOGIES`): ``"torus"``,
+        The network (a key of :data:`~models.xfolded_tm.setups.TOPOLOGIES`): ``"torus"``,
         ``"tm"``, ``"xfolded_printed"`` (Definition 1 as printed) or ``"xfolded_completed"``.
     k : int
         Radix of the ``k x k`` network, >= 3.
@@ -83,17 +75,16 @@ def compare(*, topology: str = "xfolded_completed", k: int = 8, M: int = 32, V: 
         (divided by 2) in the model only; refused with ``simulate``.
     vbar, source_rate, channel_rate : str
         Readings of eqs. (11), (10) and (6).
-    setup : str
-        The simulator set-up (:data:`~models.xfolded_tm.experiments.SETUPS`): ``"model"`` (ideal
-        router, ``V`` ejection VCs), ``"ours"`` (one ejection channel) or ``"booksim"`` (BookSim 2's
-        router, as the paper states; the torus with even ``V`` only).
-    loads : sequence of float, optional
-        Generation rates ``lam`` to simulate and tabulate, messages/node/cycle.  Default: ``points``
-        rates evenly up to ``upto`` (default 1.0) times the simulated saturation rate (0.9 times the
-        model's without a simulation).
-    points, upto, simulate, search, messages, warmup, seed, jobs, progress, settings, grid, sim
-        As for :func:`models.torus_dor.compare` (``messages`` default :data:`MESSAGES`, ``warmup``
-        :data:`WARMUP`; the search's probes run ``settings.sat_messages``, by default ``messages``).
+    **run
+        The run options, :class:`models.core.compare.RunOptions` (``loads``, ``points``, ``upto``,
+        ``simulate``, ``search``, ``messages``, ``warmup``, ``seed``, ``jobs``, ``progress``,
+        ``settings``, ``setup``, ``grid``, ``sim``).  ``loads`` are generation rates ``lam``,
+        messages/node/cycle; ``messages`` and ``warmup`` default to
+        :data:`~models.xfolded_tm.setups.RUN` (the search's probes run ``settings.sat_messages``,
+        by default ``messages``); ``setup`` is a name of :data:`~models.xfolded_tm.setups.SETUPS`:
+        ``"model"`` (ideal router, ``V`` ejection VCs; the default), ``"ours"`` (one ejection
+        channel) or ``"booksim"`` (BookSim 2's router, as the paper states; the torus with even ``V``
+        only).
 
     Returns
     -------
@@ -105,41 +96,26 @@ def compare(*, topology: str = "xfolded_completed", k: int = 8, M: int = 32, V: 
     Raises
     ------
     ValueError
-        An invalid parameter, named (``topology``, ``k``, ``M``, ``V``, ``ad``, the readings, ``setup``;
-        ``ad`` with ``simulate``; a set-up that cannot run the network).
+        An invalid parameter, named (``topology``, ``k``, ``M``, ``V``, ``ad``, the readings, ``setup``,
+        a run option; ``ad`` with ``simulate``; a set-up that cannot run the network).
     """
-    from . import experiments  # the networks (and the simulator): built from the topology's graph
-
-    if simulate and ad is not None:
-        raise ParameterError(f"`ad` ({ad!r}) replaces the mean distance of the network `topology` ({topology}) in the "
-                             "model only, while the simulation (simulate=True, --simulate) runs that network: leave out "
-                             "`ad` (--ad) to simulate, or simulate=False (no --simulate) to try the model with "
-                             "another distance")
-    chosen = named_setup(experiments.SETUPS, setup)
-    readings = dict(vbar=vbar, source_rate=source_rate, channel_rate=channel_rate)
-    curve = experiments.delay_curve(topology, V, (), k=k, M=M, setup=chosen.name, **readings)
-    model = dict(curve.model) if ad is None else dict(curve.model, ad=ad)
-    M = curve.model["M"]
-    hooks = {}
-    if simulate:
-        why = experiments.unsupported(topology, curve.model["V"], chosen)
+    opts = core.RunOptions.of(run)
+    p = setups.XfoldedParams(topology=topology, k=k, M=M, V=V, ad=ad, vbar=vbar, source_rate=source_rate,
+                             channel_rate=channel_rate)  # the one check
+    if opts.simulate and p.ad is not None:
+        raise ParameterError(f"`ad` ({ad!r}) replaces the mean distance of the network `topology` ({p.topology}) in "
+                             "the model only, while the simulation (simulate=True, --simulate) runs that network: "
+                             "leave out `ad` (--ad) to simulate, or simulate=False (no --simulate) to try the model "
+                             "with another distance")
+    chosen = named_setup(setups.SETUPS, opts.setup or setups.DEFAULT_SETUP)
+    curve = setups.network_curve(p, chosen.name)  # built once
+    experiments = core.module_loader(__package__)
+    if opts.simulate:
+        why = experiments().cannot_run(curve)
         if why:
-            raise ParameterError(f"`setup` {chosen.name!r} cannot simulate {topology} with V={V}: {why}")
-        settings = core.run_settings(settings, length=messages, warmup=warmup, seed=seed, jobs=jobs,
-                                     progress=progress, default_length=MESSAGES, default_warmup=WARMUP)
-
-        def sim_saturation(c, model_sat):  # the chapter's search runs in flits/node/cycle; lam = injection / M
-            s = experiments.sim_saturation(c, 0.8 * (model_sat * M), settings)  # from where run_figure starts it
-            return dataclasses.replace(s, load=s.load / M, lo=s.lo / M, hi=s.hi / M,
-                                       probes=tuple((x / M, sat) for x, sat in s.probes))
-
-        hooks = dict(sim=sim or (lambda c, xs: experiments.simulate_curve(c, xs, settings)),
-                     sim_saturation=sim_saturation)
-        what = subject(experiments.TOPOLOGIES[topology], k, M, curve.model["V"], setup=chosen.short)
-    else:
-        curve = Curve(curve.label, model=model)
-        what = subject(experiments.TOPOLOGIES[topology], k, M, curve.model["V"], ad=ad)
-    return core.compare(curve, what, model=lambda xs: solve_curve(xs, **model),
-                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL), loads=loads,
-                        points=points, upto=upto, search=search, grid=grid, settings=settings,
-                        params=dict(topology=topology, **model), **hooks)
+            raise ParameterError(f"`setup` {chosen.name!r} cannot simulate {p.topology} with V={p.V}: {why}")
+    model = curve.model
+    return core.compare(curve, subject(p, setup=chosen.short if opts.simulate else ""), opts,
+                        model=lambda xs: solve_curve(xs, **model),
+                        model_saturation=lambda: saturation_load(**model, rtol=core.SAT_RTOL),
+                        experiments=experiments, lengths=setups.RUN, params=dict(topology=p.topology, **model))

@@ -10,10 +10,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core.experiment import CurveRun, Figure
+from ..core.experiment import CurveRun
+from ..core.setups import Figure
 from ..core.plotting import (COLORS, NEUTRAL, column_figure, figure_legend, fit_ylim, fit_ylim_all, hide_unused,
                              model_line, panel_grid, plot_curve_runs, sim_errorbar, style_handle, unique_handles,
                              use_style)
+from ..core.results import ci_column
 from ..core.validation import saturation_aware_error
 from ..networks.grid2d import build, draw
 from .experiments import THEOREM_LABEL, curve_key
@@ -129,7 +131,7 @@ def plot_delay(runs: Sequence[CurveRun], figure: Figure | None = None, *, show_t
             style.pop("ls", None)
             filled = style.pop("mfc", None) != "none"
             marker = BOOKSIM_MARKER if setup == "booksim" else MARKERS.get(key, "o")
-            if sim_errorbar(ax, x, run.sim["latency"], run.sim["latency CI"], color=colour, marker=marker,
+            if sim_errorbar(ax, x, run.sim["latency"], run.sim[ci_column("latency")], color=colour, marker=marker,
                             filled=filled) is not None:
                 setups.setdefault(setup, filled)
     top = ymax if ymax is not None else (6 * min(finite_model) if finite_model else None)

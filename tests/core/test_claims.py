@@ -9,10 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import (BELOW, CLAIM_COLUMNS, REPRO_COLUMNS, Claim, SimSettings, SimulatorSetup,
-                                claims_file, claims_frame, entry_band, errors_below, named_setup, reproduction_row,
-                                save_claims, save_reproductions, setups_table, worst_error_below)
-from models.core.experiment import Curve, run_curve
+from models.core.claims import (CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_file, claims_frame, counted_below,
+                                 entry_band, errors_below, furthest_from_one, reproduction_row, save_claims,
+                                 save_reproductions, setups_table, worst_error_below, worst_of)
+from models.core.experiment import run_curve
+from models.core.results import SimPoint
+from models.core.setups import BELOW, Curve, SimSettings, SimulatorSetup, named_setup
 
 
 # ----------------------------------------------------------------------------
@@ -84,7 +86,7 @@ def _run(model_at, sim_at, fractions, *, sim_sat=1.0, basis="sim", sim_saturated
         return {"latency": y, "saturated": not math.isfinite(y)}
 
     def sim(c, xs):
-        return [{"latency": sim_at(x), "latency CI": 0.1, "saturated": bool(round(x, 6) in sim_saturated)}
+        return [SimPoint(sim_at(x), 0.1, bool(round(x, 6) in sim_saturated))
                 for x in xs]
 
     return run_curve(curve, model, sim, model_saturation=lambda c: 2.0, sim_saturation=lambda c, m: sim_sat)
@@ -221,3 +223,37 @@ def test_save_claims_from_parallel_notebooks(tmp_path):
         pool.map(_write, [(str(tmp_path), g) for g in groups * 3])
     assert pd.read_csv(tmp_path / "tab-toy-claims.csv")["claim_id"].tolist() == list("abcdef")
     assert np.all([p.name == "tab-toy-claims.csv" for p in tmp_path.iterdir()])
+
+
+def test_worst_of_is_nan_safe_and_order_free():
+    # Python's max depends on where the NaN stands: max(nan, 0.2) is nan, max(0.2, nan) is 0.2
+    for values in ([math.nan, 0.2, 0.1], [0.2, math.nan, 0.1], [0.1, 0.2, math.nan]):
+        assert worst_of(values) == 0.2
+    assert worst_of([0.3, math.inf, math.nan]) == math.inf  # unbounded wins
+    assert math.isnan(worst_of([math.nan, math.nan])) and math.isnan(worst_of([]))
+
+
+def test_furthest_from_one_in_the_log_sense():
+    assert furthest_from_one([0.9, 1.5, 0.5]) == 0.5  # |log 0.5| > |log 1.5|
+    assert furthest_from_one([1.9, math.nan, 0.6, -1, math.inf, 0]) == 1.9  # only finite positive ratios count
+    assert math.isnan(furthest_from_one([math.nan, 0.0]))
+    assert furthest_from_one([2.0, 0.5]) in (2.0, 0.5)  # equally far
+
+
+def test_counted_below_is_the_one_cut():
+    frac = [0.25, 0.5, 0.79, 0.8, 0.9, math.nan]
+    sim = [10.0, 12.0, math.inf, 20.0, 30.0, 11.0]
+    assert list(counted_below(frac, sim)) == [True, True, False, False, False, False]
+    assert list(counted_below(frac, sim, [False, True, False, False, False, False])) == [True, False, False, False,
+                                                                                          False, False]
+    assert list(counted_below(None, sim)) == [True, True, False, True, True, True]  # no cut: every finite point
+
+
+def test_a_simpoint_checks_its_fields_and_gives_one_row():
+    p = SimPoint(50.0, 1.5, False, extra={"hops": 3.0})
+    assert p.record() == {"latency": 50.0, "latency CI": 1.5, "saturated": False, "hops": 3.0}
+    assert SimPoint(math.inf, math.nan, True).saturated
+    for bad in (dict(latency=-1.0), dict(latency=math.nan), dict(latency="50"), dict(latency=1.0, saturated="no"),
+                dict(latency=1.0, extra={"latency CI": 2.0})):
+        with pytest.raises(ValueError):
+            SimPoint(**bad)

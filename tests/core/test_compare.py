@@ -16,9 +16,11 @@ import pytest
 
 from models.core import cli
 from models.core import compare as C
-from models.core.claims import SimSettings, worst_error_below
+from models.core.claims import worst_error_below
+from models.core.setups import MAX_RUN, Curve, RunLengths, SimSettings
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, error_table
+from models.core.experiment import error_table
+from models.core.results import SimPoint
 from models.core.saturation import find_saturation
 
 S_MODEL, S_SIM, ZERO = 0.010, 0.013, 40.0
@@ -38,11 +40,11 @@ def sim(curve, loads):
     rows = []
     for x in loads:
         if x >= S_SIM:
-            rows.append({"latency": math.inf, "latency CI": math.inf, "saturated": True, "hops": 3.0})
+            rows.append(SimPoint(math.inf, math.inf, True, extra={"hops": 3.0}))
         else:
             lat = 1.1 * ZERO / (1 - x / S_SIM)
-            rows.append({"latency": lat, "latency CI": 0.02 * lat, "saturated": False, "hops": 3.0,
-                         "result": object()})  # a non-numeric column is left out
+            rows.append(SimPoint(lat, 0.02 * lat, False,
+                                 extra={"hops": 3.0, "result": object()}))  # a non-numeric column is left out
     return rows
 
 
@@ -50,10 +52,15 @@ def sim_saturation(curve, model_sat):
     return find_saturation(lambda x: x >= S_SIM, 0.0, 0.05, rtol=0, max_steps=10)
 
 
-def run(**kw):
-    args = dict(model=model, model_saturation=lambda: S_MODEL, sim=sim, sim_saturation=sim_saturation)
-    args.update(kw)
-    return C.compare(CURVE, SUBJECT, **args)
+#: The chapter's experiments module, as core.compare sees it: the hooks take the run's settings.
+SEEN = []
+EXPERIMENTS = SimpleNamespace(simulate_curve=lambda c, xs, settings: SEEN.append(settings) or sim(c, xs),
+                              sim_saturation=lambda c, guess, settings: sim_saturation(c, guess))
+
+
+def run(model=model, **kw):
+    return C.compare(CURVE, SUBJECT, C.RunOptions(**kw), model=model, model_saturation=lambda: S_MODEL,
+                     experiments=lambda: EXPERIMENTS, lengths=RunLengths("messages", 700, 70))
 
 
 def test_default_loads_reach_the_simulated_saturation():
@@ -91,7 +98,7 @@ def test_errors_and_the_worst_below_80_percent_of_the_simulated_saturation():
     e = c.errors
     sat = c.sim_saturation
     assert list(e["fraction"]) == [x / sat for x in loads]
-    m, s = model(loads).latency, np.array([r["latency"] for r in sim(CURVE, loads)])
+    m, s = model(loads).latency, np.array([r.latency for r in sim(CURVE, loads)])
     finite = np.isfinite(m) & np.isfinite(s)
     with np.errstate(invalid="ignore"):
         assert np.array_equal(e["error"].to_numpy()[finite], ((m - s) / s)[finite])  # signed: (model - sim) / sim
@@ -133,7 +140,7 @@ def test_to_frame_is_tidy():
 
 
 def test_model_only_and_no_search():
-    c = run(sim=None, points=4)
+    c = run(simulate=False, points=4)
     assert not c.simulated and c.sim is None and c.errors.empty and math.isnan(c.sim_saturation)
     assert list(c.loads) == cli.load_grid(S_MODEL, 4, 0.9)  # the command's grid: 0.9 of the model's
     assert c.summary() == "no simulation; model saturation load 0.01 messages/node/cycle"
@@ -153,11 +160,14 @@ def test_a_closed_system_has_no_saturation_load():
         x = np.asarray(loads, dtype=float)
         return SimpleNamespace(latency=5 + x, saturated=np.zeros(len(x), dtype=bool))
 
-    def closed_sim(curve, loads):
-        return [{"latency": 5.2 + x, "latency CI": 0.1, "saturated": False} for x in loads]
+    def closed_sim(curve, loads, settings):
+        return [SimPoint(5.2 + x, 0.1, False) for x in loads]
 
-    c = C.compare(CURVE, subject, model=closed_model, model_saturation=lambda: 7.3, sim=closed_sim,
-                  sim_saturation=sim_saturation, points=10, integer_loads=True)
+    hooks = SimpleNamespace(simulate_curve=closed_sim)  # no saturation search: a closed system has none
+    c = C.compare(CURVE, subject, C.RunOptions(points=10, cycles=4000, warmup=400), model=closed_model,
+                  model_saturation=lambda: 7.3, experiments=lambda: hooks, lengths=RunLengths("cycles", 5000, 500),
+                  integer_loads=True)
+    assert (c.settings.cycles, c.settings.warmup_cycles) == (4000, 400)
     assert list(c.loads) == cli.load_grid(7.3, 10, 0.9, integer=True) and all(isinstance(x, int) for x in c.loads)
     assert math.isnan(c.model_saturation) and math.isnan(c.sim_saturation) and c.knee == 7.3  # nothing searched
     assert list(c.model["load"]) == list(range(1, max(c.loads) + 1))  # every integer NC
@@ -186,23 +196,58 @@ def test_bad_arguments_are_named(kw, name):
         run(**kw)
 
 
-def test_run_settings():
-    s = C.run_settings(length=500, warmup=50, seed=3, jobs=2)
+def test_run_options_make_the_settings_with_the_chapters_defaults():
+    open_ = RunLengths("messages", 700, 70)
+    s = C.RunOptions(messages=500, warmup=50, seed=3, jobs=2).sim_settings(open_)
     assert (s.messages, s.warmup_messages, s.seed, s.jobs, s.progress) == (500, 50, 3, 2, False)
-    assert C.run_settings(default_length=700, default_warmup=70).messages == 700
-    s = C.run_settings(unit="cycles", length=4000, warmup=400)
+    assert C.RunOptions().sim_settings(open_).messages == 700
+    closed = RunLengths("cycles", 5000, 500)
+    s = C.RunOptions(cycles=4000, warmup=400).sim_settings(closed)
     assert (s.cycles, s.warmup_cycles) == (4000, 400)
     with pytest.raises(ParameterError, match="`warmup` must be less than `cycles`"):
-        C.run_settings(unit="cycles", length=400, warmup=400)
+        C.RunOptions(cycles=400, warmup=400).sim_settings(closed)
+    with pytest.raises(ParameterError, match="`cycles`: this chapter's runs are counted in messages"):
+        C.RunOptions(cycles=400).sim_settings(open_)
     mine = SimSettings(messages=300)
-    assert C.run_settings(mine) is mine
+    assert C.RunOptions(settings=mine).sim_settings(open_) is mine
     with pytest.raises(ParameterError, match="give `settings` or `messages`, `seed`, not both"):
-        C.run_settings(mine, length=5, seed=2)
+        C.RunOptions(settings=mine, messages=5, seed=2)
     with pytest.raises(ParameterError, match="`messages`"):
-        C.run_settings(length=5)  # SimSettings' own check
+        C.RunOptions(messages=5).sim_settings(open_)  # SimSettings' own bound (at least 100)
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(messages=MAX_RUN + 1), "`messages`"), (dict(warmup=-1), "`warmup`"), (dict(jobs=0), "`jobs`"),
+    (dict(seed=-1), "`seed`"), (dict(progress="yes"), "`progress`"), (dict(settings={}), "`settings`"),
+    (dict(setup=3), "`setup`"), (dict(sim=3), "`sim`"), (dict(simulate=False, messages=500), "`messages`"),
+    (dict(loads="0.1"), "`loads`"),
+])
+def test_run_options_are_checked_once_when_made(kw, name):
+    with pytest.raises(ParameterError, match=name):
+        C.RunOptions(**kw)
+
+
+def test_run_options_refuse_an_unknown_name_and_list_the_known_ones():
+    with pytest.raises(ParameterError, match="unknown run option `mesages`: the run options are loads, points"):
+        C.RunOptions.of({"mesages": 5})
+    assert C.RunOptions.of({"points": 3}).points == 3 and C.RunOptions().points == C.POINTS
+
+
+def test_the_hooks_get_the_runs_settings_and_a_stand_in_sim_replaces_them():
+    SEEN.clear()
+    c = run(loads=[0.002], messages=900, search=False)
+    assert c.settings.messages == 900 and SEEN and all(s is c.settings for s in SEEN)
+    calls = []
+    c = run(loads=[0.002, 0.003], search=False, sim=lambda curve, xs: calls.append(xs) or sim(curve, xs))
+    assert calls == [[0.002, 0.003]] and list(c.sim["latency"]) == [r.latency for r in sim(CURVE, [0.002, 0.003])]
+
+
+def test_a_simulated_point_must_be_a_simpoint():
+    with pytest.raises(ParameterError, match="SimPoint"):
+        run(loads=[0.002], search=False, sim=lambda curve, xs: [{"latency": 1.0, "latency CI": 0.1}])
 
 
 def test_the_command_line_spells_the_same_styles_and_grid():
-    assert cli.STYLES == C.STYLES and cli.PLOT_GRID == C.GRID
+    assert cli.STYLES is C.STYLES and cli.GRID == C.GRID  # written once, in core.setups
     with pytest.raises(ParameterError, match="`style`"):
         run(points=2).plot(style="poster")

@@ -17,8 +17,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from models.core.errors import ParameterError  # noqa: E402
-from models.core.experiment import (  # noqa: E402
-    Curve, CurveRun, Figure, concat, error_table, run_curve, run_figure)
+from models.core.experiment import CurveRun, concat, error_table, run_curve, run_figure  # noqa: E402
+from models.core.results import SimPoint  # noqa: E402
+from models.core.setups import Curve, Figure  # noqa: E402
 from models.core.saturation import Saturation, find_saturation  # noqa: E402
 from models.core.validation import saturation_aware_error  # noqa: E402
 
@@ -42,10 +43,10 @@ class Sim:
         rows = []
         for x in loads:
             if x >= c["sim_sat"]:
-                rows.append({"latency": math.inf, "latency CI": math.inf, "saturated": True})
+                rows.append(SimPoint(math.inf, math.inf, True))
             else:
                 lat = 10.0 / (1.0 - x / shape) / c["bias"]
-                rows.append({"latency": lat, "latency CI": c["ci"] * lat, "saturated": False, "hops": 2.0})
+                rows.append(SimPoint(lat, c["ci"] * lat, False, extra={"hops": 2.0}))
         return rows
 
 
@@ -115,7 +116,7 @@ def test_absolute_loads_and_rounding():
 
 def test_functions_returning_the_wrong_thing():
     with pytest.raises(ParameterError, match="2 rows for 5 loads"):
-        run_curve(A, model, lambda c, loads: [{"latency": 1.0}] * 2, model_saturation=model_sat,
+        run_curve(A, model, lambda c, loads: [SimPoint(1.0)] * 2, model_saturation=model_sat,
                   sim_saturation=sim_sat)
     with pytest.raises(ParameterError, match="'latency'"):
         run_curve(Curve("x", loads=(0.1,)), lambda c, x: {"delay": 1.0})
@@ -175,7 +176,8 @@ def test_error_table_other_quantities_and_absolute_loads():
         return {"R": 10.0 + nc, "X": nc / (10.0 + nc)}
 
     def closed_sim(curve, ncs):
-        return [{"R": (10.0 + n) / 1.02, "R CI": 0.5, "X": n / (10.0 + n) * 1.04, "X CI": 1e-6} for n in ncs]
+        return [SimPoint((10.0 + n) / 1.02, 0.5, extra={"R": (10.0 + n) / 1.02, "R CI": 0.5,
+                                                        "X": n / (10.0 + n) * 1.04, "X CI": 1e-6}) for n in ncs]
 
     c = Curve("S_mm=2", {"S_mm": 2}, loads=(1, 2, 4, 8))
     r = run_curve(c, mva, closed_sim, quantity="R")

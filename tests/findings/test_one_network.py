@@ -8,9 +8,11 @@ import pandas as pd
 import pytest
 
 from models import torus_ipp, torus_nbc
-from models.core.claims import SimSettings, SimulatorSetup, worst_error_below
+from models.core.claims import worst_error_below
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, run_curve
+from models.core.experiment import run_curve
+from models.core.results import SimPoint
+from models.core.setups import Curve, SimSettings, SimulatorSetup
 from models.findings import one_network as one
 
 
@@ -130,7 +132,7 @@ def test_worst_error_below_80_percent():
     sim_lat = {0.25: 100.0, 0.5: 200.0, 0.75: 400.0, 0.9: 1000.0}
     model_lat = {0.25: 110.0, 0.5: 150.0, 0.75: 420.0, 0.9: math.inf}
     run = run_curve(curve, lambda c, x: {"latency": model_lat[round(x, 6)]},
-                    lambda c, xs: [{"latency": sim_lat[round(x, 6)], "latency CI": 1.0} for x in xs],
+                    lambda c, xs: [SimPoint(sim_lat[round(x, 6)], 1.0) for x in xs],
                     model_saturation=lambda c: 0.85, sim_saturation=lambda c, m: 1.0)
     assert worst_error_below(run) == pytest.approx(0.25)            # |150 - 200| / 200, the 0.9 point left out
     assert worst_error_below(run, 0.95) == math.inf

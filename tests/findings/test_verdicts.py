@@ -5,6 +5,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+
+from models.core.claims import row_outcome
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,7 +64,7 @@ def one_verdict(rows):
     ("fact", dict(holds=None), "unknown"),
 ])
 def test_row_outcome(kind, kw, expected):
-    assert V.row_outcome(kind, **kw) == expected
+    assert row_outcome(kind, **kw) == expected
 
 
 def test_a_changed_error_changes_the_verdict():

@@ -16,9 +16,10 @@ from models.core.errors import ParameterError
 from models.core.paths import ROOT
 from models.findings.verdicts import threshold_in_quote, verdict_table
 from models.min_mva import paper_tables as pt
-from models.min_mva.experiments import (CLAIM_FIGURES, CLAIM_IDS, CLAIM_NOTEBOOKS, CLAIMS, DEFAULT_SETUP, REPRODUCED,
-                                        SETUPS, claims_table, memory_queueing, reproductions_table, symbolic_checks,
-                                        worst_points)
+from models.min_mva.claims import (CLAIM_FIGURES, CLAIM_IDS, CLAIM_NOTEBOOKS, CLAIMS, REPRODUCED, claims_table,
+                                   reproductions_table, worst_points)
+from models.min_mva.experiments import memory_queueing, symbolic_checks
+from models.min_mva.setups import DEFAULT_SETUP, SETUPS
 
 CLAIMS_FILE = claims_file("min_mva")
 

@@ -6,13 +6,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import SimSettings
+from models.core.setups import SimSettings
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, CurveRun, Figure
+from models.core.experiment import CurveRun
+from models.core.results import SimPoint
+from models.core.setups import Curve, Figure
 from models.min_mva import saturation_load
 from models.sim import closed_min
-from models.min_mva.experiments import (FIGURES, NC_GRID, SETTINGS, SIM_KEYS, curves_table, error_tables,
-                                        paper_figure, run_figure, sim_kwargs, sim_params, simulate_curve)
+from models.min_mva.experiments import (FIGURES, NC_GRID, SIM_KEYS, curves_table, error_tables, paper_figure,
+                                        run_figure, sim_kwargs, sim_params, simulate_curve)
+from models.min_mva.params import MvaParams
+from models.min_mva.setups import SETTINGS
 
 
 def test_figures_match_the_paper_captions():
@@ -40,6 +44,17 @@ def test_sim_params_keep_the_model_configuration():
     assert set(sim_params(model)) <= set(SIM_KEYS)
 
 
+def test_the_curve_carries_the_checked_network_to_the_simulator_unchanged():
+    """The figures' curves hold MvaParams' checked keywords; sim_kwargs passes them on as they are (no second
+    check or coercion), with the set-up's wiring and NC."""
+    curve = paper_figure(6).curves[0]
+    p = MvaParams(topology="omega", k=2, n=6, S_pe=1, S_mm=2, m=2, pattern="uniform")
+    assert curve.model == p.keywords() and type(curve.model["S_mm"]) is float and type(curve.model["k"]) is int
+    kw = sim_kwargs(curve, 4, SETTINGS)
+    assert all(kw[key] is curve.model[key] for key in SIM_KEYS if key != "return_wiring")
+    assert kw["return_wiring"] == curve.sim["return_wiring"] == "mirror" and set(SIM_KEYS) == set(MvaParams.KEYWORDS)
+
+
 def test_sim_kwargs_take_the_run_lengths_in_cycles():
     curve = paper_figure(2).curves[0]
     kw = sim_kwargs(curve, 4, SETTINGS)
@@ -60,10 +75,10 @@ def test_simulate_curve_is_the_cached_closed_simulator(tmp_cache):
     curve = Curve("tiny", model=dict(topology="omega", k=2, n=2, S_pe=1.0, S_mm=2.0, m=1, pattern="uniform"))
     settings = SimSettings(cycles=3000, warmup_cycles=300, batches=5)
     rows = simulate_curve(curve, [1, 3], settings)
-    assert [r["saturated"] for r in rows] == [False, False]
+    assert all(isinstance(r, SimPoint) for r in rows) and [r.saturated for r in rows] == [False, False]
     for nc, row in zip((1, 3), rows):
         ref = closed_min.simulate(**sim_kwargs(curve, nc, settings))
-        assert (row["latency"], row["latency CI"], row["X"], row["X CI"]) == (ref.R, ref.R_ci, ref.X, ref.X_ci)
+        assert (row.latency, row.latency_ci, row.extra["X"], row.extra["X CI"]) == (ref.R, ref.R_ci, ref.X, ref.X_ci)
 
 
 def test_model_only_curve_is_monotone_and_bounded():

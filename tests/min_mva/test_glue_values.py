@@ -8,10 +8,11 @@ import pandas as pd
 import pytest
 
 from models.core.errors import ParameterError
-from models.core.experiment import Curve, CurveRun
+from models.core.experiment import CurveRun
+from models.core.setups import Curve
 from models.min_mva import paper_tables as pt
-from models.min_mva.experiments import (error_tables, glue_values_derivation, glue_values_figures,
-                                        glue_values_tables)
+from models.min_mva.experiments import error_tables
+from models.min_mva.glue import glue_values_derivation, glue_values_figures, glue_values_queueing, glue_values_tables
 
 _CHECKS = {"kruskal_snir_single": True, "kruskal_snir_m": True, "kruskal_snir_m_printed": False,
            "switch_1x1_single": True, "switch_1x1_m": True, "memory_single": True, "processor_single": False,
@@ -115,7 +116,10 @@ def test_table_values_from_the_comparisons():
     v = glue_values_tables(tabs, _readings())
     # the analytic column equals the paper's: every entry agrees, no difference
     assert v["min_mva-t2-maxdiff"] == 0 and v["min_mva-t1-32-maxdiff"] == 0 and v["min_mva-R-maxdiff"] == 0
-    assert v["min_mva-t1-low-agree"] == "39/39" and v["min_mva-t1-high-agree"] == "26/26" and v["min_mva-t2-agree"] == "65/65"
+    assert (v["min_mva-t1-low-agreeing"], v["min_mva-t1-low-entries"]) == (39, 39)
+    assert (v["min_mva-t1-high-agreeing"], v["min_mva-t1-high-entries"]) == (26, 26)
+    assert (v["min_mva-t2-agreeing"], v["min_mva-t2-entries"]) == (65, 65)
+    assert not any(k.endswith("-agree") for k in v), "k/n is written in the page's Markdown around the two numbers"
     assert v["min_mva-R-excess-min"] == pytest.approx(pt.printed_R_excess(1).query("column == 'analytic'")["excess"].min())
     assert v["min_mva-readings-n"] == 2 and v["min_mva-readings-best-name"] == "c-own-unscaled"
     assert v["min_mva-readings-best-high"] == pytest.approx(0.1)
@@ -124,10 +128,13 @@ def test_table_values_from_the_comparisons():
     assert glue_values_tables(tabs, _readings(undamped_shift=0.01))["min_mva-undamped-same"] == \
         "does not reproduce the damped fixed point"
     n16 = 14 * 4
-    assert v["min_mva-sim-agree"] == f"{2 * n16 - 1}/{2 * n16}"
-    assert v["min_mva-t1-sim-paper"] == "69/70" and v["min_mva-t1-sim-paper-share"] == pytest.approx(69 / 70)
+    assert (v["min_mva-sim-agreeing"], v["min_mva-sim-entries"]) == (2 * n16 - 1, 2 * n16)
+    assert (v["min_mva-t1-sim-paper-agreeing"], v["min_mva-t1-sim-paper-entries"]) == (69, 70)
+    assert v["min_mva-t1-sim-paper-share"] == pytest.approx(69 / 70)
     assert v["min_mva-t1-sim-paper-allowed"] == 8 and v["min_mva-t1-sim-paper-verdict"] == "reproduced"
-    assert v["min_mva-t2-sim-second-omega"] == "0/70" and v["min_mva-t2-sim-second-omega-verdict"] == "not reproduced"
+    assert v["min_mva-t2-sim-second-omega-agreeing"] == 0
+    assert v["min_mva-t2-sim-second-omega-verdict"] == "not reproduced"
+    assert v["min_mva-paper-sim-cycles"] == pt.PAPER_SIM_CYCLES
     assert v["min_mva-sim-miss-n"] == 1 and v["min_mva-sim-miss-list"] == "Table 1 F1 at NC 4"
     assert v["min_mva-sim-miss-sentence"].startswith("the one that does not (Table 1 F1 at NC 4) differs from the "
                                                      "paper's value by ")
@@ -147,3 +154,47 @@ def test_table_values_from_the_comparisons():
     clean = glue_values_tables({(1, "paper"): _compare(1), (2, "paper"): t2}, _readings())
     assert clean["min_mva-sim-miss-sentence"] == "all of them agree" and clean["min_mva-sim-miss-list"] == "none"
     assert "min_mva-r6-same" not in clean
+
+
+def test_queueing_values():
+    """03-multi-packet's numbers on the memories' and the processors' queueing, on the set-up asked for."""
+    rows = []
+    for setup, shift in (("paper", 0.0), ("second-omega", 5.0)):
+        for m in (2, 4):
+            for s_mm, excess in ((m, [0.0, -1e-12 if m == 2 else 2e-12]), (2 * m, [0.5 * m, 3.0 * m])):
+                for nc, e in zip((4, 16), excess):
+                    rows.append({"figure": {2: 6, 4: 7}[m], "curve": f"m={m}, S_mm={s_mm}", "setup": setup, "m": m,
+                                 "S_mm": float(s_mm), "NC": nc, "sim MM": m - 1 + s_mm + e + shift,
+                                 "no queueing": m - 1 + s_mm, "excess": e + shift})
+    memory = pd.DataFrame(rows)
+    processor = pd.DataFrame({"m": [2, 2, 4, 4, 4], "S_pe": [1, 2, 1, 4, 4], "NC": [4, 4, 4, 4, 16],
+                              "T": [1.0, 2.6, 1.0 + 3e-16, 4.9, 4.7], "T - S_pe": [0.0, 0.6, 3e-16, 0.9, 0.7],
+                              "sim R": 20.0})
+    v = glue_values_queueing(memory, processor)
+    assert set(v) == {"min_mva-mm-excess-smem-m", "min_mva-mm-excess-2m", "min_mva-pe-wait-spe1",
+                      "min_mva-pe-wait-spem"}
+    assert all(type(x) is float for x in v.values())
+    assert v["min_mva-mm-excess-smem-m"] == pytest.approx(2e-12)  # the largest |excess| at S_mm = m, paper set-up
+    assert v["min_mva-mm-excess-2m"] == pytest.approx(12.0)       # the largest excess at S_mm = 2m (m = 4, NC = 16)
+    assert v["min_mva-pe-wait-spe1"] == pytest.approx(3e-16)      # the largest |T - S_pe| at S_pe = 1
+    assert v["min_mva-pe-wait-spem"] == pytest.approx(0.6)        # the smallest T - S_pe at S_pe = m > 1
+    other = glue_values_queueing(memory, processor, setup="second-omega")
+    assert other["min_mva-mm-excess-smem-m"] == pytest.approx(5.0) and other["min_mva-mm-excess-2m"] == 17.0
+    assert other["min_mva-pe-wait-spem"] == v["min_mva-pe-wait-spem"]  # the processor runs are the paper's set-up's
+
+
+def test_simulation_verdicts_are_the_table_rules():
+    """The verdict on a simulation column is core.claims.reproduction_row's, also where sim_agrees was set by hand."""
+    from models.core.claims import reproduction_row
+    from models.min_mva.experiments import simulation_verdicts
+
+    t1, alt = _compare(1), _compare(2, shift_sim=0.02)
+    tabs = {(1, "paper"): t1, (2, "second-omega"): alt}
+    table = simulation_verdicts(tabs)
+    assert list(table.columns) == ["table", "setup", "agreeing", "entries", "share", "may miss", "verdict"]
+    assert table["verdict"].tolist() == ["reproduced", "not reproduced"]
+    assert table["agreeing"].tolist() == [70, 0] and table["may miss"].tolist() == [8, 8]
+    for (which, setup), tab in tabs.items():
+        rule = reproduction_row("min_mva", "t", "T", "S", "c", "simulation", tab["sim"],
+                                pt.printed_centre(tab["paper_sim"]), tab["sim_band"])
+        assert table.set_index(["table", "setup"]).loc[(which, setup), "verdict"] == rule["verdict"]

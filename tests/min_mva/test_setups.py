@@ -4,12 +4,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from models.core.claims import SimSettings, SimulatorSetup, named_setup, setups_table
+from models.core.claims import setups_table
+from models.core.setups import SimSettings, SimulatorSetup, named_setup
 from models.core.errors import ParameterError
 from models.min_mva import paper_tables
-from models.min_mva.__main__ import CHAPTER, sim_curve
-from models.min_mva.experiments import (DEFAULT_SETUP, FIGURES, SETUPS, paper_figure, run_figure, sim_kwargs,
-                                        with_setup)
+from models.min_mva import setups
+from models.min_mva.__main__ import CHAPTER
+from models.min_mva.experiments import FIGURES, paper_figure, run_figure, sim_kwargs
+from models.min_mva.params import MvaParams
+from models.min_mva.setups import DEFAULT_SETUP, SETUPS, network_curve, setup_of, with_setup
 
 
 def _diff(a: dict, b: dict) -> set:
@@ -59,16 +62,53 @@ def test_setup_reaches_model_and_simulator():
         run_figure(paper_figure(2, [2]), simulate=False, setups=["booksim"])
 
 
-def test_the_command_simulates_the_models_return_network():
-    options = {p.name: p.default for p in CHAPTER.params}
-    curve = sim_curve(options, DEFAULT_SETUP)
-    assert curve.setup == "paper" and curve.sim == {"return_wiring": "mirror"} and curve.model == CHAPTER.solver_kwargs(options)
-    same = dict(options, return_wiring="same")
-    for setup in ("paper", "second-omega"):  # the default set-up follows --return_wiring; the other agrees with it
-        assert sim_curve(same, setup).setup == "second-omega" and sim_curve(same, setup).sim == {"return_wiring": "same"}
+def test_the_curve_simulates_the_models_return_network():
+    """One curve per network, on the set-up of its return network: a set-up may name it, never contradict it."""
+    p = MvaParams(**{q.name: q.default for q in CHAPTER.params})
+    curve = network_curve(p, DEFAULT_SETUP, label="x", loads=(1, 2))
+    assert curve.setup == "paper" and curve.sim == {"return_wiring": "mirror"} and curve.model == p.keywords()
+    assert curve.label == "x" and curve.loads == (1, 2) and network_curve(p).setup == "paper"
+    same = p.replace(return_wiring="same")
+    for setup in (None, "paper", "second-omega"):  # the default set-up follows return_wiring; the other agrees with it
+        c = network_curve(same, setup)
+        assert c.setup == "second-omega" and c.sim == {"return_wiring": "same"} and c.model == same.keywords()
     with pytest.raises(ParameterError, match="`setup` 'second-omega'"):
-        sim_curve(options, "second-omega")
-    assert CHAPTER.setups == tuple(SETUPS) and CHAPTER.simulates
+        network_curve(p, "second-omega")
+    with pytest.raises(ParameterError, match="`setup` must be one of"):
+        setup_of("mirror", "booksim")
+    with pytest.raises(ParameterError, match="`params`"):
+        network_curve(p.keywords())
+    # with_setup moves a checked curve to the other wiring, model and simulator alike, nothing else
+    moved = with_setup(curve, SETUPS["second-omega"])
+    assert moved.setup == "second-omega" and _diff(moved.model, curve.model) == {"return_wiring"}
+    # the command reads the set-ups, their names and the run-length defaults from the light module
+    assert CHAPTER.setups is setups and CHAPTER.setup_names == tuple(SETUPS) and CHAPTER.simulates
+    assert (CHAPTER.lengths.unit, CHAPTER.lengths.length, CHAPTER.lengths.warmup) == ("cycles", 100_000, 10_000)
+
+
+def test_the_network_is_checked_once_at_the_door():
+    """MvaParams coerces and checks the nine keywords; compare builds its curve from it, once."""
+    from models import min_mva
+
+    p = MvaParams(k=2.0, n=3, S_pe=1, S_mm=2, m=1.0)
+    assert (type(p.k), type(p.m), type(p.S_pe), type(p.S_mm)) == (int, int, float, float) and p.N == 8
+    assert p.P.shape == (8, 8) and list(p.keywords()) == list(MvaParams.KEYWORDS)
+    for bad, name in ((dict(k=1), "`k`"), (dict(S_mm=0.5), "`S_mm`"), (dict(m=2, S_mm=1), "`S_mm`"),
+                      (dict(topology="ring"), "`topology`"), (dict(pattern="nope"), "`pattern`"),
+                      (dict(return_wiring="x"), "`return_wiring`"), (dict(pattern_options=3), "`pattern_options`")):
+        with pytest.raises(ParameterError, match=name):
+            MvaParams(**bad)
+    with pytest.raises(TypeError, match="solve"):
+        MvaParams.of({"NC": 4}, "solve")
+    c = min_mva.compare(k=2, n=3, S_mm=2, simulate=False, points=3, grid=0)
+    assert c.run.curve.model == MvaParams(k=2, n=3, S_mm=2).keywords() and c.params == c.run.curve.model
+    assert c.setup == "" and c.run.curve.setup == "paper"
+    with pytest.raises(ParameterError, match="`S_mm`"):
+        min_mva.compare(k=2, n=3, S_mm=0.5, simulate=False)
+    with pytest.raises(ParameterError, match="unknown run option `foo`"):
+        min_mva.compare(k=2, n=3, foo=100)
+    with pytest.raises(ParameterError, match="`messages`: this chapter's runs are counted in cycles"):
+        min_mva.compare(k=2, n=3, loads=[1], messages=100)
 
 
 def test_table_runs_differ_only_in_the_return_wiring(monkeypatch):

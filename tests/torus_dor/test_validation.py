@@ -8,32 +8,34 @@ import pytest
 
 import pandas as pd
 
-from models.core.claims import SimSettings, SimulatorSetup, worst_error_below
-from models.core.experiment import CurveRun, Figure, run_curve
+from models.core.claims import worst_error_below
+from models.core.experiment import CurveRun, run_curve
+from models.core.results import SimPoint
+from models.core.setups import Figure, SimSettings, SimulatorSetup
 from models.networks.graph import Torus
-from models.torus_dor import solve
-from models.torus_dor.__main__ import CHAPTER, sim_curve
-from models.torus_dor.experiments import (DEFAULT_SETUP, FIGURES, SETTINGS, SETUPS, TORI, capacity_load,
-                                          compare_2003, curves_figure, error_summary, figure1, figure2,
-                                          format_error_summary, model_column, points_table, run_figure,
-                                          sim_kwargs, sim_saturation, simulate_curve, torus_curve, torus_of,
-                                          worst_key, zero_load_check)
+from models.torus_dor import compare, solve
+from models.torus_dor.__main__ import CHAPTER
+from models.torus_dor.experiments import (FIGURES, capacity_load, compare_2003, curves_figure, error_summary,
+                                          figure1, figure2, format_error_summary, model_column, points_table,
+                                          run_figure, sim_kwargs, sim_saturation, simulate_curve, worst_key,
+                                          zero_load_check)
+from models.torus_dor.setups import (DEFAULT_SETUP, SETTINGS, SETUPS, TORI, DorParams, torus_curve, torus_of)
 
 
 @pytest.mark.parametrize("radices,L,M", [((8, 8), 3, 32), ((4, 6), 2, 16), ((3, 4, 5), 5, 8)])
 def test_zero_load_latency_matches_the_simulator_within_one_percent(radices, L, M, tmp_cache):
-    z = zero_load_check(torus_curve(radices, L, M), messages=2000)
+    z = zero_load_check(torus_curve(DorParams(radices, L, M)), messages=2000)
     assert abs(z["rel. error"]) < 0.01, z
     assert z["model"] == pytest.approx(z["M+h+1"], rel=0.01)
 
 
 def test_light_load_agreement_and_error_table(tmp_cache):
-    c = torus_curve((6, 6), 3, 16, fractions=[0.25])
+    c = torus_curve(DorParams((6, 6), 3, 16), fractions=[0.25])
     settings = SimSettings(messages=3000, warmup_messages=300, batches=10, sat_messages=1500, sat_steps=4)
     run, = run_figure(curves_figure("fig-torus_dor-light", "light load", [c]), settings, model_points=5)
     assert isinstance(run, CurveRun)
     # the simulated saturation load is the search of sim_saturation on the same settings (cached)
-    assert run.sim_saturation == sim_saturation(c, settings).load
+    assert run.sim_saturation == sim_saturation(c, math.nan, settings).load
     t = error_summary([run])
     assert list(t.columns) == ["torus", "curve", "err 25%", "err 50%", "err 75%", "err 90%", "err printed 25%",
                                "err printed 50%", "err printed 75%", "err printed 90%", "worst <80%",
@@ -68,15 +70,15 @@ def test_figures_are_the_papers():
                                            "8x8 bi, L=5, M=32"]
     assert all(c.loads == (0.5,) and c.fractions_of == "sim" for c in f.curves)
     assert [c.label for c in figure2(tori=["unidirectional"]).curves] == ["16x16, L=5, M=32"]
-    with pytest.raises(ValueError, match="L"):
-        torus_curve((8, 8), 1, 32)
+    with pytest.raises(ValueError, match="`L`"):
+        DorParams((8, 8), 1, 32)
     with pytest.raises(ValueError, match="setup"):
-        torus_curve((8, 8), 3, 32, setup="unidirectional")  # a torus is not a set-up
+        torus_curve(DorParams((8, 8), 3, 32), setup="unidirectional")  # a torus is not a set-up
     with pytest.raises(ValueError, match="torus"):
-        torus_curve((8, 8), 3, 32, torus="mesh")
-    with pytest.raises(ValueError, match="contradicts"):
-        torus_curve((8, 8), 3, 32, torus="unidirectional", bidirectional=True)
-    assert torus_curve((8, 8), 3, 32, torus="bidirectional").model["bidirectional"] is True
+        DorParams.on_torus("mesh", (8, 8), 3, 32)
+    with pytest.raises(ValueError, match="DorParams"):
+        torus_curve(((8, 8), 3, 32))  # the network is checked before a curve is made of it
+    assert torus_curve(DorParams.on_torus("bidirectional", (8, 8), 3, 32)).model["bidirectional"] is True
 
 
 # ---------------------------------------------------------------- the simulator set-up and the two tori
@@ -88,8 +90,8 @@ def test_one_setup_and_the_torus_is_the_network():
     assert isinstance(s, SimulatorSetup) and s.description and s.stands_for == "paper" and s.sim() == {}
     assert TORI == {"unidirectional": False, "bidirectional": True}
     settings = SimSettings(messages=1000, warmup_messages=100, batches=10, seed=7)
-    cu = torus_curve((8, 8), 3, 32)
-    cb = torus_curve((8, 8), 3, 32, bidirectional=True)
+    cu = torus_curve(DorParams((8, 8), 3, 32))
+    cb = torus_curve(DorParams((8, 8), 3, 32, bidirectional=True))
     assert (torus_of(cu), torus_of(cb)) == ("unidirectional", "bidirectional") and cu.setup == cb.setup == "paper"
     su, sb = sim_kwargs(cu, 0.002, settings), sim_kwargs(cb, 0.002, settings)
     # the simulator's keywords: the same everything (seed, VCs, buffers, tie rule...) but the torus
@@ -110,24 +112,36 @@ def test_one_setup_and_the_torus_is_the_network():
 
 
 def test_the_command_line_curve_is_the_models_torus():
-    """The CLI's curve: the model's torus (--bidirectional) on the one set-up, M as an integer; no --setup."""
-    options = {"radices": [8, 8], "L": 3, "M": 32.0, "bidirectional": False}
-    kw = sim_kwargs(sim_curve(options, "paper"), 0.001, SETTINGS)
+    """The command's curve is compare's: the model's torus (--bidirectional) on the one set-up, M (a float on the
+    command line) as an integer in the simulator's keywords; no --setup."""
+    seen = []
+
+    def stub(curve, loads):  # compare's simulation, in place of the chapter's hook: records the curve it is given
+        seen.append(curve)
+        return [SimPoint(60.0, 1.0) for _ in loads]
+
+    for bidirectional in (False, True):
+        c = compare(radices=[8, 8], L=3, M=32.0, bidirectional=bidirectional, loads=[0.001], search=False, grid=0,
+                    sim=stub)
+        assert c.setup == "paper" and c.params == {"radices": (8, 8), "L": 3, "M": 32, "bidirectional": bidirectional}
+    uni, bi = seen
+    kw = sim_kwargs(uni, 0.001, SETTINGS)
     assert kw["message_length"] == 32 and isinstance(kw["message_length"], int)
     assert kw["topology"] == Torus((8, 8), bidirectional=False) and kw["messages"] == 120_000
-    bi = sim_curve(dict(options, bidirectional=True), "paper")
     assert bi.setup == "paper" and sim_kwargs(bi, 0.001, SETTINGS)["topology"].bidirectional
     with pytest.raises(ValueError, match="`setup`"):
-        sim_curve(options, "bidirectional")
-    assert CHAPTER.setups == tuple(SETUPS) and CHAPTER.simulates
+        compare(radices=(8, 8), L=3, M=32, loads=[0.001], setup="bidirectional", sim=stub)
+    assert CHAPTER.setup_names == tuple(SETUPS) and CHAPTER.simulates
 
 
 def test_simulate_curve_rows(tmp_cache):
-    c = torus_curve((4, 4), 3, 8)
+    c = torus_curve(DorParams((4, 4), 3, 8))
     settings = SimSettings(messages=400, warmup_messages=50, batches=5)
     rows = simulate_curve(c, [0.005, 0.01], settings)
-    assert [sorted(r) for r in rows] == [["hops", "latency", "latency CI", "multiplexing", "result", "saturated"]] * 2
-    assert all(r["latency"] == r["result"].latency and not r["saturated"] for r in rows)
+    assert all(isinstance(r, SimPoint) and sorted(r.extra) == ["hops", "multiplexing", "result"] for r in rows)
+    assert all(r.latency == r.extra["result"].latency and r.latency_ci == r.extra["result"].latency_ci
+               and not r.saturated for r in rows)
+    assert list(rows[0].record()) == ["latency", "latency CI", "saturated", "multiplexing", "hops", "result"]
 
 
 # ---------------------------------------------------------------- claims table (synthetic runs)
@@ -144,7 +158,7 @@ def _synthetic_run(curve, sim_latency, model_latency, other=None, sat_sim=0.01):
         return {"latency": mod[x], **{f"latency {k}": v[x] for k, v in oth.items()}}
 
     def sim(c, xs):
-        return [{"latency": sims[x], "latency CI": 1.0, "saturated": not math.isfinite(sims[x])} for x in xs]
+        return [SimPoint(sims[x], 1.0, not math.isfinite(sims[x])) for x in xs]
 
     return run_curve(curve, model, sim, model_saturation=lambda c: 0.8 * sat_sim,
                      sim_saturation=lambda c, m: sat_sim)
@@ -154,7 +168,7 @@ def test_worst_below_and_the_comparison_with_2003():
     """The comparison with the 2003 model is the rule's number, the worst |error| below 80% of the simulated
     saturation load (issue #25: not the mean); two unbounded errors are told apart by the loads at which each
     model is saturated, then by the worst finite error."""
-    c = torus_curve((4, 4), 3, 8)
+    c = torus_curve(DorParams((4, 4), 3, 8))
     run = _synthetic_run(c, [10, 20, 40, 80], [11, 18, 48, math.inf], {"2003": [12, math.inf, math.inf, 1]})
     assert worst_error_below(run) == pytest.approx(0.2)  # 0.9 is above 80% of the simulated saturation load
     assert worst_error_below(run, column=model_column("2003")) == math.inf

@@ -1,5 +1,5 @@
 """torus_ipp experiments: figure configurations, simulator set-ups, conversion to the simulator, a tiny curve,
-tables, the claims table."""
+tables."""
 
 import math
 
@@ -7,11 +7,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import SimSettings, setups_table
-from models.core.experiment import Curve, Figure
+from models.core.claims import setups_table
+from models.core.setups import SimSettings
+from models.core.setups import Curve, Figure
 from models.traffic import fit, process
+import models.torus_ipp as front
 from models.torus_ipp import experiments as X
 from models.torus_ipp import plots
+from models.torus_ipp.solve import Params
+from models.torus_ipp.setups import DEFAULT_SETUP, SETTINGS, SETUPS, IppParams, ipp_curve
 
 
 def test_figure_configurations_are_the_papers():
@@ -28,14 +32,14 @@ def test_figure_configurations_are_the_papers():
             V = c.model["V"]
             assert c.model["traffic"] == "ipp" and c.fractions_of == "sim"
             # the verdict's set-up: assumption (d), no waiting for an ejection VC (4 inputs x V VCs)
-            assert c.setup == X.DEFAULT_SETUP == "paper/model"
+            assert c.setup == DEFAULT_SETUP == "paper/model"
             assert c.sim == {"injection_vcs": 1, "ejection_vcs": 4 * V}
             assert X.describe(c) == {"figure": n, "panel": panel, "traffic": "ipp", "setup": "paper/model"}
             assert set(X.ERROR_FRACTIONS) <= set(c.loads)
 
 
 def test_traffic_variants_and_setups():
-    cs = X.curves((1, 2), ("ipp", "poisson"), tuple(X.SETUPS))
+    cs = X.curves((1, 2), ("ipp", "poisson"), tuple(SETUPS))
     assert [X.describe(c)["traffic"] for c in cs] == (["ipp"] * 4 + ["poisson"] * 4) * 2
     assert [c.setup for c in cs] == ["paper/model"] * 8 + ["one ejection channel"] * 8
     assert X.describe(cs[5]) == {"figure": 1, "panel": "b", "traffic": "poisson", "setup": "paper/model"}
@@ -57,7 +61,7 @@ def test_figures_carry_traffic_setup_fractions_and_reading():
     for c in f.curves:
         assert c.model["traffic"] == "poisson" and c.model["pab"] == "specific" and c.setup == "one ejection channel"
         assert c.sim == {"injection_vcs": 1, "ejection_vcs": 1} and c.loads == (0.25, 0.5, 0.75, 0.9)
-    figs = X.figures_of((1, 2), ("ipp", "poisson"), tuple(X.SETUPS), fractions=(0.5,))
+    figs = X.figures_of((1, 2), ("ipp", "poisson"), tuple(SETUPS), fractions=(0.5,))
     assert [(g.label, g.curves[0].model["traffic"], g.curves[0].setup) for g in figs][:3] == [
         ("fig-torus_ipp-fig1", "ipp", "paper/model"), ("fig-torus_ipp-fig2", "ipp", "paper/model"),
         ("fig-torus_ipp-fig1", "poisson", "paper/model")]
@@ -66,11 +70,11 @@ def test_figures_carry_traffic_setup_fractions_and_reading():
 
 
 def test_setups_are_described_and_stand_for_the_paper():
-    assert X.SETUPS["paper/model"].stands_for == "paper" and X.SETUPS["one ejection channel"].stands_for == ""
-    table = setups_table(X.SETUPS)
-    assert list(table["setup"]) == list(X.SETUPS)
+    assert SETUPS["paper/model"].stands_for == "paper" and SETUPS["one ejection channel"].stands_for == ""
+    table = setups_table(SETUPS)
+    assert list(table["setup"]) == list(SETUPS)
     assert "ejection_vcs=IN_DEGREE x V" in table.loc[0, "sets"] and "ejection_vcs=1" in table.loc[1, "sets"]
-    assert X.SETUPS["paper/model"].sim({"V": 5}) == {"injection_vcs": 1, "ejection_vcs": 20}
+    assert SETUPS["paper/model"].sim({"V": 5}) == {"injection_vcs": 1, "ejection_vcs": 20}
 
 
 @pytest.mark.parametrize("figure", [1, 2])
@@ -79,14 +83,14 @@ def test_setups_differ_only_in_the_knobs_they_name(figure, traffic):
     """Same network, traffic, load, run length and seed: the simulator keywords differ only in ejection_vcs."""
     kws = {}
     settings = SimSettings(messages=2000, warmup_messages=300, seed=7)
-    for name, su in X.SETUPS.items():
+    for name, su in SETUPS.items():
         assert su.name == name and su.description and su.knobs
         c = X.with_setup(X.with_traffic(X.paper_figure(figure).curves[0], traffic), name)
         kws[name] = X.sim_kwargs(c, 0.004, settings)
     (a, ka), (b, kb) = kws.items()
     differ = {key for key in set(ka) | set(kb) if ka.get(key, "missing") != kb.get(key, "missing")}
-    named = {k for k in set(X.SETUPS[a].overrides) | set(X.SETUPS[b].overrides)
-             if X.SETUPS[a].sim(ka["vcs"]).get(k) != X.SETUPS[b].sim(kb["vcs"]).get(k)}
+    named = {k for k in set(SETUPS[a].overrides) | set(SETUPS[b].overrides)
+             if SETUPS[a].sim(ka["vcs"]).get(k) != SETUPS[b].sim(kb["vcs"]).get(k)}
     assert differ == named == {"ejection_vcs"}
     assert ka["seed"] == kb["seed"] == 7 and ka["injection_vcs"] == kb["injection_vcs"] == 1
     V = X.paper_figure(figure).curves[0].model["V"]
@@ -99,7 +103,7 @@ def test_setups_differ_only_in_the_knobs_they_name(figure, traffic):
 def test_sim_kwargs_pass_the_models_ipp_to_the_simulator():
     cfg = dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)
     kw = X.sim_kwargs(Curve("c", model=cfg), 0.004)
-    assert kw["messages"] == X.SIM_MESSAGES and kw["warmup_messages"] == X.SIM_WARMUP
+    assert (kw["messages"], kw["warmup_messages"]) == (SETTINGS.messages, SETTINGS.warmup_messages) == (100_000, 20_000)
     assert isinstance(kw["traffic"], process.MMPP2) and kw["rate"] is None
     assert (kw["traffic"].mu1, kw["traffic"].mu2, kw["traffic"].sigma1, kw["traffic"].sigma2) == (0.004, 0.0, 0.2, 0.8)
     assert kw["routing"] == "duato" and kw["vcs"] == 3 and kw["injection_vcs"] == 1 and "ejection_vcs" not in kw
@@ -109,19 +113,44 @@ def test_sim_kwargs_pass_the_models_ipp_to_the_simulator():
     assert X.sim_kwargs(X.with_traffic(X.paper_figure(1).curves[0], "poisson"), 0.004)["traffic"] == "poisson"
 
 
-def test_sim_kwargs_of_the_command_lines_bare_curve():
-    """``curve --simulate``: the solver's keywords as the model, a set-up's overrides as the simulator keywords."""
-    model = dict(k=16, V=3, M=48.0, sigma1=0.2, sigma2=0.8, mu2=0.0, traffic="ipp", pab="printed")
+def test_sim_kwargs_of_the_command_lines_curve():
+    """``compare`` / ``curve --simulate``: the curve of the checked parameters on a set-up, as the figures' curves."""
+    p = IppParams(k=16, V=3, M=48.0, sigma1=0.2, sigma2=0.8)
+    assert p.M == 48 and isinstance(p.M, int) and p.model == dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8, mu2=0.0,
+                                                                      traffic="ipp", pab="printed")
     settings = SimSettings(messages=2000, warmup_messages=300)
-    for name in X.SETUPS:
-        bare = Curve("cli", model=model, sim=X.SETUPS[name].sim(model), setup=name)
+    for name in SETUPS:
+        bare = ipp_curve(p, name, label="cli")
         ref = X.with_setup(X.paper_figure(1).curves[0], name)
+        assert bare.model == ref.model and bare.sim == ref.sim and bare.setup == ref.setup == name
         kw, want = X.sim_kwargs(bare, 0.004, settings), X.sim_kwargs(ref, 0.004, settings)
-        assert kw.keys() == want.keys() and kw["message_length"] == 48
+        assert kw.keys() == want.keys() and kw["message_length"] == 48 and isinstance(kw["message_length"], int)
         assert all(kw[k] == want[k] for k in kw if k != "traffic")
         assert (kw["traffic"].mu1, kw["traffic"].sigma1) == (want["traffic"].mu1, want["traffic"].sigma1)
+
+
+def test_the_parameters_are_checked_once_at_the_door():
+    """IppParams holds the model's rules (solve.Params applies the same function); what only the simulator needs
+    (an IPP, whole flits) is ``simulable``, asked by ``compare`` before anything runs."""
+    with pytest.raises(ValueError, match="`k` must be a multiple of 4"):
+        IppParams(k=6, V=3, M=8, sigma1=0.2, sigma2=0.8)
+    with pytest.raises(ValueError, match="`k` must be a multiple of 4"):
+        Params(k=6, V=3, M=8, mu1=0.001, sigma1=0.2, sigma2=0.8)
+    for bad in (dict(V=2), dict(M=0.5), dict(sigma1=0), dict(mu2=-1), dict(traffic="bursty"), dict(pab="x")):
+        name = next(iter(bad))
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            IppParams(**{**dict(k=8, V=3, M=8, sigma1=0.2, sigma2=0.8), **bad})
+    frac = IppParams(k=8, V=3, M=8.5, sigma1=0.2, sigma2=0.8)
+    assert frac.M == 8.5 and frac.model["M"] == 8.5
+    with pytest.raises(ValueError, match="`M` must be a whole number"):
+        frac.simulable()
     with pytest.raises(ValueError, match="`mu2`"):
-        X.sim_kwargs(Curve("cli", model=dict(model, mu2=0.001)), 0.004, settings)
+        IppParams(k=8, V=3, M=8, sigma1=0.2, sigma2=0.8, mu2=0.001).simulable()
+    with pytest.raises(ValueError, match="`mu2`"):
+        front.compare(k=8, V=3, M=8, mu2=0.001, points=2, sim=lambda c, xs: pytest.fail("simulated"))
+    with pytest.raises(ValueError, match="`M` must be a whole number"):
+        front.compare(k=8, V=3, M=8.5, points=2, sim=lambda c, xs: pytest.fail("simulated"))
+    assert front.compare(k=8, V=3, M=8, mu2=0.001, simulate=False, loads=[0.001], grid=0).sim is None  # model alone
 
 
 def test_fitted_parameter_table_matches_the_notes():
@@ -172,4 +201,5 @@ def test_tiny_curve_end_to_end(tmp_cache):
     assert X.sim_points_table([m]).empty and np.isnan(X.panel_error_table([m]).loc[0, "err @25%"])
     # the hook the command line calls: one row per load with the latency, its CI and the flag
     rows = X.simulate_curve(curve, [float(low["mu1"])], settings)
-    assert rows[0]["latency"] == low["sim latency"] and rows[0]["latency CI"] > 0 and not rows[0]["saturated"]
+    assert rows[0].latency == low["sim latency"] and rows[0].latency_ci > 0 and not rows[0].saturated
+    assert rows[0].extra["throughput"] == low["sim throughput"] and set(rows[0].record()) == set(X.SIM_COLUMNS)

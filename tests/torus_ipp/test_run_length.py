@@ -1,10 +1,10 @@
 """Simulated points that stop at a precision (#15): the run lengths the chapter hands to the simulator."""
 
-from models.core.claims import SimSettings
-from models.core.experiment import Curve
+from models.core.setups import SimSettings
 from models.torus_ipp import experiments as ex
+from models.torus_ipp.setups import IppParams, ipp_curve
 
-CURVE = Curve("c", model=dict(k=8, V=3, M=16, sigma1=0.2, sigma2=0.8))
+CURVE = ipp_curve(IppParams(k=8, V=3, M=16, sigma1=0.2, sigma2=0.8), label="c")
 
 
 def test_fixed_length_without_a_target():

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from models.core.paths import ROOT
-from models.torus_nbc.experiments import CLAIMS, SETUPS
+from models.torus_nbc.claims import CLAIMS
+from models.torus_nbc.setups import SETUPS
 
 
 def _norm(text: str) -> str:

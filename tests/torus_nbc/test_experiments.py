@@ -11,18 +11,23 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from models.core.experiment import Curve, Figure, run_curve  # noqa: E402
+from models.core.experiment import run_curve  # noqa: E402
+from models.core.results import SimPoint  # noqa: E402
 from models.core.saturation import Saturation  # noqa: E402
-from models.core.claims import CLAIM_COLUMNS, SimSettings, row_stands_for  # noqa: E402
+from models.core.claims import CLAIM_COLUMNS, row_stands_for  # noqa: E402
+from models.core.setups import Curve, Figure, SimSettings  # noqa: E402
 from models.findings.verdicts import verdict_table  # noqa: E402
-from models.torus_nbc import saturation_load, solve  # noqa: E402
+from models.torus_nbc import NbcParams, saturation_load, solve  # noqa: E402
+from models.torus_nbc.claims import claims_table  # noqa: E402
 from models.torus_nbc.experiments import (  # noqa: E402
-    AXIS_COLUMNS, DEFAULT_SETUP, DEFAULT_SETUPS, ERROR_COLUMNS, ERROR_FRACTIONS, FIGURES, FRACTIONS, GAP_COLUMNS,
-    PAPER_AXIS, SATURATED_FROM, SETTINGS, SETUPS, VARIANCE_COLUMNS, WORST, WORST_FINITE, axis_sentence, axis_table,
-    cdg_table, claims_table, error_table, fastest_sentence, fig1, format_errors, gap_table, glue_values,
-    glue_values_cdg, glue_values_routing, points_table, routing_figure, routing_latency_table, routing_sentence,
-    routing_verdicts, run_comparison, run_figure, saturation_table, sim_kwargs, simulate_curve, variance_sentence,
-    variance_table, vc_requirements)
+    AXIS_COLUMNS, ERROR_COLUMNS, ERROR_FRACTIONS, FIGURES, FRACTIONS, GAP_COLUMNS, PAPER_AXIS, SATURATED_FROM,
+    VARIANCE_COLUMNS, WORST, WORST_FINITE, axis_table, cdg_table, error_table, fig1, format_errors, gap_table,
+    points_table, routing_figure, routing_latency_table, routing_verdicts, run_comparison, run_figure,
+    saturation_table, sim_kwargs, simulate_curve, value_range, variance_table, vc_requirements, worst_gap_row)
+from models.torus_nbc.glue import (axis_sentence, fastest_sentence, glue_values, glue_values_cdg,  # noqa: E402
+                                   glue_values_routing, glue_values_variance, routing_sentence, variance_sentence,
+                                   worst_text)
+from models.torus_nbc.setups import DEFAULT_SETUP, DEFAULT_SETUPS, RUN, SETTINGS, SETUPS, curve  # noqa: E402
 from models.torus_nbc.plots import plot_comparison, plot_fig1  # noqa: E402
 
 
@@ -51,6 +56,7 @@ def test_setups_are_the_papers_text_and_the_models_assumption():
     assert set(FIGURES) == {"fig-torus_nbc-fig1", "fig-torus_nbc-routing-comparison"}
     assert (SETTINGS.messages, SETTINGS.warmup_messages, SETTINGS.batches, SETTINGS.sat_rtol) == (100_000, 10_000, 20,
                                                                                                   0.02)
+    assert (RUN.unit, RUN.length, RUN.warmup) == ("messages", 20_000, 2_000)   # compare's and curve's defaults
     assert SETUPS["paper"].sim(10) == {"ejection_vcs": 1}
     assert SETUPS["model"].sim(10) == {"ejection_vcs": 10} and SETUPS["model"].sim(12) == {"ejection_vcs": 12}
     assert "one at a time" in SETUPS["paper"].description and "eq. (5)" in SETUPS["model"].description
@@ -84,17 +90,25 @@ def test_sim_kwargs_translate_the_curve():
     assert "escape_levels" not in dor and dor["ejection_vcs"] == 10
 
 
-def test_sim_kwargs_of_the_command_lines_bare_curve():
-    """``curve --simulate``: the solver's keywords as the model, a set-up's overrides as the simulator keywords."""
-    model = dict(k=8, M=32, V=10, escape_levels=None, mean_distance="agarwal")
+def test_the_command_lines_curve_is_the_figures():
+    """``compare`` and ``curve --simulate`` build their curve with ``setups.curve`` as the figures do; only the
+    escape levels differ when none are given (None: the simulator's minimum, which the figures spell out)."""
     st = SimSettings(messages=1000, warmup_messages=10)
     for name in SETUPS:
-        bare = Curve("cli", model=model, sim=SETUPS[name].sim(model), setup=name)
+        bare = curve(NbcParams(k=8, M=32, V=10), name)
         figure = fig1((8,), (32,), setups=[name]).curves[0]
         kw, ref = sim_kwargs(bare, 0.01, st), sim_kwargs(figure, 0.01, st)
         assert kw["routing"] == "duato_nbc" and kw["ejection_vcs"] == (1 if name == "paper" else 10)
+        assert kw["escape_levels"] is None and ref["escape_levels"] == 5
         assert {key: v for key, v in kw.items() if key != "escape_levels"} == \
             {key: v for key, v in ref.items() if key != "escape_levels"}
+        assert (bare.label, bare.sim, bare.setup) == (figure.label, figure.sim, figure.setup)
+    from models.torus_nbc import compare
+
+    c = compare(k=8, M=32, simulate=False, points=2, grid=0)
+    assert c.run.curve == curve(NbcParams(8, 32)) and c.params == NbcParams(8, 32).model
+    with pytest.raises(ValueError, match="`setup`"):
+        curve(NbcParams(8, 32), "booksim")
 
 
 def _fake_run(model_lat, sim_lat, model_sat=0.35, sim_sat=0.5, setup="paper", k=8, M=32):
@@ -108,7 +122,7 @@ def _fake_run(model_lat, sim_lat, model_sat=0.35, sim_sat=0.5, setup="paper", k=
         return {"latency": model_lat[i] if i is not None else 1.0}
 
     def sim(c, loads):
-        return [{"latency": sim_lat[at[round(x, 12)]], "latency CI": 0.0} for x in loads]
+        return [SimPoint(sim_lat[at[round(x, 12)]], 0.0) for x in loads]
 
     bracket = Saturation(load=sim_sat, lo=0.98 * sim_sat, hi=1.02 * sim_sat, steps=2, evaluations=3, outside="",
                          rtol=0.04, max_steps=None, probes=())
@@ -279,6 +293,48 @@ def test_the_variance_test_of_the_papers_explanation():
     assert _verdicts(ok).loc["variance-explanation", "verdict"] == "holds"
 
 
+def test_glue_values_variance_is_the_variance_sentence():
+    """The variance test's glued sentence: one clause per simulated curve and set-up, its numbers from the table."""
+    p = saturation_load(k=8, M=32, V=10)
+    table = variance_table(_fake_pair(paper_sat=(p, 0.0135), model_sat=(p, 0.027)))
+    values = glue_values_variance(table)
+    assert set(values) == {"torus_nbc-variance"} and values["torus_nbc-variance"] == variance_sentence(table)
+    text = values["torus_nbc-variance"]
+    r = table.iloc[0]
+    assert text.startswith("On 8x8, M=32 (paper set-up) the model saturates at "
+                           f"{r['saturation ratio, exponential']:.3f} (exponential service), "
+                           f"{r['saturation ratio, paper']:.3f} (the paper's variance)")
+    assert "; on 8x8, M=32 (model set-up)" in text and text.endswith("below the simulated bracket.")
+    assert f"against a gap of {abs(r['saturation ratio, paper'] - 1):.1%}" in text
+    assert glue_values_variance(table.iloc[:0]) == {"torus_nbc-variance":
+                                                    "No simulated curve, so the variance was not tested."}
+
+
+def test_the_worst_gap_row_and_ranges():
+    """One rule for the paper set-up's worst rate of the gap table (the claims' note and the glued sentence)."""
+    gaps = _synthetic_gaps(own=[-5.0, -8.0, -10.0], ej=[-1.0, -10.0, -40.0], fractions=(0.25, 0.5, 0.85))
+    assert worst_gap_row(gaps)["fraction"] == 0.5          # 0.85 is above the 80% line
+    assert worst_gap_row(gaps[gaps["fraction"] > 0.8]) is None
+    nan = gaps.assign(**{"gap, paper set-up": np.nan})
+    assert worst_gap_row(nan) is None
+    assert value_range([1.3333, 0.6667, math.nan], ".3f") == "0.667 to 1.333"
+    assert value_range([1.3333, 1.3334], ".2f") == "1.33" and value_range([math.inf], ".2f") == "n/a"
+
+
+def test_worst_text_names_the_worst_curve_whatever_the_order():
+    """The worst over a set-up's curves is core.claims.worst_of: NaN (not simulated) never hides a number."""
+    errors = pd.DataFrame({"curve": ["8x8, M=32", "8x8, M=64", "16x16, M=32"], "setup": ["paper"] * 3,
+                           WORST: [math.nan, 0.2, 0.3], WORST_FINITE: [math.nan, 0.2, 0.3],
+                           SATURATED_FROM: [math.nan] * 3})
+    assert worst_text(errors, "paper") == "30.0% (on 16x16, M=32)"
+    assert worst_text(errors.iloc[::-1], "paper") == "30.0% (on 16x16, M=32)"
+    unbounded = errors.assign(**{WORST: [0.1, math.inf, 0.3], SATURATED_FROM: [math.nan, 0.75, math.nan]})
+    assert worst_text(unbounded, "paper") == ("unbounded on 8x8, M=64, where the model is already saturated at 75% "
+                                              "of the simulated saturation rate (largest finite error 30.0%, on "
+                                              "16x16, M=32)")
+    assert worst_text(errors, "model") == "n/a (not simulated)"
+
+
 def test_fastest_sentence_names_the_fastest_routing_at_each_rate():
     pts = pd.DataFrame([("8x8, M=32", "paper", r, f, lat, 1.0) for r, lats in
                         (("duato_nbc", (40.0, 60.0, 100.0)), ("duato", (44.0, 60.5, 90.0)), ("dor", (35.0, 70.0,
@@ -395,9 +451,10 @@ def test_small_run_end_to_end(tmp_cache):
                                                        "variance-explanation", "duato-nbc-best"]
     plt.close(plot_fig1(runs))
     plt.close(plot_comparison(cp, cs))
-    # the hook the command line calls: one row per rate with the latency, its CI and the flag
+    # the hook the command line calls: one SimPoint per rate with the latency, its CI, the flag and the extras
     rows = simulate_curve(runs[0].curve, [0.004], st)
-    assert set(rows[0]) >= {"latency", "latency CI", "saturated"} and not rows[0]["saturated"]
+    assert isinstance(rows[0], SimPoint) and not rows[0].saturated and rows[0].latency_ci > 0
+    assert set(rows[0].extra) == {"network latency", "multiplexing"}
 
 
 def test_model_only_run_uses_the_model_saturation():

@@ -166,10 +166,9 @@ def test_early_saturation_verdict_is_the_full_solves(kw):
     import sys
 
     S = sys.modules["models.torus_nbc.solve"]
-    from models.torus_nbc.params import check_params
+    from models.torus_nbc.params import NbcParams
 
-    prep = S._prepare(check_params(kw["k"], kw["M"], kw["V"], kw.get("escape_levels"),
-                                   kw.get("mean_distance", "agarwal")))
+    prep = S._prepare(NbcParams(kw["k"], kw["M"], kw["V"], kw.get("escape_levels"), kw.get("mean_distance", "agarwal")))
     sat = saturation_load(**kw)
     for frac in (0.3, 0.9, 0.99, 0.999, 0.9999, 1.00001, 1.0001, 1.001, 1.01, 1.2):
         x = frac * sat

@@ -10,7 +10,8 @@ import pytest
 
 from models.core.paths import ROOT
 from models.findings.verdicts import threshold_in_quote
-from models.xfolded_tm.experiments import CLAIMS, PAPER_K, READING_LABELS, SETUPS
+from models.xfolded_tm.claims import CLAIMS
+from models.xfolded_tm.setups import PAPER_K, READING_LABELS, SETUPS
 
 #: An editorial insertion in a quote: ``[... f]`` stands for a formula ``f`` the sentence prints.
 FORMULA = re.compile(r"\[\.\.\.[^\]]*\]")

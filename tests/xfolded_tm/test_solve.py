@@ -5,12 +5,15 @@ import math
 import numpy as np
 import pytest
 
-from models.core.experiment import Figure, run_curve
+from models.core.experiment import run_curve
+from models.core.setups import Figure
 from models.networks.grid2d import torus
 from models.xfolded_tm import LOAD, XfoldedTmResult, saturation_load, solve, solve_curve
-from models.xfolded_tm.experiments import (FIGURES, SETTINGS, SETUPS, TOPOLOGIES, delay_curve, delay_figure,
-                                           delay_frame, error_tables, model_curves_figure, ranking_table, run_figure,
-                                           saturation_table, topology_claims)
+from models.core.results import SimPoint
+from models.xfolded_tm.experiments import (FIGURES, delay_curve, delay_figure, delay_frame, error_tables,
+                                           model_curves_figure, ranking_table, run_figure, saturation_table)
+from models.xfolded_tm.setups import SETTINGS, SETUPS, TOPOLOGIES
+from models.xfolded_tm.topology import topology_claims
 
 AD8 = torus(8).average_distance_per_dimension()
 
@@ -137,14 +140,13 @@ def test_run_figure_delay_model_only_and_tables():
     assert np.all(f["model (Thm 1 printed)"] < f["model"])
     with pytest.raises(ValueError, match="`V`"):
         delay_figure(0, [0.1])
-    with pytest.raises(ValueError, match="`key`"):
+    with pytest.raises(ValueError, match="`topology`"):
         delay_curve("mesh", 2, [0.1])
     # error and claims tables on made-up simulations: the model 3% above
     lat = {"torus": 50.0, "tm": 52.0, "xfolded_completed": 45.0, "xfolded_printed": 60.0}
     runs = [run_curve(c, lambda c, x: {"latency": lat[c.sim["topology"]] * 1.03, "saturated": False, "lam": x / 32,
                                        "latency (Thm 1 printed)": 30.0},
-                      lambda c, loads: [{"latency": lat[c.sim["topology"]], "latency CI": 1.0, "saturated": False,
-                                         "mean hops": 4.0}])
+                      lambda c, loads: [SimPoint(lat[c.sim["topology"]], 1.0, False, {"mean hops": 4.0})])
             for c in delay_figure(2, [0.1]).curves]
     pts, summ = error_tables(runs)
     assert np.allclose(pts["rel. error"], 0.03) and (summ["within 5%"] == "1/1").all()

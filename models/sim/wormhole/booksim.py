@@ -556,7 +556,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
     cfg = K.Config(
         n=int(N), p=int(P), v=int(V), b=int(p.B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
         escape_levels=int(rt.escape_levels), half=half, rule=rule, traffic=int(p.traffic_kind),
-        length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, m=int(p.M),
+        length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, M=int(p.M),
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 50 * p.B + 1000), nchan=int(C),
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), w=int(max(V, p.ej_v)),

@@ -142,13 +142,13 @@ SCALARS = np.dtype([
 #: port, buffer depth; routing kind (``KIND_*``), first adaptive VC, escape class present, escape
 #: levels (Nbc), BookSim's ring half (``dor`` on a torus: ``v // 2``, else 0), the routing decode
 #: ``rule`` (``RULE_*``); traffic
-#: (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean length and the geometric ``p``, offered load
+#: (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean message length ``M`` (flits) and the geometric ``p``, offered load
 #: per node; warm-up messages, max cycles, saturation backlog, deadlock threshold; network channels
 #: ``nchan``; random DOR ties, self traffic; VCs of the widest port ``w`` and of an ejection port
 #: ``vej``; ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window, batches and batch
 #: length ``blen`` (cycles)
 Config = namedtuple("Config", [
-    "n", "p", "v", "b", "routing", "a0", "has_esc", "escape_levels", "half", "rule", "traffic", "length", "m",
+    "n", "p", "v", "b", "routing", "a0", "has_esc", "escape_levels", "half", "rule", "traffic", "length", "M",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "nchan", "tie", "self_traffic", "w", "vej",
     "wtc", "mode", "warmcyc", "runcyc", "nbatch", "blen",
 ])
@@ -210,9 +210,9 @@ def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
         return False
     m_next = msg.next
     sc.free = m_next[m]
-    d, L, tie = _draw_message(u, rng, cfg)
+    d, M, tie = _draw_message(u, rng, cfg)
     msg.dest[m] = d
-    msg.len[m] = L
+    msg.len[m] = M
     msg.tgen[m] = t
     msg.hops[m] = 0
     msg.state[m] = 0

@@ -156,13 +156,13 @@ SCALARS = np.dtype([
 #: router); routing kind ``routing`` (``KIND_*``), first adaptive VC ``a0``, escape class present
 #: ``has_esc``, escape levels (Nbc ``V2``), the dateline half of the escape class ``half`` (0: one
 #: escape VC; BookSim's ``dor`` on a torus only, :mod:`.booksim_kernel`); traffic (``TRAFFIC_*``),
-#: length (``LENGTH_*``), fixed / mean length ``m`` and the geometric ``geop = 1/m``, offered load
+#: length (``LENGTH_*``), fixed / mean message length ``M`` (flits) and the geometric ``geop = 1/M``, offered load
 #: ``rate`` per node; warm-up messages, max cycles ``maxcyc``, saturation backlog ``satlim``, deadlock
 #: threshold ``dlthresh`` (cycles without a flit moving); random DOR ties ``tie``, ``self_traffic``;
 #: messages a node may be writing into its injection channel at once ``streams``; VCs of an
 #: ejection channel ``vej``
 Config = namedtuple("Config", [
-    "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "m",
+    "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "M",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej",
 ])
 #: the routing tables of :class:`.routing.RoutingTables` for the kernel (read-only): ``route``, one
@@ -271,11 +271,11 @@ def _rotate(jj, start, n):
 
 
 @njit(cache=True, inline="always")
-def _take(vc, vo, b, m, L, prv):
-    """Message ``m`` (``L`` flits) takes VC ``b``; its flits come from VC ``prv`` (-1: the PE)."""
+def _take(vc, vo, b, m, M, prv):
+    """Message ``m`` (``M`` flits) takes VC ``b``; its flits come from VC ``prv`` (-1: the PE)."""
     vo[b].owner = m
     x = vc[b]
-    x.len = L
+    x.len = M
     x.nin = 0
     x.nout = 0
     x.prv = prv
@@ -445,7 +445,7 @@ def _state_after(cfg, f, vi, label, up):
 @njit(cache=True, inline="always")
 def _draw_message(u, rng, cfg):
     """Destination, length and DOR tie bits of a message generated at node ``u``, drawn from the run's
-    stream in this order: ``(d, L, tie)``."""
+    stream in this order: ``(d, M, tie)``."""
     N = cfg.n
     if cfg.self_traffic:
         d = rng_int(rng, N)  # uniform over all N nodes, the source included
@@ -454,15 +454,15 @@ def _draw_message(u, rng, cfg):
         if d >= u:
             d += 1
     if cfg.length == LENGTH_FIXED:
-        L = cfg.m
+        M = cfg.M
     else:
         p = cfg.geop
         if p >= 1.0:
-            L = 1
+            M = 1
         else:
-            L = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
+            M = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
     tie = np.int64(rng_next(rng) >> np.uint64(33)) if cfg.tie else 0  # one bit per dimension
-    return d, L, tie
+    return d, M, tie
 
 
 @njit(cache=True, inline="always")
@@ -570,12 +570,12 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
         return False
     x = msg[m]
     sc.free = x.next
-    d, L, tie = _draw_message(u, rng, cfg)
-    if L > sc.maxlen:
-        sc.maxlen = L
+    d, M, tie = _draw_message(u, rng, cfg)
+    if M > sc.maxlen:
+        sc.maxlen = M
     x.dest = d
     x.src = u
-    x.len = L
+    x.len = M
     x.tgen = t
     x.hops = 0
     x.state = 0
@@ -742,10 +742,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 continue
             moved = True
             x = vc[_u(b)]
-            L = x.len
+            M = x.len
             nin = x.nin + 1
             if typ == CT_INJ:
-                if nin == L:
+                if nin == M:
                     node[msg[vo[b].owner].src].writing -= 1  # the tail enters: the source may start the next message
             else:
                 # the flit leaves the upstream VC: every flit out of it enters b, so its flits out
@@ -754,7 +754,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 y = vc[_u(yb)]
                 y.nout = nin
                 y.lastout = t
-                if nin == L:
+                if nin == M:
                     yo = vo[_u(yb)]
                     ca = chan[_u(yo.chan)]
                     yo.owner = -1
@@ -773,7 +773,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 z.uplast = t
             if typ == CT_EJ:
                 hops += 1
-                if nin == L:
+                if nin == M:
                     # tail delivered: release the ejection VC, complete the message
                     xo = vo[b]
                     m = xo.owner

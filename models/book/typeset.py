@@ -46,22 +46,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..core.symbolic import tag_text
+
 #: Width budget of one displayed line, in em of the display font (1 em = 20.37 px in the book).
 WIDTH = 37.0
 #: Width of one em of display math in the book's HTML (16 px ``system-ui`` text, MathJax CHTML).
 EM_PX = 20.37
-
-_TEXT_ESCAPES = {"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "^": r"\^{}"}
-
-
-def tag_text(label) -> str:
-    r"""The label written for TeX text mode (``\text{...}``): ``_ & % # $ ^`` escaped.
-
-    ``X_i`` -> ``X\_i``, ``U_ij:switch`` -> ``U\_ij:switch``; a leading ``eq:`` is the caller's
-    business (it is kept).
-    """
-    return "".join(_TEXT_ESCAPES.get(ch, ch) for ch in str(label))
-
 
 # ----------------------------------------------------------------------------
 # How wide a line of LaTeX is

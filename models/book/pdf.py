@@ -1,4 +1,4 @@
-"""The whole book as one PDF: ``python -m models.core.pdf`` (``make pdf``).
+"""The whole book as one PDF: ``python -m models.book.pdf`` (``make pdf``).
 
 Jupyter Book's ``singlehtml`` builder renders every page of the book into
 one HTML file (``_build/singlehtml/index.html``); headless Chromium, driven
@@ -90,8 +90,8 @@ from pathlib import Path
 
 import yaml
 
-from .cache import atomic_write_bytes
-from .paths import ROOT, git_commit
+from ..core.cache import atomic_write_bytes
+from ..core.paths import ROOT, git_commit
 
 #: Page size and margins of the printed book (the bottom margin holds the footer).
 FORMAT = "A4"
@@ -771,7 +771,7 @@ def summary(report: dict) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m models.core.pdf", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m models.book.pdf", description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=ROOT, help="the book's folder (with _config.yml, _toc.yml)")
     ap.add_argument("--out", type=Path, default=None, help="the PDF to write (default <root>/_build/pdf/book.pdf)")
     ap.add_argument("--no-build", action="store_true", help="print the existing _build/singlehtml")

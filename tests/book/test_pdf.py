@@ -1,4 +1,4 @@
-"""``make pdf`` (models.core.pdf) without a browser: the page it prints, what the title page and the contents
+"""``make pdf`` (models.book.pdf) without a browser: the page it prints, what the title page and the contents
 are made of, the bookmarks, the Chromium it needs (tests/test_pdf_book.py prints a book)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from models.core import pdf
+from models.book import pdf
 
 
 def test_singlehtml_page_is_copied_where_its_links_resolve(tmp_path):

@@ -10,7 +10,8 @@ import re
 import pytest
 import sympy as sp
 
-from models.core.typeset import WIDTH, equation_latex, latex_width, layout, show_equation, signed_terms, tag_text
+from models.book.typeset import WIDTH, equation_latex, latex_width, layout, show_equation, signed_terms
+from models.core.symbolic import tag_text
 
 
 def same(a, b) -> bool:
