@@ -33,35 +33,64 @@ that read it.  So an entry is a JSON file, ``<key>.json``, read with
   "fields": {...}}``).  The class is imported from the module the
   allow-list names, never from a name read from the file, and its fields
   are set as pickle did (``__init__`` is not called) after checking that the
-  stored field names are exactly the class's;
+  stored field names are exactly the class's.  Every field is then checked
+  against its annotation (:func:`check_fields`: a float -- never NaN in the
+  :data:`MEASURED` fields, never a 400-digit integer --, a bool, an int of
+  int64's range, an array, a dict ...) and the class's own
+  ``__post_init__`` rules run; the same check runs before a result is
+  stored, so what would be refused is never written;
 * SymPy expressions (``{"$sympy": srepr(expr)}``, for the derivations
   :mod:`models.traffic.moments` keeps): the ``srepr`` text is parsed with
   :mod:`ast`, never evaluated, and rebuilt from SymPy's own public classes
   and constants with literal arguments (strings only as the name of a
   ``Symbol``, ``Dummy``, ``Wild`` or ``Function`` or the digits of a
   ``Float``).  Building them runs no code, but ``lambdify`` prints a
-  symbol's name into the code it generates, so an entry holding SymPy
-  values carries an HMAC (``"mac"``) under this user's key
-  (:func:`secret_key`, kept outside the cache) and they are rebuilt only
-  when it checks.
+  symbol's name into the code it generates, so they are rebuilt only from
+  an entry whose HMAC checks (below).
 
-An entry is ``{"format": FORMAT, "key": key, "value": <encoded value>}``::
+An entry is ``{"format": FORMAT, "key": key, "value": <encoded value>, "mac": <hex>}``::
 
     {"format":1,"key":"78ce...","value":{"$dataclass":"models.sim.closed_min.ClosedSimResult",
      "fields":{"R":7.414762741652021,"R_ci":0.0522...,"X_i":{"$ndarray":"<f8","shape":[4],
-     "data":"AAAAAAAA5D8..."},"params":{"k":2,...},...}}}
+     "data":"AAAAAAAA5D8..."},"params":{"k":2,...},...}},"mac":"3f0c..."}
 
 A value that cannot be encoded exactly is not stored (one
 :class:`CacheWarning`); a value read back is equal to the one stored
 (arrays: same dtype, shape and bytes), so a cached run gives byte-identical
-tables.  Reading an entry that is absent, unreadable (another user's, a
-folder), corrupt, of another format or another key, or naming a type
-outside the allow-list is a miss: the point is computed again and the
-entry rewritten.  :meth:`DiskCache.get` removes only an entry that is not
-JSON at all (truncated), never one it cannot open (another user's).
-Entries of the old pickle format (``<key>.pkl``) are never opened: they
-are ignored, and every cached simulation is computed once more under the
-new format.
+tables.  Reading an entry that is absent, unreadable, corrupt, of another
+format or another key, naming a type outside the allow-list or holding a
+field that does not fit its type is a miss: the point is computed again and
+the entry rewritten.  :meth:`DiskCache.get` removes only an entry of this
+user that is not JSON at all (truncated), never one it cannot open
+(another user's).  Entries of the old pickle format (``<key>.pkl``) are
+never opened: they are ignored, and every cached simulation is computed
+once more under the new format.
+
+Nothing forged, nothing hung (#35)
+----------------------------------
+Whoever can write the cache folder could otherwise change a result (a
+latency edited from 48.28 to 30.0 was used silently), hang every reader
+(a FIFO named like an entry) or reach outside the cache (a ``wormhole/``
+that is a symbolic link).  So:
+
+* **Signed.**  Every entry carries an HMAC-SHA256 (``"mac"``) of the rest
+  of it under this user's key (:func:`secret_key`, kept outside the cache:
+  the key of the lambdified code, :mod:`models.core.symbolic`).  An entry
+  without it (written before #35), with another key's (another user's) or
+  altered is a miss with one :class:`CacheWarning` per folder and process,
+  computed again and rewritten.  Without a usable key nothing is read or
+  stored (one warning).  A cache shared between users is therefore shared
+  in its folders only: each user trusts, and reuses, the entries they wrote.
+* **Opened as what it must be.**  The folder is opened with
+  ``O_DIRECTORY|O_NOFOLLOW`` (a symbolic link or a file in its place: not
+  used, one warning, results computed but not cached) and every entry and
+  lock relative to that descriptor (``dir_fd``), by :func:`open_regular`:
+  ``O_NOFOLLOW|O_NONBLOCK|O_NOCTTY`` and an ``fstat``.  An entry that is not
+  a regular file of this user (a FIFO, a symlink, a folder, another
+  user's) or is larger than :data:`MAX_ENTRY_BYTES` is a miss with one
+  warning, and nothing of it is read; a lock file that is not a regular
+  file is not used (the point is computed without it, one warning).
+  Keys are plain file names (:func:`_checked_key`), never paths.
 
 Degrading instead of failing
 ----------------------------
@@ -72,14 +101,16 @@ process ("... results are computed but not cached") and go on.
 
 Lock files (``.<key>.lock``) are created with the umask's mode (``0o666 &
 ~umask``, like any file the user creates), so other users of a shared cache
-can open them read-only and wait on them too.  A lock file this process
+can open them read-only and wait on them too (another user's regular lock
+file is waited on: a lock is never read nor written).  A lock file this process
 cannot open at all (another user's ``0600`` lock) is not waited on: the
 point is computed without the lock (one warning; at worst another process
 computes it too) -- the lock never makes anyone delete an entry.  A lock is
 removed by its holder on release; one left behind by a killed process
 (nobody holds it any more) is removed by the next process that takes a lock
-in that folder (once per process and folder, only this user's lock files,
-only those it can lock without waiting), so they do not pile up.
+in that folder (once per process and folder, only this user's regular lock
+files in the folder itself, only those it can lock without waiting), so
+they do not pile up.
 """
 
 from __future__ import annotations
@@ -89,6 +120,7 @@ import contextlib
 import dataclasses
 import errno
 import fcntl
+import functools
 import hashlib
 import hmac
 import importlib
@@ -100,6 +132,7 @@ import secrets
 import stat
 import sys
 import tempfile
+import typing
 import warnings
 from pathlib import Path
 from typing import Any, Callable
@@ -187,21 +220,42 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, mode: int | None = None
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _write_at(None, str(path), data, file_mode() if mode is None else mode)
+    return path
+
+
+def _write_at(dfd: int | None, name: str, data: bytes, mode: int) -> None:
+    """Write ``data`` as ``name`` atomically, with ``mode``: in the open folder ``dfd``, or (None) at the path ``name``.
+
+    A temporary ``.<name>.<random>.tmp`` beside it (created exclusively, never
+    through a symlink) is written, ``fsync``'ed and renamed over ``name``: a
+    reader sees the old file or the whole new one, and a symlink at ``name``
+    is replaced, never followed.  The temporary file is removed on any error.
+    """
+    at = {} if dfd is None else {"dir_fd": dfd}
+    folder, base = os.path.split(name)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, **at)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(errno.EEXIST, "no free temporary name beside it", name)
     try:
-        os.fchmod(fd, file_mode() if mode is None else mode)  # mkstemp makes 0600; follow the umask like open()
         with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), mode)  # created 0600; the caller's mode (by default the umask's, like open())
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, name, **({} if dfd is None else {"src_dir_fd": dfd, "dst_dir_fd": dfd}))
     except BaseException:
         try:
-            os.unlink(tmp)
+            os.unlink(tmp, **at)
         except FileNotFoundError:
             pass
         raise
-    return path
 
 
 def atomic_write_text(path: Path | str, text: str, *, mode: int | None = None) -> Path:
@@ -230,6 +284,20 @@ RESULT_TYPES: dict[str, str] = {
     "models.core.results.SimPoint": "models.core.results:SimPoint",
 }
 
+#: Float fields that hold what a result measures: never NaN (finite, or ``inf`` where saturated -- DESIGN.md's
+#: rule for latencies).  Every other float field of a result may also be NaN, its "not measured" (a confidence
+#: interval over fewer than two batches, a rate over an empty window).
+MEASURED: dict[str, frozenset] = {
+    "models.sim.wormhole.WormholeResult": frozenset({"latency", "network_latency", "source_wait", "offered"}),
+    "models.sim.closed_min.ClosedSimResult": frozenset({"R", "X"}),
+    "models.core.results.SimPoint": frozenset({"latency"}),
+}
+
+#: The range of an ``int`` field (NumPy's int64: what the simulators count in).
+INT_RANGE = (-2**63, 2**63 - 1)
+#: The largest integer a ``float`` field may hold as an ``int`` (every one up to it converts to float exactly).
+FLOAT_INT = 2**53
+
 _DTYPE = re.compile(r"[<>|][biufc][0-9]{1,2}\Z")  # plain numbers only: no object, string, record or datetime dtypes
 _TAGS = {"$float": {"$float"}, "$tuple": {"$tuple"}, "$dict": {"$dict"}, "$ndarray": {"$ndarray", "shape", "data"},
          "$npscalar": {"$npscalar", "data"}, "$dataclass": {"$dataclass", "fields"}, "$sympy": {"$sympy"}}
@@ -246,6 +314,60 @@ def _result_type(tag: str) -> type:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise TypeError(f"{RESULT_TYPES[tag]} is not a dataclass")
     return cls
+
+
+@functools.cache
+def _annotations(cls: type) -> dict:
+    """The resolved annotation of every field of ``cls`` (``from __future__ import annotations`` keeps them as text)."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def _fits(annotation: Any, value: Any, measured: bool) -> bool:
+    """Whether ``value`` is what ``annotation`` declares (the rules of :func:`check_fields`)."""
+    if annotation is Any:
+        return True
+    if annotation is bool:
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(value, (bool, np.bool_)):
+        return False  # a bool is an int to Python, never a number here
+    if annotation is int:
+        return isinstance(value, (int, np.integer)) and INT_RANGE[0] <= value <= INT_RANGE[1]
+    if annotation is float:
+        if isinstance(value, (int, np.integer)):
+            return -FLOAT_INT <= value <= FLOAT_INT
+        return isinstance(value, (float, np.floating)) and not (measured and (math.isnan(value) or value == -math.inf))
+    if annotation is np.ndarray:
+        return type(value) is np.ndarray
+    if annotation in (str, dict, list, tuple):
+        return type(value) is annotation
+    raise TypeError(f"a result field annotated {annotation!r} cannot be checked (models.core.cache.check_fields)")
+
+
+def check_fields(tag: str, obj: Any) -> None:
+    """Raise ValueError unless every field of the result ``obj`` (allow-listed as ``tag``) fits its annotation.
+
+    ``float``: a float (a NumPy float too), or an int of at most
+    :data:`FLOAT_INT` in magnitude (never a 400-digit one); the fields of
+    :data:`MEASURED` neither NaN nor ``-inf``.  ``int``: an int within
+    :data:`INT_RANGE`.  ``bool``: a bool.  ``np.ndarray``: an array (of the
+    plain-number dtype it was stored with, :func:`decode`).  ``str``,
+    ``dict``, ``list``, ``tuple``: exactly that type.  ``Any``: anything
+    the codec builds.  ``None`` only where it is the field's default.  An
+    annotation of another kind is a TypeError (every allow-listed class is
+    checked by the tests).  The same check runs when a result is stored
+    (:func:`encode`) and when it is read back (:func:`decode`).
+    """
+    measured = MEASURED.get(tag, frozenset())
+    for f in dataclasses.fields(obj):
+        value, annotation = getattr(obj, f.name), _annotations(type(obj))[f.name]
+        if value is None and f.default is None:
+            continue
+        if not _fits(annotation, value, f.name in measured):
+            text = repr(value)
+            shown = text if len(text) <= 40 else f"<{type(value).__name__} of {len(text)} characters>"
+            raise ValueError(f"{tag}.{f.name} = {shown}: not a valid `{getattr(annotation, '__name__', annotation)}`"
+                             f"{' (a measured quantity: never NaN or -inf)' if f.name in measured else ''}")
 
 
 def _tag_of(cls: type) -> str:
@@ -302,6 +424,7 @@ def encode(obj: Any) -> Any:
         extra = set(getattr(obj, "__dict__", {})) - set(names)
         if extra:
             raise TypeError(f"{tag} carries attributes that are not fields: {sorted(extra)}")
+        check_fields(tag, obj)  # what decode would refuse is never stored
         return {"$dataclass": tag, "fields": {n: encode(getattr(obj, n)) for n in names}}
     if _is_sympy(obj):
         import sympy
@@ -369,18 +492,13 @@ def decode(data: Any, *, sympy: bool = False) -> Any:
         obj = object.__new__(cls)
         for n in names:
             object.__setattr__(obj, n, decode(fields[n], sympy=sympy))
+        check_fields(body, obj)
+        if hasattr(cls, "__post_init__"):
+            obj.__post_init__()  # the class's own rules, as for a result it builds (SimPoint's)
         return obj
     if not sympy:
         raise ValueError("a SymPy expression in an entry without a valid HMAC")
     return _sympy_parse(_typed(body, str))  # $sympy
-
-
-def _has_sympy(data: Any) -> bool:
-    if type(data) is list:
-        return any(_has_sympy(v) for v in data)
-    if type(data) is dict:
-        return "$sympy" in data or any(_has_sympy(v) for v in data.values())
-    return False
 
 
 def _typed(value: Any, t: type) -> Any:
@@ -557,19 +675,112 @@ def _not_writable(folder: Path, error: OSError) -> None:
 
 _swept: set = set()  # folders whose stale lock files this process has removed
 
+#: The largest entry read or written, in bytes (a simulated point takes a few kB, the channel loads of the
+#: largest networks a few MB): a larger file is not read into memory.
+MAX_ENTRY_BYTES = 64 * 2**20
+
+#: How every file of the cache is opened: never through a symbolic link (``ELOOP``), never waiting for a
+#: FIFO's other end, never taking a terminal as the controlling one.
+_OPEN_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
+#: A key is a file name of its own: letters, digits, ``_`` and ``-`` (a hash, in practice), never a path.
+_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,127}")
+
+
+class NotARegularFile(OSError):
+    """A name of the cache that is a FIFO, a folder, a socket or a device rather than a regular file."""
+
+    def __init__(self, st: os.stat_result):
+        kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"), (stat.S_ISSOCK, "a socket"),
+                 (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+        self.kind = next((kind for test, kind in kinds if test(st.st_mode)), "not a regular file")
+        super().__init__(f"is {self.kind}, not a regular file")
+
+
+def open_regular(dfd: int, name: str, flags: int, mode: int = 0o666) -> tuple[int, os.stat_result]:
+    """Open ``name`` in the folder ``dfd`` as a cache file must be: ``(descriptor, its fstat)``.
+
+    The one way the cache opens its files (entries, locks, stale locks):
+    relative to the folder's descriptor, with ``O_NOFOLLOW|O_NONBLOCK|O_NOCTTY``
+    (a symbolic link fails with ``ELOOP``, a FIFO opens without blocking),
+    then ``fstat``: anything but a regular file raises
+    :class:`NotARegularFile`, its descriptor closed.
+    """
+    fd = os.open(name, flags | _OPEN_FLAGS, mode, dir_fd=dfd)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise NotARegularFile(st)
+    return fd, st
+
+
+def _why(error: OSError) -> str:
+    """What is wrong with a file :func:`open_regular` refused, for a warning."""
+    if isinstance(error, NotARegularFile):
+        return str(error)
+    if error.errno == errno.ELOOP:
+        return "is a symbolic link"
+    return f"cannot be opened ({error.strerror or error})"
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 2**20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _refused(folder: Path, name: str, reason: str) -> None:
+    _warn_once(folder, "entry", f"the cache entry {folder / name} {reason}: it is not used and the point is "
+                                f"computed again (an entry is read only from a regular file of this user, "
+                                f"of at most {MAX_ENTRY_BYTES // 2**20} MiB)")
+
+
+def _unsigned(folder: Path, name: str) -> None:
+    _warn_once(folder, "unsigned", f"the cache entry {folder / name} is not signed with this user's key (written "
+                                   f"by an older version, by another user, or edited): it is not used and the "
+                                   f"point is computed again")
+
+
+def _no_key(folder: Path) -> None:
+    _warn_once(folder, "key", f"no usable key at {key_path()} (it must be a file of this user, mode 0600) to sign "
+                              f"and check the entries of {folder}: results are computed but not cached")
+
+
+def _not_a_folder(folder: Path) -> None:
+    what = "is a symbolic link" if os.path.islink(folder) else "is not a folder (a file, or a path under a file)"
+    _warn_once(folder, "folder", f"the cache folder {folder} {what}: it is not used (results are computed but "
+                                 f"not cached)")
+
 
 def _entry_bytes(payload: dict) -> bytes:
     """The text of an entry (its keys in the order given: a dict's order is part of the value)."""
     return json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
+def _signed(payload: dict) -> bool:
+    """Whether ``payload`` carries (as ``"mac"``, removed) this user's HMAC of the rest of it."""
+    tag = payload.pop("mac", None)
+    try:
+        return mac_ok(_entry_bytes(payload), tag)
+    except (TypeError, ValueError, RecursionError):  # a bare NaN token, say: nothing this code writes
+        return False
+
+
 class DiskCache:
-    """A folder of results, one JSON file per key (:func:`encode`; never pickle).
+    """A folder of results, one JSON file per key (:func:`encode`; never pickle), signed with this user's key.
 
     Parameters
     ----------
     folder : path
-        Where entries live (created on first write).
+        Where entries live (created on first write).  A symbolic link, or a
+        file, in its place is not used (one :class:`CacheWarning`); every
+        entry and lock is opened relative to the folder's descriptor, so
+        nothing is ever read, written or removed outside it.
 
     The key of an entry is :func:`stable_hash` of everything that determines
     it; callers pass every parameter, the seed and the code version.
@@ -579,41 +790,115 @@ class DiskCache:
         self.folder = Path(folder)
 
     def path(self, key: str) -> Path:
-        return self.folder / f"{key}{SUFFIX}"
+        return self.folder / f"{_checked_key(key)}{SUFFIX}"
 
     def key(self, inputs: Any) -> str:
         return stable_hash(inputs, length=32)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """The stored value, or ``default`` if absent, unreadable, corrupt, of another key or format.
+    def lock_path(self, key: str) -> Path:
+        return self.folder / f".{_checked_key(key)}.lock"
 
-        Only an entry that is not JSON at all (truncated, garbage) is removed;
-        one it cannot open (another user's 0600 entry) or whose content it
-        does not accept (another format, another key, a type outside the
-        allow-list: perhaps another checkout's) is left alone.
+    def _open_folder(self, create: bool) -> int | None:
+        """A descriptor of the folder, opened without following a symbolic link, or None.
+
+        ``create`` makes it first (the umask's mode).  None without a warning
+        when it is absent (nothing stored yet) or cannot be searched and
+        ``create`` is False; with one when it is a symbolic link or a file,
+        or (``create``) cannot be made.
         """
-        path = self.path(key)
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read()
-        except OSError:  # absent, another user's 0600 entry, a folder in its place
-            return default
-        try:
-            payload = json.loads(text)
-        except ValueError:  # not JSON (UnicodeDecodeError included): nobody's data
+        if create:
             try:
-                path.unlink()
-            except OSError:
-                pass
+                self.folder.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:
+                pass  # a file or a dangling symbolic link in its place: refused below
+            except NotADirectoryError:
+                _not_a_folder(self.folder)
+                return None
+            except OSError as e:
+                _not_writable(self.folder, e)
+                return None
+        try:
+            return os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            if e.errno in (errno.ENOTDIR, errno.ELOOP):
+                _not_a_folder(self.folder)
+            elif create:
+                _not_writable(self.folder, e)
+            return None
+
+    @contextlib.contextmanager
+    def _opened(self, create: bool):
+        """:meth:`_open_folder` as a context: yields the descriptor (or None) and closes it."""
+        dfd = self._open_folder(create)
+        try:
+            yield dfd
+        finally:
+            if dfd is not None:
+                os.close(dfd)
+
+    def _read(self, dfd: int, name: str) -> bytes | None:
+        """The bytes of the entry ``name``, or None: absent, or refused (one warning) when it is not a regular
+        file of this user (a FIFO, a symbolic link, a folder, another user's) or is larger than
+        :data:`MAX_ENTRY_BYTES`."""
+        try:
+            fd, st = open_regular(dfd, name, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        except OSError as e:  # a symlink, a FIFO, a folder; another user's 0600 entry
+            _refused(self.folder, name, _why(e))
+            return None
+        try:
+            if st.st_uid != os.geteuid():
+                _refused(self.folder, name, f"belongs to another user (uid {st.st_uid})")
+                return None
+            data = b"" if st.st_size > MAX_ENTRY_BYTES else _read_at_most(fd, MAX_ENTRY_BYTES + 1)
+        finally:
+            os.close(fd)
+        if st.st_size > MAX_ENTRY_BYTES or len(data) > MAX_ENTRY_BYTES:
+            _refused(self.folder, name, f"is larger than {MAX_ENTRY_BYTES} bytes")
+            return None
+        return data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The stored value, or ``default``: absent, refused, unsigned, corrupt, of another key or format.
+
+        Read only from a regular file of this user (:meth:`_read`), and used
+        only when it carries this user's HMAC (:func:`mac`): anything else is
+        a miss with one :class:`CacheWarning` per folder and reason.  Only an
+        entry of this user that is not JSON at all (truncated, garbage) is
+        removed; one whose content it does not accept (another format,
+        another key, a value that does not fit its type: perhaps another
+        checkout's) is left alone.
+        """
+        name = self.path(key).name
+        with self._opened(create=False) as dfd:
+            data = None if dfd is None else self._read(dfd, name)
+            if data is None:
+                return default
+            try:
+                payload = json.loads(data)
+            except ValueError:  # not JSON (UnicodeDecodeError included): nobody's data
+                try:
+                    os.unlink(name, dir_fd=dfd)
+                except OSError:
+                    pass
+                return default
+            except RecursionError:  # nested beyond the parser: nothing this code writes
+                return default
+        if (type(payload) is not dict or payload.get("format") != FORMAT or payload.get("key") != key
+                or "value" not in payload):
+            return default
+        if secret_key() is None:
+            _no_key(self.folder)
+            return default
+        if not _signed(payload):
+            _unsigned(self.folder, name)
             return default
         try:
-            if (type(payload) is not dict or payload.get("format") != FORMAT or payload.get("key") != key
-                    or "value" not in payload):
-                return default
-            tag = payload.pop("mac", None)
-            trusted = tag is not None and mac_ok(_entry_bytes(payload), tag)
-            return decode(payload["value"], sympy=trusted)
-        except Exception:  # noqa: BLE001 - corrupt, foreign or not allowed: a miss, recomputed and rewritten
+            return decode(payload["value"], sympy=True)
+        except Exception:  # noqa: BLE001 - not of the allow-list, or not fitting its type: a miss, recomputed
             return default
 
     def __contains__(self, key: str) -> bool:
@@ -621,28 +906,35 @@ class DiskCache:
         return self.get(key, sentinel) is not sentinel
 
     def put(self, key: str, value: Any) -> Path | None:
-        """Store ``value`` under ``key`` atomically; the path, or None when it could not be stored.
+        """Store ``value`` under ``key`` atomically, signed; the path, or None when it could not be stored.
 
-        A value the codec cannot store, or a folder that cannot be written
-        (read-only, full), gives one :class:`CacheWarning` and no entry, never an error.
+        A value the codec cannot store (or larger than :data:`MAX_ENTRY_BYTES`),
+        no usable key, or a folder that cannot be written (read-only, full, a
+        symbolic link) gives one :class:`CacheWarning` and no entry, never an error.
         """
+        name = self.path(key).name
         try:
             payload = {"format": FORMAT, "key": key, "value": encode(value)}
-            data = _entry_bytes(payload)
-            if _has_sympy(payload["value"]):  # may become code (lambdify): authenticated, see decode
-                tag = mac(data)
-                if tag is None:
-                    raise TypeError(f"no usable key at {key_path()} to authenticate SymPy expressions")
-                data = _entry_bytes(dict(payload, mac=tag))
+            tag = mac(_entry_bytes(payload))
+            data = b"" if tag is None else _entry_bytes(dict(payload, mac=tag))
+            if len(data) > MAX_ENTRY_BYTES:
+                raise ValueError(f"{len(data)} bytes, more than the {MAX_ENTRY_BYTES} an entry may hold")
         except (TypeError, ValueError, RecursionError) as e:
             _warn_once(self.folder, f"type:{type(value).__qualname__}",
                        f"a {type(value).__qualname__} cannot be stored in the cache {self.folder} ({e}): not cached")
             return None
-        try:
-            return atomic_write_bytes(self.path(key), data)
-        except OSError as e:
-            _not_writable(self.folder, e)
+        if tag is None:
+            _no_key(self.folder)
             return None
+        with self._opened(create=True) as dfd:
+            if dfd is None:
+                return None
+            try:
+                _write_at(dfd, name, data, file_mode())
+            except OSError as e:
+                _not_writable(self.folder, e)
+                return None
+        return self.path(key)
 
     def get_or_compute(self, inputs: Any, compute: Callable[[], Any]) -> Any:
         """Return the cached value for ``inputs`` or compute, store and return it (once: :meth:`fetch_or_compute`)."""
@@ -667,58 +959,89 @@ class DiskCache:
                 self.put(key, value)
         return value
 
-    def lock_path(self, key: str) -> Path:
-        return self.folder / f".{key}.lock"
+    def _open_lock(self, dfd: int, name: str) -> int | None:
+        """A descriptor of the lock file (created with the umask's mode), or None (warned) if it cannot be had.
 
-    def _open_lock(self, path: Path) -> int | None:
-        """A descriptor of the lock file (created with the umask's mode), or None (warned) if it cannot be had."""
+        Another user's lock file (a shared cache) is used too, read-only if it
+        must be: a lock only waits, it is never read nor written.
+        """
+        path = self.folder / name
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+            return open_regular(dfd, name, os.O_RDWR | os.O_CREAT)[0]
         except PermissionError as e:
             try:  # another user's lock file (0644): a read-only descriptor can be flock'ed too
-                return os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                return open_regular(dfd, name, os.O_RDONLY)[0]
             except FileNotFoundError:
                 _not_writable(self.folder, e)  # the folder is not ours to write
-            except OSError:
-                _warn_once(self.folder, "lock", f"cannot open the lock file {path} ({e.strerror}; another user's "
-                                                f"lock?): computing without it (another process may compute the "
-                                                f"same point)")
+            except OSError as e2:
+                reason = (_why(e2) if isinstance(e2, NotARegularFile) or e2.errno == errno.ELOOP
+                          else f"cannot be opened ({e.strerror}; another user's lock?)")
+                _warn_once(self.folder, "lock", f"the lock file {path} {reason}: computing without it (another "
+                                                f"process may compute the same point)")
             return None
-        except OSError as e:  # read-only, full, a file in the folder's place, a symlink as lock
-            if e.errno == errno.ELOOP:
-                _warn_once(self.folder, "lock", f"the lock file {path} is a symbolic link: computing without it")
+        except OSError as e:  # read-only, full; a symlink, a FIFO or a folder as lock
+            if isinstance(e, NotARegularFile) or e.errno == errno.ELOOP:
+                _warn_once(self.folder, "lock", f"the lock file {path} {_why(e)}: computing without it")
             else:
                 _not_writable(self.folder, e)
             return None
 
-    def _remove_stale_locks(self) -> None:
-        """Remove this user's lock files that nobody holds (left by killed processes); once per folder and process."""
+    def _remove_stale_locks(self, dfd: int) -> None:
+        """Remove this user's lock files that nobody holds (left by killed processes); once per folder and process.
+
+        Only regular files named ``.*.lock`` in the folder itself (``dfd``):
+        never a symbolic link's target, never anything outside the folder.
+        """
         if self.folder in _swept:
             return
         _swept.add(self.folder)
         uid = os.geteuid()
         try:
-            names = [e.name for e in os.scandir(self.folder) if e.name.startswith(".") and e.name.endswith(".lock")]
+            with os.scandir(dfd) as it:
+                names = [e.name for e in it if e.name.startswith(".") and e.name.endswith(".lock")]
         except OSError:
             return
         for name in names:
-            path = self.folder / name
             try:
-                if os.lstat(path).st_uid != uid:
+                st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                if st.st_uid != uid or not stat.S_ISREG(st.st_mode):
                     continue
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                fd, held = open_regular(dfd, name, os.O_RDONLY)
             except OSError:
                 continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live process: BlockingIOError, kept
-                held, current = os.fstat(fd), os.stat(path)
-                if (held.st_ino, held.st_dev) == (current.st_ino, current.st_dev) and stat.S_ISREG(held.st_mode):
-                    os.unlink(path)  # a process waiting on this file re-checks the inode and locks a new one
+                current = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                if (held.st_ino, held.st_dev) == (current.st_ino, current.st_dev):
+                    os.unlink(name, dir_fd=dfd)  # a process waiting on it re-checks the inode and locks a new one
             except OSError:
                 pass
             finally:
                 os.close(fd)
+
+    def _acquire(self, dfd: int, name: str, blocking: bool) -> tuple[int | None, bool]:
+        """``(descriptor holding the lock, False)``; ``(None, True)`` when another process holds it
+        (``blocking=False``); ``(None, False)`` when no lock can be had (warned)."""
+        while True:
+            fd = self._open_lock(dfd, name)
+            if fd is None:
+                return None, False
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+                held = os.fstat(fd)
+                try:
+                    current = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                except FileNotFoundError:
+                    current = None
+            except BlockingIOError:  # held by another process (blocking=False)
+                os.close(fd)
+                return None, True
+            except BaseException:
+                os.close(fd)
+                raise
+            if current is not None and (current.st_ino, current.st_dev) == (held.st_ino, held.st_dev):
+                return fd, False
+            os.close(fd)  # the holder removed the file we waited on: lock the new one
 
     @contextlib.contextmanager
     def lock(self, key: str, *, blocking: bool = True):
@@ -731,42 +1054,30 @@ class DiskCache:
         dies releases its lock (the kernel drops it with the descriptor), and
         the file it leaves is removed by the next process locking in that
         folder.  When the lock file cannot be created or opened (a read-only
-        or full cache, another user's 0600 lock) it yields True without
+        or full cache, another user's 0600 lock, a symbolic link or a FIFO in
+        its place) or the folder is not usable, it yields True without
         holding anything, after one :class:`CacheWarning`: the caller
         computes, as without a cache.
         """
-        path = self.lock_path(key)
-        busy = False
-        while True:
-            fd = self._open_lock(path)
+        name = self.lock_path(key).name
+        with self._opened(create=True) as dfd:
+            fd, busy = (None, False) if dfd is None else self._acquire(dfd, name, blocking)
             if fd is None:
-                break  # no lock to be had (warned): compute without one
+                yield not busy
+                return
+            self._remove_stale_locks(dfd)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-                held = os.fstat(fd)
+                yield True
+            finally:
                 try:
-                    current = os.stat(path)
-                except FileNotFoundError:
-                    current = None
-            except BlockingIOError:  # held by another process (blocking=False)
+                    os.unlink(name, dir_fd=dfd)
+                except OSError:  # removed by hand, or another user's file in a sticky folder
+                    pass
                 os.close(fd)
-                busy = True
-                break
-            except BaseException:
-                os.close(fd)
-                raise
-            if current is not None and (current.st_ino, current.st_dev) == (held.st_ino, held.st_dev):
-                break
-            os.close(fd)  # the holder removed the file we waited on: lock the new one
-        if busy or fd is None:
-            yield not busy
-            return
-        self._remove_stale_locks()
-        try:
-            yield True
-        finally:
-            try:
-                os.unlink(path)
-            except OSError:  # removed by hand, or another user's file in a sticky folder
-                pass
-            os.close(fd)
+
+
+def _checked_key(key: str) -> str:
+    """``key`` if it is a plain file name of its own (:data:`_KEY`); a ValueError naming ``key`` otherwise."""
+    if type(key) is not str or not _KEY.fullmatch(key):
+        raise ValueError(f"`key` must be 1 to 128 letters, digits, '_' or '-' (a cache key, not a path); got {key!r}")
+    return key

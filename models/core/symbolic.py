@@ -280,6 +280,19 @@ def _open_folder(folder: Path, create: bool) -> int | None:
     return fd
 
 
+def _not_private(st: os.stat_result) -> str:
+    """What makes a stored file one that someone else could have written ("" if nothing): not a regular file,
+    another user's, or group/world-writable (its mode named)."""
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file"
+    if st.st_uid != os.geteuid():
+        return f"belongs to another user (uid {st.st_uid}; this user is uid {os.geteuid()})"
+    if st.st_mode & 0o022:
+        who = " and ".join(w for bit, w in ((0o020, "its group"), (0o002, "every user")) if st.st_mode & bit)
+        return f"is writable by {who} (mode {stat.S_IMODE(st.st_mode):04o}): another user could have changed it"
+    return ""
+
+
 def _canonical(body: dict) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode("utf-8")
 
@@ -300,8 +313,9 @@ def _read(path: Path, record: dict) -> dict | None:
             return None
         try:
             st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-                _refuse(f"{path} was written by another user (uid {st.st_uid}) or is group/world-writable")
+            wrong = _not_private(st)
+            if wrong:
+                _refuse(f"{path} {wrong}")
                 return None
             with os.fdopen(os.dup(fd), "rb") as fh:
                 data = fh.read()

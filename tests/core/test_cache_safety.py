@@ -69,6 +69,14 @@ def assert_same(a, b, where="value"):
         assert a == b, where
 
 
+def write_signed(dc: DiskCache, key: str, value) -> None:
+    """Write ``value`` (JSON data, not encoded) as the entry ``key``, signed with this user's key: only the check
+    under test can refuse it."""
+    payload = {"format": cache.FORMAT, "key": key, "value": value}
+    dc.folder.mkdir(parents=True, exist_ok=True)
+    cache.atomic_write_bytes(dc.path(key), cache._entry_bytes(dict(payload, mac=cache.mac(cache._entry_bytes(payload)))))
+
+
 def roundtrip(value):
     return decode(json.loads(json.dumps(encode(value), allow_nan=False)))
 
@@ -187,8 +195,7 @@ def test_K7_a_json_entry_naming_a_class_outside_the_allow_list_is_a_miss_and_imp
     monkeypatch.syspath_prepend(str(iso))
     dc = DiskCache(iso / "c")
     for tag in ("k7_payload.Boom", "k7_payload:Boom", "os.system", "subprocess.Popen"):
-        cache.atomic_write_text(dc.path("k"), json.dumps(
-            {"format": cache.FORMAT, "key": "k", "value": {"$dataclass": tag, "fields": {"x": 1}}}))
+        write_signed(dc, "k", {"$dataclass": tag, "fields": {"x": 1}})
         assert dc.get("k", "miss") == "miss", tag
     assert not marker.exists() and "k7_payload" not in sys.modules
     assert dc.fetch_or_compute("k", lambda: {"x": 1}) == {"x": 1}
@@ -198,8 +205,7 @@ def test_an_allowed_class_with_other_fields_is_a_miss(iso):
     from models.sim import closed_min
 
     dc = DiskCache(iso / "c")
-    cache.atomic_write_text(dc.path("k"), json.dumps({"format": cache.FORMAT, "key": "k", "value": {
-        "$dataclass": "models.sim.closed_min.ClosedSimResult", "fields": {"R": 1.0}}}))
+    write_signed(dc, "k", {"$dataclass": "models.sim.closed_min.ClosedSimResult", "fields": {"R": 1.0}})
     assert dc.get("k", "miss") == "miss"
     assert closed_min.ClosedSimResult  # the allow-list names the class the simulator returns
     assert cache._result_type("models.sim.closed_min.ClosedSimResult") is closed_min.ClosedSimResult
@@ -227,17 +233,18 @@ def test_an_entry_that_cannot_be_read_is_not_deleted(iso, monkeypatch):
     """Defect 11: ``get`` unlinked any entry it could not read, e.g. another user's 0600 entry."""
     dc = DiskCache(iso / "c")
     dc.put("k", {"theirs": 1})
-    real_open = open
+    real_open = os.open
 
-    def no_permission(path, *a, **kw):
-        if Path(path) == dc.path("k"):
+    def no_permission(path, flags, *a, **kw):
+        if str(path) == dc.path("k").name:
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real_open(path, *a, **kw)
+        return real_open(path, flags, *a, **kw)
 
-    monkeypatch.setattr(cache, "open", no_permission, raising=False)
-    assert dc.get("k", "miss") == "miss"
+    monkeypatch.setattr(os, "open", no_permission)
+    with pytest.warns(CacheWarning, match="cannot be opened"):
+        assert dc.get("k", "miss") == "miss"
     assert dc.path("k").exists()
-    monkeypatch.undo()
+    monkeypatch.setattr(os, "open", real_open)
     assert dc.get("k") == {"theirs": 1}
 
 
@@ -290,8 +297,13 @@ counted_sim.cache_name = "counted"
 def _fake_read_only(monkeypatch, folder: Path):
     real_open = os.open
 
+    def inside(path, dir_fd=None) -> bool:  # a path, or a name in the folder's descriptor (DiskCache)
+        if dir_fd is not None:
+            return os.path.samestat(os.fstat(dir_fd), os.stat(folder))
+        return str(path).startswith(str(folder))
+
     def ro_open(path, flags, *a, **kw):
-        if str(path).startswith(str(folder)) and flags & (os.O_CREAT | os.O_WRONLY | os.O_RDWR):
+        if inside(path, kw.get("dir_fd")) and flags & (os.O_CREAT | os.O_WRONLY | os.O_RDWR):
             raise OSError(errno.EROFS, "Read-only file system", str(path))
         return real_open(path, flags, *a, **kw)
 
@@ -327,6 +339,7 @@ def test_K11_a_full_cache_keeps_the_computed_points_and_warns_once(iso, monkeypa
     def full(*a, **kw):
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    assert cache.secret_key() is not None  # the key made before the disk filled up (it is kept elsewhere)
     if fault == "replace":
         monkeypatch.setattr(os, "replace", full)
     else:
