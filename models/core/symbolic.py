@@ -304,7 +304,7 @@ def _read(path: Path, record: dict) -> dict | None:
         return None
     try:
         try:
-            fd = os.open(path.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dfd)
+            fd = os.open(path.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dfd)
         except FileNotFoundError:
             return None
         except OSError as e:
