@@ -67,13 +67,25 @@ book: run html
 pdf: run browser
 	$(PY) -m models.book.pdf $(PDF_ARGS)
 
+# $(call shell_word,TEXT): TEXT as one word of the shell, a backslash before each blank and each character the
+# shell would act on (make lab LAB_DIR="my lab", review L6); a plain path is written as it is.
+empty :=
+space := $(empty) $(empty)
+lparen := (
+rparen := )
+shell_specials := \ ' " ` $(lparen) $(rparen) & ; | < > * ? [ ] ~ !
+escape_first = $(subst $(firstword $(2)),\$(firstword $(2)),$(1))
+escape_each = $(if $(2),$(call escape_each,$(call escape_first,$(1),$(2)),$(wordlist 2,99,$(2))),$(1))
+shell_word = $(subst $(space),\$(space),$(call escape_each,$(1),$(shell_specials)))
+LAB_DIR_WORD = $(call shell_word,$(LAB_DIR))
+
 # JupyterLab for students: installs the optional extra `lab` (pyproject.toml), writes the notebooks to run
 # (python -m models.classroom: the quick profile's values, no outputs; a copy already there is kept, since it
 # may hold a student's work) and serves them from 127.0.0.1 only; Jupyter's token is on (the URL it prints).
 lab: $(STAMP)
 	$(PY) -m pip install --quiet --no-build-isolation -e ".[lab]"
-	$(PY) -m models.classroom --out $(LAB_DIR)
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
+	$(PY) -m models.classroom --out $(LAB_DIR_WORD)
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser --ServerApp.root_dir=$(LAB_DIR_WORD) $(LAB_ARGS)
 
 test: deps
 	$(PY) -m pytest

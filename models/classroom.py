@@ -21,7 +21,10 @@ by that cell.  A student needs something else:
 
 ``python -m models.classroom [NOTEBOOK|CHAPTER ...] [--out runs/notebooks] [--profile quick] [--force]`` writes the
 student copies (every notebook of ``_toc.yml`` by default) into ``<out>/<chapter>/NN-name.ipynb``; a copy that is
-already there is left alone (it may hold a student's work) unless ``--force``.
+already there is left alone (it may hold a student's work) unless ``--force``.  ``--out`` is checked before any copy
+is written (:func:`check_out`): never the repository or its sources (``notebooks/``, ``models/``, ``book/``, a
+chapter folder linked into them included), always a folder this user can write; a fault is one line
+``error: --out: ...``, status 2.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.cache import atomic_write_text
-from .core.paths import NOTEBOOKS, ROOT
+from .core.paths import NOTEBOOKS, ROOT, safe_destination, writable_folder
 from .pipeline import PROFILES, notebook_sources, read_notebook, resolve_parameters, strip_outputs
 
 #: The tag of papermill's injected cell (never in a student notebook).
@@ -207,17 +210,42 @@ def main(argv: list[str] | None = None) -> int:
             wanted += found
         sources = list(dict.fromkeys(wanted))
     out = Path(args.out)
+    try:
+        check_out(out, [chapter for chapter, _, _ in sources])
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     written = kept = 0
     for chapter, name, source in sources:
         dest = out / chapter / f"{name}.ipynb"
         if dest.exists() and not args.force:
             kept += 1
             continue
-        write_student_notebook(source, dest, args.profile)
+        try:
+            write_student_notebook(source, dest, args.profile)
+        except OSError as exc:  # a folder in the copy's place, a disk that filled up meanwhile
+            print(f"error: --out: cannot write {dest}: {exc.strerror or exc}"
+                  f" ({written} notebook(s) written before it)", file=sys.stderr)
+            return 2
         written += 1
     print(f"{written} notebook(s) written to {out}/ (profile {args.profile})"
           + (f", {kept} already there and left as they were (--force overwrites them)" if kept else ""))
     return 0
+
+
+def check_out(out: Path, chapters: list[str]) -> None:
+    """``--out`` for the copies, checked before any is written; ``ValueError`` naming ``--out`` otherwise.
+
+    ``out`` and each ``<out>/<chapter>`` (a symbolic link followed) may not be the repository or its sources
+    (:func:`models.core.paths.safe_destination`: ``--out notebooks --force`` rewrote a source notebook, review C9),
+    and ``out`` and each chapter folder must be folders this user can write into
+    (:func:`models.core.paths.writable_folder`: a file in their place, a read-only file system or an immutable
+    folder were tracebacks, review C5-C7).
+    """
+    chapters = list(dict.fromkeys(chapters))
+    safe_destination(out, "--out", subfolders=chapters)
+    for folder in (out, *(out / chapter for chapter in chapters)):
+        writable_folder(folder, "--out")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,14 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
    ``requirements.txt`` and the Python and papermill versions;
 3. skips the run when ``<chapter>/<NN-name>.provenance.json`` holds the same
    key and is the executed notebook's own (its ``output_sha256``; ``--force``
-   runs it anyway);
+   runs it anyway); a notebook in the output's place *without* a provenance of
+   its own (a student's copy, an executed notebook edited since) is never
+   replaced, ``--force`` or not: the run stops before anything runs
+   (:func:`replaceable`);
 4. otherwise prints each stale notebook's expected time (its last run with
-   the profile, else a stated estimate) and the total, then executes it with
+   the profile, else a stated estimate, scaled when ``-p`` changes the run
+   lengths or network sizes: :func:`estimate`, with a warning past
+   :data:`WARN_SCALE`) and the total, then executes it with
    papermill in a worker process of its own (a new session: the worker, its
    kernel and the kernel's simulation pool can be stopped together), with
    the working directory set to the output folder (so ``figures/`` and
@@ -30,7 +35,8 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
    files, prints what finished and what did not, and exits with 128 + the
    signal's number;
    one pipeline at a time writes into a folder (a ``flock`` on
-   ``<folder>/.pipeline.lock``; a second one stops at once with
+   ``<folder>/.pipeline.lock``, opened without following a symbolic link and
+   refused unless a regular file of this user; a second one stops at once with
    ``error: another pipeline (pid N) is running into ...``);
 5. on failure keeps the output in ``_build/failed/<chapter>/`` (with the
    umask's mode) and prints
@@ -39,6 +45,12 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
 6. writes the reproducibility report (``book/_generated/runs.md`` and
    ``book/reproducibility-data.json``) that the book's reproducibility page
    includes.
+
+Where it writes is checked first, by the one guard of every place the project writes
+(:func:`models.core.paths.safe_destination`): ``--out`` and ``--book-dir``, and each
+``<folder>/<chapter>`` (its ``figures/``, ``tables/``) a run writes into, symbolic links
+followed, are never the repository or its sources; only the book's own build writes into
+``book/``.
 
 Readers re-run one notebook with their own parameters into a scratch folder::
 
@@ -50,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import errno
 import hashlib
 import json
 import os
@@ -63,6 +76,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 import yaml
@@ -70,7 +84,8 @@ import yaml
 from .citation import write_cite_page
 from .core import progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
-from .core.paths import BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, resolve_cache_dir
+from .core.paths import (BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, read_regular, resolve_cache_dir,
+                          safe_destination)
 from .core.processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl
 
 PROFILES = ("quick", "full")
@@ -88,6 +103,7 @@ class Run:
     parameters: dict[str, Any] = field(default_factory=dict)
     key: str = ""
     base_key: str = ""  # the key before the dependencies of AFTER_NOTEBOOKS
+    baseline: dict[str, Any] = field(default_factory=dict)  # the profile's parameters, before any -p (estimates)
 
     @property
     def slug(self) -> str:
@@ -335,13 +351,36 @@ def read_stamp(output: Path, provenance: Path) -> dict | None:
 
     They belong together when the provenance's ``output_sha256`` is the
     notebook's hash: a notebook moved into place without its provenance (an
-    interrupted commit, an older pipeline) has no stamp.
+    interrupted commit, an older pipeline), or changed since, has no stamp.
+    Only regular files are read (a FIFO named like a notebook has no stamp).
     """
     try:
-        stamp = json.loads(provenance.read_text())
-        return stamp if stamp.get("output_sha256") == file_sha256(output) else None
+        stamp = json.loads(read_regular(provenance))
+        return stamp if stamp.get("output_sha256") == hashlib.sha256(read_regular(output)).hexdigest() else None
     except (OSError, ValueError, AttributeError):
         return None
+
+
+def replaceable(run: Run) -> bool:
+    """Whether the pipeline may write ``run.output``: nothing is there, or a notebook it wrote itself (its
+    provenance is its own, :func:`read_stamp`).
+
+    Anything else -- a student's copy written by :mod:`models.classroom` into a lab folder, an executed notebook
+    edited since it ran, a reader's own file or link of that name -- is never replaced, even with ``--force``
+    (review N-3: a run into the lab folder replaced a student's work).
+    """
+    return not os.path.lexists(run.output) or read_stamp(run.output, run.provenance) is not None
+
+
+def refuse_foreign_outputs(runs: list[Run], option: str) -> None:
+    """``CannotStart`` (status 2) naming ``option`` and the first notebook of ``runs`` the pipeline may not replace
+    (:func:`replaceable`); checked before anything runs."""
+    foreign = [r.output for r in runs if not replaceable(r)]
+    if foreign:
+        more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+        raise CannotStart(f"{option}: {foreign[0]}{more}: not a notebook the pipeline wrote (it has no provenance of "
+                          "its own: a student's copy, or edited since it ran), so it is never replaced; move it away "
+                          "or give another folder", 2)
 
 
 def is_fresh(run: Run) -> bool:
@@ -499,21 +538,27 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
         ename = getattr(exc, "ename", type(exc).__name__)
         evalue = str(getattr(exc, "evalue", exc)).strip().splitlines()
         message = evalue[0] if evalue else ""
-        dest = failed_dir / run.chapter / f"{run.name}.ipynb"
-        try:
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            if Path(tmp).exists():
-                os.replace(tmp, dest)
-                os.chmod(dest, file_mode())  # mkstemp made it 0600; kept files follow the umask like the rest
-        except OSError:
-            pass
         return {
             "slug": run.slug,
             "status": "failed",
             "seconds": seconds,
             "error": f"{run.slug}{where}: {ename}: {message}",
-            "failed_notebook": str(dest),
+            "failed_notebook": str(_keep_failed(run, tmp, failed_dir)),
         }
+
+
+def _keep_failed(run: Run, tmp: Path, failed_dir: Path) -> Path:
+    """Move the executed notebook ``tmp`` to ``failed_dir/<chapter>/<name>.ipynb`` with the umask's mode (mkstemp
+    made it 0600; kept files follow the umask like the rest); its place, moved or not (I/O faults are ignored)."""
+    dest = failed_dir / run.chapter / f"{run.name}.ipynb"
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if Path(tmp).exists():
+            os.replace(tmp, dest)
+            os.chmod(dest, file_mode())
+    except OSError:
+        pass
+    return dest
 
 
 def _worker_main(spec_path: str) -> int:
@@ -668,21 +713,19 @@ def remove_orphans(book_dir: Path, runs: list[Run]) -> list[Path]:
     return removed
 
 
-#: Folders ``--out`` may not point into: the sources, the package and the book (built only from the profiles).
-PROTECTED = ("notebooks", "models", "book")
+def written_folders(runs: list[Run], report: bool = True) -> tuple[str, ...]:
+    """The folders, relative to the output folder, that ``runs`` write into: each chapter's, its ``figures/`` and
+    ``tables/`` and, for the book (``report``), the report's ``_generated/``."""
+    folders = [f"{r.chapter}{sub}" for r in runs for sub in ("", "/figures", "/tables")]
+    return tuple(dict.fromkeys(folders + (["_generated"] if report else [])))
 
 
-def check_out_dir(out: Path) -> Path:
-    """``out`` resolved, or ``ValueError`` when it is the repository's root or inside a protected folder."""
-    out = Path(out).resolve()
-    root = ROOT.resolve()
-    if out == root:
-        raise ValueError(f"--out {out}: not the repository itself; give a scratch folder such as runs/")
-    for name in PROTECTED:
-        if out.is_relative_to(root / name):
-            raise ValueError(f"--out {out}: inside {name}/, which the pipeline never writes into from a reader's run; "
-                             "give a scratch folder such as runs/")
-    return out
+def check_out_dir(out: Path, option: str = "--out", chapters: tuple[str, ...] = (), book: bool = False) -> Path:
+    """``out`` resolved, or ``ValueError`` (a ``ParameterError`` naming ``option``) when it, or one of its
+    ``<out>/<chapter>`` folders for ``chapters``, is the repository's root or inside its sources
+    (:func:`models.core.paths.safe_destination`, the one guard of every place the project writes; ``book=True``
+    for ``--book-dir``, which may be the book's own ``book/``)."""
+    return safe_destination(out, option, subfolders=chapters, book=book)
 
 
 def plan(
@@ -719,6 +762,8 @@ def plan(
         params = resolve_parameters(chapter, name, source, profile, overrides, profiles)
         target = (out_dir / chapter) if out_dir else (book_dir / chapter)
         run = Run(chapter, name, source, target, params)
+        if overrides:  # what the stated estimates were measured with: the estimate scales from it (work_scale)
+            run.baseline = resolve_parameters(chapter, name, source, profile, None, profiles)
         run.base_key = run_key(source, params, models_hash, env)
         run.key = with_dependencies(run.base_key, run.slug, book_dir)
         runs.append(run)
@@ -760,19 +805,126 @@ FULL_SECONDS = {
 FULL_OVER_QUICK = 27
 
 
-def expected_seconds(run: Run, profile: str) -> tuple[float, str]:
-    """(seconds, source) a run is expected to take: its last run with this profile (the
-    provenance beside its output, even if stale), else the stated estimate."""
+#: The notebook parameters a time scales with (review N-12: ``-p networks "[[64, 64]]" -p messages 100000000`` was
+#: planned as "about 13 s").  A simulation's work grows with its run lengths (the messages, cycles or customers of
+#: a point, its warm-up and its saturation probes: their sum; ``min_``/``max_`` bounds aside), with the distance a
+#: message travels (about the largest radix of the networks) and with its length in flits (the largest ``M``).  A
+#: parameter counts when its name is one of the words or ends in ``_<word>`` (``warmup_messages``,
+#: ``occ_radices``, ``fig1_M_values``): the shared vocabulary of ``notebooks/profiles.yaml`` and the chapters'.
+RUN_LENGTH_WORDS = ("messages", "cycles", "customers")
+RADIX_WORDS = ("k", "k_values", "radices", "networks")
+FLIT_WORDS = ("M", "M_values")
+#: A notebook whose simulated work the parameters multiply by at least this is announced with a warning, and its
+#: time left comes from its finished points alone (such an extrapolation is no floor).
+WARN_SCALE = 10.0
+
+
+def _named(name: str, words: tuple[str, ...]) -> bool:
+    return not name.startswith(("min_", "max_")) and (name in words or name.endswith(tuple(f"_{w}" for w in words)))
+
+
+def _numbers(value: Any) -> list[float]:
+    """The positive numbers in ``value`` (a number, or nested lists of them); booleans and text are none."""
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _numbers(v)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf"):
+        return [float(value)]
+    return []
+
+
+def _work(parameters: dict[str, Any]) -> dict[str, tuple[float, list[str]]]:
+    """Each factor of a notebook's simulated work (:data:`RUN_LENGTH_WORDS` summed, the largest radix, the largest
+    message length) with the parameters it comes from; a factor no parameter names is left out."""
+    factors = {}
+    for factor, words, combine in (("run length", RUN_LENGTH_WORDS, sum), ("radix", RADIX_WORDS, max),
+                                   ("message length", FLIT_WORDS, max)):
+        names = [n for n, v in parameters.items() if _named(n, words) and _numbers(v)]
+        if names:
+            factors[factor] = (combine(x for n in names for x in _numbers(parameters[n])), names)
+    return factors
+
+
+def work_scale(parameters: dict[str, Any], reference: dict[str, Any]) -> tuple[float, list[str]]:
+    """How many times the simulated work of a run with ``parameters`` is that of one with ``reference`` (the
+    product of the ratios of :func:`_work`'s factors that both name), and the parameters that differ."""
+    mine, theirs = _work(parameters), _work(reference)
+    scale, changed = 1.0, []
+    for factor, (value, names) in mine.items():
+        if factor in theirs:
+            scale *= value / theirs[factor][0]
+            changed += [n for n in names if parameters[n] != reference.get(n)]
+    return scale, changed
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A run's expected time: ``seconds`` (scaled), where the time comes from (``"last run"`` or
+    ``"estimate"``), and the ``scale`` of :func:`work_scale` with the parameters it comes from."""
+
+    seconds: float
+    source: str
+    scale: float = 1.0
+    changed: tuple[str, ...] = ()
+
+    @property
+    def scaled(self) -> bool:
+        return bool(self.changed) and abs(self.scale - 1.0) > 0.05
+
+    def note(self) -> str:
+        """``""``, `` (estimate)``, or `` (estimate scaled x140 by messages, networks)`` for the plan's lines."""
+        if not self.scaled:
+            return "" if self.source == "last run" else " (estimate)"
+        times = f"{self.scale:.2g}" if self.scale < 10 else f"{round(self.scale):,}"
+        return f" ({self.source} scaled x{times} by {', '.join(self.changed)})"
+
+
+def estimate(run: Run, profile: str) -> Estimate:
+    """How long ``run`` is expected to take: its last run with this profile (the provenance beside its output,
+    even if stale), else the stated estimate of its profile (:data:`QUICK_SECONDS`, :data:`FULL_SECONDS`), scaled
+    by :func:`work_scale` from the parameters that time was measured with (the last run's, or the profile's
+    before any ``-p``) to the run's."""
     try:
-        stamp = json.loads(run.provenance.read_text())
+        stamp = json.loads(read_regular(run.provenance))
         if stamp.get("profile") == profile and stamp.get("status") == "ok" and float(stamp["seconds"]) > 0:
-            return float(stamp["seconds"]), "last run"
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    quick = QUICK_SECONDS.get(run.slug, DEFAULT_QUICK_SECONDS)
-    if profile == "quick":
-        return float(quick), "estimate"
-    return float(FULL_SECONDS.get(run.slug, quick * FULL_OVER_QUICK)), "estimate"
+            seconds, source, reference = float(stamp["seconds"]), "last run", stamp.get("parameters")
+        else:
+            raise ValueError("not a run of this profile")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        quick = QUICK_SECONDS.get(run.slug, DEFAULT_QUICK_SECONDS)
+        seconds = float(quick if profile == "quick" else FULL_SECONDS.get(run.slug, quick * FULL_OVER_QUICK))
+        source, reference = "estimate", run.baseline
+    if not isinstance(reference, dict) or not reference:
+        return Estimate(seconds, source)
+    scale, changed = work_scale(run.parameters, reference)
+    return Estimate(seconds * scale, source, scale, tuple(changed))
+
+
+def expected_seconds(run: Run, profile: str) -> tuple[float, str]:
+    """(seconds, source) a run is expected to take (:func:`estimate`): ``"last run"`` or ``"estimate"``."""
+    est = estimate(run, profile)
+    return est.seconds, est.source
+
+
+def relayed_expected(run: Run, profile: str) -> float | None:
+    """The expected time the progress relay counts down from (:class:`models.core.progress.NotebookProgress`), or
+    None when it is an extrapolation of :data:`WARN_SCALE` or more: the time left then comes from the rate of the
+    finished points alone, once the first have finished."""
+    est = estimate(run, profile)
+    return None if est.scaled and est.scale >= WARN_SCALE else est.seconds
+
+
+def scale_warnings(runs: list[Run], profile: str) -> list[str]:
+    """A warning for each run whose parameters multiply its simulated work by :data:`WARN_SCALE` or more."""
+    lines = []
+    for r in runs:
+        est = estimate(r, profile)
+        if est.scaled and est.scale >= WARN_SCALE:
+            lines.append(f"warning: {r.slug}: {', '.join(est.changed)} multiply its simulated work about "
+                         f"x{round(est.scale):,}: about {progress.format_duration(est.seconds)} if its "
+                         f"{progress.format_duration(est.seconds / est.scale)} ({est.source}) scale with it, a rough "
+                         "extrapolation; the time left follows from its first finished points.  Ctrl-C stops it "
+                         "cleanly and the finished points stay cached")
+    return lines
 
 
 def next_run(pending: list[Run], running_chapters: set[str], seconds: dict[str, float]) -> Run:
@@ -821,15 +973,16 @@ def _plan_lines(todo: list[Run], profile: str, jobs: int) -> list[str]:
 
     The wall time is :func:`planned_wall`: the schedule of :func:`execute`.
     """
-    times = {r.slug: expected_seconds(r, profile) for r in todo}
+    times = {r.slug: estimate(r, profile) for r in todo}
     width = max(len(r.slug) for r in todo)
-    lines = [f"  {r.slug:<{width}}  about {progress.format_duration(times[r.slug][0])}"
-             f"{'' if times[r.slug][1] == 'last run' else ' (estimate)'}" for r in todo]
-    wall = planned_wall(todo, {slug: t for slug, (t, _) in times.items()}, jobs)
+    lines = [f"  {r.slug:<{width}}  about {progress.format_duration(times[r.slug].seconds)}{times[r.slug].note()}"
+             for r in todo]
+    wall = planned_wall(todo, {slug: t.seconds for slug, t in times.items()}, jobs)
     lines.append(f"  expected: about {progress.format_duration(wall)} "
-                 f"({progress.format_duration(sum(s for s, _ in times.values()))} of notebook time, {jobs} at a time; "
-                 "times from each notebook's last run with this profile, else a stated estimate)")
-    return lines
+                 f"({progress.format_duration(sum(t.seconds for t in times.values()))} of notebook time, {jobs} at a "
+                 "time; times from each notebook's last run with this profile, else a stated estimate, scaled by "
+                 "other run lengths and network sizes)")
+    return lines + scale_warnings(todo, profile)
 
 
 # --------------------------------------------------------------------------- commit
@@ -881,10 +1034,11 @@ class PipelineLock:
     same notebooks twice, and one's stop could remove the other's temp files.
     """
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, option: str = ""):
         self.folder = Path(folder)
         self.path = self.folder / LOCK_NAME
         self.fd: int | None = None
+        self.where = f"{option}: " if option else ""  # the folder's option, naming it in an error of status 2
 
     def acquire(self) -> "PipelineLock":
         try:
@@ -894,12 +1048,10 @@ class PipelineLock:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CannotStart(f"cannot create the output folder {self.folder}: {exc.strerror or exc}", 2) from None
+            raise CannotStart(f"{self.where}cannot create the output folder {self.folder}: {exc.strerror or exc}", 2) \
+                from None
         while True:
-            try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
-            except OSError as exc:
-                raise CannotStart(f"cannot write into {self.folder}: {exc.strerror or exc}", 2) from None
+            fd = self._open()
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -916,10 +1068,32 @@ class PipelineLock:
             if current is not None and (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
                 break
             os.close(fd)
-        os.ftruncate(fd, 0)
+        os.ftruncate(fd, 0)  # only now, holding the lock on a regular file of ours (never a link's target)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self.fd = fd
         return self
+
+    def _open(self) -> int:
+        """The lock file opened (created if missing) without following a symbolic link, blocking on a FIFO or
+        taking a terminal; ``CannotStart`` (status 2) unless it is a regular file of this user with one name
+        (review N-4: a ``.pipeline.lock`` linked to a user's file had that file emptied)."""
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NOCTTY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(self.path, flags, 0o666)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise CannotStart(f"{self.where}{self.path} is a symbolic link; the pipeline never follows it: "
+                                  "remove it", 2) from None
+            raise CannotStart(f"{self.where}cannot write the lock {self.path}: {exc.strerror or exc}", 2) from None
+        st = os.fstat(fd)
+        problem = ("not a regular file" if not S_ISREG(st.st_mode)
+                   else f"a file of another user (uid {st.st_uid})" if st.st_uid != os.geteuid()
+                   else f"a file with {st.st_nlink} names (a hard link)" if st.st_nlink != 1 else "")
+        if problem:
+            os.close(fd)
+            raise CannotStart(f"{self.where}{self.path} is {problem}, not a lock this pipeline made; "
+                              "it is left as it is: remove it", 2)
+        return fd
 
     def release(self) -> None:
         if self.fd is None:
@@ -976,7 +1150,8 @@ def cell_timeout(profile: str) -> int:
     return CELL_TIMEOUT.get(profile, CELL_TIMEOUT["full"])
 
 
-def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None, expected: float) -> _Worker:
+def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None,
+           expected: float | None) -> _Worker:
     run.out_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
     os.close(fd)
@@ -1104,7 +1279,8 @@ def _positive_seconds(text: str) -> float:
 
 
 def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, book_dir: Path | None = None,
-            report: bool = True, scheduler: str | None = None, progress_every: float = 30.0) -> int:
+            report: bool = True, scheduler: str | None = None, progress_every: float = 30.0,
+            option: str = "--book-dir") -> int:
     """Execute the stale runs, up to ``jobs`` at a time; return the number of failures.
 
     Prints each stale notebook's expected time and the total first, then a
@@ -1115,7 +1291,11 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     :class:`Interrupted`.  ``scheduler`` is passed to the kernels as
     ``MODELS_DASK_SCHEDULER``.  One pipeline at a time writes into
     ``book_dir`` (:class:`PipelineLock`): a second one raises
-    :class:`CannotStart` before running anything.
+    :class:`CannotStart` before running anything, and so does a notebook in
+    the way that the pipeline did not write (:func:`refuse_foreign_outputs`,
+    naming ``option``, the folder's command-line option); one that appears
+    while its notebook runs is kept, and the executed notebook goes to
+    ``_build/failed/``.
     """
     if not (isinstance(progress_every, (int, float)) and 0 < progress_every < float("inf")):
         raise ValueError(f"`progress_every` must be a positive number of seconds; got {progress_every!r}")
@@ -1145,9 +1325,10 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     workdir = _make_workdir()
     active: list[_Worker] = []
     pending: list[Run] = []
-    lock = PipelineLock(book_dir)
+    lock = PipelineLock(book_dir, option)
     try:
         lock.acquire()  # CannotStart when another pipeline writes here (or the folder is not writable)
+        refuse_foreign_outputs(runs, option)  # CannotStart: a student's copy (or any notebook not ours) in the way
         expected = [r for r in first if force or not is_fresh(r)]
         # the chapters that read the others run again when any other ran (their key follows the others' keys)
         expected += [r for r in later if force or expected or not is_fresh(r)]
@@ -1177,7 +1358,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                 while pending and len(active) < jobs:
                     r = next_run(pending, {w.run.chapter for w in active}, seconds)
                     pending.remove(r)
-                    active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, expected_seconds(r, profile)[0]))
+                    active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, relayed_expected(r, profile)))
                 time.sleep(0.2)
                 now = time.time()
                 for w in list(active):
@@ -1197,6 +1378,11 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                         result = {"slug": w.run.slug, "status": "failed", "seconds": now - w.progress.started,
                                   "error": f"{w.run.slug}: the worker exited with status {w.proc.returncode}",
                                   "failed_notebook": "", "log": _log_tail(w.log)}
+                    if result["status"] == "ok" and not replaceable(w.run):  # put there while it ran: kept
+                        kept = _keep_failed(w.run, w.tmp, failed_dir)
+                        result = {**result, "status": "failed", "failed_notebook": str(kept),
+                                  "error": f"{w.run.slug}: {w.run.output} appeared or changed while the notebook ran "
+                                           "and is not the pipeline's (no provenance of its own): left as it is"}
                     stamp = _stamp(w.run, result, profile, env, commit_id)
                     stamps[w.run.slug] = stamp
                     if result["status"] == "ok":
@@ -1267,8 +1453,8 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: v for k, v in args.parameter}
     if overrides and not args.out:
         parser.error("-p overrides need --out DIR: the book itself is built only from the profiles")
-    book_dir = (args.book_dir or ROOT / "book").resolve()
     try:
+        book_dir = check_out_dir(args.book_dir or ROOT / "book", "--book-dir", book=True)
         out_dir = check_out_dir(args.out) if args.out else None
     except ValueError as exc:
         parser.error(str(exc))
@@ -1277,24 +1463,32 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    option = "--out" if out_dir else "--book-dir"
+    try:  # every folder a run writes into, a symbolic link among them followed (review N-2)
+        check_out_dir(out_dir or book_dir, option, written_folders(runs, report=out_dir is None), book=out_dir is None)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.list:
         stale: dict[str, float] = {}
         for r in runs:
             if is_fresh(r):
                 state = "up to date"
             else:
-                seconds, source = expected_seconds(r, args.profile)
-                stale[r.slug] = seconds
-                state = f"stale, about {progress.format_duration(seconds)}{' (estimate)' if source == 'estimate' else ''}"
+                est = estimate(r, args.profile)
+                stale[r.slug] = est.seconds
+                state = f"stale, about {progress.format_duration(est.seconds)}{est.note()}"
             print(f"{r.slug}  [{state}]  {json.dumps(r.parameters)}")
         if stale:
             wall = planned_wall([r for r in runs if r.slug in stale], stale, args.jobs)
             print(f"{len(stale)} stale: about {progress.format_duration(wall)} with --jobs "
                   f"{args.jobs} ({progress.format_duration(sum(stale.values()))} of notebook time)")
+            for line in scale_warnings([r for r in runs if r.slug in stale], args.profile):
+                print(line)
         return 0
     try:
         failures = execute(runs, args.profile, jobs=args.jobs, force=args.force, book_dir=out_dir or book_dir,
-                           report=out_dir is None, scheduler=args.scheduler, progress_every=args.progress_every)
+                           report=out_dir is None, scheduler=args.scheduler, progress_every=args.progress_every,
+                           option=option)
     except Interrupted as exc:
         return 128 + exc.signum
     except CannotStart as exc:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,6 +107,74 @@ def test_lab_copies_keep_a_students_work(tmp_path, capsys):
     assert mine.read_text() == before and "left as they were" in capsys.readouterr().out
     classroom.main(["notebooks/torus_dor/01-derivation.ipynb", "--out", str(out), "--force"])
     assert mine.read_text() != before
+
+
+def test_the_sources_are_never_a_class_folder(tmp_path, capsys):
+    """Review C9 (defect N1): ``min_mva/01-derivation --out notebooks --force`` rewrote the tracked source notebook.
+    ``--out`` in the sources (or a chapter folder of it linked there) is refused before any copy is written, with
+    or without ``--force``."""
+    source = ROOT / "notebooks" / "min_mva" / "01-derivation.ipynb"
+    before = source.read_bytes()
+    for out in (ROOT / "notebooks", ROOT / "models", ROOT / "book", ROOT):
+        for force in ([], ["--force"]):
+            assert classroom.main(["min_mva/01-derivation", "--out", str(out), *force]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith("error: --out: ") and err.count("\n") == 1, err
+    linked = tmp_path / "class"
+    linked.mkdir()
+    os.symlink(ROOT / "notebooks" / "min_mva", linked / "min_mva")
+    assert classroom.main(["min_mva/01-derivation", "--out", str(linked), "--force"]) == 2
+    assert "inside notebooks/" in capsys.readouterr().err
+    assert source.read_bytes() == before
+
+
+def _without_root_override(command: list[str]) -> list[str]:
+    """``command`` as a user who cannot override file permissions: as root, without its capabilities (setpriv)."""
+    if os.geteuid() != 0:
+        return command
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", "--", *command]
+
+
+def test_an_out_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    """Review C5-C7 (defect N15): a file as ``--out``, a file in place of a chapter folder, a read-only folder were
+    tracebacks; now ``error: --out: ...``, status 2, before any copy is written."""
+    (tmp_path / "a-file").write_text("x")
+    assert classroom.main(["min_mva", "--out", str(tmp_path / "a-file")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --out: {tmp_path / 'a-file'}") and "Traceback" not in err
+    (tmp_path / "class" / "torus_dor").mkdir(parents=True)
+    (tmp_path / "class" / "min_mva").write_text("in the way")
+    assert classroom.main(["torus_dor", "min_mva", "--out", str(tmp_path / "class")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: --out: {tmp_path / 'class' / 'min_mva'}: not a folder (a file is in the way)\n"
+    assert not list((tmp_path / "class").rglob("*.ipynb"))  # checked before any copy
+    frozen = tmp_path / "ro"
+    frozen.mkdir()
+    frozen.chmod(0o555)
+    proc = subprocess.run(_without_root_override([sys.executable, "-m", "models.classroom", "min_mva/01-derivation",
+                                                  "--out", str(frozen)]),
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"error: --out: cannot write into {frozen}: Permission denied\n"
+
+
+def test_an_immutable_folder_or_a_folder_in_a_copys_place_is_one_line(tmp_path, capsys):
+    """Review C7: a ``chattr +i`` class folder (refused even to root); and a folder where ``--force`` would write a
+    copy: ``error: --out: ...``, status 2, no traceback."""
+    (tmp_path / "class" / "min_mva" / "01-derivation.ipynb").mkdir(parents=True)
+    assert classroom.main(["min_mva/01-derivation", "--out", str(tmp_path / "class"), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --out: cannot write {tmp_path / 'class' / 'min_mva' / '01-derivation.ipynb'}: ")
+    frozen = tmp_path / "frozen"
+    frozen.mkdir()
+    if subprocess.run(["chattr", "+i", str(frozen)], capture_output=True).returncode:
+        pytest.skip("chattr +i is not available here")
+    try:
+        assert classroom.main(["min_mva/01-derivation", "--out", str(frozen)]) == 2
+        assert capsys.readouterr().err == f"error: --out: cannot write into {frozen}: Operation not permitted\n"
+    finally:
+        subprocess.run(["chattr", "-i", str(frozen)], check=True)
 
 
 # ----------------------------------------------------------------- the book's extension

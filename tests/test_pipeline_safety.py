@@ -200,7 +200,7 @@ def test_out_that_cannot_be_created_is_one_line(monkeypatch, tmp_path, capsys):
     (tmp_path / "file").write_text("x")
     rc = pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--out", str(tmp_path / "file" / "runs")])
     err = capsys.readouterr().err
-    assert rc == 2 and "error: cannot create the output folder" in err and "Traceback" not in err
+    assert rc == 2 and "error: --out: cannot create the output folder" in err and "Traceback" not in err
 
 
 def test_relative_cache_dir_is_resolved_once(monkeypatch, tmp_path):
@@ -295,3 +295,193 @@ def test_the_pipeline_marks_its_temp_folder(monkeypatch, tmp_path):
         assert pipeline.remove_stale_workdirs(tmp_path) == []  # ours, alive
     finally:
         pipeline._remove_workdir(workdir, settle=0)
+
+
+# ----------------------------------------------------------------------------- issue #35: nothing lost
+def test_book_dir_may_not_point_into_the_sources(monkeypatch, capsys):
+    """Review N-1 (defect N1): ``--book-dir notebooks`` replaced the tracked source notebook with its executed copy;
+    it is refused like ``--out notebooks``, before anything runs, and so is any other place of the sources."""
+    _no_notebook_runs(monkeypatch)
+    for where in ("notebooks", "notebooks/min_mva", "models", "book/min_mva", "."):
+        with pytest.raises(SystemExit) as exc:
+            pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--book-dir", str(pipeline.ROOT / where)])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "error: --book-dir: " in err and "Traceback" not in err, where
+    assert pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--list", "--book-dir",
+                          str(pipeline.ROOT / "book")]) == 0  # the book's own folder
+
+
+def test_a_chapter_folder_linked_into_the_sources_is_refused(monkeypatch, tmp_path, capsys):
+    """Review N-2 (defect N1): ``--out runsl`` with ``runsl/min_mva -> notebooks/min_mva`` overwrote the source
+    notebook; every ``<out>/<chapter>`` is resolved and refused (its figures/ and tables/ too)."""
+    _no_notebook_runs(monkeypatch)
+    source = pipeline.ROOT / "notebooks" / "min_mva" / "01-derivation.ipynb"
+    before = source.read_bytes()
+    runs = tmp_path / "runsl"
+    runs.mkdir()
+    os.symlink(pipeline.ROOT / "notebooks" / "min_mva", runs / "min_mva")
+    with pytest.raises(SystemExit) as exc:
+        pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--out", str(runs)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "error: --out: " in err and "inside notebooks/" in err
+    (runs / "min_mva").unlink()
+    (runs / "min_mva").mkdir()
+    os.symlink(pipeline.ROOT / "models", runs / "min_mva" / "figures")
+    with pytest.raises(SystemExit):
+        pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--out", str(runs)])
+    assert "inside models/" in capsys.readouterr().err
+    assert source.read_bytes() == before and not (pipeline.ROOT / "notebooks" / "min_mva" /
+                                                  "01-derivation.provenance.json").exists()
+
+
+def test_a_students_copy_is_never_replaced(monkeypatch, tmp_path, capsys):
+    """Review N-3 (defect N2): a run into the lab folder replaced a student's edited copy.  A notebook without a
+    provenance of its own (a student's copy, an executed notebook edited since) stops the run before anything runs,
+    ``--force`` or not; a notebook the pipeline wrote is replaced as before."""
+    from models import classroom
+
+    _no_notebook_runs(monkeypatch)
+    lab = tmp_path / "lab"
+    assert classroom.main(["min_mva/01-derivation", "--out", str(lab)]) == 0
+    copy = lab / "min_mva" / "01-derivation.ipynb"
+    copy.write_text(copy.read_text().replace('"cells": [', '"cells": [{"cell_type": "markdown", "metadata": {}, '
+                                                          '"source": "STUDENT WORK"}, ', 1))
+    before = copy.read_bytes()
+    for force in ([], ["--force"]):
+        rc = pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--out", str(lab), *force])
+        err = capsys.readouterr().err
+        assert rc == 2 and f"error: --out: {copy}: not a notebook the pipeline wrote" in err
+    assert copy.read_bytes() == before
+    run = pipeline.Run("min_mva", "01-derivation", tmp_path / "src.ipynb", lab / "min_mva", {})
+    assert not pipeline.replaceable(run)
+    _stamped(copy, "min_mva/01-derivation")  # the pipeline's own output: replaceable
+    assert pipeline.replaceable(run)
+    copy.write_text(copy.read_text() + " ")  # edited since it ran: no longer its own provenance's
+    assert not pipeline.replaceable(run)
+    copy.unlink()
+    os.mkfifo(copy)  # never read (it would hang), never replaced
+    assert not pipeline.replaceable(run) and pipeline.read_stamp(copy, copy.with_suffix(".provenance.json")) is None
+
+
+def test_a_notebook_that_appears_while_its_run_runs_is_kept(monkeypatch, tmp_path, capsys):
+    """The check is made again when the executed notebook is moved into place: a file put there meanwhile (here by
+    the notebook itself) is kept, the run fails and its executed notebook goes to _build/failed/."""
+    import nbformat
+
+    monkeypatch.setattr(pipeline, "BUILD", tmp_path / "_build")
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("x: int = 2")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell("open('01-x.ipynb', 'w').write('a student arrives')")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    source = tmp_path / "nb" / "ch" / "01-x.ipynb"
+    source.parent.mkdir(parents=True)
+    nbformat.write(nb, source)
+    out = tmp_path / "book" / "ch"
+    run = pipeline.Run("ch", "01-x", source, out, {"x": 2}, key="k")
+    assert pipeline.execute([run], "quick", book_dir=tmp_path / "book", report=False) == 1
+    text = capsys.readouterr().out
+    assert "ch/01-x: " in text and "is not the pipeline's" in text
+    assert (out / "01-x.ipynb").read_text() == "a student arrives" and not (out / "01-x.provenance.json").exists()
+    assert (tmp_path / "_build" / "failed" / "ch" / "01-x.ipynb").exists()
+
+
+def test_the_lock_never_follows_a_symbolic_link(monkeypatch, tmp_path, capsys):
+    """Review N-4 (defect N3): ``<out>/.pipeline.lock -> victim.txt`` had the victim emptied and given the pid.
+    The lock is opened with O_NOFOLLOW: the run stops before anything runs, the victim and the link stay."""
+    _no_notebook_runs(monkeypatch)
+    out = tmp_path / "outsl"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious contents")
+    os.symlink(victim, out / ".pipeline.lock")
+    rc = pipeline.main(["min_mva/01-derivation", "--profile", "quick", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"error: --out: {out}/.pipeline.lock is a symbolic link" in err
+    assert victim.read_text() == "precious contents" and (out / ".pipeline.lock").is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "another user's", "hard link", "folder"])
+def test_the_lock_is_a_regular_file_of_this_user_or_nothing(kind, tmp_path):
+    """Review N3: anything but a regular file of this user with one name is refused (status 2), left as it is,
+    and never truncated; a FIFO does not hang the pipeline."""
+    out = tmp_path / "out"
+    out.mkdir()
+    lock = out / ".pipeline.lock"
+    if kind == "fifo":
+        os.mkfifo(lock)
+    elif kind == "another user's":
+        lock.write_text("theirs")
+        os.chown(lock, 65534, 65534) if os.geteuid() == 0 else pytest.skip("needs root to give a file away")
+    elif kind == "hard link":
+        (tmp_path / "mine.txt").write_text("mine")
+        os.link(tmp_path / "mine.txt", lock)
+    else:
+        lock.mkdir()
+    with pytest.raises(pipeline.CannotStart) as exc:
+        pipeline.PipelineLock(out).acquire()
+    assert exc.value.status == 2 and str(lock) in str(exc.value)
+    if kind == "another user's":
+        assert "uid 65534" in str(exc.value) and lock.read_text() == "theirs"
+    if kind == "hard link":
+        assert (tmp_path / "mine.txt").read_text() == "mine"
+
+
+# ----------------------------------------------------------------------------- issue #35: honest estimates (N4)
+N12 = ["-p", "networks", "[[64, 64]]", "-p", "messages", "100000000", "-p", "vcs_values", "[3]", "-p", "tori",
+       '["unidirectional"]']
+
+
+def test_the_estimate_scales_with_run_lengths_and_network_sizes(tmp_path, capsys):
+    """Review N-12 (defect N4): a 64 x 64 torus at 10^8 messages was planned as "about 13 s (estimate)".  The plan
+    scales the profile's time by the work the -p values add, says so, and warns."""
+    assert pipeline.main(["torus_dor/02-latency", "--profile", "quick", "--list", "--out", str(tmp_path), *N12]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "(estimate scaled x" in out[0] and "by messages, networks)" in out[0] and " h " in out[0]
+    assert out[-1].startswith("warning: torus_dor/02-latency: messages, networks multiply its simulated work about x")
+    runs = pipeline.plan(["torus_dor/02-latency"], "quick", dict(zip(N12[1::3], N12[2::3])), out_dir=tmp_path)
+    est = pipeline.estimate(runs[0], "quick")
+    assert est.source == "estimate" and est.scale > 1e4 and est.seconds > 3600
+    lines = pipeline._plan_lines(runs, "quick", 2)
+    assert any(line.startswith("warning: torus_dor/02-latency") for line in lines)
+    assert pipeline.relayed_expected(runs[0], "quick") is None  # the time left comes from the finished points
+    plain = pipeline.plan(["torus_dor/02-latency"], "quick", out_dir=tmp_path)[0]
+    assert pipeline.estimate(plain, "quick") == pipeline.Estimate(13.0, "estimate")
+    assert not pipeline.scale_warnings([plain], "quick") and pipeline.relayed_expected(plain, "quick") == 13.0
+
+
+def test_work_scale_reads_the_shared_vocabulary():
+    quick = {"messages": 3000, "warmup_messages": 500, "sat_messages": 2000, "networks": [[8, 8]], "M_values": [32],
+             "seed": 1, "max_cycles": 200000, "fractions": [0.5]}
+    assert pipeline.work_scale(quick, quick) == (1.0, [])
+    scale, changed = pipeline.work_scale({**quick, "messages": 30000}, quick)
+    assert scale == pytest.approx(32500 / 5500) and changed == ["messages"]
+    assert pipeline.work_scale({**quick, "networks": [[16, 16], [4, 4, 4]], "M_values": [64]}, quick) \
+        == (4.0, ["networks", "M_values"])
+    assert pipeline.work_scale({**quick, "seed": 9, "max_cycles": 10**9, "fractions": [0.1]}, quick) == (1.0, [])
+    assert pipeline.work_scale({"cycles": 40000, "warmup_cycles": 4000}, {"cycles": 20000, "warmup_cycles": 4000})[0] \
+        == pytest.approx(44000 / 24000)
+    assert pipeline.work_scale({"k": 16}, {"k": 8}) == (2.0, ["k"])
+
+
+def test_a_last_runs_time_scales_from_its_own_parameters(tmp_path):
+    run = pipeline.Run("ch", "01-x", tmp_path / "s.ipynb", tmp_path, {"messages": 30000}, key="k")
+    run.provenance.write_text(json.dumps({"profile": "quick", "status": "ok", "seconds": 20.0,
+                                          "parameters": {"messages": 3000}}))
+    est = pipeline.estimate(run, "quick")
+    assert (est.seconds, est.source, est.changed) == (200.0, "last run", ("messages",))
+    assert est.note() == " (last run scaled x10 by messages)"
+    assert pipeline.expected_seconds(run, "quick") == (200.0, "last run")
+
+
+def test_a_time_left_once_the_first_points_finish():
+    """With no expected time to count down from (an extrapolated one is none), the relay's line gives the time
+    left from the rate of the points finished so far."""
+    from models.core.progress import NotebookProgress
+
+    prog = NotebookProgress("torus_dor/02-latency", started=0.0, expected=None)
+    prog.feed([{"t": 1.0, "done": 0, "total": 1, "label": "curves"}, {"t": 1.0, "done": 0, "total": 4,
+                                                                      "label": "points"}])
+    assert "running for" in prog.line(now=600.0)
+    prog.feed([{"t": 601.0, "done": 1, "total": 4, "label": "points"}])
+    assert prog.line(now=601.0).endswith("0/1 curves, 1/4 points, about 30 min left")

@@ -91,7 +91,8 @@ from pathlib import Path
 import yaml
 
 from ..core.cache import atomic_write_bytes
-from ..core.paths import ROOT, git_commit
+from ..core.errors import ParameterError
+from ..core.paths import ROOT, git_commit, read_regular, safe_destination, writable_folder
 
 #: Page size and margins of the printed book (the bottom margin holds the footer).
 FORMAT = "A4"
@@ -770,16 +771,59 @@ def summary(report: dict) -> str:
             f"{len(report['math_errors'])} MathJax error(s)")
 
 
+#: The first bytes of every PDF file: an existing ``--out`` without them is not a PDF, and not ours to replace.
+PDF_MAGIC = b"%PDF-"
+
+
+def check_out(out: Path) -> Path:
+    """``--out``, checked before anything is built or printed; ``ParameterError`` naming ``--out`` otherwise.
+
+    It must be a ``.pdf`` file name, not a folder; neither it (a symbolic link followed) nor its folder may be the
+    repository or its sources (:func:`models.core.paths.safe_destination`); a file already there must be a PDF
+    (:data:`PDF_MAGIC`; any other file, ``thesis.txt`` or a FIFO, is left alone: review P2); its folder is made and
+    must be writable (:func:`models.core.paths.writable_folder`: a read-only place or a file in the way, review
+    P4-P6, were tracebacks after minutes of building and printing).
+    """
+    out = Path(out)
+    if out.is_dir():
+        raise ParameterError(f"--out: {out}: a folder; give a file name such as {out / 'book.pdf'}")
+    if out.suffix.lower() != ".pdf":
+        raise ParameterError(f"--out: {out}: not a .pdf file name; give one such as {out.with_suffix('.pdf')}")
+    safe_destination(out.parent, "--out", subfolders=[out.name])
+    if out.exists():  # (a dangling link is nothing there: the print replaces the link)
+        try:
+            head = read_regular(out, len(PDF_MAGIC))
+        except OSError as exc:
+            raise ParameterError(f"--out: {out}: cannot replace it ({exc.strerror or exc}); it is left as it is") \
+                from None
+        if head != PDF_MAGIC:
+            raise ParameterError(f"--out: {out}: an existing file that is not a PDF; it is left as it is: remove it "
+                                 "or give another name")
+    writable_folder(out.parent, "--out")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.book.pdf", description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=ROOT, help="the book's folder (with _config.yml, _toc.yml)")
-    ap.add_argument("--out", type=Path, default=None, help="the PDF to write (default <root>/_build/pdf/book.pdf)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="the PDF to write (default <root>/_build/pdf/book.pdf); checked before anything is built: a "
+                         ".pdf name in a writable folder, outside the sources, not replacing a file that is not a PDF")
     ap.add_argument("--no-build", action="store_true", help="print the existing _build/singlehtml")
     ap.add_argument("--allow-math-errors", action="store_true",
                     help="print even if MathJax rendered TeX errors (warns; the default is to fail)")
+    ap.add_argument("--check-out", action="store_true",
+                    help="only check --out and exit (status 2 with one line if it cannot be written)")
     args = ap.parse_args(argv)
     root = args.root.resolve()
     out = args.out or root / "_build" / "pdf" / "book.pdf"
+    try:
+        check_out(out)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.check_out:
+        return 0
     t0 = time.perf_counter()
     html = singlehtml_page(root) if args.no_build else build_singlehtml(root)
     try:

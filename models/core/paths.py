@@ -4,13 +4,26 @@ The cache (:func:`cache_dir`) can be moved with the environment variable
 ``MODELS_CACHE_DIR`` (CI restores it between runs; a reader may point it
 anywhere writable); a relative value is resolved once against the current
 directory, an empty one means the default ``<root>/.cache``.
+
+Every place the project writes goes through one guard, :func:`safe_destination`: the pipeline's ``--out`` and
+``--book-dir`` (and each ``<folder>/<chapter>`` it writes into), ``python -m models.classroom --out`` (and each
+``<out>/<chapter>``) and the printed book's ``--out``.  It follows every symbolic link and refuses the
+repository itself and its sources (:data:`SOURCES`); only the book's own build writes into ``book/``.
+:func:`writable_folder` then makes the folder and proves it can be written, so a bad destination is one line
+naming the option before any work, never a traceback after it.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import subprocess
+import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+
+from .errors import ParameterError
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
@@ -52,6 +65,81 @@ def cache_dir() -> Path:
     so they share the one cache however their working directory is set.
     """
     return resolve_cache_dir(os.environ.get(CACHE_ENV)) or ROOT / ".cache"
+
+
+#: The repository's sources, which nothing the project runs may write into: the source notebooks, the package and
+#: the book's narrative pages (the book's own build writes its outputs beside them: ``safe_destination(book=True)``).
+SOURCES = ("notebooks", "models", "book")
+
+
+def _real(path: Path | str, option: str) -> Path:
+    """``path`` absolute with every symbolic link of every component followed (a missing tail kept as written)."""
+    try:
+        return Path(os.path.abspath(path)).resolve()
+    except (OSError, RuntimeError) as exc:  # a symbolic link loop (RuntimeError before Python 3.13)
+        raise ParameterError(f"{option}: {path}: cannot follow its symbolic links ({exc})") from None
+
+
+def safe_destination(path: Path | str, option: str, *, subfolders: Iterable[str] = (), book: bool = False,
+                     root: Path | None = None) -> Path:
+    """Where ``path`` really is (every symbolic link followed); ``ParameterError`` naming ``option`` when it may not
+    be written.
+
+    ``path`` and each ``path/<name>`` of ``subfolders`` (a run's ``<out>/<chapter>``: a chapter folder that is a
+    symbolic link is followed too) may be neither the repository's root nor inside one of its :data:`SOURCES`.
+    ``book=True`` is the book's own build (the pipeline's ``--book-dir``): ``path`` may then be the repository's
+    ``book/`` itself, and its subfolders inside it, but nothing else of ``book/`` (a chapter folder linked into
+    ``notebooks/`` is still refused).  ``root`` is the repository (default :data:`ROOT`).
+    """
+    root = _real(root or ROOT, "root")
+    top = _real(path, option)
+    own_book = root / "book" if book and top == root / "book" else None
+    for where in (top, *(top / name for name in subfolders)):
+        real = _real(where, option)
+        if real == root:
+            raise ParameterError(f"{option}: {where}: the repository itself; give a scratch folder such as runs/")
+        if own_book is not None and real.is_relative_to(own_book):
+            continue
+        for name in SOURCES:
+            if real.is_relative_to(root / name):
+                shown = f"{where} (a symbolic link to {real})" if real != Path(os.path.abspath(where)) else f"{where}"
+                raise ParameterError(f"{option}: {shown}: inside {name}/, the repository's sources, which are never "
+                                     "written from a run or a copy; give a scratch folder such as runs/")
+    return top
+
+
+def writable_folder(path: Path | str, option: str) -> Path:
+    """``path`` made (with its parents) and shown writable by creating and removing a file in it; else
+    ``ParameterError`` naming ``option`` and the reason (a file in the way, a read-only file system, an immutable
+    or another user's folder)."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ParameterError(f"{option}: {path}: not a folder (a file is in the way)") from None
+    except OSError as exc:
+        raise ParameterError(f"{option}: cannot create the folder {path}: {exc.strerror or exc}") from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".write-test-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ParameterError(f"{option}: cannot write into {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def read_regular(path: Path | str, size: int = -1) -> bytes:
+    """The first ``size`` bytes (all by default) of ``path`` if it is a regular file (a symbolic link to one
+    followed); ``OSError`` otherwise, and never a wait: it is opened non-blocking and checked before it is read, so
+    a FIFO named like a notebook or a PDF cannot hang the reader."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(size)
+    finally:
+        os.close(fd)
 
 
 def git_commit() -> str:

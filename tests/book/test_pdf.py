@@ -4,6 +4,7 @@ are made of, the bookmarks, the Chromium it needs (tests/test_pdf_book.py prints
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 
@@ -147,3 +148,79 @@ def test_nested_bookmarks_keep_their_levels_and_places():
     assert again[0]["children"][0]["page"] == 2 and float(again[0]["children"][0]["top"]) == 120
     assert again[0]["children"][0]["children"][0]["title"] == "Section"
     assert PdfReader(io.BytesIO(book)).page_mode == "/UseOutlines"
+
+
+# ----------------------------------------------------------------------------- --out, before anything (issue #35)
+def _nothing_is_built(monkeypatch):
+    """The checks below must come before the build and the print."""
+    monkeypatch.setattr(pdf, "build_singlehtml", lambda root: pytest.fail("the book was built"))
+    monkeypatch.setattr(pdf, "singlehtml_page", lambda root: pytest.fail("the book was read"))
+    monkeypatch.setattr(pdf, "print_pdf", lambda *a, **kw: pytest.fail("the book was printed"))
+
+
+def _refused(capsys, argv, reason):
+    assert pdf.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --out: ") and err.count("\n") == 1 and reason in err, err
+    return err
+
+
+def test_out_is_checked_before_anything_is_built(monkeypatch, tmp_path, capsys):
+    """Review P2, P4, P6 (defects N14, N18): an existing folder, a path under a file were tracebacks after the build
+    and the print; ``thesis.txt`` was replaced by the PDF without a word.  Now one line, status 2, nothing built."""
+    _nothing_is_built(monkeypatch)
+    root = ["--root", str(tmp_path)]
+    _refused(capsys, [*root, "--out", str(tmp_path)], "a folder; give a file name such as")
+    (tmp_path / "thesis.txt").write_text("my thesis")
+    _refused(capsys, [*root, "--out", str(tmp_path / "thesis.txt")], "not a .pdf file name")
+    _refused(capsys, [*root, "--out", str(tmp_path / "thesis.txt" / "book.pdf")], "not a folder (a file is in the way)")
+    (tmp_path / "thesis.pdf").write_text("my thesis, not a PDF")
+    _refused(capsys, [*root, "--out", str(tmp_path / "thesis.pdf")], "an existing file that is not a PDF")
+    os.symlink(tmp_path / "thesis.txt", tmp_path / "link.pdf")
+    _refused(capsys, [*root, "--out", str(tmp_path / "link.pdf")], "not a PDF")
+    os.mkfifo(tmp_path / "fifo.pdf")  # never opened for reading (it would hang)
+    _refused(capsys, [*root, "--out", str(tmp_path / "fifo.pdf")], "not a regular file")
+    assert (tmp_path / "thesis.txt").read_text() == "my thesis"
+    assert (tmp_path / "thesis.pdf").read_text() == "my thesis, not a PDF"
+
+
+def test_out_may_not_be_in_the_sources(monkeypatch, tmp_path, capsys):
+    from models.core.paths import ROOT
+
+    _nothing_is_built(monkeypatch)
+    for where in ("notebooks/book.pdf", "models/book.pdf", "book/book.pdf"):
+        _refused(capsys, ["--root", str(tmp_path), "--out", str(ROOT / where)], "inside")
+        assert not (ROOT / where).exists()
+    os.symlink(ROOT / "notebooks", tmp_path / "nb")
+    _refused(capsys, ["--root", str(tmp_path), "--out", str(tmp_path / "nb" / "book.pdf")], "inside notebooks/")
+
+
+def test_out_in_a_read_only_place_is_one_line(tmp_path):
+    """Review P5: a read-only folder (as root, without its override of permissions) was a traceback after the
+    print."""
+    import subprocess
+    import sys
+
+    from models.core.paths import ROOT
+
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    command = [sys.executable, "-m", "models.book.pdf", "--root", str(tmp_path), "--check-out", "--out",
+               str(ro / "book.pdf")]
+    if os.geteuid() == 0:
+        caps = "-dac_override,-dac_read_search,-fowner"
+        command = ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", "--", *command]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2 and proc.stderr == f"error: --out: cannot write into {ro}: Permission denied\n"
+
+
+def test_a_good_out_passes_and_an_older_pdf_may_be_replaced(monkeypatch, tmp_path, capsys):
+    _nothing_is_built(monkeypatch)
+    assert pdf.main(["--root", str(tmp_path), "--check-out", "--out", str(tmp_path / "new" / "book.PDF")]) == 0
+    assert (tmp_path / "new").is_dir()
+    (tmp_path / "old.pdf").write_bytes(b"%PDF-1.7 an older print")
+    assert pdf.check_out(tmp_path / "old.pdf") == tmp_path / "old.pdf"
+    assert pdf.main(["--root", str(tmp_path), "--check-out"]) == 0  # the default, <root>/_build/pdf/book.pdf
+    assert capsys.readouterr().err == ""
