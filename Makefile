@@ -64,7 +64,9 @@ book: run html
 # One HTML page of the whole book (jupyter-book's singlehtml builder), printed
 # to PDF by the system's headless Chromium (models/book/pdf.py; CHROMIUM=... elsewhere):
 # title page, contents, bookmarks, page numbers; fails on a MathJax error box.
-pdf: run browser
+pdf: $(STAMP) browser
+	$(PY) -m models.book.pdf --check-out $(PDF_ARGS)
+	$(MAKE) run
 	$(PY) -m models.book.pdf $(PDF_ARGS)
 
 # $(call shell_word,TEXT): TEXT as one word of the shell, a backslash before each blank and each character the
