@@ -451,3 +451,75 @@ def test_radices_must_be_a_sequence():
     assert front.solve(0.001, radices=[8], L=3, M=32).latency == ring
     assert front.solve(0.001, radices=np.array([8]), L=3, M=32).latency == ring
     assert front.solve(0.001, radices=(8, 8), L=3, M=32).latency == front.solve(0.001, radices=[8, 8], L=3, M=32).latency
+
+
+# ------------------------------------------------------------------- review 4 (issue #35): bounds and refusals
+def test_run_length_bound_fits_in_memory_and_is_the_one_of_compare(capsys, no_computing):
+    """N5 / N-32: ``--messages 1000000000`` (the old bound, 10**9) is refused naming ``--messages``, before anything
+    is computed (was: accepted, 14.9 GiB reserved at once, a ``MemoryError`` traceback under a memory limit); the
+    bound is the one of ``compare`` and ``SimSettings`` (:func:`models.core.setups.require_run_length`), low enough
+    that the records a run keeps of its measured messages fit in memory."""
+    from models.core.compare import RunOptions
+    from models.core.setups import MAX_RUN
+
+    assert MAX_RUN * 29 <= 4 * 2**30  # 29 bytes per measured message (kernel.Tags): under 4 GiB a run
+    for option in ("--messages", "--warmup"):
+        rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--simulate", option, str(10**9)], capsys)
+        assert rc == 2 and f"error: {option}: " in _one_line_error(err) and f"<= {MAX_RUN} " in err
+        with pytest.raises(ParameterError) as exc:  # compare's run option of the same name: the same words
+            RunOptions(**{option[2:]: 10**9})
+        assert f"{option}: {exc.value}" in err
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--simulate", "--messages",
+                                      "9" * 5000], capsys)
+    assert rc == 2 and "error: --messages: " in _one_line_error(err) and len(err) < 2000
+
+
+def test_out_and_plot_the_same_file_is_refused(tmp_path, capsys, no_computing):
+    """N17 / N-38: ``--out same.svg --plot same.svg`` is refused naming ``--plot``, nothing written (was: status 0,
+    the CSV silently replaced by the figure); so is a link to the other, or a second name of it."""
+    same = tmp_path / "same.svg"
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--out", str(same), "--plot", str(same)],
+                        capsys)
+    assert rc == 2 and "error: --plot: " in _one_line_error(err) and "--out" in err
+    assert not same.exists()
+    (tmp_path / "c.svg").write_text("old")
+    (tmp_path / "link.svg").symlink_to(tmp_path / "c.svg")
+    os.link(tmp_path / "c.svg", tmp_path / "hard.svg")
+    for plot in ("link.svg", "hard.svg"):
+        rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--out", str(tmp_path / "c.svg"),
+                                          "--plot", str(tmp_path / plot)], capsys)
+        assert rc == 2 and "error: --plot: " in _one_line_error(err)
+    assert (tmp_path / "c.svg").read_text() == "old"
+
+
+def test_out_with_a_name_too_long_is_one_line(tmp_path, capsys, no_computing):
+    """N17 / N-41: ``--out <300-character name>.csv``: ``error: --out: ... File name too long``, status 2, before
+    computing (was: an ``OSError: [Errno 36]`` traceback from ``Path.is_dir``); ``--plot`` too."""
+    long = str(tmp_path / ("a" * 300 + ".csv"))
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--out", long], capsys)
+    assert rc == 2 and "error: --out: " in _one_line_error(err) and "File name too long" in err
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--plot", long[:-4] + ".svg"], capsys)
+    assert rc == 2 and "error: --plot: " in _one_line_error(err) and "File name too long" in err
+
+
+def test_a_points_grid_below_the_models_loads_names_points(capsys):
+    """N17 / N-43: ``--radices 64 64 --L 3 --M 1000000 --points 10000`` (no ``--loads``): the computed grid starts
+    at 3.8e-13, below the models' 1e-12; the error names ``--points`` and says the grid made the load (was:
+    ``error: --loads: ...``, an option that was not given)."""
+    rc, out, err = _run("torus_dor", ["curve", "--radices", "64", "64", "--L", "3", "--M", "1000000", "--points",
+                                      "10000"], capsys)
+    assert rc == 2
+    line = _one_line_error(err)
+    assert "error: --points: " in line and "error: --loads" not in line
+    assert "10000 loads evenly up to `upto` = 0.9" in line and "1e-12" in line and out == ""
+
+
+@pytest.mark.parametrize("extra, option, other", [(["--upto", "0.5"], "--upto", "--loads"),
+                                                  (["--points", "3"], "--points", "--loads")])
+def test_upto_and_points_with_loads_are_refused(extra, option, other, capsys, no_computing):
+    """N10's other half: ``--points`` or ``--upto`` with ``--loads`` is refused, in the words ``compare`` uses
+    (``X: not allowed with Y``; ``--upto`` was silently ignored)."""
+    from models.core.setups import not_allowed_with
+
+    rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", *extra], capsys)
+    assert rc == 2 and f"error: {not_allowed_with(option, other)}" in _one_line_error(err)

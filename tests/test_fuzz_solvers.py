@@ -26,17 +26,24 @@ The default run draws :data:`EXAMPLES` calls per entry point,
 derandomized (the same calls on every run); set ``MODELS_FUZZ_EXAMPLES`` for
 more, or run the ``slow``-marked test (ten times as many, its own seed).
 The issue's own findings are pinned as plain regression tests at the end.
+
+The run options of a chapter's ``compare`` and the options of its ``curve`` command are fuzzed the same way
+(issue #35; the simulation replaced by an instant stand-in): any combination gives a result (a CSV) or one
+error naming an option given (one ``error: --option:`` line, status 2), never a traceback or another
+exception type, and no run longer than ``MAX_RUN`` reaches the simulation.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import math
 import os
 import re
 import signal
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -346,3 +353,228 @@ def test_torus_ipp_saturation_takes_the_defaults_of_solve():
     assert ipp.saturation_load() == ipp.saturation_load(**full)
     assert ipp.saturation_bound() == ipp.saturation_bound(**full)
     assert ipp.saturation_load(k=8) == ipp.saturation_load(**dict(full, k=8))
+
+
+# ----------------------------------------------------------------------------
+# The run options of compare() and of the curve command (issue #35, review 4: N5, N10, N17)
+# ----------------------------------------------------------------------------
+#: A small network of the torus_dor chapter: its model solves in milliseconds; the simulation is a stand-in
+#: (:func:`_stand_in_simulation`), so that only the options' handling is fuzzed, never a long run.
+DOR_4 = dict(radices=(4, 4), L=3, M=8)
+DOR_4_ARGV = ["--radices", "4", "4", "--L", "3", "--M", "8"]
+
+
+@functools.lru_cache(maxsize=1)
+def _run_option_values():
+    """name -> strategy of a run option of ``compare``: valid values, the bounds and past them, wrong types."""
+    from models.core.results import SimPoint
+    from models.core.setups import MAX_RUN, SimSettings
+
+    def stand_in(curve, loads):
+        return [SimPoint(20.0, 1.0, False) for _ in loads]
+
+    wrong = st.sampled_from([None, "x", "", True, -1, 1e300, math.nan, [1, 2], {}])
+    ints = lambda *good: st.one_of(st.sampled_from(list(good)), wrong, st.integers(-3, 3))  # noqa: E731
+    return {
+        "loads": st.one_of(st.lists(st.sampled_from([0.0005, 0.001, 0.002, 0.0, -1.0, math.nan, math.inf, 1e300,
+                                                     1e-13, 1e6]), min_size=0, max_size=3),
+                           st.sampled_from(["0.001", 0.001, None, np.array([[0.001]]), (x for x in [0.001])])),
+        "points": ints(1, 3, 10_000, 10_001, 10**30, 2.5),
+        "upto": st.one_of(st.sampled_from([0.5, 1.0, 2.0, 0.0, math.inf, 1e300, 1e-300]), wrong),
+        "simulate": st.sampled_from([True, False, "yes", 1, None]),
+        "search": st.sampled_from([True, False, "no", 0, None]),
+        "messages": ints(100, 400, MAX_RUN, MAX_RUN + 1, 10**9, 10**12, 99, 0, 400.0, 400.5),
+        "cycles": ints(400, MAX_RUN + 1),
+        "warmup": ints(0, 50, MAX_RUN, MAX_RUN + 1, 10**12),
+        "seed": ints(0, 7, 2**64),
+        "jobs": ints(1, 2, 0, 1.5),
+        "progress": st.sampled_from([True, False, None, "yes"]),
+        "settings": st.sampled_from([SimSettings(messages=300, warmup_messages=30), {}, "fast", 1]),
+        "setup": st.sampled_from(["paper", "nonsense", 3]),
+        "grid": ints(0, 20, 10_000, 10_001),
+        "sim": st.sampled_from([stand_in, 3, "sim"]),
+    }
+
+
+@contextlib.contextmanager
+def _stand_in_simulation():
+    """torus_dor's simulation hooks replaced by instant ones that check what reaches them: settings within the
+    bounds (``MAX_RUN``), loads that are numbers."""
+    from models.core.results import SimPoint
+    from models.core.setups import MAX_RUN, SimSettings
+    from models.torus_dor import experiments
+
+    def simulate_curve(curve, loads, settings):
+        assert isinstance(settings, SimSettings) and settings.messages <= MAX_RUN, settings
+        assert all(math.isfinite(float(x)) for x in loads), loads
+        return [SimPoint(20.0 + 1000 * float(x), 1.0, float(x) > 0.01) for x in loads]
+
+    def sim_saturation(curve, guess, settings):
+        assert isinstance(settings, SimSettings) and settings.probe_messages <= MAX_RUN, settings
+        return 0.01
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(experiments, "simulate_curve", simulate_curve)
+        mp.setattr(experiments, "sim_saturation", sim_saturation)
+        yield
+
+
+def check_compare_outcome(run: dict) -> str:
+    """``torus_dor.compare(**DOR_4, **run)``: a Comparison, or a ``ValueError`` naming one of the run options
+    given, within :data:`TIME_LIMIT`; never another exception (N10: what the command refuses, refused here)."""
+    from models import torus_dor
+    from models.core.compare import Comparison
+
+    call = f"torus_dor.compare(**{DOR_4!r}, **{run!r})"
+    start = time.perf_counter()
+    try:
+        with np.errstate(all="ignore"), time_limit(ACCEPTED_LIMIT):
+            result = torus_dor.compare(**DOR_4, **run)
+    except CallTooLong:
+        raise AssertionError(f"{call} ran longer than {ACCEPTED_LIMIT} s") from None
+    except ValueError as exc:
+        elapsed = time.perf_counter() - start
+        assert elapsed <= TIME_LIMIT, f"{call} took {elapsed:.1f} s to be rejected"
+        msg = str(exc)
+        assert any(re.search(rf"`{p}`|\b{p}\b", msg) for p in run), f"{call}: {msg!r} names none of {list(run)}"
+        return "ValueError"
+    except Exception as exc:  # noqa: BLE001 - the point of the test
+        raise AssertionError(f"{call} raised {type(exc).__name__} instead of ValueError: {exc}") from exc
+    assert isinstance(result, Comparison)
+    lat = result.model["latency"].to_numpy(dtype=float)
+    assert not np.isnan(lat).any() and (lat >= 0).all(), f"{call}: model latencies {lat}"
+    return "ok"
+
+
+@st.composite
+def run_options(draw):
+    """A few of ``compare``'s run options, drawn from :func:`_run_option_values` (loads kept small)."""
+    values = _run_option_values()
+    names = draw(st.lists(st.sampled_from(sorted(values)), min_size=1, max_size=4, unique=True))
+    return {n: draw(values[n]) for n in names}
+
+
+def test_fuzz_compare_run_options():
+    """Any combination of ``compare``'s run options gives a result or one ``ValueError`` naming an option given
+    (N5: run lengths past ``MAX_RUN``; N10: ``loads`` with ``points``/``upto``, a simulation option without a
+    simulation; N17: a computed grid the model refuses names ``points``), never another exception, and no run
+    longer than ``MAX_RUN`` reaches the simulation."""
+    with _stand_in_simulation():
+        @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck), print_blob=True)
+        @given(run=run_options())
+        def fuzz(run):
+            OUTCOMES["torus_dor.compare"][check_compare_outcome(run)] += 1
+
+        fuzz()
+
+
+#: curve's options and the values drawn for each (strings, as typed); None: a switch.  ``{tmp}`` is a scratch
+#: folder holding a file ``file`` and a folder ``dir``.
+CLI_OPTIONS = {
+    "--loads": [["0.001"], ["0.0005", "0.002"], ["-1"], ["nan"], ["1e300"], ["abc"], ["1e-13"]],
+    "--points": ["1", "3", "10000", "10001", "0", "-2", "2.5", "x"],
+    "--upto": ["0.5", "1", "2", "0", "-1", "nan", "inf", "1e300"],
+    "--simulate": None,
+    "--messages": ["100", "400", "99", "0", "-1", "100000000", "100000001", "1000000000", "1e3", "9" * 30],
+    "--warmup": ["0", "50", "100000001", "-1", "x"],
+    "--seed": ["0", "3", "-1", "x"],
+    "--jobs": ["1", "2", "0", "x"],
+    "--progress": None, "--no-progress": None, "--sim-saturation": None, "--no-sim-saturation": None,
+    "--out": ["{tmp}/c.csv", "-", "{tmp}/dir", "{tmp}/new/", "{tmp}/file/c.csv", "{tmp}/" + "a" * 300 + ".csv",
+              "{tmp}/same.svg"],
+    "--plot": ["{tmp}/p.svg", "{tmp}/p.png", "{tmp}/p.txt", "{tmp}/same.svg", "{tmp}/dir",
+               "{tmp}/" + "a" * 300 + ".svg"],
+    "--style": ["book", "paper", "poster"],
+}
+
+
+@st.composite
+def curve_argv(draw):
+    """``curve`` with torus_dor's 4x4 network and one to four of :data:`CLI_OPTIONS` (the options given, and argv
+    with ``{tmp}`` to fill in)."""
+    given = draw(st.lists(st.sampled_from(sorted(CLI_OPTIONS)), min_size=1, max_size=4, unique=True))
+    argv = ["curve", *DOR_4_ARGV]
+    for option in given:
+        values = CLI_OPTIONS[option]
+        argv.append(option)
+        if values is not None:
+            value = draw(st.sampled_from(values))
+            argv += value if isinstance(value, list) else [value]
+    return given, argv
+
+
+def check_curve_outcome(given, argv) -> str:
+    """``python -m models.torus_dor <argv>`` in-process: status 0 with a CSV, or status 1 or 2 with exactly one
+    ``error:`` line (for 2, naming one of the options given, or a model parameter), and never a traceback or an
+    exception out of ``main`` (N17: the same file, a name too long, a grid below the models' loads)."""
+    import io
+    import tempfile
+
+    import models.torus_dor.__main__ as main
+
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "file").write_text("x")
+        (Path(tmp) / "dir").mkdir()
+        argv = [a.replace("{tmp}", tmp) for a in argv]
+        call = f"python -m models.torus_dor {' '.join(argv)}"
+        out, err = io.StringIO(), io.StringIO()
+        os.chdir(tmp)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), np.errstate(all="ignore"), \
+                    time_limit(ACCEPTED_LIMIT):
+                try:
+                    rc = main.main(argv)
+                except SystemExit as exc:
+                    rc = exc.code
+        except CallTooLong:
+            raise AssertionError(f"{call} ran longer than {ACCEPTED_LIMIT} s") from None
+        except Exception as exc:  # noqa: BLE001 - the point of the test
+            raise AssertionError(f"{call} raised {type(exc).__name__}: {exc}\n{err.getvalue()}") from exc
+        finally:
+            os.chdir(here)
+    err = err.getvalue()
+    assert "Traceback" not in err, f"{call}:\n{err}"
+    if rc == 0:
+        assert "error:" not in err, f"{call}:\n{err}"
+        return "ok"
+    lines = [line for line in err.splitlines() if "error: " in line]
+    assert rc in (1, 2) and len(lines) == 1, f"{call}: status {rc}\n{err}"
+    if rc == 2:
+        named = re.search(r"error: (--[\w-]+)", lines[0])
+        options = set(given) | {"--radices", "--L", "--M"}
+        if "loads evenly up to" in lines[0]:  # the default --points grid (20 loads) made a load the model refuses
+            options.add("--points")
+        assert named and named.group(1) in options, f"{call}: {lines[0]!r} names none of {sorted(given)}"
+        return "ValueError"  # counted with the solvers' ValueErrors: a refusal naming the option
+    return "failure"
+
+
+def test_fuzz_the_curve_commands_options():
+    """Any combination of the ``curve`` command's options gives a CSV or one ``error:`` line naming an option
+    given, never a traceback: the command's side of ``test_fuzz_compare_run_options``."""
+    with _stand_in_simulation():
+        @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck), print_blob=True)
+        @given(call=curve_argv())
+        def fuzz(call):
+            OUTCOMES["torus_dor curve"][check_curve_outcome(*call)] += 1
+
+        fuzz()
+
+
+RUN_REGRESSIONS = [
+    dict(loads=[0.001], points=4),                     # N-26: points was silently ignored
+    dict(loads=[0.001], messages=5, simulate=False),   # N-27
+    dict(loads=[0.001], messages=10**9),               # N-30/N-32: 15 GiB at once
+    dict(loads=[0.001], messages=10**12),              # N-30: a MemoryError of 14.6 TiB
+    dict(loads=[0.001], upto=0.5),
+    dict(upto=1e300, simulate=False),                  # a computed grid the model refuses: names upto
+]
+
+
+@pytest.mark.parametrize("run", RUN_REGRESSIONS, ids=[str(sorted(r)) for r in RUN_REGRESSIONS])
+def test_compare_findings(run):
+    with _stand_in_simulation():
+        assert check_compare_outcome(run) in ("ok", "ValueError")

@@ -42,11 +42,18 @@ solver (:class:`~models.core.errors.ParameterError`, whose message names the
 keyword in backticks) -- print ``<prog>: error: --<name>: <message>`` after
 the usage line and exit with status 2, never a traceback.  So do, before
 anything is computed, an ``--out`` or ``--plot`` that cannot be written (a
-folder, a read-only place), ``--points`` above 10,000 (the solvers' limit),
-run lengths above :data:`MAX_RUN`, a simulation option (``--seed``,
-``--messages``/``--cycles``, ``--warmup``, ``--jobs``, ``--setup``,
-``--[no-]sim-saturation``) given without ``--simulate``, and ``--style``
-without ``--plot``.  A fixed point that does not converge, a failed
+folder, a read-only place, a name too long), ``--out`` and ``--plot`` naming
+one file, ``--points`` above 10,000 (the solvers' limit), run lengths above
+:data:`MAX_RUN` (the one bound of ``compare`` and ``SimSettings`` too,
+:func:`~models.core.setups.require_run_length`), a simulation option
+(``--seed``, ``--messages``/``--cycles``, ``--warmup``, ``--jobs``,
+``--setup``, ``--[no-]sim-saturation``) given without ``--simulate``,
+``--style`` without ``--plot``, and ``--points`` or ``--upto`` with
+``--loads``; ``compare`` refuses the same, in the same words
+(:func:`~models.core.setups.only_used_with`,
+:func:`~models.core.setups.not_allowed_with`).  A ``--points`` grid with a
+load the model refuses names ``--points`` (the loads were not given).  A
+fixed point that does not converge, a failed
 simulation, and an I/O fault of the computation (a cache folder that is a
 file, read-only or full; an unreachable Dask scheduler) exit with status 1
 and a one-line message.
@@ -79,7 +86,7 @@ import numpy as np
 from .errors import ConvergenceError, ParameterError, SimulationError
 from .paths import cache_dir
 from .saturation import load_grid
-from .setups import GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL
+from .setups import GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL, not_allowed_with, only_used_with, require_run_length
 from .validate import MAX_POINTS
 
 __all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "comparison", "main", "STYLES"]
@@ -281,6 +288,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         message = re.sub(r"^argument (--?[\w-]+)(/--?[\w-]+)*: ", r"\1: ", message)
+        message = message.replace("not allowed with argument ", "not allowed with ")  # setups.not_allowed_with
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
@@ -305,8 +313,27 @@ def _int_at_least(lo: int, hi: int | None = None):
 _positive_int = _int_at_least(1)
 _nonneg_int = _int_at_least(0)
 _points = _int_at_least(1, MAX_POINTS)
-_run_length = _int_at_least(1, MAX_RUN)
-_warmup_length = _int_at_least(0, MAX_RUN)
+
+
+def _run_length_at_least(lo: int, name: str, unit: str):
+    """An argparse type: a run length or warm-up by the one guard of every run length,
+    :func:`models.core.setups.require_run_length` (``[lo, MAX_RUN]``), the bound of ``compare`` and
+    ``SimSettings`` too."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {lo} and <= {MAX_RUN}; got {text[:40]!r}"
+                                             ) from None
+        try:
+            return require_run_length(name, value, lo, unit=unit)
+        except ParameterError as exc:
+            got = f"{text[:40]}... ({len(text)} characters)" if len(text) > 40 else repr(value)
+            raise argparse.ArgumentTypeError(str(exc).replace(repr(value), got)) from None
+
+    parse.__name__ = f"run length >= {lo}"
+    return parse
 
 
 def _positive_float(text: str) -> float:
@@ -329,6 +356,14 @@ def _load_value(text: str) -> float:
 
 def _length_flag(chapter: Chapter) -> str:
     return "--messages" if chapter.sim_unit == "messages" else "--cycles"
+
+
+def _as_typed(flag: str, value) -> str:
+    """An option of :func:`_sim_defaults` as it was typed: a switch (``--[no-]sim-saturation``, ``--progress``)
+    spelt by its value (``--no-progress`` for False), any other option by its flag."""
+    if isinstance(value, bool):
+        return f"--{'' if value else 'no-'}{flag.replace('[no-]', '').lstrip('-')}"
+    return flag
 
 
 def _sim_defaults(chapter: Chapter) -> dict:
@@ -378,7 +413,7 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                     if chapter.simulates and not chapter.closed else f"{UPTO_MODEL}")
     loads.add_argument("--upto", type=_positive_float, default=None, metavar="F",
                        help=f"last load of the --points grid as a fraction of {sat_name} "
-                            f"(dimensionless; default: {upto_default})")
+                            f"(dimensionless; not with --loads; default: {upto_default})")
     out = curve.add_argument_group("output")
     out.add_argument("--out", metavar="FILE.csv", help="write the CSV there, creating its folder; '-' is "
                                                        "standard output (default: standard output)")
@@ -397,13 +432,17 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         sim.add_argument("--simulate", action="store_true",
                          help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/; "
                               "default: off)")
-        sim.add_argument(_length_flag(chapter), type=_run_length, default=None, dest="length",
+        sim.add_argument(_length_flag(chapter), type=_run_length_at_least(1, chapter.sim_unit,
+                                                                           f"simulated {chapter.sim_unit} per load"),
+                         default=None, dest="length",
                          metavar=chapter.sim_unit.upper(),
                          help=f"run length per load, {chapter.sim_unit}, at most {MAX_RUN:,} "
                               f"({'measured, after the warm-up' if chapter.sim_unit == 'messages' else 'warm-up included'}"
                               f"; default: {chapter.lengths.length})")
-        sim.add_argument("--warmup", type=_warmup_length, default=None, metavar=chapter.sim_unit.upper(),
-                         help=f"discarded warm-up per load, {chapter.sim_unit} (default: {chapter.lengths.warmup})")
+        sim.add_argument("--warmup", type=_run_length_at_least(0, "warmup", "discarded warm-up per load"),
+                         default=None, metavar=chapter.sim_unit.upper(),
+                         help=f"discarded warm-up per load, {chapter.sim_unit}, at most {MAX_RUN:,} "
+                              f"(default: {chapter.lengths.warmup})")
         sim.add_argument("--seed", type=_nonneg_int, default=None, help="random seed (integer; default: 1)")
         sim.add_argument("--jobs", type=_positive_int, default=None,
                          help="worker processes for the simulated loads (default: 1)")
@@ -440,7 +479,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
 _LOAD_NAMES = {"loads", "NC_values", "mu1_values", "lams", "rates", "load"}
 #: Keywords of the simulators' translations and the shared option that sets them.
 _SIM_NAMES = {"messages": "--messages", "warmup_messages": "--warmup", "cycles": "--cycles",
-              "warmup_cycles": "--warmup", "warmup": "--warmup", "seed": "--seed", "jobs": "--jobs"}
+              "warmup_cycles": "--warmup", "warmup": "--warmup", "seed": "--seed", "jobs": "--jobs",
+              "grid": "--plot"}  # compare's `grid`: the drawn line, which --plot asks for
 
 
 def option_of(chapter: Chapter, message: str, options: Sequence[str] = ()) -> str:
@@ -450,7 +490,7 @@ def option_of(chapter: Chapter, message: str, options: Sequence[str] = ()) -> st
     backticks (``"`L` must be an integer >= 2 ..."``, ``"`radices[1]` ..."``);
     the first name that is an option of the command wins; the load
     (``LOAD``) is ``--loads``, a simulator's run length ``--messages`` (or
-    ``--cycles``) and ``--warmup``.
+    ``--cycles``) and ``--warmup``, ``compare``'s ``grid`` (the drawn line) ``--plot``.
     """
     known = {p.name for p in chapter.params} | ({"setup"} if chapter.setup_names else set()) | set(options)
     for name in re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]`]*\])?`", message):
@@ -518,8 +558,9 @@ def comparison(chapter: Chapter, options: Mapping, *, loads: list | None, simula
     curve once and simulates it with its own hook.  The model's fine grid
     only when a figure is drawn.
     """
-    run = dict(loads=loads, points=options["points"], upto=options["upto"], simulate=simulated,
-               grid=GRID if plot else 0)
+    run = dict(loads=loads, simulate=simulated, grid=GRID if plot else 0)
+    if loads is None:  # with --loads, --points and --upto are refused (as compare refuses them)
+        run.update(points=options["points"], upto=options["upto"])
     if simulated:
         bar = options.get("progress")
         run.update({chapter.sim_unit: options["length"]}, warmup=options["warmup"], seed=options["seed"],
@@ -538,19 +579,24 @@ def _check_output(parser: argparse.ArgumentParser, option: str, value: str) -> N
     Its folder is created.  A folder (or a name ending in ``/``), a folder
     that cannot be created, and a place where the file can be neither
     created nor opened for writing (a read-only file system, a full inode
-    table) are usage errors naming the option.  The file is left as it was:
-    a new one is created and removed again, an existing regular file is
-    opened for appending and closed unchanged (a device or a pipe such as
-    ``/dev/stdout`` is not opened).
+    table, a name too long for the file system: review N-41) are usage
+    errors naming the option; no file-system error escapes as a traceback.
+    The file is left as it was: a new one is created and removed again, an
+    existing regular file is opened for appending and closed unchanged (a
+    device or a pipe such as ``/dev/stdout`` is not opened).
     """
     path = Path(value)
-    if value.endswith(("/", os.sep)) or path.is_dir():
+    try:
+        folder = value.endswith(("/", os.sep)) or path.is_dir()
+    except OSError as exc:  # is_dir raises what is not "no such file" (too long a name, a parent not searchable)
+        parser.error(f"{option}: cannot write {value!r}: {exc.strerror or exc}")
+    if folder:
         example = path / ("curve.csv" if option == "--out" else "curve.svg")
         parser.error(f"{option}: {value!r} is a folder; give a file name (such as {str(example)!r})")
     try:
         path.resolve().parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        parser.error(f"{option}: cannot create the folder of {value!r}: {exc}")
+        parser.error(f"{option}: cannot create the folder of {value!r}: {exc.strerror or exc}")
     try:
         if os.path.lexists(path):
             if path.is_file():
@@ -560,6 +606,17 @@ def _check_output(parser: argparse.ArgumentParser, option: str, value: str) -> N
             os.unlink(path)
     except OSError as exc:
         parser.error(f"{option}: cannot write {value!r}: {exc.strerror or exc}")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same path once every symbolic link is followed, or
+    two names (hard links) of one existing file."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): different names of different files
+        return False
 
 
 def _io_failure(parser: argparse.ArgumentParser, exc: OSError) -> int:
@@ -588,17 +645,21 @@ def _curve(args, parser, chapter: Chapter) -> int:
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
     if args.style is not None and plot is None:  # never silently ignored
-        parser.error(f"--style: only used with --plot; add --plot FILE.svg, or leave out --style {args.style}")
+        parser.error(only_used_with("--style", "--plot", f"--style {args.style}", add="--plot FILE.svg"))
+    if args.loads is not None and args.upto is not None:  # --upto spaces the --points grid: never silently ignored
+        parser.error(not_allowed_with("--upto", "--loads"))
     if chapter.simulates:
         defaults = _sim_defaults(chapter)
-        given = [flag if dest != "sim_saturation" else ("--sim-saturation" if options[dest] else "--no-sim-saturation")
-                 for dest, (flag, _) in defaults.items() if options.get(dest) is not None]
+        given = [_as_typed(flag, options[dest]) for dest, (flag, _) in defaults.items()
+                 if options.get(dest) is not None]
         if given and not simulated:  # review C21: never silently ignored
-            parser.error(f"{given[0]}: only used with --simulate; add --simulate, or leave out {' '.join(given)}")
+            parser.error(only_used_with(given[0], "--simulate", " ".join(given)))
         for dest, (_, default) in defaults.items():
             if options.get(dest) is None:
                 options[dest] = default  # vars(args) is args' own namespace: args.<dest> too
     out = None if args.out in (None, STDOUT) else args.out  # '-': standard output, never a file named '-'
+    if out and plot is not None and _same_file(out, args.plot):  # the figure would replace the CSV (review N-38)
+        parser.error(f"--plot: {args.plot!r} is the --out file too; give the CSV and the figure each its own name")
     for name, value in (("--out", out), ("--plot", args.plot)):
         if value:
             _check_output(parser, name, value)

@@ -71,7 +71,8 @@ from .claims import counted_below, worst_error_below
 from .errors import ParameterError
 from .experiment import Curve, CurveRun, sim_record
 from .results import ci_column
-from .setups import BELOW, GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings
+from .setups import (BELOW, GRID, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings, not_allowed_with,
+                     only_used_with, require_run_length)
 from .saturation import Saturation, load_grid
 from .validate import MAX_POINTS, require, require_choice, require_loads
 from .validation import saturation_aware_error
@@ -144,11 +145,11 @@ class RunOptions:
         ``points`` loads evenly up to ``upto`` times the simulated saturation
         load (the model's without a simulation; the knee ``N*`` of a closed system).
     points : int, optional
-        How many (default :data:`POINTS`, at most 10,000).
+        How many (default :data:`POINTS`, at most 10,000); not with ``loads``.
     upto : float, optional
         The last default load as a fraction of that saturation load (default
         :data:`UPTO_SIM` = 1.0 of the simulated one, :data:`UPTO_MODEL` = 0.9
-        of the model's).
+        of the model's); not with ``loads``.
     simulate : bool
         Run the simulation (default); False: the model alone (no simulator is imported).
     search : bool
@@ -157,12 +158,14 @@ class RunOptions:
         drawn).  Open systems only.
     messages : int, optional
         Measured messages per simulated load (default: the chapter's
-        ``setups.RUN``); each probe of the search measures as many.  Open systems.
+        ``setups.RUN``; at most :data:`~models.core.setups.MAX_RUN`); each
+        probe of the search measures as many.  Open systems.
     cycles : int, optional
         Simulated cycles per load, the warm-up included (default: the
-        chapter's ``setups.RUN``).  The closed ``min_mva`` only.
+        chapter's ``setups.RUN``; at most ``MAX_RUN``).  The closed ``min_mva`` only.
     warmup : int, optional
-        Discarded warm-up per load, in the same unit (default: the chapter's).
+        Discarded warm-up per load, in the same unit (default: the chapter's;
+        at most ``MAX_RUN``).
     seed : int, optional
         Random seed (default 1).
     jobs : int, optional
@@ -184,7 +187,12 @@ class RunOptions:
 
     Every value is checked when the options are made (:class:`ParameterError`
     naming it); :meth:`sim_settings` turns them into the
-    :class:`~models.core.setups.SimSettings` of the simulation.
+    :class:`~models.core.setups.SimSettings` of the simulation.  What the
+    ``curve`` command refuses is refused here, in its words
+    (:func:`~models.core.setups.not_allowed_with`,
+    :func:`~models.core.setups.only_used_with`): ``points`` or ``upto`` with
+    ``loads``, a simulation option (``messages`` ... ``sim``) with
+    ``simulate=False``, a run length above ``MAX_RUN``; never silently ignored.
     """
 
     loads: Sequence[float] | None = None
@@ -206,6 +214,8 @@ class RunOptions:
     #: The names a chapter's ``compare(**run)`` accepts.
     NAMES = ("loads", "points", "upto", "simulate", "search", "messages", "cycles", "warmup", "seed", "jobs",
              "progress", "settings", "setup", "grid", "sim")
+    #: The options of the simulation alone (refused with ``simulate=False``).
+    SIMULATION = ("messages", "cycles", "warmup", "seed", "jobs", "progress", "settings", "setup", "sim")
 
     @classmethod
     def of(cls, run: Mapping[str, Any]) -> "RunOptions":
@@ -227,6 +237,9 @@ class RunOptions:
                 raise ParameterError(f"`loads` must be a sequence of numbers; got {self.loads!r}")
             object.__setattr__(self, "loads", tuple(require_loads("loads", self.loads, lambda v: require(
                 "loads", v, 0, unit="the chapter's load unit"))))
+            for name in ("points", "upto"):  # they space the default loads: never silently ignored
+                if getattr(self, name) is not None:
+                    raise ParameterError(not_allowed_with(f"`{name}`", "`loads`"))
         points = POINTS if self.points is None else self.points
         object.__setattr__(self, "points", require("points", points, 1, MAX_POINTS, unit="loads", integer=True))
         if self.upto is not None:
@@ -234,9 +247,9 @@ class RunOptions:
         require("grid", self.grid, 0, MAX_POINTS, unit="model loads on the drawn line", integer=True)
         for name in ("messages", "cycles"):
             if getattr(self, name) is not None:
-                require(name, getattr(self, name), 1, MAX_RUN, unit=f"simulated {name} per load", integer=True)
+                require_run_length(name, getattr(self, name), unit=f"simulated {name} per load")
         if self.warmup is not None:
-            require("warmup", self.warmup, 0, MAX_RUN, unit="discarded warm-up per load", integer=True)
+            require_run_length("warmup", self.warmup, 0, unit="discarded warm-up per load")
         if self.seed is not None:
             require("seed", self.seed, 0, unit="random seed", integer=True)
         if self.jobs is not None:
@@ -253,10 +266,9 @@ class RunOptions:
         if self.sim is not None and not callable(self.sim):
             raise ParameterError(f"`sim` must be callable: sim(curve, loads) -> [SimPoint, ...]; got {self.sim!r}")
         if not self.simulate:
-            given = [n for n in ("messages", "cycles", "warmup", "seed", "jobs", "progress", "settings", "setup",
-                                 "sim") if getattr(self, n) is not None]
-            if given:
-                raise ParameterError(f"`{given[0]}` is a simulation option: only used with simulate=True")
+            given = [n for n in self.SIMULATION if getattr(self, n) is not None]
+            if given:  # the command's --seed ... without --simulate, in its words
+                raise ParameterError(only_used_with(f"`{given[0]}`", "simulate=True", ", ".join(given)))
 
     def sim_settings(self, lengths: RunLengths) -> SimSettings:
         """The :class:`~models.core.setups.SimSettings` of the simulation: :attr:`settings` as given, or built
@@ -646,11 +658,26 @@ def _as_saturation(value, what: str) -> tuple[float, float, float]:
     return v, v, v
 
 
-def _model_rows(model: Callable, loads: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """The model's latency (``inf`` where saturated, or with no finite non-negative value) and flag at ``loads``."""
+def _model_rows(model: Callable, loads: Sequence[float], made_by: tuple[str, str] | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The model's latency (``inf`` where saturated, or with no finite non-negative value) and flag at ``loads``.
+
+    ``made_by``: when :func:`compare` computed the loads, ``(how, what to change)`` (``("`points`: the 10000
+    loads evenly up to ...", "give fewer `points`, ...")``).  A load the model refuses among them is then a
+    :class:`ParameterError` that starts with ``how``, naming the run option that made the load, never
+    ``loads``, which were not given (review N-43: 10,000 loads up to 0.9 of a saturation load of 4e-9 start
+    below the models' smallest load, 1e-12).
+    """
     if not len(loads):
         return np.zeros(0), np.zeros(0, dtype=bool)
-    res = model(list(loads))
+    try:
+        res = model(list(loads))
+    except ParameterError as exc:
+        if made_by is None:
+            raise
+        how, change = made_by
+        raise ParameterError(f"{how} run from {min(loads):.4g} to {max(loads):.4g}, and the model refuses one of "
+                             f"them ({exc}); {change}") from None
     lat = np.array(res.latency, dtype=float).reshape(-1)
     sat = np.array(res.saturated, dtype=bool).reshape(-1)
     if lat.shape != (len(loads),) or sat.shape != (len(loads),):
@@ -745,7 +772,9 @@ def compare(
     ------
     ParameterError
         A bad run option (named), no saturation load to space the default
-        loads on, or a function returning the wrong thing.
+        loads on, a default load (or a load of the drawn line) the model
+        refuses (naming ``points``/``upto``, or ``grid``: never ``loads``,
+        which were not given), or a function returning the wrong thing.
     """
     if not isinstance(curve, Curve):
         raise ParameterError(f"`curve` must be a Curve; got {curve!r}")
@@ -782,23 +811,27 @@ def compare(
         bracket = (lo, hi)
 
     # 3. the loads
+    made_by = None  # how they were made, when computed (for a load the model refuses among them)
     if loads is None:
         if math.isfinite(sat_sim):
-            base, up = sat_sim, UPTO_SIM if upto is None else upto
+            base, up, what = sat_sim, UPTO_SIM if upto is None else upto, "the simulated saturation load"
             fractions = [up * i / points for i in range(1, points + 1)]
             loads = [base * f for f in fractions]
         else:
             base = knee if closed else sat_model
-            up = UPTO_MODEL if upto is None else upto
+            up, what = UPTO_MODEL if upto is None else upto, "the knee N*" if closed else "the model's saturation load"
             if not (math.isfinite(base) and base > 0):
                 raise ParameterError("no saturation load to space the `points` loads on: give `loads`")
             loads = load_grid(base, points, up, integer=integer_loads)
             fractions = [math.nan] * len(loads)
+        made_by = (f"`{'points' if upto is None else 'upto'}`: the {points} loads evenly up to `upto` = {up:g} "
+                   f"times {what} ({base:.4g} {subject.load_unit})",
+                   "give fewer `points`, another `upto`, or the `loads`")
     else:
         fractions = [x / sat_sim if math.isfinite(sat_sim) and sat_sim > 0 else math.nan for x in loads]
 
     # 4. the model at the loads first (it checks the chapter's parameters before anything is simulated)
-    lat, msat = _model_rows(model, loads)
+    lat, msat = _model_rows(model, loads, made_by)
 
     # 5. the simulation
     sim_frame = None
@@ -814,7 +847,8 @@ def compare(
     xmax = max(shown) * (1 + X_MARGIN) if not closed else max(shown)
     chosen = set(loads)
     fine = [x for x in _fine_grid(xmax, grid, sat_model, closed) if x not in chosen]
-    glat, gsat = _model_rows(model, fine)
+    glat, gsat = _model_rows(model, fine, (f"`grid`: the {len(fine)} loads of the model's drawn line",
+                                           "give grid=0 (no line) or other loads"))
     model_frame = pd.DataFrame({"load": [*loads, *fine], "latency": np.r_[lat, glat],
                                 "saturated": np.r_[msat, gsat].astype(bool)})
     model_frame = model_frame.sort_values("load", kind="mergesort").reset_index(drop=True)

@@ -11,7 +11,8 @@ a simulator, so that each value is written once (DESIGN.md, "A chapter"):
   set-up) with ``DEFAULT_SETUP`` naming the one its verdicts rest on.
 * :class:`SimSettings` -- run lengths, seed, precision, saturation search and
   worker processes of the simulations of a figure (or of ``curve
-  --simulate``), each bounded by :data:`MAX_RUN`.
+  --simulate``), each run length bounded by :data:`MAX_RUN` (:func:`require_run_length`, the one guard
+  of every place a run length enters).
 * :class:`RunLengths` -- a chapter's default run length of ``compare`` and
   ``curve --simulate`` (its ``setups.RUN``).
 * :class:`Curve` and :class:`Figure` -- one model-vs-simulation curve (its
@@ -19,6 +20,9 @@ a simulator, so that each value is written once (DESIGN.md, "A chapter"):
   of curves: what :mod:`models.core.experiment` runs.
 * :data:`BELOW` -- the cut of the book's accuracy number
   (:func:`models.core.claims.worst_error_below`).
+* :func:`not_allowed_with`, :func:`only_used_with` -- the words of the
+  refusals the ``curve`` command and ``compare`` share (an option that
+  excludes another; one given without the one it needs).
 
 This module imports only numpy and the ``core`` checks (the rest of the
 vocabulary, with pandas, is :mod:`models.core.claims`).
@@ -37,7 +41,8 @@ from .cache import stable_hash
 from .errors import ParameterError
 from .validate import require, require_choice
 
-__all__ = ["BELOW", "STANDS_FOR", "MAX_RUN", "STYLES", "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL", "SimulatorSetup", "named_setup", "SimSettings", "RunLengths", "Curve",
+__all__ = ["BELOW", "STANDS_FOR", "MAX_RUN", "MAX_BATCHES", "require_run_length", "not_allowed_with",
+           "only_used_with", "STYLES", "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL", "SimulatorSetup", "named_setup", "SimSettings", "RunLengths", "Curve",
            "Figure", "FRACTIONS_OF", "ERROR_FRACTIONS"]
 
 #: The comparison's constants, read by ``core.compare`` and by the light ``core.cli`` (``--help``) alike:
@@ -52,10 +57,20 @@ UPTO_SIM = 1.0
 #: and the relative tolerance of the model's saturation load.
 SAT_RTOL = 1e-4
 
-#: Largest run length (measured messages or cycles) and warm-up of any simulation: far above any run of the
-#: chapters (a few million at the papers' scale; days of simulation), far below the simulators' 64-bit
-#: counters.  ``SimSettings``, the chapters' ``compare`` and ``curve --messages`` all refuse more.
-MAX_RUN = 10**9
+#: Largest run length (measured messages or cycles) and warm-up of any simulation, the one bound of
+#: ``SimSettings``, ``RunLengths``, every chapter's ``compare`` and ``curve --messages/--cycles/--warmup``
+#: (:func:`require_run_length`).  Set by memory: the wormhole simulators keep a 29-byte record of every
+#: measured message (its latency, network latency, source wait, hops: ``models.sim.wormhole.kernel.Tags``),
+#: so a run of 10**8 messages holds 2.7 GiB (``models.sim.wormhole.common.tag_capacity``; up to twice that if
+#: ``target_ci`` lengthens it; one run per ``--jobs`` worker) and fits in a machine of 16-24 GiB, where 10**9
+#: (27 GiB) does not.  Still far above any run of the chapters (a few million at the papers' scale): 10**8
+#: messages are about 40 minutes of simulation of an 8x8 torus at low load (hours on larger networks or near
+#: saturation), 10**8 cycles of ``min_mva``'s closed simulator under a minute.
+MAX_RUN = 10**8
+
+#: Most batches of a batch-means confidence interval (``SimSettings.batches``; each batch is a row of the
+#: closed simulator's accumulators): far above the 10 to 50 any run uses.
+MAX_BATCHES = 10_000
 
 #: Errors behind a verdict are judged at the simulated loads strictly below this fraction of the simulated
 #: saturation load (above it the simulated latency is dominated by the approach to saturation, where a few
@@ -64,6 +79,36 @@ BELOW = 0.8
 
 #: What a simulator set-up may stand for: the paper's text, the model's assumptions, or neither.
 STANDS_FOR = ("paper", "model", "")
+
+
+# ----------------------------------------------------------------------------
+# The one bound on run lengths, and the refusals worded once
+# ----------------------------------------------------------------------------
+def require_run_length(name: str, value: Any, lo: int = 1, *, unit: str) -> int:
+    """``value`` as a run length or warm-up (messages or cycles): an integer in ``[lo, MAX_RUN]``, else a
+    :class:`ParameterError` naming ``name``.
+
+    The one guard of every place a run length enters: :class:`SimSettings`, :class:`RunLengths`,
+    ``compare``'s run options (:class:`models.core.compare.RunOptions`) and the ``curve`` command's
+    ``--messages``, ``--cycles`` and ``--warmup`` (:mod:`models.core.cli`), so that a run that is accepted
+    fits in memory (:data:`MAX_RUN`).
+    """
+    return require(name, value, lo, MAX_RUN, unit=unit, integer=True)
+
+
+def not_allowed_with(option: str, other: str) -> str:
+    """The one wording of an option given with another that excludes it, spelt as the caller's user spells
+    them: ``"--loads: not allowed with --points"`` (the ``curve`` command: argparse's words) or
+    ``"`loads`: not allowed with `points`"`` (``compare``)."""
+    return f"{option}: not allowed with {other}"
+
+
+def only_used_with(option: str, needed: str, leave_out: str, *, add: str | None = None) -> str:
+    """The one wording of an option given without the one it needs, never silently ignored:
+    ``"--seed: only used with --simulate; add --simulate, or leave out --seed"`` (the command) or
+    ``"`seed`: only used with simulate=True; add simulate=True, or leave out seed"`` (``compare``).
+    ``add``: what to add, when it is more than ``needed`` itself (``"--plot FILE.svg"``)."""
+    return f"{option}: only used with {needed}; add {add or needed}, or leave out {leave_out}"
 
 
 # ----------------------------------------------------------------------------
@@ -163,7 +208,7 @@ class SimSettings:
         Run length and warm-up in cycles, for a closed system (``min_mva``),
         whose simulator counts cycles, not messages.
     batches : int
-        Batches of the batch-means confidence interval.
+        Batches of the batch-means confidence interval (2 to :data:`MAX_BATCHES`).
     seed : int
         Random seed of every run.
     target_ci : float or None
@@ -206,20 +251,20 @@ class SimSettings:
     progress: bool = False
 
     def __post_init__(self):
-        require("messages", self.messages, 100, MAX_RUN, unit="measured messages per point", integer=True)
-        require("warmup_messages", self.warmup_messages, 0, MAX_RUN, unit="discarded messages per point", integer=True)
+        require_run_length("messages", self.messages, 100, unit="measured messages per point")
+        require_run_length("warmup_messages", self.warmup_messages, 0, unit="discarded messages per point")
         if self.cycles is not None:
-            require("cycles", self.cycles, 1, MAX_RUN, unit="simulated cycles per point", integer=True)
+            require_run_length("cycles", self.cycles, unit="simulated cycles per point")
         if self.warmup_cycles is not None:
-            require("warmup_cycles", self.warmup_cycles, 0, MAX_RUN, unit="discarded cycles per point", integer=True)
-        require("batches", self.batches, 2, unit="batches of the confidence interval", integer=True)
+            require_run_length("warmup_cycles", self.warmup_cycles, 0, unit="discarded cycles per point")
+        require("batches", self.batches, 2, MAX_BATCHES, unit="batches of the confidence interval", integer=True)
         require("seed", self.seed, 0, unit="random seed", integer=True)
         if self.target_ci is not None:
             require("target_ci", self.target_ci, 0, 1, lo_open=True, unit="relative 95% half width")
         if self.min_messages is not None:
-            require("min_messages", self.min_messages, 100, unit="first length of a target_ci run", integer=True)
+            require_run_length("min_messages", self.min_messages, 100, unit="first length of a target_ci run")
         if self.sat_messages is not None:
-            require("sat_messages", self.sat_messages, 100, unit="messages per saturation probe", integer=True)
+            require_run_length("sat_messages", self.sat_messages, 100, unit="messages per saturation probe")
         require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
         if self.sat_steps is not None:
             require("sat_steps", self.sat_steps, 1, unit="bisection steps", integer=True)
@@ -255,8 +300,8 @@ class RunLengths:
 
     def __post_init__(self):
         require_choice("unit", self.unit, ("messages", "cycles"))
-        require("length", self.length, 1, MAX_RUN, unit=self.unit, integer=True)
-        require("warmup", self.warmup, 0, MAX_RUN, unit=self.unit, integer=True)
+        require_run_length("length", self.length, unit=self.unit)
+        require_run_length("warmup", self.warmup, 0, unit=self.unit)
 
 
 # ----------------------------------------------------------------------------

@@ -139,6 +139,7 @@ import numpy as np
 from ..core.keys import cache_for, normalise_kwargs, point_key
 from ..core.errors import ParameterError, SimulationError
 from ..core.results import Result
+from ..core.setups import MAX_BATCHES
 from ..core.stats import ci_halfwidth
 from ..core.validate import require, require_choice
 from ..networks.patterns import reference_matrix
@@ -233,6 +234,11 @@ class ClosedSimResult(Result):
 
 #: With ``target_ci`` and no ``max_cycles``: the longest measured window, in multiples of the first.
 MAX_EXTENSION = 64
+#: Most outstanding requests in the network, ``N * NC``: the kernel keeps 56 bytes per request (its message
+#: records and free lists), so 2**24 of them hold under 1 GiB (the model's ``NC <= 256`` on 4096
+#: processors is 2**20).  The batches of the confidence intervals are bounded by
+#: :data:`models.core.setups.MAX_BATCHES` (each a row of accumulators).
+MAX_REQUESTS = 2**24
 
 
 def _batch_ci(sums: np.ndarray, counts: np.ndarray) -> float:
@@ -247,15 +253,17 @@ def _validate(topology, k, n, NC, S_pe, S_mm, m, pattern, pattern_options, retur
     require_choice("topology", topology, TOPOLOGIES)
     k = require("k", k, 2, unit="switch radix, ports per switch", integer=True)
     n = require("n", n, 1, unit="number of network stages", integer=True)
-    require("N = k**n", k**n, 2, 4096, unit="processors and memory modules", integer=True)
-    NC = require("NC", NC, 1, unit="maximum outstanding requests per processor", integer=True)
+    N = require("N = k**n", k**n, 2, 4096, unit="processors and memory modules", integer=True)
+    NC = require("NC", NC, 1, MAX_REQUESTS // N, unit=f"maximum outstanding requests per processor; N * NC <= "
+                                                      f"{MAX_REQUESTS} request records, N = {N}", integer=True)
     S_pe = float(require("S_pe", S_pe, 1.0, unit="mean processor inter-request time, cycles"))
     m = require("m", m, 1, unit="request/reply length, packets", integer=True)
     S_mm = require("S_mm", S_mm, m, unit=f"memory service time, cycles (>= m = {m})", integer=True)
     require_choice("return_wiring", return_wiring, RETURN_WIRINGS)
     cycles = require("cycles", cycles, 2, unit="simulated clock cycles", integer=True)
     warmup = require("warmup", warmup, 0, cycles - 1, unit=f"warm-up cycles, < cycles = {cycles}", integer=True)
-    batches = require("batches", batches, 2, cycles - warmup, unit=f"batches, <= measured cycles = {cycles - warmup}", integer=True)
+    batches = require("batches", batches, 2, min(cycles - warmup, MAX_BATCHES),
+                      unit=f"batches, <= measured cycles = {cycles - warmup}", integer=True)
     seed = require("seed", seed, 0, 2**32 - 1, unit="random seed", integer=True)
     if pattern_options is not None and not isinstance(pattern_options, dict):
         raise ParameterError(f"`pattern_options` must be a dict of keyword options or None; got {pattern_options!r}")

@@ -251,3 +251,113 @@ def test_the_command_line_spells_the_same_styles_and_grid():
     assert cli.STYLES is C.STYLES and cli.GRID == C.GRID  # written once, in core.setups
     with pytest.raises(ParameterError, match="`style`"):
         run(points=2).plot(style="poster")
+
+
+# ----------------------------------------------------------------------------- review 4 (issue #35)
+@pytest.mark.parametrize("kw, words", [
+    (dict(loads=[0.002], points=4), "`points`: not allowed with `loads`"),
+    (dict(loads=[0.002], upto=0.5), "`upto`: not allowed with `loads`"),
+    (dict(simulate=False, messages=5), "`messages`: only used with simulate=True; add simulate=True, or leave out "
+                                       "messages"),
+    (dict(simulate=False, seed=3, jobs=2), "`seed`: only used with simulate=True; add simulate=True, or leave out "
+                                           "seed, jobs"),
+])
+def test_run_options_refuse_what_the_command_refuses_in_its_words(kw, words):
+    """N10 / N-26, N-27: ``loads`` with ``points`` (``points`` was silently ignored) or ``upto``, and a simulation
+    option with ``simulate=False``, are refused in the words of the ``curve`` command's refusals
+    (``--loads: not allowed with --points``, ``--seed: only used with --simulate; add --simulate, ...``)."""
+    with pytest.raises(ParameterError) as exc:
+        run(**kw)
+    assert str(exc.value) == words
+
+
+def test_the_command_and_compare_word_their_refusals_alike(capsys):
+    """N10: ``compare``'s refusal is the ``curve`` command's sentence with the options spelt as ``compare`` spells
+    them (``--seed`` -> ``seed``, ``--simulate`` -> ``simulate=True``): one wording (``core.setups``)."""
+    import re
+
+    import models.torus_dor.__main__ as main
+
+    def spelt_for_compare(text):
+        text = text.replace("--simulate", "simulate=True")
+        text = re.sub(r"^--(\w+):", r"`\1`:", text)
+        text = re.sub(r"not allowed with --(\w+)", r"not allowed with `\1`", text)
+        return re.sub(r"leave out --(\w+)", r"leave out \1", text)
+
+    argv = ["curve", "--radices", "4", "4", "--L", "3", "--M", "8", "--loads", "0.002"]
+    for extra, api in ((["--seed", "3"], dict(simulate=False, seed=3)), (["--points", "3"], dict(points=3)),
+                       (["--upto", "0.5"], dict(upto=0.5))):
+        with pytest.raises(ParameterError) as exc:
+            run(loads=[0.002], **api)
+        try:
+            rc = main.main([*argv, *extra])
+        except SystemExit as e:
+            rc = e.code
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert rc == 2 and spelt_for_compare(line.split("error: ", 1)[1]) == str(exc.value)
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(messages=10**9), "`messages`"), (dict(warmup=10**9), "`warmup`"), (dict(messages=10**12), "`messages`"),
+])
+def test_run_lengths_are_bounded_to_fit_in_memory(kw, name):
+    """N5 / N-30: a run length above ``MAX_RUN`` (now 10**8: 2.7 GiB of measured-message records) is a
+    ``ParameterError`` naming it, before anything runs (was: 10**12 a ``MemoryError`` of 14.6 TiB, 10**9
+    accepted: 15 GiB at once)."""
+    assert MAX_RUN == 10**8
+    with pytest.raises(ParameterError, match=f"{name} must be an integer >= [01] and <= {MAX_RUN} "):
+        run(loads=[0.002], search=False, **kw)
+
+
+def test_the_closed_chapters_cycles_are_bounded():
+    """N5 / N-31: ``min_mva.compare(..., cycles=10**12)`` is refused naming ``cycles`` (was: accepted, simulating
+    until killed); 10**9 too (the old bound)."""
+    from models import min_mva
+
+    for cycles in (10**12, 10**9):
+        with pytest.raises(ParameterError, match="`cycles` must be an integer"):
+            min_mva.compare(k=2, n=3, S_mm=2, loads=[2], cycles=cycles)
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(messages=10**9), "messages"), (dict(warmup_messages=10**9), "warmup_messages"),
+    (dict(min_messages=10**12, target_ci=0.1), "min_messages"), (dict(sat_messages=10**12), "sat_messages"),
+    (dict(cycles=10**12), "cycles"), (dict(batches=10**8), "batches"),
+])
+def test_sim_settings_bound_every_run_length_and_the_batches(kw, name):
+    """N5: every run length of ``SimSettings`` has the one bound (``min_messages`` and ``sat_messages`` had
+    none: a saturation probe of 10**12 messages reached the simulator), and so have the batches, each a row the
+    closed simulator allocates."""
+    with pytest.raises(ParameterError, match=f"`{name}` must be an integer"):
+        SimSettings(**kw)
+
+
+def test_a_computed_grid_the_model_refuses_names_points_not_loads():
+    """N17 / N-43 in ``compare``: ``points`` loads spaced on a tiny saturation load fall below what the model takes:
+    the error names ``points`` (and ``upto``), which made them, not ``loads``; given loads keep the model's own
+    error; the drawn line's loads name ``grid``."""
+
+    def floored(loads):
+        x = np.asarray(loads, dtype=float)
+        if (x < 1e-12).any():
+            raise ParameterError(f"`loads`: `lam_g` must be >= 1e-12; got {x.min()}")
+        return model(loads)
+
+    with pytest.raises(ParameterError) as exc:
+        C.compare(CURVE, SUBJECT, C.RunOptions(points=10_000, simulate=False), model=floored,
+                  model_saturation=lambda: 4e-9)
+    msg = str(exc.value)
+    assert msg.startswith("`points`: the 10000 loads evenly up to `upto` = 0.9 times the model's saturation load")
+    assert "`upto`" in msg and "1e-12" in msg
+    with pytest.raises(ParameterError, match="^`loads`: `lam_g`"):
+        C.compare(CURVE, SUBJECT, C.RunOptions(loads=[1e-13], simulate=False, grid=0), model=floored)
+
+    def capped(loads):
+        if max(loads) > 0.02:
+            raise ParameterError(f"`loads`: `lam_g` must be <= 0.02; got {max(loads)}")
+        return model(loads)
+
+    with pytest.raises(ParameterError, match="^`grid`: the .* loads of the model's drawn line"):
+        C.compare(CURVE, SUBJECT, C.RunOptions(loads=[0.02], simulate=False), model=capped,
+                  model_saturation=lambda: S_MODEL)
+    assert C.compare(CURVE, SUBJECT, C.RunOptions(loads=[0.02], simulate=False, grid=0), model=capped).loads == (0.02,)

@@ -335,7 +335,7 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Mesh, Topology, Torus
 from . import booksim_kernel as K
-from .common import check_run, initial_state, run_params, run_until_precise, summarise
+from .common import check_run, initial_state, run_params, run_until_precise, summarise, tag_capacity
 from .kernel import alloc_tags, pack_net
 from .routing import entry_partition
 
@@ -535,7 +535,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
         raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
                              f"in an int32); got {p.satlim}")
     N, P = topology.nbr.shape
-    tagcap = 2 * (p.max_messages or p.messages) + p.satlim if counted else 1
+    tagcap = tag_capacity(p, p.max_messages or p.messages) if counted else 1
     s = _setup(topology, V, p.ej_v, p.B, N, P, p.satlim, tagcap)
     C = s.C
     a0, half, rule = int(rt.a0), 0, K.RULE_SHARED

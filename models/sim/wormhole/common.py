@@ -23,6 +23,7 @@ import numpy as np
 from models.core.cache import files_hash
 from models.core.errors import ParameterError
 from models.core.results import Result
+from models.core.setups import MAX_BATCHES
 from models.core.stats import ci_halfwidth
 from models.core.validate import require, require_choice
 
@@ -33,8 +34,8 @@ from .routing import ROUTINGS
 from .routing import build as build_routing
 from .traffic import mmpp_init, rng_exp, seed_state
 
-__all__ = ["WormholeResult", "SIM_VERSION", "check_run", "initial_state", "run_until_precise", "summarise",
-           "run_params"]
+__all__ = ["WormholeResult", "SIM_VERSION", "check_run", "tag_capacity", "initial_state", "run_until_precise",
+           "summarise", "run_params"]
 
 _HERE = Path(__file__).resolve().parent
 #: Simulator version: the hash follows every edit of the simulator's source (both engines), of
@@ -137,7 +138,7 @@ def check_run(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
     length_dist = require_choice("length_dist", length_dist, ["fixed", "geometric"])
     messages = require("messages", messages, 1, unit="measured messages", integer=True)
     warmup = require("warmup_messages", warmup_messages, 0, unit="messages", integer=True)
-    batches = require("batches", batches, 2, unit="batch means", integer=True)
+    batches = require("batches", batches, 2, MAX_BATCHES, unit="batch means", integer=True)
     if counted and batches > messages:
         raise ParameterError(f"`batches` must be <= `messages` ({messages}); got {batches}")
     if target_ci is not None:
@@ -161,6 +162,19 @@ def check_run(topology, *, routing, vcs, message_length, rate, buffer_depth, tra
         traffic_kind=traffic_kind, rates=rates.astype(np.float64), sigs=sigs.astype(np.float64), offered=offered,
         tspec=tspec, rate=rate, tie=tie, self_traffic=bool(self_traffic), N=N, satlim=satlim,
         mmax=M if length_dist == "fixed" else 20 * M)  # the longest message the deadlock threshold allows for
+
+
+def tag_capacity(p, longest: int) -> int:
+    """Records of measured messages (:func:`.kernel.alloc_tags`) a counted run allocates before its first cycle.
+
+    A run of fixed length (no ``target_ci``) allocates its ``p.messages`` and no more: the kernels tag messages
+    in the order they are generated and stop once the first ``target`` tags are delivered, so a run reads
+    exactly the tags below ``target`` and a message generated after them changes nothing if it is left
+    untagged (memory: 29 bytes per measured message, :data:`models.core.setups.MAX_RUN`).  A run that
+    ``target_ci`` may lengthen keeps ``2 * longest + p.satlim`` (``longest``: the length the engine allocates
+    for up front), so that the messages an extension reads were tagged when they were generated.
+    """
+    return p.messages if p.target_ci is None else 2 * longest + p.satlim
 
 
 def initial_state(p, scalars, warmup):

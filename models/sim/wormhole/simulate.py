@@ -86,7 +86,7 @@ from . import kernel as K
 from .booksim import simulate_booksim
 from .common import _traffic  # noqa: F401  (throughput.py reads the traffic argument through this module)
 from .common import (SIM_VERSION, WormholeResult, check_run, initial_state, run_params, run_until_precise,
-                     summarise)
+                     summarise, tag_capacity)
 from .routing import BOOKSIM_ONLY
 
 __all__ = ["simulate", "WormholeResult", "SIM_VERSION"]
@@ -345,7 +345,7 @@ def _allocate(topology, p):
         C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
         lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
                       np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32)),
-        mm=mm, tags=K.alloc_tags(2 * p.messages + p.satlim),
+        mm=mm, tags=K.alloc_tags(tag_capacity(p, p.messages)),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
 
