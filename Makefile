@@ -6,7 +6,7 @@
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (needs Chromium)
 #   make lab    JupyterLab (the optional extra `lab`) on the notebooks to run, runs/notebooks/,
 #               on 127.0.0.1 only, with Jupyter's token (README, "Running the notebooks yourself")
-# PROFILE=quick JOBS=2 PYTHON=python3.11 may be set on the command line,
+# PROFILE=quick JOBS=2 TEST_JOBS=2 PYTHON=python3.11 may be set on the command line (TEST_JOBS: pytest-xdist workers),
 # ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force"), and
 # PDF_ARGS="..." of `python -m models.book.pdf` (e.g. PDF_ARGS=--allow-math-errors).
 # Ctrl-C or `kill -TERM` on make stops the pipeline cleanly (README).
@@ -17,6 +17,7 @@ PROFILE ?= full
 JOBS    ?= 2
 ARGS    ?=
 PDF_ARGS ?=
+TEST_JOBS ?= 2
 LAB_DIR ?= runs/notebooks
 LAB_PORT ?= 8888
 LAB_ARGS ?=
@@ -90,10 +91,10 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser --ServerApp.root_dir=$(LAB_DIR_WORD) $(LAB_ARGS)
 
 test: deps
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not notebooks and not book and not slow"
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "not notebooks and not book and not slow"
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done

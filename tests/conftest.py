@@ -18,6 +18,17 @@ if "MODELS_CACHE_DIR" not in os.environ:
     os.environ["MODELS_CACHE_DIR"] = tempfile.mkdtemp(prefix="models-test-cache-")
 
 
+#: The fixtures that build the quick book once per session: every test that uses one runs on the same xdist worker
+#: (``make test`` runs ``pytest -n 2 --dist loadgroup``), so the book is built once, not once per worker.
+BOOK_FIXTURES = ("quick_book", "quick_html")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if set(getattr(item, "fixturenames", ())) & set(BOOK_FIXTURES):
+            item.add_marker(pytest.mark.xdist_group("quick_book"))
+
+
 @pytest.fixture
 def tmp_cache(tmp_path, monkeypatch):
     """A fresh, empty result cache for one test."""
