@@ -5,6 +5,8 @@ Simulation results are cached under a per-session temporary folder unless
 checkout and never write into the reader's cache.
 """
 
+import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -18,17 +20,6 @@ if "MODELS_CACHE_DIR" not in os.environ:
     os.environ["MODELS_CACHE_DIR"] = tempfile.mkdtemp(prefix="models-test-cache-")
 
 
-#: The fixtures that build the quick book once per session: every test that uses one runs on the same xdist worker
-#: (``make test`` runs ``pytest -n 2 --dist loadgroup``), so the book is built once, not once per worker.
-BOOK_FIXTURES = ("quick_book", "quick_html")
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if set(getattr(item, "fixturenames", ())) & set(BOOK_FIXTURES):
-            item.add_marker(pytest.mark.xdist_group("quick_book"))
-
-
 @pytest.fixture
 def tmp_cache(tmp_path, monkeypatch):
     """A fresh, empty result cache for one test."""
@@ -36,32 +27,68 @@ def tmp_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+def _shared(tmp_path_factory, name: str) -> Path:
+    """``name`` in a folder every pytest-xdist worker of this run shares (``make test`` runs ``pytest -n 2``):
+    the parent of the worker's own base folder under xdist, the base folder itself without it."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+
+
+@contextlib.contextmanager
+def _once(folder: Path):
+    """Hold the lock of ``folder`` (``<folder>.lock``): the first worker builds what the others then read."""
+    import fcntl
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f"{folder.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def quick_book(tmp_path_factory):
-    """Every notebook run with the quick profile into a temporary copy of the book's sources.
+    """Every notebook run with the quick profile into a temporary copy of the book's sources, once per test run.
 
-    The reader's own (paper-scale) outputs in book/ are never overwritten.
-    Returns ``(site, runs, failures)``.
+    The reader's own (paper-scale) outputs in book/ are never overwritten.  Under pytest-xdist the first worker
+    that needs it builds it (the pipeline runs two notebooks at a time: both cores) while the others wait, then
+    every worker reads the same copy.  Returns ``(site, runs, failures)``.
     """
     from models import pipeline
     from models.core.paths import ROOT
 
-    site = tmp_path_factory.mktemp("site")
-    for name in ("_config.yml", "_toc.yml", "references.bib"):
-        shutil.copy(ROOT / name, site / name)
-    shutil.copytree(ROOT / "book", site / "book",
-                    ignore=shutil.ignore_patterns("*.ipynb", "figures", "tables", "_generated", "*.json"))
-    runs = pipeline.plan(None, "quick", book_dir=site / "book")
-    failures = pipeline.execute(runs, "quick", jobs=2, book_dir=site / "book")
-    return site, runs, failures
+    site = _shared(tmp_path_factory, "quick-site")
+    record = site.parent / f"{site.name}.json"
+    with _once(site):
+        if not record.is_file():
+            shutil.rmtree(site, ignore_errors=True)  # a worker that died half-way: start again
+            site.mkdir(parents=True)
+            for name in ("_config.yml", "_toc.yml", "references.bib"):
+                shutil.copy(ROOT / name, site / name)
+            shutil.copytree(ROOT / "book", site / "book",
+                            ignore=shutil.ignore_patterns("*.ipynb", "figures", "tables", "_generated", "*.json"))
+            runs = pipeline.plan(None, "quick", book_dir=site / "book")
+            failures = pipeline.execute(runs, "quick", jobs=2, book_dir=site / "book")
+            record.write_text(json.dumps({"failures": failures}))
+        failures = json.loads(record.read_text())["failures"]
+    return site, pipeline.plan(None, "quick", book_dir=site / "book"), failures
 
 
 @pytest.fixture(scope="session")
-def quick_html(quick_book):
-    """The -n -W build of the quick book: ``(html folder, completed process)``."""
+def quick_html(quick_book, tmp_path_factory):
+    """The -n -W build of the quick book, once per test run: ``(html folder, completed process)``."""
     site, runs, failures = quick_book
     assert failures == 0, "a notebook failed (see the output above and _build/failed/)"
-    jb = Path(sys.executable).with_name("jupyter-book")
-    proc = subprocess.run([str(jb), "build", str(site), "-n", "-W", "--keep-going"], capture_output=True, text=True,
-                          timeout=900)
+    record = site.parent / f"{site.name}-html.json"
+    with _once(site):
+        if not record.is_file():
+            jb = Path(sys.executable).with_name("jupyter-book")
+            proc = subprocess.run([str(jb), "build", str(site), "-n", "-W", "--keep-going"], capture_output=True,
+                                  text=True, timeout=900)
+            record.write_text(json.dumps({"args": proc.args, "returncode": proc.returncode, "stdout": proc.stdout,
+                                          "stderr": proc.stderr}))
+        done = json.loads(record.read_text())
+    proc = subprocess.CompletedProcess(done["args"], done["returncode"], done["stdout"], done["stderr"])
     return site / "_build" / "html", proc
