@@ -207,11 +207,13 @@ def test_setups_and_what_cannot_be_simulated():
 
 @pytest.mark.parametrize("name", models.CHAPTERS)
 def test_the_model_alone_imports_no_simulator(name):
+    """``compare(..., simulate=False)`` imports neither numba, a simulator nor the chapter's ``experiments``."""
     code = (f"import sys, models.{name} as f\n"
             f"kw = dict(f.EXAMPLE) if {name!r} != 'torus_nbc' else dict(k=8, M=32)\n"
             "c = f.compare(**kw, simulate=False, points=3)\n"
             "assert c.sim is None and len(c.model) > 3\n"
-            "print(sorted(m for m in ('numba', 'models.sim', 'matplotlib') if m in sys.modules))")
+            f"print(sorted(m for m in ('numba', 'models.sim', 'matplotlib', 'models.{name}.experiments') "
+            "if m in sys.modules))")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

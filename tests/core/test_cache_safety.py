@@ -31,18 +31,6 @@ CTX = mp.get_context("fork")
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user needs root")
 
 
-@pytest.fixture
-def iso(tmp_path, monkeypatch):
-    """A fresh cache folder and key folder; the once-per-process memories emptied."""
-    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    for memo in (cache._keys, cache._warned, cache._swept, symbolic._SETS, symbolic._warned):
-        memo.clear()
-    yield tmp_path
-    for memo in (cache._keys, cache._warned, cache._swept, symbolic._SETS, symbolic._warned):
-        memo.clear()
-
-
 def cache_warnings(record) -> list:
     return [w for w in record if issubclass(w.category, CacheWarning)]
 

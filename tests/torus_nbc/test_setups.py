@@ -1,14 +1,10 @@
-"""torus_nbc: the parameters value (checked once) and the light set-ups module (the command line's)."""
+"""torus_nbc: the parameters value (checked once) and the set-ups module (its lightness is the contract test's)."""
 
 import dataclasses
-import os
-import subprocess
-import sys
 
 import pytest
 
 from models.core.errors import ParameterError
-from models.core.paths import ROOT
 from models.torus_nbc import NbcParams, min_escape_levels
 from models.torus_nbc.setups import DEFAULT_SETUP, RUN, SETUPS, curve
 
@@ -48,18 +44,3 @@ def test_the_curve_carries_the_checked_parameters_as_they_are():
         curve(p, "nonsense")
     assert set(SETUPS) == {"paper", "model"} and RUN.unit == "messages"
 
-
-def test_the_setups_module_is_light():
-    """The command line reads ``setups`` without pandas, numba, SymPy, matplotlib or a simulator."""
-    code = ("import sys, models.torus_nbc.setups\n"
-            "print([m for m in ('pandas', 'numba', 'sympy', 'matplotlib', 'models.sim') if m in sys.modules])")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
-
-
-def test_the_command_line_imports_nothing_from_experiments():
-    """``__main__`` names the front door and the set-ups, never ``experiments`` (which imports the simulator)."""
-    text = (ROOT / "models" / "torus_nbc" / "__main__.py").read_text()
-    assert "experiments" not in text.split('"""', 2)[2]

@@ -3,10 +3,6 @@
 import dataclasses
 import itertools
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -32,7 +28,6 @@ from models.xfolded_tm.setups import (DEFAULT_SETUP, SETTINGS, SETUP_KNOBS, SETU
 from models.xfolded_tm.topology import distance_table, proposition1_fit, topology_checks
 
 #: The repository (the subprocesses import its models/).
-ROOT = Path(__file__).resolve().parents[2]
 
 #: Short runs for the translation's tests.
 SHORT = SETTINGS.replace(messages=1000, warmup_messages=100, batches=5)
@@ -448,26 +443,6 @@ def test_the_command_compare_and_the_notebooks_simulate_the_same_network(topolog
         sim_kwargs(Curve("bare", model=figure_curve.model, setup=setup), 0.005)
 
 
-def test_the_model_alone_imports_no_simulator():
-    """``compare(..., simulate=False)`` imports neither numba nor a simulator (the experiments only to simulate)."""
-    code = ("import sys; from models import xfolded_tm as x\n"
-            "c = x.compare(**x.EXAMPLE, simulate=False, points=3)\n"
-            "assert c.sim is None and len(c.model) > 3\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('numba', 'models.sim', 'models.xfolded_tm.exp'))))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
-
-
-def test_the_light_modules_import_nothing_heavy():
-    """The command line's setups and ``__main__`` (``--help``) import no pandas, numba, SymPy or matplotlib."""
-    code = ("import sys, models.xfolded_tm.setups, models.xfolded_tm.__main__\n"
-            "print([m for m in ('pandas', 'numba', 'sympy', 'matplotlib', 'models.sim') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
 
 
 def test_sim_saturation_is_in_the_models_load():
