@@ -37,11 +37,13 @@ import pandas as pd
 
 from .cache import atomic_write_text
 from .errors import ParameterError
-from .setups import BELOW, SimulatorSetup
+from .setups import ACCURACY_FRACTIONS, BELOW, SimulatorSetup
 from .validate import require, require_choice
+from . import criteria as _criteria
 from .validation import saturation_aware_error
 
-__all__ = ["setups_table", "worst_error_below", "errors_below", "counted_below", "worst_of", "furthest_from_one", "CLAIM_COLUMNS",
+__all__ = ["setups_table", "worst_error_below", "errors_below", "counted_below", "Accuracy", "accuracy_below",
+           "bracket_status", "QUANTIFIERS", "Considered", "worst_of", "furthest_from_one", "CLAIM_COLUMNS",
            "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim", "row_outcome", "as_number", "holds_value",
            "claims_frame", "claims_file", "row_stands_for", "save_claims", "REPRO_COLUMNS", "REPRO_KINDS",
            "allowed_misses", "entry_band", "reproduction_row", "save_reproductions"]
@@ -69,14 +71,25 @@ def _runs(runs) -> list:
     return list(runs)
 
 
+def _is_accuracy_fraction(frac: np.ndarray) -> np.ndarray:
+    """Which of ``frac`` are one of :data:`~models.core.setups.ACCURACY_FRACTIONS` (up to rounding)."""
+    frac = np.asarray(frac, dtype=float).reshape(-1)
+    hit = np.zeros(frac.shape, dtype=bool)
+    for f in ACCURACY_FRACTIONS:
+        hit |= np.isclose(frac, f, rtol=1e-9, atol=1e-12)
+    return hit
+
+
 def counted_below(fractions, sim_latency, sim_saturated=None, below: float = BELOW) -> np.ndarray:
     """Which simulated points count towards the worst error: a boolean mask.
 
     A point counts when the simulation is not saturated (flagged in
     ``sim_saturated``, or its latency not finite) and, given ``fractions``
-    (of the simulated saturation load), its fraction is finite and strictly
-    below ``below``.  ``fractions=None``: no cut (a closed system, or no
-    simulated saturation load; :func:`models.core.compare.compare` says so).
+    (of the simulated saturation load), its fraction is one of the fixed
+    :data:`~models.core.setups.ACCURACY_FRACTIONS` (25, 50 and 75 % of the
+    simulated saturation load: the number is the curve's, not the grid's) and
+    strictly below ``below``.  ``fractions=None``: no cut (a closed system, or
+    no simulated saturation load; :func:`models.core.compare.compare` says so).
     """
     sim = np.asarray(sim_latency, dtype=float).reshape(-1)
     ok = np.isfinite(sim)
@@ -84,12 +97,125 @@ def counted_below(fractions, sim_latency, sim_saturated=None, below: float = BEL
         ok &= ~np.asarray(sim_saturated, dtype=bool).reshape(-1)
     if fractions is not None:
         frac = np.asarray(fractions, dtype=float).reshape(-1)
-        ok &= np.isfinite(frac) & (frac < below)
+        ok &= np.isfinite(frac) & (frac < below) & _is_accuracy_fraction(frac)
     return ok
 
 
+def _bracket(run):
+    """``(lo, hi)`` of the run's simulated saturation search, or None (no search recorded)."""
+    b = getattr(run, "brackets", {}).get("sim") if hasattr(run, "brackets") else None
+    if b is None:
+        return None
+    lo, hi = (b.lo, b.hi) if hasattr(b, "lo") else tuple(b)
+    lo, hi = float(lo), float(hi)
+    return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) and 0 < lo <= hi else None
+
+
+def bracket_status(model_saturation: float, bracket, fraction: float) -> str:
+    """Whether the model is saturated at ``fraction`` of the simulated saturation load: ``"unbounded"``,
+    ``"bounded"`` or ``"uncertain"``.
+
+    The simulated saturation load lies somewhere in its search's final ``bracket = (lo, hi)``; the model is
+    saturated at ``fraction * S`` for every ``S`` in it when ``model_saturation <= fraction * lo``
+    (``"unbounded"``: its error there has no bound, whatever the noise of the search), for none when
+    ``model_saturation > fraction * hi`` (``"bounded"``), and otherwise it depends on where in the bracket the
+    simulated saturation is (``"uncertain"``: the row decides nothing).  Without a bracket (``None``) the
+    status is ``"bounded"`` and the grid point's own number stands.
+    """
+    ms = float(model_saturation)
+    if bracket is None or not math.isfinite(ms):
+        return "bounded"
+    lo, hi = bracket
+    if ms <= fraction * lo:
+        return "unbounded"
+    if ms > fraction * hi:
+        return "bounded"
+    return "uncertain"
+
+
+@dataclasses.dataclass(frozen=True)
+class Accuracy:
+    """The worst error behind an accuracy row, and whether it is decided.
+
+    worst : float
+        The worst ``|model - sim| / sim`` (a fraction) at the
+        :data:`~models.core.setups.ACCURACY_FRACTIONS` below the cut; ``inf``
+        when on some curve the model is saturated at such a fraction for every
+        simulated saturation load in the search's bracket; NaN when no point is left.
+    uncertain : str
+        ``""``, or the curves where the model's saturation load falls inside
+        the bracket of such a fraction (the error there may or may not be
+        unbounded): the row is then "uncertain" and decides nothing, unless
+        another curve is certainly unbounded.
+    """
+
+    worst: float
+    uncertain: str = ""
+
+    def fields(self) -> dict:
+        """``worst_err`` and ``uncertain`` for :meth:`Claim.row`."""
+        return {"worst_err": self.worst, "uncertain": self.uncertain}
+
+    @staticmethod
+    def combine(parts: Iterable["Accuracy"]) -> "Accuracy":
+        """Several rows' accuracies as one: the worst of the worst errors (:func:`worst_of`), every uncertain
+        curve named."""
+        parts = list(parts)
+        return Accuracy(worst_of(p.worst for p in parts), "; ".join(p.uncertain for p in parts if p.uncertain))
+
+
+def _run_accuracy(run, below: float, column: str):
+    """``(errors, uncertain notes)`` of one run (see :func:`accuracy_below`)."""
+    if run.params.get("load basis") != "sim":
+        return np.zeros(0), []
+    pts = run.points()
+    if pts.empty or column not in pts or "sim latency" not in pts:
+        return np.zeros(0), []
+    sim = pts["sim latency"].to_numpy(dtype=float)
+    frac = pts["fraction"].to_numpy(dtype=float)
+    saturated = pts["sim saturated"].to_numpy(dtype=bool) if "sim saturated" in pts else None
+    ok = counted_below(frac, sim, saturated, below)
+    err = np.abs(saturation_aware_error(pts[column].to_numpy(dtype=float)[ok], sim[ok]))
+    bracket = _bracket(run)
+    ms = float(run.model_saturation) if column == "model latency" else math.nan
+    notes = []
+    for i, f in enumerate(frac[ok]):
+        status = bracket_status(ms, bracket, float(f))
+        if status == "unbounded":
+            err[i] = math.inf
+        elif status == "uncertain":
+            lo, hi = bracket
+            notes.append(f"{run.label}: the model saturates at {ms / hi:.4f}-{ms / lo:.4f} of the simulated "
+                         f"saturation load (its bracket), against the {f:.0%} point")
+            if math.isinf(err[i]):
+                err[i] = math.nan
+    return err[~np.isnan(err)], notes
+
+
+def accuracy_below(runs, below: float = BELOW, *, column: str = "model latency") -> Accuracy:
+    """The accuracy number of ``runs`` (:class:`Accuracy`): the worst error at the fixed
+    :data:`~models.core.setups.ACCURACY_FRACTIONS` strictly below ``below`` x the simulated saturation load,
+    with "unbounded" decided from the model's saturation load against the simulated search's bracket
+    (:func:`bracket_status`), never from one grid point.
+
+    Parameters as :func:`errors_below`.  ``column`` other than ``"model
+    latency"`` (another reading of the model) is judged at its grid points
+    only: the run's model saturation load is the default column's.
+    """
+    below = require("below", below, 0, 1, lo_open=True, unit="fraction of the simulated saturation load")
+    errs, notes = [], []
+    for run in _runs(runs):
+        e, n = _run_accuracy(run, below, column)
+        errs.append(e)
+        notes += n
+    err = np.concatenate(errs) if errs else np.zeros(0)
+    worst = float(err.max()) if err.size else math.nan
+    return Accuracy(worst, "; ".join(notes) if notes and not math.isinf(worst) else "")
+
+
 def errors_below(runs, below: float = BELOW, *, column: str = "model latency") -> np.ndarray:
-    """``|model - sim| / sim`` (fractions) at every simulated load strictly below ``below`` x the simulated saturation.
+    """``|model - sim| / sim`` (fractions) at every counted simulated load (:func:`counted_below`: the fixed
+    accuracy fractions strictly below ``below`` x the simulated saturation).
 
     Parameters
     ----------
@@ -106,33 +232,27 @@ def errors_below(runs, below: float = BELOW, *, column: str = "model latency") -
     Returns
     -------
     ndarray
-        One error per used point: ``inf`` where the model is saturated and the
-        simulation is not; points where the simulation is saturated (flagged,
-        or not finite) are left out.
+        One error per used point: ``inf`` where the model is saturated for
+        every simulated saturation load in the search's bracket
+        (:func:`bracket_status`); points where that depends on the bracket
+        keep a finite error or are left out (:func:`accuracy_below` says
+        which); points where the simulation is saturated (flagged, or not
+        finite) are left out.
     """
     below = require("below", below, 0, 1, lo_open=True, unit="fraction of the simulated saturation load")
-    out = []
-    for run in _runs(runs):
-        if run.params.get("load basis") != "sim":
-            continue
-        pts = run.points()
-        if pts.empty or column not in pts or "sim latency" not in pts:
-            continue
-        sim = pts["sim latency"].to_numpy(dtype=float)
-        saturated = pts["sim saturated"].to_numpy(dtype=bool) if "sim saturated" in pts else None
-        ok = counted_below(pts["fraction"].to_numpy(dtype=float), sim, saturated, below)
-        err = np.abs(saturation_aware_error(pts[column].to_numpy(dtype=float)[ok], sim[ok]))
-        out.append(err[~np.isnan(err)])
+    out = [_run_accuracy(run, below, column)[0] for run in _runs(runs)]
     return np.concatenate(out) if out else np.zeros(0)
 
 
 def worst_error_below(runs, below: float = BELOW, *, column: str = "model latency", finite: bool = False) -> float:
-    """The worst ``|model - sim| / sim`` (a fraction) strictly below ``below`` x the simulated saturation load.
+    """The worst ``|model - sim| / sim`` (a fraction) at the fixed accuracy fractions strictly below ``below`` x
+    the simulated saturation load (:func:`accuracy_below`'s ``worst``).
 
     The one number behind every accuracy verdict (:func:`errors_below` says
     which points count).  ``inf`` when the model is saturated at such a point
     (its error is unbounded); with ``finite=True`` those points are skipped
-    instead.  NaN when no point is left.
+    instead.  NaN when no point is left.  A claims row takes
+    :func:`accuracy_below`, which also says when the number is uncertain.
     """
     err = errors_below(runs, below, column=column)
     if finite:
@@ -166,17 +286,22 @@ def furthest_from_one(ratios: Iterable[float]) -> float:
 # ----------------------------------------------------------------------------
 #: The exact columns of a chapter's claims table, in order (checked by :mod:`models.findings.verdicts`).
 #: One row per claim (a sentence of the paper), simulator set-up and case (a network size, a message
-#: length, ...); :class:`Claim` documents each column.
-CLAIM_COLUMNS = ("chapter", "claim_id", "section", "claim", "kind", "setup", "stands_for", "case", "paper_config",
-                 "worst_err", "sat_ratio", "threshold", "threshold_quote", "yardstick", "holds", "cause", "note")
+#: length, ...); :class:`Claim` and :meth:`Claim.row` document each column.
+CLAIM_COLUMNS = ("chapter", "claim_id", "section", "claim", "quantifier", "quantifier_quote", "kind", "setup",
+                 "stands_for", "case", "paper_config", "decides", "shown_why", "worst_err", "uncertain", "sat_ratio",
+                 "threshold", "threshold_quote", "yardstick", "holds", "criterion", "cause", "note")
 #: What a claim is about: the model's latency against the simulation (``worst_err``), its saturation load
-#: (``sat_ratio``), or anything else the chapter decides by code (``holds``).
+#: (``sat_ratio``), or anything else the chapter decides by code (``holds``, by a declared criterion).
 CLAIM_KINDS = ("error", "saturation", "fact")
 #: Where a gap between a claim and what we measure comes from ("unexplained": we looked and could not tell).
 CAUSES = ("model", "paper text", "reading", "simulator set-up", "unexplained", "-")
 #: ``stands_for`` of a claims row: a set-up's (:data:`STANDS_FOR`, ``""`` written ``"neither"``), or ``"-"``
 #: for a row that needs no simulation.
 ROW_STANDS_FOR = ("paper", "model", "neither", "-")
+#: What a sentence claims of its cases, from its own words: every one ("in all cases", or a general statement
+#: with no quantifying word), most ("tends to"), at least one ("can"), or the one thing it names (a single
+#: fact, a theorem at the paper's size).  The verdict's combinator follows it (:mod:`models.findings.verdicts`).
+QUANTIFIERS = ("all", "most", "some", "one")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,16 +318,27 @@ class Claim:
         sentence spells out.
     kind : {"error", "saturation", "fact"}
         ``"error"``: judged on ``worst_err``; ``"saturation"``: on ``sat_ratio``;
-        ``"fact"``: on ``holds``, computed by the chapter from the paper's own words.
+        ``"fact"``: on ``holds``, computed by the chapter by a declared criterion
+        (:data:`models.core.criteria.CRITERIA`).
     threshold : float
         The tolerance the **paper** states, a fraction (``0.05`` for "less than
-        5%"), else NaN.  Never a number of the book's.
+        5%"), else NaN.  Never a number of the book's.  The paper's number for
+        a phrase applies to the same phrase elsewhere in the paper ("very
+        accurate" quantified once is quantified everywhere): ``threshold_quote``
+        then quotes the sentence that states it.
     threshold_quote : str
         The paper's words that state ``threshold`` (required with it; a test
         checks the number is in them).
     yardstick : float
         A tolerance of the book's own, a fraction, shown as the book's ("the
-        book's yardstick: 10%") where the paper names none; it never decides.
+        book's yardstick: 10%") where the paper names none; it never decides
+        and never sets a cause.
+    quantifier : {"all", "most", "some", "one"}
+        What the sentence claims of its cases (:data:`QUANTIFIERS`); required.
+    quantifier_quote : str
+        The sentence's own words that carry it ("in all cases", "can", "tends
+        to"), verbatim in ``quote``; ``""`` only for ``"all"`` (a general
+        statement without a quantifying word) and ``"one"``.
     """
 
     claim_id: str
@@ -212,6 +348,8 @@ class Claim:
     threshold: float = math.nan
     threshold_quote: str = ""
     yardstick: float = math.nan
+    quantifier: str | None = None
+    quantifier_quote: str = ""
 
     def __post_init__(self):
         for name in ("claim_id", "section", "quote"):
@@ -219,6 +357,18 @@ class Claim:
             if not isinstance(value, str) or not value.strip():
                 raise ParameterError(f"claim {self.claim_id!r}: `{name}` must be a non-empty string; got {value!r}")
         require_choice("kind", self.kind, CLAIM_KINDS)
+        if self.quantifier not in QUANTIFIERS:
+            raise ParameterError(f"claim {self.claim_id!r}: `quantifier` must be one of {', '.join(QUANTIFIERS)} "
+                                 f"(what the sentence claims of its cases, from its own words); got {self.quantifier!r}")
+        if not isinstance(self.quantifier_quote, str):
+            raise ParameterError(f"claim {self.claim_id!r}: `quantifier_quote` must be a string")
+        if self.quantifier_quote:
+            if self.quantifier_quote not in self.quote:
+                raise ParameterError(f"claim {self.claim_id!r}: `quantifier_quote` {self.quantifier_quote!r} is not "
+                                     "in the quotation (the sentence's own words, verbatim)")
+        elif self.quantifier not in ("all", "one"):
+            raise ParameterError(f"claim {self.claim_id!r}: the quantifier {self.quantifier!r} needs the sentence's "
+                                 "words that carry it (`quantifier_quote`)")
         t = float(self.threshold)
         if not math.isnan(t):
             require("threshold", t, 0, unit="fraction (the paper's tolerance)")
@@ -236,20 +386,66 @@ class Claim:
 
     def row(self, chapter: str, setup: str = "-", *, case: str = "", paper_config: bool = True,
             worst_err: float = math.nan, sat_ratio: float = math.nan, holds: bool | None = None, cause: str = "-",
-            note: str = "", stands_for: str = "") -> dict:
+            note: str = "", stands_for: str = "", decides: bool = True, shown_why: str = "", uncertain: str = "",
+            criterion: str = "") -> dict:
         """One row of the claims table: this claim on ``setup`` (``"-"``: no simulation) and ``case``.
 
         ``paper_config``: whether ``case`` is the paper's own configuration
         (network size, message length, ...); rows on other cases are a caveat,
         never the verdict.  ``stands_for`` is filled in by :func:`save_claims`
         from the chapter's set-ups (leave it empty).
+
+        ``decides=False`` shows a row without letting it decide, with
+        ``shown_why`` saying why (a reading the book chose so that the claim
+        could hold is not independent evidence); wherever a row takes a
+        reading of the book's in place of the paper's text, the paper's text
+        as printed is a deciding row beside it.  ``uncertain`` (from
+        :class:`Accuracy`): the row's error may or may not be unbounded (the
+        model's saturation load lies inside the simulated search's bracket);
+        the row then decides nothing.  ``criterion``: for a fact with a
+        ``holds`` value, the declared criterion that computed it
+        (:data:`models.core.criteria.CRITERIA`).  ``cause``: why the claim
+        fails (or cannot be judged) on this row; a book yardstick never sets one.
         """
         require_choice("cause", cause, CAUSES)
+        if not isinstance(decides, (bool, np.bool_)):
+            raise ParameterError(f"claim {self.claim_id!r}: `decides` must be True or False; got {decides!r}")
+        if not decides and not (isinstance(shown_why, str) and shown_why.strip()):
+            raise ParameterError(f"claim {self.claim_id!r}, set-up {setup!r}: a row shown but not deciding says "
+                                 "why (`shown_why`)")
+        if decides and shown_why:
+            raise ParameterError(f"claim {self.claim_id!r}, set-up {setup!r}: `shown_why` only with decides=False")
+        if self.kind == "fact" and holds is not None:
+            _criteria.criterion(criterion)
+        elif criterion:
+            raise ParameterError(f"claim {self.claim_id!r}: a `criterion` only for a fact with a `holds` value")
+        if uncertain and self.kind != "error":
+            raise ParameterError(f"claim {self.claim_id!r}: `uncertain` only for an error row")
         return {"chapter": chapter, "claim_id": self.claim_id, "section": self.section, "claim": self.quote,
+                "quantifier": self.quantifier, "quantifier_quote": self.quantifier_quote,
                 "kind": self.kind, "setup": setup, "stands_for": stands_for, "case": case,
-                "paper_config": bool(paper_config), "worst_err": float(worst_err), "sat_ratio": float(sat_ratio),
+                "paper_config": bool(paper_config), "decides": bool(decides), "shown_why": shown_why,
+                "worst_err": float(worst_err), "uncertain": uncertain, "sat_ratio": float(sat_ratio),
                 "threshold": float(self.threshold), "threshold_quote": self.threshold_quote,
-                "yardstick": float(self.yardstick), "holds": holds, "cause": cause, "note": note}
+                "yardstick": float(self.yardstick), "holds": holds, "criterion": criterion, "cause": cause,
+                "note": note}
+
+
+@dataclasses.dataclass(frozen=True)
+class Considered:
+    """A checkable sentence of a paper the book read and does not judge, with the reason (a restatement of a
+    judged claim, a statement about a paper the book does not have, ...).  The findings chapter lists them; a
+    test checks each quotation is verbatim in the paper."""
+
+    section: str
+    quote: str
+    reason: str
+
+    def __post_init__(self):
+        for name in ("section", "quote", "reason"):
+            v = getattr(self, name)
+            if not isinstance(v, str) or not v.strip():
+                raise ParameterError(f"considered sentence: `{name}` must be a non-empty string; got {v!r}")
 
 
 def as_number(x) -> float:
@@ -262,13 +458,16 @@ def as_number(x) -> float:
 
 
 def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=math.nan, holds=None,
-                stands_for: str = "paper") -> str:
-    """``"pass"``, ``"fail"`` or ``"unknown"`` for one claims row: the row rule of the findings (:mod:`models.findings.verdicts`), written once here so that a chapter that words a row's outcome uses it too.
+                stands_for: str = "paper", uncertain: str = "") -> str:
+    """``"pass"``, ``"fail"``, ``"unknown"`` or ``"uncertain"`` for one claims row: the row rule of the findings
+    (:mod:`models.findings.verdicts`), written once here so that a chapter that words a row's outcome uses it too.
 
     ``threshold`` is the paper's own tolerance (NaN: the paper names none);
     ``stands_for`` what the row's set-up stands for (an unbounded error fails
     a claim without a number only on a set-up the paper or its model
-    describes).
+    describes); ``uncertain`` non-empty: the row's error may or may not be
+    unbounded (:class:`Accuracy`), so unless it is unbounded anyway it is
+    ``"uncertain"`` and decides nothing.
     """
     if kind not in CLAIM_KINDS:
         raise ParameterError(f"`kind` must be one of {', '.join(CLAIM_KINDS)}; got {kind!r}")
@@ -276,13 +475,14 @@ def row_outcome(kind: str, worst_err=math.nan, sat_ratio=math.nan, threshold=mat
         return "unknown" if holds is None else ("pass" if bool(holds) else "fail")
     value = as_number(worst_err) if kind == "error" else abs(as_number(sat_ratio) - 1.0)
     t = as_number(threshold)
+    if kind == "error" and isinstance(uncertain, str) and uncertain.strip() and not math.isinf(value):
+        return "uncertain"
     if math.isnan(value):
         return "unknown"
     if math.isnan(t):
         unbounded = kind == "error" and math.isinf(value) and stands_for in ("paper", "model")
         return "fail" if unbounded else "unknown"
     return "pass" if value <= t else "fail"
-
 
 
 def claims_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
@@ -399,7 +599,7 @@ def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike 
                              f"{sorted(map(tuple, frame.loc[dup, ['claim_id', 'setup', 'case']].values))}")
     frame["stands_for"] = [row_stands_for(s, setups) for s in frame["setup"]]
     for cid, g in frame.groupby("claim_id", sort=False):
-        for col in ("section", "claim", "kind", "threshold_quote"):
+        for col in ("section", "claim", "kind", "threshold_quote", "quantifier", "quantifier_quote"):
             if g[col].astype(str).nunique() > 1:
                 raise ParameterError(f"claim {cid!r} has rows with different `{col}`")
     return _locked_merge(Path(directory), name, frame, CLAIM_COLUMNS, "claim_id", owns, order)

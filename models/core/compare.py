@@ -35,10 +35,14 @@ every chapter, in this order:
 6. **The error table** (:attr:`Comparison.errors`): the signed relative error
    ``(model - sim) / sim`` at every simulated load (``+inf`` where only the
    model is saturated; none where the simulation is), and the book's number,
-   the worst ``|error|`` at the simulated loads strictly below
-   :data:`~models.core.setups.BELOW` (80 %) of the *simulated* saturation load
-   (:func:`models.core.claims.worst_error_below`, DESIGN.md "The experiment
-   hook").  Without a simulated saturation load (a closed system, or
+   the worst ``|error|`` at the fixed fractions
+   :data:`~models.core.setups.ACCURACY_FRACTIONS` (25, 50, 75 %) of the
+   *simulated* saturation load, which :func:`compare` always simulates
+   whatever ``points`` (:func:`models.core.claims.worst_error_below`, DESIGN.md
+   "The experiment hook"; "unbounded" decided from the model's saturation load
+   against the simulated search's bracket).  Given ``loads``, the worst is
+   over those below 80 % and :attr:`Comparison.worst_rule` says it is not the
+   book's number.  Without a simulated saturation load (a closed system, or
    ``search=False``) the worst is taken over every unsaturated simulated load,
    and :attr:`Comparison.worst_rule` says so.
 
@@ -67,11 +71,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .claims import counted_below, worst_error_below
+from .claims import accuracy_below, counted_below
 from .errors import ParameterError
 from .experiment import Curve, CurveRun, sim_record
 from .results import ci_column
-from .setups import (BELOW, GRID, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings, not_allowed_with,
+from .setups import (ACCURACY_FRACTIONS, BELOW, GRID, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings, not_allowed_with,
                      only_used_with, require_run_length)
 from .saturation import Saturation, load_grid
 from .validate import MAX_POINTS, require, require_choice, require_loads
@@ -342,12 +346,16 @@ class Comparison:
         chapter's ``saturation_load``; not a saturation load); NaN otherwise.
     worst_error : float
         The worst ``|model - sim| / sim`` (a fraction) by :attr:`worst_rule`:
-        below 80 % of the simulated saturation load
-        (:func:`models.core.claims.worst_error_below`), else over every
+        at 25, 50 and 75 % of the simulated saturation load
+        (:func:`models.core.claims.accuracy_below`), else over every
         unsaturated simulated load; ``inf`` when the model is saturated at
         such a load and the simulation is not; NaN when no load counts.
     worst_at : float
         The load of :attr:`worst_error` (NaN when none).
+    uncertain : str
+        ``""``, or why :attr:`worst_error` may or may not be unbounded: the
+        model's saturation load lies inside the simulated search's bracket at
+        one of the fixed fractions (a claims row would be "uncertain").
     worst_rule : str
         Which loads :attr:`worst_error` is taken over, in words.
     run : CurveRun
@@ -373,6 +381,7 @@ class Comparison:
     worst_at: float
     worst_rule: str
     run: CurveRun
+    uncertain: str = ""
 
     # ------------------------------------------------------------------ numbers
     @property
@@ -471,6 +480,8 @@ class Comparison:
         else:
             what = f"{100 * w:.1f}% (at {s.load} = {_load_text(self.worst_at)})"
         text = f"worst |error| {self.worst_rule}: {what}"
+        if self.uncertain:
+            text += f" (uncertain: {self.uncertain})"
         ratio = self.saturation_ratio
         if math.isfinite(ratio):
             text += (f"; model saturates at {ratio:.2f}x the simulated load ({_load_text(self.model_saturation)} vs "
@@ -816,6 +827,9 @@ def compare(
         if math.isfinite(sat_sim):
             base, up, what = sat_sim, UPTO_SIM if upto is None else upto, "the simulated saturation load"
             fractions = [up * i / points for i in range(1, points + 1)]
+            # the fixed fractions the worst error is taken at, whatever the grid (core.setups.ACCURACY_FRACTIONS)
+            fractions = sorted(fractions + [f for f in ACCURACY_FRACTIONS
+                                            if not any(math.isclose(f, g, rel_tol=1e-9) for g in fractions)])
             loads = [base * f for f in fractions]
         else:
             base = knee if closed else sat_model
@@ -825,7 +839,8 @@ def compare(
             loads = load_grid(base, points, up, integer=integer_loads)
             fractions = [math.nan] * len(loads)
         made_by = (f"`{'points' if upto is None else 'upto'}`: the {points} loads evenly up to `upto` = {up:g} "
-                   f"times {what} ({base:.4g} {subject.load_unit})",
+                   f"times {what} ({base:.4g} {subject.load_unit})"
+                   + (", and the fixed accuracy fractions" if math.isfinite(sat_sim) else ""),
                    "give fewer `points`, another `upto`, or the `loads`")
     else:
         fractions = [x / sat_sim if math.isfinite(sat_sim) and sat_sim > 0 else math.nan for x in loads]
@@ -860,15 +875,20 @@ def compare(
     run_sim = None if sim_frame is None else sim_frame.assign(curve=curve.label)
     curve_run = CurveRun(
         curve=curve, model=run_model, sim=run_sim, model_saturation=float(sat_model if not closed else knee),
-        sim_saturation=float(sat_sim),
+        sim_saturation=float(sat_sim), brackets={"sim": bracket} if math.isfinite(sat_sim) else {},
         params={"curve": curve.label, "setup": curve.setup, "model": dict(curve.model), "sim": dict(curve.sim),
                 "loads": list(loads), "fractions_of": "sim" if basis == "sim" else None, "load basis": basis,
                 "reference load": sat_sim, "quantity": "latency", "round_to": None, "simulated": simulate})
     errors = pd.DataFrame(columns=["load", "fraction", "model latency", "sim latency", "sim CI95", "sim saturated",
                                    "error", "counted"])
     worst, worst_at = math.nan, math.nan
-    if basis == "sim":
-        rule = f"below {BELOW:.0%} of the simulated saturation"
+    explicit = run.loads is not None
+    if basis == "sim" and not explicit:
+        rule = ("at " + ", ".join(f"{f:.0%}" for f in ACCURACY_FRACTIONS) + " of the simulated saturation load "
+                "(the book's number, whatever the other loads)")
+    elif basis == "sim":
+        rule = (f"over the given loads below {BELOW:.0%} of the simulated saturation (not the book's number, taken "
+                "at " + ", ".join(f"{f:.0%}" for f in ACCURACY_FRACTIONS) + " of it: leave out `loads` for it)")
     elif closed:
         rule = f"over the simulated {subject.load} values (a closed system: no saturation load)"
     else:
@@ -879,16 +899,23 @@ def compare(
         err = saturation_aware_error(lat, s)
         err[ssat] = math.nan
         frac = np.asarray(fractions, dtype=float)
-        counted = counted_below(frac if basis == "sim" else None, s, ssat) & ~np.isnan(err)
+        if basis == "sim" and explicit:
+            counted = np.isfinite(s) & ~ssat & np.isfinite(frac) & (frac < BELOW) & ~np.isnan(err)
+        else:
+            counted = counted_below(frac if basis == "sim" else None, s, ssat) & ~np.isnan(err)
         errors = pd.DataFrame({"load": list(loads), "fraction": frac, "model latency": lat, "sim latency": s,
                                "sim CI95": sim_frame[ci_column("latency")].to_numpy(dtype=float),
                                "sim saturated": ssat, "error": err, "counted": counted})
         if counted.any():
             a = np.abs(err[counted])
             worst_at = float(np.asarray(loads, dtype=float)[counted][int(np.argmax(a))])
-            worst = worst_error_below(curve_run) if basis == "sim" else float(a.max())
+            if basis == "sim" and not explicit:
+                acc = accuracy_below(curve_run)
+                worst, uncertain = acc.worst, acc.uncertain
+            else:
+                worst = float(a.max())
     return Comparison(subject=subject, params=dict(params or curve.model), setup=curve.setup if simulate else "",
                       settings=settings, loads=tuple(loads), model=model_frame, sim=sim_frame,
                       errors=errors, model_saturation=float(sat_model), sim_saturation=float(sat_sim),
                       sim_bracket=tuple(float(v) for v in bracket), knee=float(knee), worst_error=worst,
-                      worst_at=worst_at, worst_rule=rule, run=curve_run)
+                      worst_at=worst_at, worst_rule=rule, run=curve_run, uncertain=uncertain)

@@ -24,37 +24,57 @@ The rule (one rule, for every chapter)
 Each row (one claim, one set-up, one case) has an **outcome**:
 
 * a claim with a number in the paper (``threshold``, with the paper's words
-  in ``threshold_quote``): ``"error"`` **passes** when ``worst_err <=
+  in ``threshold_quote``; the paper's number for a phrase applies to the same
+  phrase elsewhere in the paper): ``"error"`` **passes** when ``worst_err <=
   threshold``, ``"saturation"`` when ``|sat_ratio - 1| <= threshold``;
   otherwise it **fails** (an unbounded error fails);
 * a claim without a number: **unknown** (the numbers are shown, and the
   book's own ``yardstick``, if the chapter gives one, is shown as the
   book's), **except** that an ``"error"`` row whose error is unbounded
-  (``worst_err = inf``: the model saturates below 80 % of the simulated
-  saturation load) on a set-up the paper or its model describes **fails**: no
-  reading of "accurate" admits an unbounded error;
+  (``worst_err = inf``: the model saturates at 25, 50 or 75 % of the
+  simulated saturation load for every value of it in the search's bracket)
+  on a set-up the paper or its model describes **fails**: no reading of
+  "accurate" admits an unbounded error;
+* an ``"error"`` row whose model saturation load lies inside the simulated
+  bracket of one of those fractions (``uncertain``, from
+  :class:`models.core.claims.Accuracy`) is **uncertain** and decides nothing,
+  unless it is unbounded elsewhere;
 * ``"fact"``: **pass** if ``holds`` is True, **fail** if False, **unknown** if
-  empty (a fact is computed from the paper's own words, never against a
-  tolerance of the book's).
+  empty; ``holds`` is computed by a criterion declared in
+  :data:`models.core.criteria.CRITERIA` (the words, the comparison, the noise
+  allowance), named in the row's ``criterion``.
 
 Which rows decide: those on a set-up that stands for the paper or the model
-(``stands_for`` ``"paper"``, ``"model"``, or ``"-"`` for no simulation) **and**
-on the paper's own configuration (``paper_config``).  Rows on a ``"neither"``
-set-up are shown and never change a verdict; rows on other cases (sizes the
-paper did not use) can only add a caveat.
+(``stands_for`` ``"paper"``, ``"model"``, or ``"-"`` for no simulation), on
+the paper's own configuration (``paper_config``), **and** not marked shown
+(``decides`` False, with ``shown_why``: a reading the book chose so that the
+claim could hold is shown, never deciding; wherever the book substitutes a
+reading for the paper's text, the printed text is a deciding row beside it).
+Rows on a ``"neither"`` set-up are shown and never change a verdict; rows on
+other cases (sizes the paper did not use) can only add a caveat.
 
-The claim's **verdict**, from its deciding rows:
+The claim's **verdict** follows its **quantifier**, the sentence's own words
+(``quantifier``, quoted in ``quantifier_quote``):
 
-* none passes or fails: **cannot be checked** (numbers shown);
-* every one passes: **holds** -- or **holds with a caveat** when a row on
-  another case fails;
-* every one that is known fails: **does not hold**;
-* otherwise (passes on one, fails or unknown on another): **holds with a
-  caveat**, naming where it fails or was not judged.
+==========  ===========================================================
+quantifier  verdict from the deciding rows
+==========  ===========================================================
+all, one    any fails: **does not hold**; all pass: **holds** (**holds
+            with a caveat** when a row is unknown or uncertain, or a row
+            on another case fails)
+most        more pass than fail: **holds** (with a caveat when any fails
+            or is unknown); otherwise **does not hold**
+some        one passes: **holds** (where it fails is said); none passes
+            and one fails: **does not hold**
+==========  ===========================================================
 
-The verdict *rests on* the deciding set-ups where the claim passes (for
-"holds" and "holds with a caveat") or fails ("does not hold").  The cause
-shown is the set of the rows' causes other than ``"-"``.
+None passes or fails: **cannot be checked** (numbers shown).  The verdict
+*rests on* the deciding set-ups where the claim passes (for "holds" and
+"holds with a caveat") or fails ("does not hold").  The **cause** shown is the
+set of causes (other than ``"-"``) of the rows where the claim fails, and of
+fact rows that could not be judged; never of a passing row, a shown row or a
+book yardstick.  A "does not hold" without a cause is refused ("unexplained"
+when we looked and could not tell).
 
 The table rule (reproductions)
 ------------------------------
@@ -76,8 +96,10 @@ from typing import Iterable, Mapping, Sequence
 import pandas as pd
 
 from .. import CHAPTERS
-from ..core.claims import (CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file, row_outcome,
-                           as_number, holds_value)
+from ..core.claims import (CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, QUANTIFIERS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file,
+                           row_outcome, as_number, holds_value)
+from ..core.criteria import CRITERIA, criteria_rows
+from ..core.setups import ACCURACY_FRACTIONS
 from ..core.tables import UNBOUNDED, UNBOUNDED_WORD, format_table, percent, percent_text
 
 __all__ = [
@@ -86,7 +108,8 @@ __all__ = [
     "format_percent", "format_ratio", "short_claim", "verdict_rows", "verdict_counts", "counts_by_chapter",
     "glue_values", "FOOTNOTES",
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
-    "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables",
+    "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables", "combine", "criteria_table",
+    "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
@@ -94,8 +117,8 @@ __all__ = [
 KINDS = CLAIM_KINDS
 #: The verdicts, best first.
 VERDICTS = ("holds", "holds with a caveat", "does not hold", "cannot be checked")
-#: The outcome of one row.
-OUTCOMES = ("pass", "fail", "unknown")
+#: The outcome of one row ("uncertain": the row's error may or may not be unbounded; it decides nothing).
+OUTCOMES = ("pass", "fail", "unknown", "uncertain")
 #: ``stands_for`` values whose rows may decide a verdict.
 DECIDING = ("paper", "model", "-")
 
@@ -132,8 +155,8 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)} "
                          f"(a claims table has exactly: {', '.join(CLAIM_COLUMNS)})")
     out = frame[list(CLAIM_COLUMNS)].copy()
-    for col in ("chapter", "claim_id", "section", "claim", "kind", "setup", "stands_for", "case", "threshold_quote",
-                "cause", "note"):
+    for col in ("chapter", "claim_id", "section", "claim", "quantifier", "quantifier_quote", "kind", "setup",
+                "stands_for", "case", "shown_why", "uncertain", "threshold_quote", "criterion", "cause", "note"):
         out[col] = out[col].map(lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v))
         out[col] = out[col].str.strip()
     for i, row in out.iterrows():
@@ -153,6 +176,14 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
         if row["cause"] not in CAUSES:
             raise ValueError(f"{where}: column `cause` must be one of {', '.join(map(repr, CAUSES))}; "
                              f"got {row['cause']!r}")
+        if row["quantifier"] not in QUANTIFIERS:
+            raise ValueError(f"{where}: column `quantifier` must be one of {', '.join(QUANTIFIERS)}; "
+                             f"got {row['quantifier']!r}")
+        if row["quantifier_quote"] and row["quantifier_quote"] not in row["claim"]:
+            raise ValueError(f"{where}: `quantifier_quote` {row['quantifier_quote']!r} is not in the claim's words")
+        if row["criterion"] and row["criterion"] not in CRITERIA:
+            raise ValueError(f"{where}: column `criterion` must be a declared criterion "
+                             f"({', '.join(CRITERIA)}); got {row['criterion']!r}")
     for col in _NUMERIC:
         try:
             out[col] = pd.to_numeric(out[col], errors="raise").astype(float)
@@ -165,6 +196,15 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
     out["holds"] = out["holds"].astype(object)
     out["paper_config"] = [holds_value(v, f"{source}, row {i + 2}, column `paper_config`") is not False
                            for i, v in zip(out.index, out["paper_config"])]
+    out["decides"] = [holds_value(v, f"{source}, row {i + 2}, column `decides`") is not False
+                      for i, v in zip(out.index, out["decides"])]
+    for i, row in out.iterrows():
+        if row["decides"] == bool(row["shown_why"]):
+            raise ValueError(f"{source}, row {i + 2}: a row shown but not deciding (`decides` False) says why "
+                             "(`shown_why`), and only such a row")
+        if row["kind"] == "fact" and row["holds"] is not None and not row["criterion"]:
+            raise ValueError(f"{source}, row {i + 2}: a fact with a `holds` value names the declared criterion "
+                             "that computed it (`criterion`)")
     for i, row in out.iterrows():
         if math.isnan(row["threshold"]) == bool(row["threshold_quote"]):
             raise ValueError(f"{source}, row {i + 2}: a `threshold` (the paper's tolerance) comes with the paper's "
@@ -174,7 +214,7 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
         pairs = sorted({(r.claim_id, r.setup, r.case) for r in out[dup].itertuples()})
         raise ValueError(f"{source}: repeated (claim_id, setup, case) {pairs}: one row per claim, set-up and case")
     for (ch, cid), g in out.groupby(["chapter", "claim_id"], sort=False):
-        for col in ("kind", "claim", "section", "threshold_quote"):
+        for col in ("kind", "claim", "section", "threshold_quote", "quantifier", "quantifier_quote"):
             if g[col].nunique() > 1:
                 raise ValueError(f"{source}: claim {cid!r} has rows with different `{col}`: {sorted(set(g[col]))}")
     return out.reset_index(drop=True)
@@ -227,10 +267,13 @@ class Verdict:
 
     verdict : one of :data:`VERDICTS`
     rests_on : tuple of set-up names the verdict rests on (passes, or fails for "does not hold")
-    fails_on : deciding rows where the claim fails (``"set-up"`` or ``"set-up (case)"``)
+    passes_on, fails_on : deciding rows where the claim passes / fails (``"set-up"`` or ``"set-up (case)"``)
     unknown_on : deciding rows without an outcome
+    uncertain_on : deciding rows whose error may or may not be unbounded (inside the saturation bracket)
     other_fails : rows on cases other than the paper's where the claim fails (a caveat only)
-    outcomes : dict row label -> outcome (every row, "neither" set-ups included)
+    shown : rows shown but not deciding (``decides`` False), label -> outcome
+    outcomes : dict row label -> outcome (every row, "neither" set-ups and shown rows included)
+    quantifier : the claim's quantifier (:data:`~models.core.claims.QUANTIFIERS`)
     """
 
     verdict: str
@@ -239,17 +282,25 @@ class Verdict:
     unknown_on: tuple
     other_fails: tuple
     outcomes: dict
+    passes_on: tuple = ()
+    uncertain_on: tuple = ()
+    shown: dict = None
+    quantifier: str = "all"
 
     @property
     def caveat(self) -> str:
-        """What the caveat is ("" unless the verdict is "holds with a caveat")."""
-        if self.verdict != "holds with a caveat":
-            return ""
+        """What qualifies the verdict, in words ("" when nothing does): where a claim that holds fails or was
+        not judged, where one that does not hold passes."""
         parts = []
-        if self.fails_on:
+        if self.verdict == "does not hold" and self.passes_on:
+            parts.append("holds on " + ", ".join(self.passes_on))
+        if self.verdict in ("holds", "holds with a caveat") and self.fails_on:
             parts.append("does not hold on " + ", ".join(self.fails_on))
-        if self.unknown_on:
-            parts.append("not judged on " + ", ".join(self.unknown_on))
+        if self.verdict != "cannot be checked":
+            if self.unknown_on:
+                parts.append("not judged on " + ", ".join(self.unknown_on))
+            if self.uncertain_on:
+                parts.append("uncertain (inside the saturation bracket) on " + ", ".join(self.uncertain_on))
         if self.other_fails:
             parts.append("beyond the paper's configuration, does not hold for " + ", ".join(self.other_fails))
         return "; ".join(parts)
@@ -261,35 +312,59 @@ def row_label(setup: str, case: str = "") -> str:
     return f"{base} ({case})" if case else base
 
 
+def combine(quantifier: str, passes: Sequence, fails: Sequence, unknown: Sequence, other_fails: Sequence = ()) -> str:
+    """The verdict from the deciding rows' outcomes, by the claim's quantifier (the module docstring's table).
+
+    ``passes``, ``fails`` and ``unknown`` (unknown or uncertain) are the
+    deciding rows by outcome; ``other_fails`` the rows on other cases that fail.
+    """
+    if quantifier not in QUANTIFIERS:
+        raise ValueError(f"`quantifier` must be one of {', '.join(QUANTIFIERS)}; got {quantifier!r}")
+    p, f = len(passes), len(fails)
+    if p == 0 and f == 0:
+        return "cannot be checked"
+    if quantifier in ("all", "one"):
+        if f:
+            return "does not hold"
+        return "holds" if not unknown and not other_fails else "holds with a caveat"
+    if quantifier == "most":
+        if p > f:
+            return "holds" if not f and not unknown and not other_fails else "holds with a caveat"
+        return "does not hold"
+    # "some": one deciding pass is enough; the rows where it fails are said, not a caveat
+    return "holds" if p else "does not hold"
+
+
 def verdict(rows: pd.DataFrame) -> Verdict:
     """The verdict on one claim from its rows (set-ups x cases), by the module docstring's rule."""
-    outcomes, deciding, other = {}, {}, {}
+    outcomes, deciding, other, shown = {}, {}, {}, {}
     setup_of = {}
+    quantifier = str(rows["quantifier"].iloc[0]) if "quantifier" in rows and len(rows) else "all"
     for r in rows.itertuples(index=False):
         stands = getattr(r, "stands_for", "paper") or "paper"
         label = row_label(r.setup, getattr(r, "case", ""))
         setup_of[label] = r.setup
-        outcomes[label] = row_outcome(r.kind, r.worst_err, r.sat_ratio, r.threshold, r.holds, stands)
+        outcomes[label] = row_outcome(r.kind, r.worst_err, r.sat_ratio, r.threshold, r.holds, stands,
+                                      getattr(r, "uncertain", "") or "")
+        if not getattr(r, "decides", True):
+            shown[label] = outcomes[label]
+            continue
         if stands not in DECIDING:
             continue
         (deciding if getattr(r, "paper_config", True) else other)[label] = outcomes[label]
     passes = tuple(lb for lb, o in deciding.items() if o == "pass")
     fails = tuple(lb for lb, o in deciding.items() if o == "fail")
     unknown = tuple(lb for lb, o in deciding.items() if o == "unknown")
+    uncertain = tuple(lb for lb, o in deciding.items() if o == "uncertain")
     other_fails = tuple(lb for lb, o in other.items() if o == "fail")
 
     def setups(labels):
         return tuple(dict.fromkeys(setup_of[lb] for lb in labels))
 
-    if not passes and not fails:
-        v, rests = "cannot be checked", ()
-    elif not fails and not unknown:
-        v, rests = ("holds with a caveat" if other_fails else "holds"), setups(passes)
-    elif not passes:
-        v, rests = "does not hold", setups(fails)
-    else:
-        v, rests = "holds with a caveat", setups(passes)
-    return Verdict(v, rests, fails, unknown, other_fails, outcomes)
+    v = combine(quantifier, passes, fails, unknown + uncertain, other_fails)
+    rests = setups(fails) if v == "does not hold" else () if v == "cannot be checked" else setups(passes)
+    return Verdict(v, rests, fails, unknown, other_fails, outcomes, passes_on=passes, uncertain_on=uncertain,
+                   shown=shown, quantifier=quantifier)
 
 
 def threshold_in_quote(threshold: float, quote: str) -> bool:
@@ -322,26 +397,41 @@ def verdict_table(claims: pd.DataFrame) -> pd.DataFrame:
     for (chapter, cid), g in claims.groupby(["chapter", "claim_id"], sort=False):
         v = verdict(g)
         labels = [row_label(su, ca) for su, ca in zip(g["setup"], g["case"])]
-        causes = [c for c in dict.fromkeys(g["cause"]) if c != "-"]
-        distinct = [n for n in dict.fromkeys(g["note"]) if n]
+        # the cause: why the claim fails (deciding rows and other cases) or why a fact could not be judged;
+        # never from a passing row, a shown row or a book yardstick
+        why_rows = set(v.fails_on) | set(v.other_fails)
+        why_rows |= {lb for lb, k in zip(labels, g["kind"]) if k == "fact" and lb in v.unknown_on}
+        causes = [c for c in dict.fromkeys(c for lb, c in zip(labels, g["cause"]) if lb in why_rows) if c != "-"]
+        if v.verdict == "does not hold" and not causes:
+            raise ValueError(f"claim {chapter}/{cid}: does not hold, but none of its failing rows gives a cause "
+                             f"(one of {', '.join(CAUSES[:-1])}; 'unexplained' when we looked and could not tell)")
+        notes = [(lb, n) for lb, n in zip(labels, g["note"]) if n]
+        distinct = list(dict.fromkeys(n for _, n in notes))
         if len(distinct) > 1:
-            distinct = [f"{lb}: {n}" for lb, n in zip(labels, g["note"]) if n]
+            distinct = [f"{lb}: {n}" for lb, n in notes]
+        for lb, d, why, unc in zip(labels, g["decides"], g["shown_why"], g["uncertain"]):
+            if not d:
+                distinct.append(f"{lb} is shown, not deciding: {why}")
+            if unc:
+                distinct.append(f"{lb} is uncertain: {unc}")
         rows.append({
             "chapter": chapter, "claim_id": cid, "section": g["section"].iloc[0], "claim": g["claim"].iloc[0],
+            "quantifier": g["quantifier"].iloc[0], "quantifier_quote": g["quantifier_quote"].iloc[0],
             "kind": g["kind"].iloc[0], "threshold": g["threshold"].iloc[0],
             "threshold_quote": g["threshold_quote"].iloc[0],
             "yardstick": next((y for y in g["yardstick"] if not math.isnan(y)), math.nan),
             "rows": tuple(labels), "stands_for": dict(zip(labels, g["stands_for"])),
-            "paper_config": dict(zip(labels, g["paper_config"])),
+            "paper_config": dict(zip(labels, g["paper_config"])), "decides": dict(zip(labels, g["decides"])),
             "worst_err": dict(zip(labels, g["worst_err"])), "sat_ratio": dict(zip(labels, g["sat_ratio"])),
-            "holds": dict(zip(labels, g["holds"])),
+            "holds": dict(zip(labels, g["holds"])), "criterion": dict(zip(labels, g["criterion"])),
             "outcome": v.outcomes, "verdict": v.verdict, "rests_on": v.rests_on, "fails_on": v.fails_on,
-            "unknown_on": v.unknown_on, "other_fails": v.other_fails, "caveat": v.caveat,
+            "unknown_on": v.unknown_on + v.uncertain_on, "other_fails": v.other_fails, "caveat": v.caveat,
             "cause": "; ".join(causes) if causes else "-", "note": " / ".join(distinct),
         })
-    return pd.DataFrame(rows, columns=["chapter", "claim_id", "section", "claim", "kind", "threshold",
-                                       "threshold_quote", "yardstick", "rows", "stands_for", "paper_config",
-                                       "worst_err", "sat_ratio", "holds", "outcome", "verdict", "rests_on",
+    return pd.DataFrame(rows, columns=["chapter", "claim_id", "section", "claim", "quantifier", "quantifier_quote",
+                                       "kind", "threshold", "threshold_quote", "yardstick", "rows", "stands_for",
+                                       "paper_config", "decides", "worst_err", "sat_ratio", "holds", "criterion",
+                                       "outcome", "verdict", "rests_on",
                                        "fails_on", "unknown_on", "other_fails", "caveat", "cause", "note"])
 
 
@@ -425,12 +515,23 @@ def format_reproductions(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------------
 # Formatting (one style)
 # ----------------------------------------------------------------------------
+#: The quantifiers in words, as the verdict table names them.
+QUANTIFIER_WORDS = {"all": "every case", "most": "most cases", "some": "at least one case", "one": "one case"}
+
+#: Where the worst error is taken, in a column header.
+ACCURACY_WORDS = "at " + "/".join(f"{100 * f:g}" for f in ACCURACY_FRACTIONS) + "% sat."
+
 #: Footnotes of the formatted table's symbols.
 FOOTNOTES = {
     "n/a": "n/a: no number for this claim on this set-up (not applicable to the claim, or not measured).",
-    "inf": f"{UNBOUNDED} = {UNBOUNDED_WORD}: the model is saturated at a simulated load below 80% of the simulated "
-           "saturation load, so its latency there, and its error, have no bound; an unbounded error fails any "
-           "tolerance.  Every table of the book writes it so.",
+    "inf": f"{UNBOUNDED} = {UNBOUNDED_WORD}: the model is saturated at 25, 50 or 75% of the simulated saturation "
+           "load, for every value of it in the simulated search's bracket, so its latency there, and its error, have "
+           "no bound; an unbounded error fails any tolerance.  Every table of the book writes it so.",
+    "shown": "[shown, not deciding]: a row shown beside the deciding ones and never deciding (the note says why: a "
+             "reading the book chose so that the claim could hold is not independent evidence).",
+    "uncertain": "[uncertain]: the model's saturation load lies inside the simulated search's bracket at one of the "
+                 "fractions where the error is taken, so whether its error there is bounded depends on noise; the row "
+                 "decides nothing.",
     "neither": "[neither]: a set-up that neither the paper nor its model describes; shown, never deciding.",
     "other": "[other configuration]: a case beyond the paper's own configuration (another size, message length or "
              "wiring); it can add a caveat, never decide.",
@@ -458,6 +559,10 @@ def _tag(row, label) -> str:
         tags.append("neither")
     if not row["paper_config"][label]:
         tags.append("other configuration")
+    if not row["decides"].get(label, True):
+        tags.append("shown, not deciding")
+    if row["outcome"].get(label) == "uncertain":
+        tags.append("uncertain")
     return f"{label} [{', '.join(tags)}]" if tags else label
 
 
@@ -478,7 +583,8 @@ def tolerance_text(row) -> str:
     if not math.isnan(t):
         return f"the paper's tolerance: {format_percent(t)} (\u201c{row['threshold_quote']}\u201d)"
     if row["kind"] == "fact":
-        return ""
+        used = [c for c in dict.fromkeys(row["criterion"].values()) if c]
+        return f"criterion: {', '.join(used)}" if used else ""
     if not math.isnan(y):
         return f"the paper names no number; the book's own yardstick, not deciding: {format_percent(y)}"
     return "the paper names no number"
@@ -500,7 +606,7 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``chapter``, ``section``, ``claim``, ``what we measured`` (the
     number the verdict is judged on, per set-up and case, and whose
-    tolerance), ``worst |error| < 80% sat.`` and ``saturation ratio`` (the
+    tolerance), ``worst |error| at 25/50/75% sat.`` and ``saturation ratio`` (the
     model's saturation load over the simulation's, or the ratio the claim's
     note names)
     (per row; ``n/a`` where there is none), ``verdict``, ``set-ups it rests
@@ -513,20 +619,23 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
         rests = ", ".join("no simulation" if s == "-" else s for s in r["rests_on"]) if r["rests_on"] else "-"
         if r["caveat"]:
             rests = f"{rests} ({r['caveat']})"
+        if r["quantifier"] != "one":
+            rests = f"{rests} [claims {QUANTIFIER_WORDS[r['quantifier']]}" + \
+                (f": \u201c{r['quantifier_quote']}\u201d]" if r["quantifier_quote"] else "]")
         out.append({
             "chapter": r["chapter"],
             "section": r["section"],
             "claim": r["claim"],
             "what we measured": _measured(r),
-            "worst |error| < 80% sat.": _per_row(r, r["worst_err"], format_percent),
+            f"worst |error| {ACCURACY_WORDS}": _per_row(r, r["worst_err"], format_percent),
             "saturation ratio": _per_row(r, r["sat_ratio"], format_ratio),
             "verdict": r["verdict"],
             "set-ups it rests on": rests,
             "cause": r["cause"],
             "source": r["note"],
         })
-    return pd.DataFrame(out, columns=["chapter", "section", "claim", "what we measured", "worst |error| < 80% sat.",
-                                      "saturation ratio", "verdict", "set-ups it rests on", "cause", "source"])
+    return pd.DataFrame(out, columns=["chapter", "section", "claim", "what we measured",
+                                      f"worst |error| {ACCURACY_WORDS}", "saturation ratio", "verdict", "set-ups it rests on", "cause", "source"])
 
 
 #: Words of a claim's quotation that the verdict tables show (the whole quotation is in :func:`claim_details`).
@@ -679,3 +788,34 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
         out["findings-before-after"] = format_table(before_after(table, reproductions, record)
                                                     .drop(columns="referee suggests"))
     return out
+
+
+# ----------------------------------------------------------------------------
+# The criteria of the facts, and the sentences considered and not judged
+# ----------------------------------------------------------------------------
+def criteria_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The declared criteria (:data:`models.core.criteria.CRITERIA`) the facts of ``table`` (:func:`verdict_table`)
+    were decided by: ``criterion``, ``the words``, ``the comparison``, ``the noise allowance``, ``claims`` (the
+    claim ids that use it)."""
+    used: dict = {}
+    for r in table.itertuples(index=False):
+        for c in r.criterion.values():
+            if c:
+                used.setdefault(c, []).append(f"{r.chapter}/{r.claim_id}")
+    rows = criteria_rows(used)
+    for row in rows:
+        row["claims"] = ", ".join(dict.fromkeys(used[row["criterion"]]))
+    return pd.DataFrame(rows, columns=["criterion", "the words", "the comparison", "the noise allowance", "claims"])
+
+
+def considered_table(chapters: Sequence[str] | None = None) -> pd.DataFrame:
+    """The sentences of the papers the book read and does not judge, with the reason: ``chapter``, ``section``,
+    ``sentence``, ``why not judged`` (each chapter's ``claims.CONSIDERED``, data of the paper, not results)."""
+    import importlib
+
+    rows = []
+    for ch in CHAPTERS if chapters is None else chapters:
+        module = importlib.import_module(f"models.{ch}.claims")
+        for c in getattr(module, "CONSIDERED", ()):
+            rows.append({"chapter": ch, "section": c.section, "sentence": c.quote, "why not judged": c.reason})
+    return pd.DataFrame(rows, columns=["chapter", "section", "sentence", "why not judged"])

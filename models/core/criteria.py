@@ -1,0 +1,176 @@
+"""What the papers' words mean when a claim is a fact: every criterion declared once, noise-aware.
+
+A "fact" claim (``kind="fact"`` in :mod:`models.core.claims`) is decided by a
+chapter's code: "more accurate", "closer", "tends to", "equal and balanced",
+"similar".  How such a word becomes True or False is a choice of the book's,
+as much as a tolerance is, so it is declared here, beside the paper's
+thresholds, with three things said (:class:`Criterion`): what the words are
+read to mean, the comparison, and the noise allowance.  Every claims row
+that carries a fact names its criterion (``criterion`` column, checked
+against :data:`CRITERIA`), and the findings chapter prints this table.
+
+The comparisons of simulated numbers are noise-aware: they answer ``None``
+(the row is "unknown" and decides nothing) when the two numbers' 95 %
+confidence intervals overlap, rather than deciding on which point estimate
+happens to be larger (:func:`lower`).  Counts ("more than half") are of
+comparisons each decided this way.
+
+This module is on the ``core`` floor: it imports nothing above it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Iterable
+
+from .errors import ParameterError
+
+__all__ = ["Criterion", "CRITERIA", "criterion", "lower", "higher", "more_than_half", "exact", "within",
+           "criteria_rows"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Criterion:
+    """How the book decides one kind of fact.
+
+    name : str
+        The key a claims row names (``criterion`` column).
+    words : str
+        The paper's words it decides, and what the book reads them to mean.
+    comparison : str
+        The computation that decides, in words (the function that does it).
+    noise : str
+        The noise allowance: how the numbers' uncertainty is taken into
+        account ("none: exact arithmetic" for symbolic or deterministic facts).
+    """
+
+    name: str
+    words: str
+    comparison: str
+    noise: str
+
+    def __post_init__(self):
+        for f in ("name", "words", "comparison", "noise"):
+            v = getattr(self, f)
+            if not isinstance(v, str) or not v.strip():
+                raise ParameterError(f"criterion {self.name!r}: `{f}` must be a non-empty string")
+
+
+def _declare(*criteria: Criterion) -> dict:
+    out = {}
+    for c in criteria:
+        if c.name in out:
+            raise ParameterError(f"criterion {c.name!r} declared twice")
+        out[c.name] = c
+    return out
+
+
+#: Every criterion a fact row may name, by name.  A chapter that needs another adds it here (one place).
+CRITERIA = _declare(
+    Criterion("exact", "a property the paper states of an equation, a definition or a count (\"is\", \"equals\")",
+              "exact arithmetic, symbolic, or a floating-point comparison to 1e-9 relative (exact())",
+              "none: no simulation is involved"),
+    Criterion("measured-exact", "a property of the simulated network that holds message by message (a "
+              "deterministic quantity, e.g. a residence time with no queueing)",
+              "the simulated quantity equals the stated value to 1e-9 relative at every simulated point",
+              "none: the quantity has no noise when the property holds"),
+    Criterion("lower-beyond-noise", "\"more accurate\", \"closer\", \"lower\", \"reduced\": one number below "
+              "another", "a < b when a's 95% interval lies wholly below b's (lower()); the opposite when wholly "
+              "above; undecided (None) when they overlap",
+              "both numbers' 95% half widths (batch means, or the saturation search's bracket)"),
+    Criterion("beyond-brackets", "\"saturates later\", \"outperforms\" by saturation load: one saturation "
+              "load above another", "the lower end of one search's bracket above the upper end of the other's "
+              "(higher() on the brackets)", "the two bisection brackets"),
+    Criterion("within-bracket", "\"the explanation accounts for the gap\": a number moved by the suggested "
+              "cause reaches the simulated one", "the moved number within the simulated saturation search's "
+              "bracket (within())", "the bracket of the simulated saturation load"),
+    Criterion("more-than-half", "\"tends to\", \"mostly\": a direction seen in most cases",
+              "more than half of the cases go that way, each case decided beyond the noise where it is "
+              "simulated (more_than_half() of lower() / higher())",
+              "per case, as lower-beyond-noise; cases within the noise count against"),
+    Criterion("equal-beyond-noise", "\"equal\", \"balanced\", \"evenly distributed\": the same value on every "
+              "channel", "the spread of the channel values over and above their counting noise is zero within "
+              "its 95% interval (a significance test on independent seeds); the size of the spread is "
+              "reported beside it", "the counting noise of each channel, estimated from independently seeded runs"),
+    Criterion("similar-factor", "\"similar\": two values that differ little",
+              "the larger over the smaller below 1.25 (a difference of a quarter is not 'similar' in any "
+              "reading; the ratios are shown)", "the saturation searches' brackets: the ratio's whole range "
+              "must be on one side of 1.25, else undecided"),
+    Criterion("reasonable-approximation", "\"can be reasonably approximated\": replacing the approximation by "
+              "the measured quantity does not change the model's prediction beyond the simulation's noise",
+              "the model's latency with the measured quantity against the model's latency with the paper's "
+              "approximation, at the fixed accuracy fractions, compared with the simulated latency's 95% half "
+              "width", "the simulated latency's 95% half width"),
+)
+
+
+def criterion(name: str) -> Criterion:
+    """The declared criterion ``name`` (:data:`CRITERIA`), or a :class:`ParameterError` listing them."""
+    try:
+        return CRITERIA[name]
+    except (KeyError, TypeError):
+        raise ParameterError(f"`criterion` must be one of {', '.join(CRITERIA)}; got {name!r} "
+                             "(declare a new one in models/core/criteria.py)") from None
+
+
+def _num(name, x) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ParameterError(f"`{name}` must be a number; got {x!r}") from None
+    return v
+
+
+def lower(a: float, a_half: float, b: float, b_half: float):
+    """Whether ``a`` is below ``b`` beyond the noise: True when ``a + a_half < b - b_half``, False when
+    ``a - a_half > b + b_half`` (above beyond the noise), None when the intervals overlap or a number is
+    missing.  ``inf`` (an unbounded error) is above any finite number whatever its half width."""
+    a, a_half, b, b_half = (_num(n, x) for n, x in (("a", a), ("a_half", a_half), ("b", b), ("b_half", b_half)))
+    if math.isnan(a) or math.isnan(b):
+        return None
+    a_half = 0.0 if math.isnan(a_half) else abs(a_half)
+    b_half = 0.0 if math.isnan(b_half) else abs(b_half)
+    if math.isinf(a) and math.isinf(b):
+        return None
+    if a + a_half < b - b_half:
+        return True
+    if a - a_half > b + b_half:
+        return False
+    return None
+
+
+def higher(a: float, a_half: float, b: float, b_half: float):
+    """Whether ``a`` is above ``b`` beyond the noise (:func:`lower` with the roles swapped)."""
+    return lower(b, b_half, a, a_half)
+
+
+def more_than_half(decided: Iterable) -> bool:
+    """Whether more than half of the cases are True: ``decided`` holds True, False or None (undecided within
+    the noise, which counts against)."""
+    d = list(decided)
+    if not d:
+        raise ParameterError("`decided` is empty: no case to count")
+    return sum(1 for x in d if x is True) * 2 > len(d)
+
+
+def exact(a: float, b: float, rtol: float = 1e-9) -> bool:
+    """``a == b`` up to ``rtol`` relative (floating-point rounding only)."""
+    a, b = _num("a", a), _num("b", b)
+    return math.isclose(a, b, rel_tol=rtol, abs_tol=rtol * 1e-3)
+
+
+def within(x: float, lo: float, hi: float):
+    """Whether ``x`` lies in ``[lo, hi]`` (None when a number is missing)."""
+    x, lo, hi = _num("x", x), _num("lo", lo), _num("hi", hi)
+    if any(math.isnan(v) for v in (x, lo, hi)):
+        return None
+    return lo <= x <= hi
+
+
+def criteria_rows(names: Iterable[str] | None = None) -> list:
+    """The declared criteria (or those named) as rows for a table: ``criterion``, ``the words``,
+    ``the comparison``, ``the noise allowance``."""
+    chosen = CRITERIA.values() if names is None else [criterion(n) for n in dict.fromkeys(names)]
+    return [{"criterion": c.name, "the words": c.words, "the comparison": c.comparison,
+             "the noise allowance": c.noise} for c in chosen]
