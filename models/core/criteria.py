@@ -26,7 +26,7 @@ from typing import Iterable
 
 from .errors import ParameterError
 
-__all__ = ["Criterion", "CRITERIA", "criterion", "lower", "higher", "more_than_half", "exact", "within",
+__all__ = ["Criterion", "CRITERIA", "criterion", "lower", "higher", "more_than_half", "exact", "within", "spread_beyond_noise",
            "criteria_rows"]
 
 
@@ -91,7 +91,7 @@ CRITERIA = _declare(
               "per case, as lower-beyond-noise; cases within the noise count against"),
     Criterion("equal-beyond-noise", "\"equal\", \"balanced\", \"evenly distributed\": the same value on every "
               "channel", "the spread of the channel values over and above their counting noise is zero within "
-              "its 95% interval (a significance test on independent seeds); the size of the spread is "
+              "its 95% interval (a significance test on independent seeds, spread_beyond_noise()); the size of the spread is "
               "reported beside it", "the counting noise of each channel, estimated from independently seeded runs"),
     Criterion("similar-factor", "\"similar\": two values that differ little",
               "the larger over the smaller below 1.25 (a difference of a quarter is not 'similar' in any "
@@ -174,3 +174,34 @@ def criteria_rows(names: Iterable[str] | None = None) -> list:
     chosen = CRITERIA.values() if names is None else [criterion(n) for n in dict.fromkeys(names)]
     return [{"criterion": c.name, "the words": c.words, "the comparison": c.comparison,
              "the noise allowance": c.noise} for c in chosen]
+
+
+def spread_beyond_noise(loads) -> dict:
+    """The ``equal-beyond-noise`` criterion: how unequal values measured on many channels are, and how much of
+    it every run shares (systematic) rather than counting noise.
+
+    ``loads``: one array per run (same channels, e.g. flits/cycle per channel), the runs **independently
+    seeded** (the estimator assumes their counting noise independent; runs with common random numbers would
+    share noise and look imbalanced).  Each run's values are divided by their mean over the channels:
+    ``y = x / mean - 1``.  ``raw cv`` is the mean over the runs of ``std(y)`` (noise included), ``max dev`` the
+    largest ``|y|``.  The mean over pairs of runs of ``y_a * y_b`` (channel by channel) estimates the variance
+    of the shared part: ``sys var`` (mean over channels) with its standard error ``sys var se`` (over the
+    channels), ``sys cv = sqrt(max(sys var, 0))``, and ``equal``: True when ``sys var <= 1.96 sys var se`` (no
+    shared spread beyond the noise at 95 %), False otherwise, None with fewer than two runs.  The size of the
+    spread (``sys cv``) is reported beside the decision, whatever it is.
+    """
+    import numpy as np
+
+    ys = [np.asarray(x, dtype=float) for x in loads]
+    ys = [x / x.mean() - 1.0 for x in ys if x.size and np.isfinite(x).all() and x.mean() > 0]
+    out = {"runs": len(ys), "channels": int(ys[0].size) if ys else 0,
+           "raw cv": float(np.mean([y.std() for y in ys])) if ys else math.nan,
+           "max dev": float(max(np.abs(y).max() for y in ys)) if ys else math.nan,
+           "sys var": math.nan, "sys var se": math.nan, "sys cv": math.nan, "equal": None}
+    if len(ys) < 2:
+        return out
+    prods = np.array([ys[a] * ys[b] for a in range(len(ys)) for b in range(a + 1, len(ys))])
+    z = prods.mean(axis=0)
+    var, se = float(z.mean()), float(z.std(ddof=1) / math.sqrt(z.size))
+    out.update({"sys var": var, "sys var se": se, "sys cv": math.sqrt(max(var, 0.0)), "equal": bool(var <= 1.96 * se)})
+    return out
