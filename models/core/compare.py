@@ -881,7 +881,7 @@ def compare(
                 "reference load": sat_sim, "quantity": "latency", "round_to": None, "simulated": simulate})
     errors = pd.DataFrame(columns=["load", "fraction", "model latency", "sim latency", "sim CI95", "sim saturated",
                                    "error", "counted"])
-    worst, worst_at = math.nan, math.nan
+    worst, worst_at, uncertain = math.nan, math.nan, ""
     explicit = run.loads is not None
     if basis == "sim" and not explicit:
         rule = ("at " + ", ".join(f"{f:.0%}" for f in ACCURACY_FRACTIONS) + " of the simulated saturation load "

@@ -97,7 +97,9 @@ def test_worst_error_is_a_fraction_strictly_below_the_cut():
     err = {0.25: 0.1, 0.5: 0.2, 0.75: 0.3, 0.8: 0.5}
     run = _run(lambda x: 100 * (1 + err[round(x, 6)]), lambda x: 100.0, (0.25, 0.5, 0.75, 0.8))
     assert worst_error_below(run) == pytest.approx(0.3)
-    assert worst_error_below(run, below=0.81) == pytest.approx(0.5)
+    # 0.8 is not one of the fixed accuracy fractions: never counted, whatever the cut
+    assert worst_error_below(run, below=0.81) == pytest.approx(0.3)
+    assert worst_error_below(run, below=0.7) == pytest.approx(0.2)
     assert sorted(errors_below(run)) == pytest.approx([0.1, 0.2, 0.3])
     assert BELOW == 0.8
 
@@ -138,7 +140,8 @@ SETUPS = {s.name: s for s in (SimulatorSetup("paper", "as the paper", "paper"),
 
 
 def _claims(ids, chapter="toy"):
-    return claims_frame(Claim(i, "Sec. 1", f"claim {i}", "error").row(chapter, "paper", worst_err=0.1, sat_ratio=1.0,
+    return claims_frame(Claim(i, "Sec. 1", f"claim {i}", "error", quantifier="all").row(
+        chapter, "paper", worst_err=0.1, sat_ratio=1.0,
                                                                        holds=h)
                         for i, h in zip(ids, [True, False, None, True]))
 
@@ -190,16 +193,16 @@ def test_save_claims_refuses_wrong_tables(tmp_path):
 
 
 def test_a_claim_states_whose_tolerance():
-    c = Claim("x", "Sec. 5", "less than 5% error", "error", 0.05, "less than 5%")
+    c = Claim("x", "Sec. 5", "less than 5% error", "error", 0.05, "less than 5%", quantifier="all")
     assert c.row("toy")["threshold_quote"] == "less than 5%"
     with pytest.raises(ValueError, match="threshold_quote"):
-        Claim("x", "Sec. 5", "accurate", "error", 0.1)  # a tolerance without the paper's words
+        Claim("x", "Sec. 5", "accurate", "error", 0.1, quantifier="all")  # a tolerance without the paper's words
     with pytest.raises(ValueError, match="yardstick"):
-        Claim("x", "Sec. 5", "less than 5%", "error", 0.05, "less than 5%", yardstick=0.1)
+        Claim("x", "Sec. 5", "less than 5%", "error", 0.05, "less than 5%", yardstick=0.1, quantifier="all")
     with pytest.raises(ValueError, match="kind"):
-        Claim("x", "Sec. 5", "q", "accuracy")
+        Claim("x", "Sec. 5", "q", "accuracy", quantifier="all")
     with pytest.raises(ValueError, match="cause"):
-        Claim("x", "Sec. 5", "q", "fact").row("toy", cause="luck")
+        Claim("x", "Sec. 5", "q", "fact", quantifier="all").row("toy", cause="luck")
 
 
 def test_save_reproductions(tmp_path):
@@ -257,3 +260,72 @@ def test_a_simpoint_checks_its_fields_and_gives_one_row():
                 dict(latency=1.0, extra={"latency CI": 2.0})):
         with pytest.raises(ValueError):
             SimPoint(**bad)
+
+
+def test_a_claim_records_its_quantifier_from_its_own_words():
+    q = "The model is accurate in all cases."
+    assert Claim("x", "Sec. 5", q, "error", quantifier="all", quantifier_quote="in all cases").row("toy")[
+        "quantifier_quote"] == "in all cases"
+    assert Claim("x", "Sec. 5", q, "error", quantifier="all").row("toy")["quantifier"] == "all"  # no word: general
+    with pytest.raises(ValueError, match="quantifier"):
+        Claim("x", "Sec. 5", q, "error")  # required
+    with pytest.raises(ValueError, match="quantifier"):
+        Claim("x", "Sec. 5", q, "error", quantifier="many")
+    with pytest.raises(ValueError, match="verbatim"):
+        Claim("x", "Sec. 5", q, "error", quantifier="some", quantifier_quote="can")  # not the sentence's words
+    with pytest.raises(ValueError, match="quantifier_quote"):
+        Claim("x", "Sec. 5", q, "error", quantifier="some")  # "some" needs the words that say it
+
+
+def test_a_row_shown_not_deciding_says_why_and_a_fact_names_its_criterion():
+    c = Claim("x", "Sec. 5", "It holds.", "fact", quantifier="one")
+    row = c.row("toy", holds=True, criterion="exact", decides=False, shown_why="a reading chosen so that it holds")
+    assert row["decides"] is False and row["shown_why"].startswith("a reading")
+    with pytest.raises(ValueError, match="shown_why"):
+        c.row("toy", holds=True, criterion="exact", decides=False)
+    with pytest.raises(ValueError, match="shown_why"):
+        c.row("toy", holds=True, criterion="exact", shown_why="why")  # only with decides=False
+    with pytest.raises(ValueError, match="criterion"):
+        c.row("toy", holds=True)  # a fact's holds comes from a declared criterion
+    with pytest.raises(ValueError, match="criterion"):
+        c.row("toy", holds=True, criterion="my own")
+    assert c.row("toy")["criterion"] == ""  # no holds value: nothing decided, no criterion
+
+
+def _bracketed_run(model_sat, bracket=(0.99, 1.01)):
+    """A curve whose simulated saturation load lies in ``bracket`` (midpoint 1), simulated at 0.25/0.5/0.75 of it;
+    the model 10 % high where it is not saturated, saturated from ``model_sat`` on."""
+    from models.core.saturation import Saturation
+
+    lo, hi = bracket
+    sat = Saturation(load=0.5 * (lo + hi), lo=lo, hi=hi, steps=8, evaluations=10, outside="", rtol=0.0,
+                     max_steps=8, probes=())
+    curve = Curve("toy", {"M": 32}, {}, loads=(0.25, 0.5, 0.75), fractions_of="sim")
+
+    def model(c, x):
+        return {"latency": math.inf if x >= model_sat else 110.0, "saturated": x >= model_sat}
+
+    def sim(c, xs):
+        return [SimPoint(100.0, 0.1, False) for _ in xs]
+
+    return run_curve(curve, model, sim, model_saturation=lambda c: model_sat, sim_saturation=lambda c, m: sat)
+
+
+@pytest.mark.parametrize("model_sat, worst, uncertain", [
+    (0.74, math.inf, False),   # saturated at 0.75 x S for every S in [0.99, 1.01]: unbounded, whatever the noise
+    (0.7475, 0.1, True),       # inside 0.75 x [0.99, 1.01]: the grid point (0.75 x 1.0) says finite; uncertain
+    (0.7525, 0.1, True),       # the grid point says unbounded; still uncertain, and the finite error stands
+    (0.76, 0.1, False),        # above 0.75 x 1.01: bounded
+])
+def test_unbounded_is_decided_from_the_saturation_bracket_not_one_grid_point(model_sat, worst, uncertain):
+    from models.core.claims import Accuracy, accuracy_below, bracket_status, row_outcome
+
+    acc = accuracy_below(_bracketed_run(model_sat))
+    assert acc.worst == pytest.approx(worst) and bool(acc.uncertain) is uncertain
+    assert bracket_status(model_sat, (0.99, 1.01), 0.75) == ("unbounded" if worst == math.inf else
+                                                              "uncertain" if uncertain else "bounded")
+    outcome = row_outcome("error", acc.worst, threshold=0.05, uncertain=acc.uncertain)
+    assert outcome == ("fail" if not uncertain else "uncertain")  # 10 % > 5 %, unless uncertain
+    both = Accuracy.combine([acc, Accuracy(math.inf)])
+    assert both.worst == math.inf  # a certainly unbounded curve decides, whatever another's bracket
+    assert row_outcome("error", both.worst, uncertain=both.uncertain) == "fail"

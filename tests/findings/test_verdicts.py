@@ -17,18 +17,22 @@ QUOTE = "the model is accurate to within 5% (Sec. 4)"
 
 
 def row(claim_id="err-5", kind="error", setup="paper", worst_err=math.nan, sat_ratio=math.nan, threshold=0.05,
-        holds=None, cause="-", chapter="torus_nbc", claim=QUOTE, note="Fig. 1 errors.", stands_for=None, case="",
-        paper_config=True, section="Sec. 4", threshold_quote=None, yardstick=math.nan):
+        holds=None, cause="model", chapter="torus_nbc", claim=QUOTE, note="Fig. 1 errors.", stands_for=None, case="",
+        paper_config=True, section="Sec. 4", threshold_quote=None, yardstick=math.nan, quantifier="all",
+        quantifier_quote="", decides=True, shown_why="", uncertain="", criterion=None):
     if stands_for is None:
         stands_for = "-" if setup == "-" else ("neither" if setup in ("ours", "x") else
                                                "model" if setup == "model" else "paper")
     if threshold_quote is None:
         threshold_quote = "within 5%" if threshold == 0.05 else "" if math.isnan(threshold) else \
             f"within {threshold * 100:g}%"
-    return dict(chapter=chapter, claim_id=claim_id, section=section, claim=claim, kind=kind, setup=setup,
-                stands_for=stands_for, case=case, paper_config=paper_config, worst_err=worst_err,
-                sat_ratio=sat_ratio, threshold=threshold, threshold_quote=threshold_quote, yardstick=yardstick,
-                holds=holds, cause=cause, note=note)
+    if criterion is None:
+        criterion = "exact" if kind == "fact" and holds is not None else ""
+    return dict(chapter=chapter, claim_id=claim_id, section=section, claim=claim, quantifier=quantifier,
+                quantifier_quote=quantifier_quote, kind=kind, setup=setup, stands_for=stands_for, case=case,
+                paper_config=paper_config, decides=decides, shown_why=shown_why, worst_err=worst_err,
+                uncertain=uncertain, sat_ratio=sat_ratio, threshold=threshold, threshold_quote=threshold_quote,
+                yardstick=yardstick, holds=holds, criterion=criterion, cause=cause, note=note)
 
 
 def write(book, chapter, rows):
@@ -80,13 +84,18 @@ def test_a_changed_saturation_ratio_changes_the_verdict():
     assert one_verdict([row(kind="saturation", sat_ratio=1.42, threshold=0.05)])["verdict"] == "does not hold"
 
 
-def test_setup_disagreement_gives_the_caveat():
-    v = one_verdict([row(setup="paper", worst_err=0.42, cause="simulator set-up"),
-                     row(setup="model", worst_err=0.03)])
-    assert v["verdict"] == "holds with a caveat"
-    assert v["rests_on"] == ("model",) and v["fails_on"] == ("paper",)
-    assert "does not hold on paper" in v["caveat"]
+def test_setup_disagreement_follows_the_quantifier():
+    rows = [row(setup="paper", worst_err=0.42, cause="simulator set-up"), row(setup="model", worst_err=0.03)]
+    # "all" (a general statement, or "in all cases"): one deciding failure and it does not hold
+    v = one_verdict(rows)
+    assert v["verdict"] == "does not hold" and v["rests_on"] == ("paper",) and "holds on model" in v["caveat"]
     assert v["cause"] == "simulator set-up"
+    # "some" ("can"): one deciding pass and it holds; where it fails is said
+    v = one_verdict([dict(r, quantifier="some") for r in rows])
+    assert v["verdict"] == "holds" and v["rests_on"] == ("model",) and v["fails_on"] == ("paper",)
+    assert "does not hold on paper" in v["caveat"]
+    # "most": one of two is not most
+    assert one_verdict([dict(r, quantifier="most") for r in rows])["verdict"] == "does not hold"
     # both fail: does not hold, resting on both
     v = one_verdict([row(setup="paper", worst_err=0.42), row(setup="model", worst_err=0.2)])
     assert v["verdict"] == "does not hold" and v["rests_on"] == ("paper", "model")
@@ -105,7 +114,7 @@ def test_no_tolerance_or_no_number_cannot_be_checked_but_keeps_the_numbers():
     v = one_verdict([row(worst_err=0.12, threshold=math.nan)])
     assert v["verdict"] == "cannot be checked" and v["rests_on"] == ()
     shown = V.format_verdicts(V.verdict_table(pd.DataFrame([row(worst_err=0.12, threshold=math.nan)])))
-    assert shown.loc[0, "worst |error| < 80% sat."] == "12.0%"
+    assert shown.loc[0, "worst |error| at 25/50/75% sat."] == "12.0%"
     assert "the paper names no number" in shown.loc[0, "what we measured"]
 
 
@@ -215,9 +224,9 @@ def test_formatting_one_style():
     table = V.verdict_table(pd.DataFrame([row(setup="paper", worst_err=0.42, sat_ratio=1.4),
                                           row(setup="model", worst_err=0.03, sat_ratio=0.98)]))
     shown = V.format_verdicts(table)
-    assert shown.loc[0, "worst |error| < 80% sat."] == "paper: 42.0%; model: 3.0%"
+    assert shown.loc[0, "worst |error| at 25/50/75% sat."] == "paper: 42.0%; model: 3.0%"
     assert shown.loc[0, "saturation ratio"] == "paper: 1.400; model: 0.980"
-    assert shown.loc[0, "set-ups it rests on"] == "model (does not hold on paper)"
+    assert shown.loc[0, "set-ups it rests on"] == "paper (holds on model) [claims every case]"
     assert all(isinstance(x, str) for x in shown.to_numpy().ravel())
 
 
@@ -390,3 +399,81 @@ def test_verdict_rows_show_the_claims_own_words_cut_short():
     mine = V.chapter_verdicts(table, "min_mva")   # a chapter's rows keep the findings table's numbers
     assert list(mine["#"]) == [2] and list(mine["claim"]) == ["Saturation is close."]
     assert list(mine["section"]) == ["Sec. 4"]
+
+
+# ----------------------------------------------------------------------------- issue #34: the combinator
+def _fact(setup, holds, **kw):
+    return row(kind="fact", setup=setup, holds=holds, threshold=math.nan, claim="It can hold in all cases.", **kw)
+
+
+@given(outcomes=st.lists(st.sampled_from([True, False, None]), min_size=1, max_size=5),
+       shown=st.lists(st.sampled_from([True, False, None]), min_size=1, max_size=3),
+       quantifier=st.sampled_from(["all", "most", "some", "one"]))
+@settings(max_examples=150, deadline=None)
+def test_a_shown_not_deciding_row_never_changes_a_verdict(outcomes, shown, quantifier):
+    words = {"all": "", "one": "", "most": "in all cases", "some": "can"}[quantifier]
+    deciding = [_fact(f"paper", h, case=f"c{i}", quantifier=quantifier, quantifier_quote=words)
+                for i, h in enumerate(outcomes)]
+    extra = [_fact("model", h, case=f"s{i}", quantifier=quantifier, quantifier_quote=words, decides=False,
+                   shown_why="a reading chosen so that the claim holds") for i, h in enumerate(shown)]
+    alone, both = one_verdict(deciding), one_verdict(deciding + extra)
+    assert alone["verdict"] == both["verdict"] and alone["cause"] == both["cause"]
+    assert all(f"model (s{i}) is shown, not deciding" in both["note"] for i in range(len(shown)))
+
+
+@pytest.mark.parametrize("holds, verdicts", [
+    # deciding rows -> verdict for all / most / some
+    ((True, True, True), ("holds", "holds", "holds")),
+    ((True, True, False), ("does not hold", "holds with a caveat", "holds")),
+    ((True, False, False), ("does not hold", "does not hold", "holds")),
+    ((False, False, False), ("does not hold", "does not hold", "does not hold")),
+    ((True, None, None), ("holds with a caveat", "holds with a caveat", "holds")),
+    ((None, None, None), ("cannot be checked",) * 3),
+])
+def test_the_verdict_follows_the_quantifier(holds, verdicts):
+    for quantifier, words, want in zip(("all", "most", "some"), ("in all cases", "in all cases", "can"), verdicts):
+        rows = [_fact("paper", h, case=f"c{i}", quantifier=quantifier, quantifier_quote=words)
+                for i, h in enumerate(holds)]
+        assert one_verdict(rows)["verdict"] == want, (quantifier, holds)
+
+
+def test_all_fails_on_one_deciding_failure_and_some_holds_on_one_pass():
+    many = [_fact("paper", True, case=f"c{i}") for i in range(9)] + [_fact("paper", False, case="c9")]
+    assert one_verdict(many)["verdict"] == "does not hold"
+    one = [_fact("paper", False, case=f"c{i}", quantifier="some", quantifier_quote="can") for i in range(9)]
+    one += [_fact("paper", True, case="c9", quantifier="some", quantifier_quote="can")]
+    assert one_verdict(one)["verdict"] == "holds"
+
+
+def test_a_row_inside_the_saturation_bracket_is_uncertain_and_decides_nothing():
+    unc = "toy: the model saturates at 0.7465-0.7540 of the simulated saturation load (its bracket), against the 75% point"
+    assert row_outcome("error", 0.03, threshold=0.05, uncertain=unc) == "uncertain"
+    assert row_outcome("error", math.nan, threshold=math.nan, uncertain=unc) == "uncertain"
+    assert row_outcome("error", math.inf, threshold=math.nan, uncertain=unc) == "fail"  # unbounded elsewhere
+    passing = row(setup="model", worst_err=0.01)
+    v = one_verdict([passing, row(setup="paper", worst_err=0.03, uncertain=unc)])
+    assert v["verdict"] == "holds with a caveat" and "uncertain (inside the saturation bracket) on paper" in v["caveat"]
+    assert one_verdict([row(setup="paper", worst_err=0.9, uncertain=unc)])["verdict"] == "cannot be checked"
+    assert "paper [uncertain]" in V.format_verdicts(V.verdict_table(pd.DataFrame(
+        [passing, row(setup="paper", worst_err=0.03, uncertain=unc)])))["what we measured"].iloc[0]
+
+
+def test_does_not_hold_needs_a_cause_and_a_yardstick_never_sets_one():
+    with pytest.raises(ValueError, match="does not hold, but none of its failing rows gives a cause"):
+        one_verdict([row(worst_err=0.2, cause="-")])
+    # an unknown row (no number, finite error over the book's yardstick) gives no cause to a verdict
+    v = one_verdict([row(worst_err=0.2, threshold=math.nan, yardstick=0.1, cause="model")])
+    assert v["verdict"] == "cannot be checked" and v["cause"] == "-"
+    # a passing row's cause is not the verdict's either
+    v = one_verdict([row(worst_err=0.01, cause="reading"), row(setup="model", worst_err=0.2, cause="model")])
+    assert v["cause"] == "model"
+
+
+def test_a_fact_names_a_declared_criterion_and_the_criteria_table_lists_it():
+    with pytest.raises(ValueError, match="criterion"):
+        one_verdict([_fact("paper", True, criterion="")])
+    with pytest.raises(ValueError, match="declared criterion"):
+        one_verdict([_fact("paper", True, criterion="gut feeling")])
+    table = V.verdict_table(pd.DataFrame([_fact("paper", True, criterion="lower-beyond-noise")]))
+    crit = V.criteria_table(table)
+    assert list(crit["criterion"]) == ["lower-beyond-noise"] and crit["claims"].iloc[0] == "torus_nbc/err-5"

@@ -1,0 +1,46 @@
+"""The declared fact criteria (models.core.criteria): noise-aware comparisons, counts, the spread estimator."""
+
+import math
+
+import numpy as np
+import pytest
+
+from models.core import criteria as K
+
+
+def test_every_criterion_says_its_words_comparison_and_noise():
+    for name, c in K.CRITERIA.items():
+        assert c.name == name and c.words and c.comparison and c.noise
+    with pytest.raises(ValueError, match="declare a new one"):
+        K.criterion("my own")
+
+
+@pytest.mark.parametrize("a, ah, b, bh, want", [
+    (1.0, 0.1, 2.0, 0.1, True), (2.0, 0.1, 1.0, 0.1, False),
+    (1.0, 0.6, 2.0, 0.6, None),                 # overlapping intervals: undecided, never the point estimates
+    (1.9, 0.0, 2.0, 0.0, True),                 # no noise (computed numbers): a strict comparison
+    (math.inf, 0.0, 5.0, 1.0, False), (5.0, 1.0, math.inf, 0.0, True), (math.inf, 0, math.inf, 0, None),
+    (math.nan, 0.1, 1.0, 0.1, None),
+])
+def test_lower_is_decided_beyond_both_intervals(a, ah, b, bh, want):
+    assert K.lower(a, ah, b, bh) is want
+    assert K.higher(b, bh, a, ah) is want
+
+
+def test_more_than_half_counts_undecided_cases_against():
+    assert K.more_than_half([True, True, False]) and not K.more_than_half([True, None])
+    assert not K.more_than_half([True, False]) and not K.more_than_half([None, None, True])
+    with pytest.raises(ValueError):
+        K.more_than_half([])
+
+
+def test_spread_beyond_noise_finds_a_shared_imbalance_and_not_pure_noise():
+    rng = np.random.default_rng(7)
+    channels, runs = 256, 6
+    noise = [1 + 0.02 * rng.standard_normal(channels) for _ in range(runs)]   # independent seeds, no imbalance
+    assert K.spread_beyond_noise(noise)["equal"] is True
+    shared = 0.02 * rng.standard_normal(channels)                             # every run shares a 2 % spread
+    skew = [1 + shared + 0.02 * rng.standard_normal(channels) for _ in range(runs)]
+    out = K.spread_beyond_noise(skew)
+    assert out["equal"] is False and out["sys cv"] == pytest.approx(0.02, rel=0.3)
+    assert K.spread_beyond_noise(noise[:1])["equal"] is None  # one run: no estimate of the noise
