@@ -45,8 +45,7 @@ from .validation import saturation_aware_error
 __all__ = ["setups_table", "worst_error_below", "errors_below", "counted_below", "Accuracy", "accuracy_below",
            "bracket_status", "QUANTIFIERS", "Considered", "worst_of", "furthest_from_one", "CLAIM_COLUMNS",
            "CLAIM_KINDS", "CAUSES", "ROW_STANDS_FOR", "Claim", "row_outcome", "as_number", "holds_value",
-           "claims_frame", "claims_file", "row_stands_for", "save_claims", "REPRO_COLUMNS", "REPRO_KINDS",
-           "allowed_misses", "entry_band", "reproduction_row", "save_reproductions"]
+           "claims_frame", "claims_file", "row_stands_for", "save_claims"]
 
 
 def setups_table(setups: Mapping[str, SimulatorSetup]) -> pd.DataFrame:
@@ -604,102 +603,3 @@ def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike 
                 raise ParameterError(f"claim {cid!r} has rows with different `{col}`")
     return _locked_merge(Path(directory), name, frame, CLAIM_COLUMNS, "claim_id", owns, order)
 
-
-# ----------------------------------------------------------------------------
-# Reproductions of the papers' tables
-# ----------------------------------------------------------------------------
-#: The columns of a chapter's reproductions table (``tab-<chapter>-reproductions.csv``): one row per
-#: reproduced column of a paper's table.
-REPRO_COLUMNS = ("chapter", "table_id", "table", "section", "column", "kind", "entries", "outside", "allowed",
-                 "largest_diff", "largest_rel", "noise", "verdict", "cause", "note")
-#: What is reproduced: a column the paper computed from its model (``"analytic"``: exact up to the printed
-#: precision) or simulated (``"simulation"``: up to both runs' noise as well).
-REPRO_KINDS = ("analytic", "simulation")
-#: The table rule's per-entry miss rate for a perfect reproduction (95 % bands) and the rate at which it
-#: may wrongly call a perfect reproduction "not reproduced".
-REPRO_MISS, REPRO_ALPHA = 0.05, 0.01
-
-
-def allowed_misses(entries: int, miss: float = REPRO_MISS, alpha: float = REPRO_ALPHA) -> int:
-    """The entries of a column that may fall outside their band with the column still reproduced.
-
-    The smallest ``a`` with ``P(Binomial(entries, miss) > a) <= alpha``: a
-    perfect reproduction, whose entries each miss their 95 % band with
-    probability at most ``miss``, is called reproduced with probability at
-    least ``1 - alpha`` (99 %).  For an ``"analytic"`` column (no noise) the
-    chapter passes ``miss=0``: every entry must agree.
-    """
-    n = require("entries", entries, 0, integer=True, unit="table entries")
-    miss = require("miss", miss, 0, 1, unit="per-entry miss probability")
-    alpha = require("alpha", alpha, 0, 1, lo_open=True, unit="false-alarm probability")
-    if miss == 0:
-        return 0
-    tail, pmf = 1.0, (1.0 - miss) ** n  # tail = P(X > a - 1) before the loop's step
-    for a in range(n + 1):
-        tail -= pmf
-        if tail <= alpha + 1e-15:
-            return a
-        pmf *= (n - a) / (a + 1) * miss / (1.0 - miss)
-    return n
-
-
-def entry_band(ours_half: float, paper_half: float | None = None, printed_step: float = 0.0) -> float:
-    """Half width of the band within which our value and the paper's printed value agree (same unit).
-
-    ``sqrt(ours_half**2 + paper_half**2) + printed_step / 2``: the 95 %
-    half widths of the two values' noise combined (independent runs) plus
-    half the last printed digit (the paper's rounding).  ``paper_half=None``
-    means the paper gives no interval: its runs are taken to be as precise
-    as ours (``paper_half = ours_half``), stated where it is used.
-    """
-    ours_half = require("ours_half", ours_half, 0, unit="95% half width")
-    paper_half = ours_half if paper_half is None else require("paper_half", paper_half, 0, unit="95% half width")
-    step = require("printed_step", printed_step, 0, unit="last printed digit")
-    return math.hypot(ours_half, paper_half) + step / 2
-
-
-def reproduction_row(chapter: str, table_id: str, table: str, section: str, column: str, kind: str,
-                     ours: Sequence[float], paper: Sequence[float], bands: Sequence[float], *,
-                     cause: str = "-", note: str = "", noise: str = "") -> dict:
-    """One row of the reproductions table: a column of the paper's table against ours, by the table rule.
-
-    An entry agrees when ``|ours - paper| <= band`` (:func:`entry_band`); the
-    column is **reproduced** when at most :func:`allowed_misses` entries
-    disagree (``miss=0`` for an ``"analytic"`` column), else **not
-    reproduced**.  ``largest_diff`` / ``largest_rel``: the largest
-    ``|ours - paper|`` and ``|ours - paper| / |paper|``.
-    """
-    require_choice("kind", kind, REPRO_KINDS)
-    require_choice("cause", cause, CAUSES)
-    ours, paper, bands = (np.asarray(x, dtype=float) for x in (ours, paper, bands))
-    if not (ours.shape == paper.shape == bands.shape) or ours.ndim != 1 or ours.size == 0:
-        raise ParameterError("`ours`, `paper` and `bands` must be equally long, non-empty sequences")
-    if not (np.all(np.isfinite(ours)) and np.all(np.isfinite(paper)) and np.all(bands >= 0)):
-        raise ParameterError("a reproduced entry must be finite, with a band >= 0")
-    diff = np.abs(ours - paper)
-    outside = int(np.sum(diff > bands * (1 + 1e-12)))
-    allowed = allowed_misses(ours.size, miss=0.0 if kind == "analytic" else REPRO_MISS)
-    rel = diff / np.where(paper != 0, np.abs(paper), np.nan)
-    return {"chapter": chapter, "table_id": table_id, "table": table, "section": section, "column": column,
-            "kind": kind, "entries": int(ours.size), "outside": outside, "allowed": allowed,
-            "largest_diff": float(diff.max()), "largest_rel": float(np.nanmax(rel)) if np.any(np.isfinite(rel)) else
-            math.nan, "noise": noise, "verdict": "reproduced" if outside <= allowed else "not reproduced",
-            "cause": cause, "note": note}
-
-
-def save_reproductions(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike = "tables", *,
-                       owns: Iterable[str] | None = None, order: Sequence[str] | None = None) -> pd.DataFrame:
-    """Write rows of :func:`reproduction_row` into ``<directory>/tab-<chapter>-reproductions.csv`` (as
-    :func:`save_claims`: ``owns`` the table ids this notebook computes)."""
-    if not isinstance(frame, pd.DataFrame) or tuple(frame.columns) != REPRO_COLUMNS:
-        cols = list(frame.columns) if isinstance(frame, pd.DataFrame) else frame
-        raise ParameterError(f"a reproductions table must have exactly the columns {list(REPRO_COLUMNS)}; "
-                             f"got {cols!r}")
-    wrong = sorted(set(frame["chapter"].astype(str)) - {chapter})
-    if wrong:
-        raise ParameterError(f"reproductions of chapter {chapter!r} name other chapters: {wrong}")
-    dup = frame.duplicated(["table_id", "column"])
-    if dup.any():
-        raise ParameterError("repeated (table, column) rows in a reproductions table")
-    return _locked_merge(Path(directory), claims_file(chapter, "reproductions"), frame, REPRO_COLUMNS, "table_id",
-                         owns, order)

@@ -4,7 +4,7 @@ Every chapter writes a *claims table*, ``book/<chapter>/tables/tab-<chapter>-cla
 (the columns of :data:`CLAIM_COLUMNS`, rows of :meth:`models.core.claims.Claim.row`,
 written by :func:`models.core.claims.save_claims`), and, where it reproduces a
 paper's table, a *reproductions table* ``tab-<chapter>-reproductions.csv``
-(:func:`models.core.claims.reproduction_row`).  This module reads them, checks
+(:func:`models.core.reproductions.reproduction_row`).  This module reads them, checks
 them, and turns the numbers into one verdict per claim (:func:`verdict_table`);
 :func:`format_verdicts` makes the table a reader sees.  Nothing here re-types a
 number: every value comes from a chapter's table.
@@ -78,11 +78,20 @@ when we looked and could not tell).
 
 The table rule (reproductions)
 ------------------------------
-A reproduced column of a paper's table is **reproduced** when at most
-:func:`models.core.claims.allowed_misses` of its entries fall outside their
-band ``sqrt(ours_ci^2 + paper_ci^2) + printed_step / 2``: every entry for a
-column the paper computed (no noise), and a number a perfect reproduction
-exceeds with probability at most 1 % for a simulated column.
+The rule is :mod:`models.core.reproductions`'s.  Each entry has a band
+``sqrt(ours_ci^2 + paper_ci^2) + printed_step / 2``.  A column the paper
+computed is **reproduced** when every entry lies within its band (the band
+is then a tolerance: the printed digit, plus any allowance of the book's for
+the paper's unstated stopping point, named in the ``noise`` column).  A
+simulated column is judged by blocks (the entries of one run of ours and
+one of the paper's): a block misses when an entry lies outside its band
+widened to the Sidak level of the block (a perfect block misses with
+probability at most 5 %); the column is reproduced when at most
+:func:`models.core.reproductions.allowed_misses` of its blocks miss (a
+perfect column passes the count with probability at least 99 %) and no
+entry lies beyond :data:`models.core.reproductions.GROSS_STD` bands.  The
+paper's noise, where it gives none, is the chapter's assumption;
+``flips_at`` is the assumed run length at which the outcome would flip.
 """
 
 from __future__ import annotations
@@ -96,9 +105,10 @@ from typing import Iterable, Mapping, Sequence
 import pandas as pd
 
 from .. import CHAPTERS
-from ..core.claims import (CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, QUANTIFIERS, REPRO_COLUMNS, ROW_STANDS_FOR, claims_file,
-                           row_outcome, as_number, holds_value)
+from ..core.claims import (CAUSES, CLAIM_COLUMNS, CLAIM_KINDS, QUANTIFIERS, ROW_STANDS_FOR, claims_file, row_outcome,
+                           as_number, holds_value)
 from ..core.criteria import CRITERIA, criteria_rows
+from ..core.reproductions import REPRO_COLUMNS, flip_text
 from ..core.setups import ACCURACY_FRACTIONS
 from ..core.tables import UNBOUNDED, UNBOUNDED_WORD, format_table, percent, percent_text
 
@@ -481,7 +491,7 @@ def read_reproductions(book_dir, chapters: Iterable[str] | None = None) -> pd.Da
     """Every chapter's reproductions table (``tab-<chapter>-reproductions.csv``), in chapter order.
 
     A chapter without one reproduces no table (nothing is read for it); a
-    file with other columns than :data:`~models.core.claims.REPRO_COLUMNS`
+    file with other columns than :data:`~models.core.reproductions.REPRO_COLUMNS`
     raises :class:`ValueError` naming it.
     """
     frames = []
@@ -498,18 +508,27 @@ def read_reproductions(book_dir, chapters: Iterable[str] | None = None) -> pd.Da
 
 def format_reproductions(frame: pd.DataFrame) -> pd.DataFrame:
     """The reproductions table as the reader sees it: ``chapter``, ``table``, ``column``, ``agree`` (entries
-    within their band, of all, and how many may miss), ``largest difference``, ``verdict``, ``cause``, ``noise``."""
+    within their band, of all), ``misses`` (an analytic column: entries outside, none allowed; a simulated
+    one: blocks that miss, of all, and how many may), ``largest difference`` (absolute, relative, and the largest
+    in bands, perhaps at another entry), ``verdict``,
+    ``assumption`` (a simulated column: the paper run length at which the verdict flips), ``cause``,
+    ``noise``."""
     out = []
     for _, r in frame.iterrows():
         rel = as_number(r["largest_rel"])
+        simulated = r["kind"] == "simulation"
+        misses = (f"{int(r['blocks_missed'])}/{int(r['blocks'])} blocks (may miss {int(r['allowed'])})"
+                  if simulated else f"{int(r['outside'])}/{int(r['entries'])} entries (may miss 0)")
         out.append({"chapter": r["chapter"], "table": f"{r['table']} ({r['section']})", "column": r["column"],
-                    "agree": f"{int(r['entries']) - int(r['outside'])}/{int(r['entries'])} "
-                             f"(may miss {int(r['allowed'])})",
+                    "agree": f"{int(r['entries']) - int(r['outside'])}/{int(r['entries'])}", "misses": misses,
                     "largest difference": f"{as_number(r['largest_diff']):.3g}"
-                                          + ("" if math.isnan(rel) else f" ({percent(rel, 2)})"),
-                    "verdict": r["verdict"], "cause": r["cause"], "noise": r["noise"]})
-    return pd.DataFrame(out, columns=["chapter", "table", "column", "agree", "largest difference", "verdict",
-                                      "cause", "noise"])
+                                          + ("" if math.isnan(rel) else f" ({percent(rel, 2)})")
+                                          + f"; at most {as_number(r['largest_std']):.2f} bands",
+                    "verdict": r["verdict"],
+                    "assumption": flip_text(r["verdict"], as_number(r["flips_at"])) if simulated else "-",
+                    "cause": r["cause"], "noise": r["noise"]})
+    return pd.DataFrame(out, columns=["chapter", "table", "column", "agree", "misses", "largest difference",
+                                      "verdict", "assumption", "cause", "noise"])
 
 
 # ----------------------------------------------------------------------------

@@ -27,8 +27,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from ..core.claims import (CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_frame, reproduction_row, row_outcome,
-                           worst_of)
+from ..core.claims import CLAIM_COLUMNS, Claim, claims_frame, row_outcome, worst_of
+from ..core.reproductions import GROSS_STD, REPRO_COLUMNS, reproduction_row
 from ..core.setups import SimSettings
 from ..core.tables import join_words
 from . import paper_tables
@@ -399,23 +399,30 @@ def reproductions_table(tabs: Mapping, readings: pd.DataFrame | None = None,
     (quoted in the note of an analytic column that is not reproduced);
     ``settings``: the run lengths (for the ``noise`` text).  One row per
     column group of :data:`REPRODUCED` (its key the ``table_id``;
-    :func:`models.core.claims.reproduction_row`): Table 1's analytic column
+    :func:`models.core.reproductions.reproduction_row`): Table 1's analytic column
     at NC = 2, 4, 8 and at NC = 16, 32, Table 2's at every NC, and each
     table's simulation column; the columns of
-    :data:`models.core.claims.REPRO_COLUMNS`.  Every entry is compared with
+    :data:`models.core.reproductions.REPRO_COLUMNS`.  Every entry is compared with
     the centre of the printed value's truncation interval
-    (:func:`~models.min_mva.paper_tables.printed_centre`).
+    (:func:`~models.min_mva.paper_tables.printed_centre`).  A simulated
+    column is judged one NC at a time (a block: one run of ours, one of the
+    paper's), and its ``flips_at`` is the paper run length (measured cycles)
+    at which its outcome would flip
+    (:func:`~models.min_mva.paper_tables.simulation_bands_at`).
     """
     length = (f"{settings.cycles:,} cycles per NC, the first {settings.warmup_cycles:,} discarded, "
               f"{settings.batches} batches" if settings is not None else "batch means")
     sim_noise = (f"ours: 95% half width by batch means ({length}); the paper gives no interval or run length: its "
-                 f"noise taken as that of our run of {paper_tables.PAPER_SIM_CYCLES:,} measured cycles (the quick "
-                 f"profile's; equal to ours there, ours scaled by the square root of the run lengths otherwise, so "
-                 f"it does not shrink as ours grow); plus half a unit of the last digit (the paper truncates to 3 "
-                 f"decimals: compared with printed + 0.0005)")
+                 f"noise taken as that of our run of {paper_tables.PAPER_SIM_CYCLES:,} measured cycles (the book's "
+                 f"assumption: the quick profile's length; equal to ours there, ours scaled by the square root of "
+                 f"the run lengths otherwise, so it does not shrink as ours grow; flips_at: the assumed length at "
+                 f"which the outcome flips); plus half a unit of the last digit (the paper truncates to 3 "
+                 f"decimals: compared with printed + 0.0005); the 14 entries of one NC are one block, tested "
+                 f"together at the Sidak level (a perfect block misses with probability 5%); no entry may lie "
+                 f"beyond {GROSS_STD:g} bands")
     ana_noise = ("analytic: ours converged to 1e-12; the paper truncates to 3 decimals (compared with printed + "
-                 "0.0005, band half a unit, 0.0005) and states no stopping point for its iteration, taken as one "
-                 "unit, 0.001 (the book's assumption): band 0.0015 cycles")
+                 "0.0005, band half a unit, 0.0005) and states no stopping point for its iteration, for which "
+                 "the book allows one unit, 0.001 (a tolerance of the book's): band 0.0015 cycles")
     rows = []
     for table_id, (which, kind, ncs) in REPRODUCED.items():
         cmp = tabs.get((which, setup))
@@ -446,13 +453,17 @@ def reproductions_table(tabs: Mapping, readings: pd.DataFrame | None = None,
             worst = g.loc[(g["diff_sim"].abs() / g["paper_sim"]).idxmax()]
             miss = g[~g["sim_agrees"]]
             listed = join_words([f"{r.row} at NC {int(r.NC)} ({r.diff_sim:+.3f})" for r in miss.itertuples()])
-            note = (f"{a['agreeing']}/{a['entries']} entries (every stage, the memory and R) within their band of "
-                    f"the paper's simulation, at most {a['allowed']} may miss; largest relative difference "
+            note = (f"{a['blocks_missed']} of {a['blocks']} NC blocks miss (at most {a['allowed']} may); "
+                    f"{a['agreeing']}/{a['entries']} entries (every stage, the memory and R) within their 95% band "
+                    f"of the paper's simulation; largest relative difference "
                     f"{worst['diff_sim'] / worst['paper_sim']:+.2%} ({worst['row']} at NC {int(worst['NC'])})"
                     + (f"; the misses (ours - printed, cycles): {listed}" if len(miss) else "")
                     + f"; the mirror wiring (set-up {setup}); 04-tables, tab-min_mva-table{which}.csv")
             rows.append(reproduction_row(CHAPTER, table_id, name, section, column, "simulation", g["sim"],
                                          paper_tables.printed_centre(g["paper_sim"]), g["sim_band"],
+                                         blocks=g["NC"], printed_step=paper_tables.PRINTED_UNIT,
+                                         dof=paper_tables.simulation_dof(g),
+                                         bands_at=lambda x, g=g: paper_tables.simulation_bands_at(g, x),
                                          note=note, noise=sim_noise))
     return pd.DataFrame(rows, columns=list(REPRO_COLUMNS))
 

@@ -49,7 +49,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import reproduction_row
+from ..core.reproductions import reproduction_row
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun, each_curve, error_table, run_curve
 from ..core.results import SimPoint, ci_column
@@ -334,26 +334,39 @@ def analytic_tables(t1: pd.DataFrame, t2: pd.DataFrame) -> tuple[pd.DataFrame, p
     return acc, agree, excess
 
 
+#: The columns of :func:`simulation_verdicts`.
+SIMULATION_VERDICT_COLUMNS = ["table", "setup", "agreeing", "entries", "share", "blocks missed", "blocks", "may miss",
+                              "largest std", "flips at", "verdict"]
+
+
 def simulation_verdicts(tabs: Mapping) -> pd.DataFrame:
     """The simulation column of each simulated comparison of ``tabs``, by the book's table rule.
 
     ``tabs``: ``{(table number, set-up): compare_table frame}`` of simulated
     :func:`~models.min_mva.paper_tables.run_table` runs.  One row per
     comparison: ``table``, ``setup``, ``agreeing`` and ``entries`` (entries
-    within their band, ``sim_agrees``), ``share``, ``may miss`` (the misses a
-    reproduced column may have) and ``verdict``, the table rule's own
-    (:func:`models.core.claims.reproduction_row`: ``"reproduced"`` or ``"not
-    reproduced"``).
+    within their 95% band, ``sim_agrees``), ``share``, ``blocks missed`` of
+    ``blocks`` (one per NC), ``may miss`` (the blocks a reproduced column may
+    miss), ``largest std`` (the largest ``|difference| / band``),
+    ``flips at`` (the paper run length, measured cycles, at which the
+    outcome flips; NaN: not between 10^3 and 10^8) and ``verdict``, the
+    table rule's own (:func:`models.core.reproductions.reproduction_row`:
+    ``"reproduced"`` or ``"not reproduced"``).
     """
     rows = []
     for (which, setup), tab in tabs.items():
         a = paper_tables.simulation_agreement(tab)
         rule = reproduction_row(CHAPTER, f"table{which}-simulation", f"Table {which}", "Sec. 3.3",
                                 f"simulation, set-up {setup}", "simulation", tab["sim"],
-                                paper_tables.printed_centre(tab["paper_sim"]), tab["sim_band"])
+                                paper_tables.printed_centre(tab["paper_sim"]), tab["sim_band"], blocks=tab["NC"],
+                                printed_step=paper_tables.PRINTED_UNIT,
+                                dof=paper_tables.simulation_dof(tab),
+                                bands_at=lambda x, tab=tab: paper_tables.simulation_bands_at(tab, x))
         rows.append({"table": which, "setup": setup, "agreeing": a["agreeing"], "entries": a["entries"],
-                     "share": float(a["share"]), "may miss": rule["allowed"], "verdict": rule["verdict"]})
-    return pd.DataFrame(rows, columns=["table", "setup", "agreeing", "entries", "share", "may miss", "verdict"])
+                     "share": float(a["share"]), "blocks missed": rule["blocks_missed"], "blocks": rule["blocks"],
+                     "may miss": rule["allowed"], "largest std": rule["largest_std"], "flips at": rule["flips_at"],
+                     "verdict": rule["verdict"]})
+    return pd.DataFrame(rows, columns=SIMULATION_VERDICT_COLUMNS)
 
 
 def bias_table(tabs: Mapping, setups: Sequence[str]) -> pd.DataFrame:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..core.claims import row_outcome, worst_of
 from ..core.errors import ParameterError
+from ..core.reproductions import GROSS_STD, block_z, flip_text
 from ..core.tables import join_words
 from . import paper_tables
 from .claims import CLAIMS, holds_text, worst_points
@@ -167,15 +168,21 @@ def glue_values_tables(tabs: Mapping, readings: pd.DataFrame, reference: str = D
       ``early-high`` (the iteration stopped at 0.1%, Table 1 at NC >= 16);
     * the simulation column (the table rule,
       :func:`~models.min_mva.experiments.simulation_verdicts`):
-      ``t<which>-sim-<setup>-agreeing`` of ``-entries`` within their band,
-      ``-share``, ``-allowed`` (misses a reproduced column may have) and
-      ``-verdict`` (the rule's ``"reproduced"`` or ``"not reproduced"``) per
-      comparison; ``sim-agreeing`` of ``sim-entries`` (both tables, NC <= 16,
+      ``t<which>-sim-<setup>-agreeing`` of ``-entries`` within their 95% band,
+      ``-share``, ``-blocks-missed`` of ``-blocks`` (one per NC),
+      ``-allowed`` (blocks a reproduced column may miss), ``-largest-std``
+      (the largest ``|difference| / band``), ``-flips`` (a sentence of
+      :func:`models.core.reproductions.flip_text`: the paper run length at
+      which the outcome flips) and ``-verdict`` (the rule's ``"reproduced"``
+      or ``"not reproduced"``) per comparison; ``sim-agreeing`` of ``sim-entries`` (both tables, NC <= 16,
       on ``reference``), ``sim-miss-n``, ``sim-miss-sentence``
       (:func:`miss_sentence`) and ``sim-miss-list`` (the entries of both
       tables on ``reference`` that miss their band, every NC);
       ``paper-sim-cycles``, the run length taken for the paper's noise
-      (:data:`~models.min_mva.paper_tables.PAPER_SIM_CYCLES`);
+      (:data:`~models.min_mva.paper_tables.PAPER_SIM_CYCLES`, the book's
+      assumption), ``block-z`` (the normal quantile an entry of a 14-entry
+      block is tested at) and ``gross-std``
+      (:data:`models.core.reproductions.GROSS_STD`);
     * the wiring: ``r6-mirror``, ``r6-same``, ``r6-paper`` (stage R6 at NC = 4
       on ``reference``, on ``other`` -- when Table 2 ran on it -- and in the
       paper's simulation);
@@ -225,6 +232,10 @@ def glue_values_tables(tabs: Mapping, readings: pd.DataFrame, reference: str = D
         out[key + "-entries"] = int(row["entries"])
         out[key + "-share"] = float(row["share"])
         out[key + "-allowed"] = int(row["may miss"])
+        out[key + "-blocks"] = int(row["blocks"])
+        out[key + "-blocks-missed"] = int(row["blocks missed"])
+        out[key + "-largest-std"] = float(row["largest std"])
+        out[key + "-flips"] = flip_text(row["verdict"], row["flips at"])
         out[key + "-verdict"] = row["verdict"]
     low = pd.concat([t1, t2])
     low = low[low["NC"] <= 16]
@@ -250,5 +261,7 @@ def glue_values_tables(tabs: Mapping, readings: pd.DataFrame, reference: str = D
             if setup == reference:
                 out[f"min_mva-bias-{key}-printed"] = b["paper_" + field]
     out["min_mva-paper-sim-cycles"] = paper_tables.PAPER_SIM_CYCLES
+    out["min_mva-block-z"] = block_z(len(paper_tables.ROWS))
+    out["min_mva-gross-std"] = GROSS_STD
     return out
 

@@ -11,27 +11,32 @@ confidence intervals for the simulation column; its values appear to be
 truncated (not rounded) to three decimals.
 
 How the chapter judges agreement: the table rule of the book
-(:func:`models.core.claims.reproduction_row`; the numbers behind the
-chapter's reproductions table).  A printed value truncated to three decimals
+(:mod:`models.core.reproductions`; the numbers behind the chapter's
+reproductions table).  A printed value truncated to three decimals
 stands for the interval ``[printed, printed + 0.001)``, so every entry is
 compared with the centre of that interval (:func:`printed_centre`), and
-agrees when it lies within its band (:func:`models.core.claims.entry_band`):
+agrees when it lies within its band (:func:`models.core.reproductions.entry_band`):
 
 * analytic column, :func:`printed_agrees`: band :data:`ANALYTIC_BAND` = half
   a unit of the last digit (the truncation) plus one unit for the stopping
   point of the paper's iteration, which the paper does not state
-  (:data:`ANALYTIC_PAPER_HALF`, the book's assumption); ours is converged to
-  ``1e-12``.  Every entry of a column must agree;
+  (:data:`ANALYTIC_PAPER_HALF`, a tolerance of the book's); ours is converged
+  to ``1e-12``.  Every entry of a column must agree;
 * simulation column, ``sim_agrees`` of :func:`compare_table`: band
   ``sqrt(ci**2 + ci_paper**2) + 0.0005`` with ``ci`` our 95% half width and
   ``ci_paper`` the paper's, which it does not give: taken as the half width
-  of one of our runs of :data:`PAPER_SIM_CYCLES` measured cycles (the quick
-  profile's length, where it equals ours; :func:`paper_sim_half`), so that
-  the paper's noise does not shrink as our runs grow; a column is
-  reproduced when at most
-  :func:`models.core.claims.allowed_misses` of its entries miss (a perfect
-  reproduction passes with probability 99%; :func:`simulation_agreement`
-  counts, :func:`models.core.claims.reproduction_row` decides);
+  of one of our runs of :data:`PAPER_SIM_CYCLES` measured cycles (the book's
+  assumption: the quick profile's length, where it equals ours;
+  :func:`paper_sim_half`), so that the paper's noise does not shrink as our
+  runs grow.  The 14 entries of one NC (one run of ours, one of the
+  paper's) are one block: a block misses when an entry lies outside its
+  band widened to the Sidak level of 14 entries, and a column of 5 blocks
+  is reproduced when at most
+  :func:`models.core.reproductions.allowed_misses` (5) = 2 blocks miss and no
+  entry is beyond 2.5 bands (:data:`models.core.reproductions.GROSS_STD`);
+  :func:`simulation_agreement` counts, :func:`models.core.reproductions.reproduction_row`
+  decides, and reports the paper run length at which the outcome flips
+  (:func:`simulation_bands_at`);
 * :func:`reading_residuals`: Table 1 and 2 under every reading of eq. (1)
   tried (:data:`models.min_mva.equations.EQ1_READINGS`) and other iterations
   (:data:`ITERATIONS`: undamped, and stopped early).
@@ -42,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.claims import allowed_misses, entry_band
+from ..core.reproductions import entry_band, table_rule
 from ..core.setups import SimSettings, named_setup
 from ..core.errors import ParameterError
 from ..sim.closed_min import simulate
@@ -60,15 +65,17 @@ TABLE_SETTINGS = SimSettings(cycles=1_000_000, warmup_cycles=50_000)
 #: One unit of the last printed digit (cycles): the paper prints three decimals.
 PRINTED_UNIT = 0.001
 #: The 95% half width given to the paper's analytic values: the stopping point of its iteration, which the
-#: paper does not state, taken as one unit of the last printed digit (an assumption of the book; ours is
-#: converged to 1e-12).
+#: paper does not state, taken as one unit of the last printed digit -- a tolerance of the book's, not a
+#: noise of the paper's (ours is converged to 1e-12).
 ANALYTIC_PAPER_HALF = PRINTED_UNIT
 #: Half width of the band within which our analytic value agrees with the centre of a printed one (cycles):
 #: ``entry_band(0, ANALYTIC_PAPER_HALF, PRINTED_UNIT)`` = 0.0015, i.e. ours in ``[printed - 0.001, printed + 0.002]``.
 ANALYTIC_BAND = entry_band(0.0, ANALYTIC_PAPER_HALF, PRINTED_UNIT)
 #: The run length (measured cycles) whose noise the paper's simulated values are given (:func:`paper_sim_half`):
-#: our quick profile's table runs, 40,000 cycles less 4,000 of warm-up.  At that length the paper's runs are
-#: taken to be as precise as ours; at any other, as precise as a run of this length.
+#: the book's assumption (the paper states neither intervals nor run lengths), our quick profile's table runs,
+#: 40,000 cycles less 4,000 of warm-up.  At that length the paper's runs are taken to be as precise as ours; at
+#: any other, as precise as a run of this length.  The reproductions table shows, for each simulated column, the
+#: length at which its outcome would flip (``flips_at``).
 PAPER_SIM_CYCLES = 36_000
 
 #: Configuration of each table (keyword arguments of :func:`models.min_mva.solve`).
@@ -185,7 +192,7 @@ def printed_agrees(ours, paper) -> np.ndarray:
     return np.abs(ours - printed_centre(paper)) <= ANALYTIC_BAND * (1 + 1e-12)
 
 
-def paper_sim_half(ci, measured_cycles: float | None = None) -> np.ndarray:
+def paper_sim_half(ci, measured_cycles: float | None = None, paper_cycles: float | None = None) -> np.ndarray:
     """The 95% half width given to the paper's simulated values, from our half width ``ci`` (elementwise).
 
     The paper gives neither intervals nor run lengths.  Its noise is a
@@ -195,23 +202,44 @@ def paper_sim_half(ci, measured_cycles: float | None = None) -> np.ndarray:
     mean scales as one over the square root of the run length).  At the
     quick profile's length this is ``ci`` itself, the book's rule for a
     paper that gives no interval; ``measured_cycles=None`` gives ``ci`` too.
+    ``paper_cycles``: another assumed length of the paper's runs than the
+    book's :data:`PAPER_SIM_CYCLES` (the scan behind ``flips_at``).
     """
     ci = np.asarray(ci, dtype=float)
     if measured_cycles is None:
         return ci
-    return ci * np.sqrt(float(measured_cycles) / PAPER_SIM_CYCLES)
+    return ci * np.sqrt(float(measured_cycles) / float(PAPER_SIM_CYCLES if paper_cycles is None else paper_cycles))
 
 
-def simulation_band(ci, measured_cycles: float | None = None) -> np.ndarray:
+def simulation_band(ci, measured_cycles=None, paper_cycles: float | None = None) -> np.ndarray:
     """The band of a simulated entry with our 95% half width ``ci`` (elementwise; cycles).
 
-    :func:`models.core.claims.entry_band` of our half width, the paper's
-    (:func:`paper_sim_half`: ours scaled to :data:`PAPER_SIM_CYCLES`) and half
-    a unit of the last printed digit.
+    :func:`models.core.reproductions.entry_band` of our half width, the
+    paper's (:func:`paper_sim_half`: ours scaled to :data:`PAPER_SIM_CYCLES`,
+    or to ``paper_cycles``) and half a unit of the last printed digit.
+    ``measured_cycles``: one length, or one per entry (NaN or None: unknown).
     """
     ci = np.atleast_1d(np.asarray(ci, dtype=float))
-    paper = np.atleast_1d(paper_sim_half(ci, measured_cycles))
-    return np.array([entry_band(float(c), float(p), PRINTED_UNIT) for c, p in zip(ci, paper)])
+    measured = np.broadcast_to(np.asarray(np.nan if measured_cycles is None else measured_cycles, dtype=float),
+                               ci.shape)
+    paper = [float(paper_sim_half(c, None if np.isnan(m) else m, paper_cycles)) for c, m in zip(ci, measured)]
+    return np.array([entry_band(float(c), p, PRINTED_UNIT) for c, p in zip(ci, paper)])
+
+
+def simulation_dof(cmp) -> int | None:
+    """The degrees of freedom of the half widths of a simulated :func:`compare_table` (``sim_batches`` - 1, the
+    Student quantile of the batch means), or None (normal) when unknown or not the same for every entry."""
+    batches = cmp["sim_batches"].to_numpy(dtype=float) if "sim_batches" in cmp else np.array([np.nan])
+    if batches.size == 0 or not np.all(np.isfinite(batches)) or np.unique(batches).size != 1:
+        return None
+    return int(batches[0]) - 1
+
+
+def simulation_bands_at(cmp, paper_cycles: float) -> np.ndarray:
+    """The bands of a simulated :func:`compare_table` had the paper run ``paper_cycles`` measured cycles per
+    point instead of the book's assumed :data:`PAPER_SIM_CYCLES` (the ``bands_at`` behind ``flips_at``;
+    ``sim_measured``: our run lengths)."""
+    return simulation_band(cmp["sim_ci"].to_numpy(), cmp["sim_measured"].to_numpy(dtype=float), paper_cycles)
 
 
 def compare_table(which: int, analytic_results, sim_results=None):
@@ -232,11 +260,14 @@ def compare_table(which: int, analytic_results, sim_results=None):
         One row per (row, NC): ``paper_analytic``, ``paper_sim``, ``ours``,
         ``ours - paper_analytic`` (``diff_analytic``), ``printed_agrees``
         (:func:`printed_agrees`) and, with simulations,
-        ``sim``, ``sim_ci``, ``sim - paper_sim`` (``diff_sim``),
+        ``sim``, ``sim_ci``, ``sim_measured`` (our measured cycles; NaN if
+        unknown), ``sim_batches`` (the batch means behind ``sim_ci``; NaN
+        if unknown), ``sim - paper_sim`` (``diff_sim``),
         ``ours - sim``, ``paper_sim_in_ci``, ``sim_band``
         (:func:`simulation_band`) and ``sim_agrees`` (``|sim -
-        printed_centre(paper_sim)| <= sim_band``: the table rule's entry
-        test).  NCs without a result are left out.  Times in cycles.
+        printed_centre(paper_sim)| <= sim_band``: within the 95% band; the
+        table rule tests the entries of one NC together,
+        :func:`simulation_agreement`).  NCs without a result are left out.  Times in cycles.
     """
     paper = paper_table(which)
     out = []
@@ -257,7 +288,8 @@ def compare_table(which: int, analytic_results, sim_results=None):
             measured = (sim.cycles - sim.warmup) if hasattr(sim, "cycles") and hasattr(sim, "warmup") else None
             band = float(simulation_band(ci, measured)[0])
             row.update(
-                sim=val, sim_ci=ci, diff_sim=val - rec.simulation, ours_minus_sim=ours - val,
+                sim=val, sim_ci=ci, sim_measured=float("nan") if measured is None else float(measured),
+                sim_batches=float(getattr(sim, "batches", float("nan"))), diff_sim=val - rec.simulation, ours_minus_sim=ours - val,
                 paper_sim_in_ci=bool(abs(val - rec.simulation) <= ci), sim_band=band,
                 sim_agrees=bool(abs(val - float(printed_centre(rec.simulation))) <= band * (1 + 1e-12)),
             )
@@ -384,20 +416,26 @@ def printed_R_excess(which: int):
 def simulation_agreement(cmp) -> dict:
     """The counts of the table rule on a simulated :func:`compare_table` (every row and NC).
 
-    Returns ``{"entries", "agreeing", "outside", "allowed", "share"}``:
-    ``agreeing`` entries lie within their band (``sim_agrees``); a column is
-    reproduced when at most ``allowed`` = :func:`models.core.claims.allowed_misses`
-    of them miss (each band misses a perfect reproduction with probability
-    5%, and the column is called reproduced with probability 99% then).  The
-    verdict itself is the rule's own, :func:`models.core.claims.reproduction_row`
+    Returns ``{"entries", "agreeing", "outside", "share", "blocks",
+    "blocks_missed", "allowed", "largest_std"}``: ``agreeing`` entries lie
+    within their 95% band (``sim_agrees``; shown, not what decides); the
+    table rule (:func:`models.core.reproductions.table_rule`, one block per
+    NC) counts the ``blocks_missed`` of ``blocks`` and the ``allowed`` ones,
+    and ``largest_std`` is the largest ``|sim - printed centre| / band``.
+    The verdict itself is the rule's own,
+    :func:`models.core.reproductions.reproduction_row`
     (:func:`models.min_mva.experiments.simulation_verdicts`), never a
     comparison here.
     """
     n = int(len(cmp))
     k = int(cmp["sim_agrees"].sum())
-    allowed = allowed_misses(n) if n else 0
-    return {"entries": n, "agreeing": k, "outside": n - k, "allowed": allowed,
-            "share": k / n if n else float("nan")}
+    out = {"entries": n, "agreeing": k, "outside": n - k, "share": k / n if n else float("nan"),
+           "blocks": 0, "blocks_missed": 0, "allowed": 0, "largest_std": float("nan")}
+    if n:
+        rule = table_rule("simulation", cmp["sim"], printed_centre(cmp["paper_sim"]), cmp["sim_band"],
+                          blocks=cmp["NC"], printed_step=PRINTED_UNIT, dof=simulation_dof(cmp))
+        out.update({key: rule[key] for key in ("blocks", "blocks_missed", "allowed", "largest_std")})
+    return out
 
 
 def _memory_side(gap: pd.DataFrame) -> tuple[int, int]:

@@ -9,9 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import (CLAIM_COLUMNS, REPRO_COLUMNS, Claim, claims_file, claims_frame, counted_below,
-                                 entry_band, errors_below, furthest_from_one, reproduction_row, save_claims,
-                                 save_reproductions, setups_table, worst_error_below, worst_of)
+from models.core.claims import (CLAIM_COLUMNS, Claim, claims_file, claims_frame, counted_below, errors_below,
+                                 furthest_from_one, save_claims, setups_table, worst_error_below, worst_of)
 from models.core.experiment import run_curve
 from models.core.results import SimPoint
 from models.core.setups import BELOW, Curve, SimSettings, SimulatorSetup, named_setup
@@ -203,16 +202,6 @@ def test_a_claim_states_whose_tolerance():
         Claim("x", "Sec. 5", "q", "accuracy", quantifier="all")
     with pytest.raises(ValueError, match="cause"):
         Claim("x", "Sec. 5", "q", "fact", quantifier="all").row("toy", cause="luck")
-
-
-def test_save_reproductions(tmp_path):
-    rows = [reproduction_row("toy", "table1", "Table 1", "Sec. 3", col, "simulation", [1.0, 2.0], [1.01, 2.0],
-                             [entry_band(0.02, None, 0.01)] * 2, noise="ours") for col in ("R", "F")]
-    out = save_reproductions(pd.DataFrame(rows, columns=list(REPRO_COLUMNS)), "toy", tmp_path, owns={"table1"})
-    assert out["verdict"].tolist() == ["reproduced", "reproduced"]
-    assert (tmp_path / "tab-toy-reproductions.csv").exists()
-    with pytest.raises(ValueError, match="exactly the columns"):
-        save_reproductions(pd.DataFrame(rows).drop(columns="noise"), "toy", tmp_path)
 
 
 def _write(args):

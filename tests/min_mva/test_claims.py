@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from models.core.claims import CLAIM_COLUMNS, REPRO_COLUMNS, allowed_misses, claims_file, save_claims, \
-    save_reproductions
+from models.core.claims import CLAIM_COLUMNS, claims_file, save_claims
+from models.core.reproductions import REPRO_COLUMNS, allowed_misses, save_reproductions, table_rule
 from models.core.errors import ParameterError
 from models.core.paths import ROOT
 from models.findings.verdicts import threshold_in_quote, verdict_table
@@ -169,7 +169,7 @@ def test_error_verdicts_rest_on_the_paper_wiring():
     assert _verdicts(mixed).loc["fig2-within-5pct", "verdict"] == "does not hold"
 
 
-def _compare(which, shift_sim=0.0, shift_ana=0.0, ci=0.001, sim=True):
+def _compare(which, shift_sim=0.0, shift_ana=0.0, ci=0.001, sim=True, run=None):
     ana, sims = {}, {}
     for nc in pt.NC_VALUES:
         a = pt.paper_values(which, "analytic")[nc]
@@ -178,7 +178,8 @@ def _compare(which, shift_sim=0.0, shift_ana=0.0, ci=0.001, sim=True):
                                                                          if k != "R"})
         sims[nc] = SimpleNamespace(R=s["R"] + shift_sim, R_ci=ci,
                                    stage_residence={k: v + shift_sim for k, v in s.items() if k != "R"},
-                                   stage_ci={k: ci for k in s if k != "R"})
+                                   stage_ci={k: ci for k in s if k != "R"},
+                                   **({} if run is None else dict(zip(("cycles", "warmup", "batches"), run))))
     return pt.compare_table(which, ana, sims if sim else None)
 
 
@@ -293,7 +294,13 @@ def test_reproductions_of_an_exact_copy():
     assert list(rep.columns) == list(REPRO_COLUMNS) and list(rep["table_id"]) == list(REPRODUCED)
     assert (rep["verdict"] == "reproduced").all() and (rep["outside"] == 0).all()
     assert list(rep["entries"]) == [39, 26, 70, 65, 70]
-    assert list(rep["allowed"]) == [0, 0, allowed_misses(70), 0, allowed_misses(70)]
+    # the simulated columns are judged one NC at a time: 5 blocks of 14, 2 may miss
+    assert list(rep["blocks"]) == [39, 26, 5, 65, 5]
+    assert list(rep["allowed"]) == [0, 0, allowed_misses(5), 0, allowed_misses(5)] == [0, 0, 2, 0, 2]
+    assert (rep["blocks_missed"] == 0).all() and (rep["largest_std"] <= 1).all()
+    sim = rep[rep["kind"] == "simulation"]
+    assert sim["flips_at"].gt(pt.PAPER_SIM_CYCLES).all() or sim["flips_at"].isna().all()
+    assert rep[rep["kind"] == "analytic"]["flips_at"].isna().all()
     assert rep["note"].str.contains("set-up paper").sum() == 2  # only the paper's wiring is reproduced
 
 
@@ -307,6 +314,32 @@ def test_reproductions_follow_the_bands():
     rep = reproductions_table(_tables(shift_sim=0.02, ci=0.001)).set_index("table_id")
     assert rep.loc["table1-simulation", "verdict"] == "not reproduced" and rep.loc["table1-simulation", "outside"] == 70
     assert "the misses" in rep.loc["table1-simulation", "note"]
+    assert rep.loc["table1-simulation", "blocks_missed"] == 5
+    # one gross entry (Table 1, F1 at NC = 4) fails the column though only one block of five misses
+    tabs = _tables()
+    t1 = tabs[(1, "paper")]
+    i = t1.index[(t1["row"] == "F1") & (t1["NC"] == 4)][0]
+    t1.loc[i, "sim"] += 3 * t1.loc[i, "sim_band"]
+    rep = reproductions_table(tabs).set_index("table_id")
+    assert rep.loc["table1-simulation", "blocks_missed"] == 1 and rep.loc["table1-simulation", "largest_std"] > 2.5
+    assert rep.loc["table1-simulation", "verdict"] == "not reproduced"
+
+
+def test_reproductions_flip_with_the_assumed_paper_run_length():
+    """flips_at: the paper run length (measured cycles) beyond which a reproduced column would not be; our runs of
+    the full profile (950,000 measured cycles, 20 batches)."""
+    run = (1_000_000, 50_000, 20)
+    rep = reproductions_table(_tables(shift_sim=0.004, ci=0.001, run=run)).set_index("table_id")
+    sim = rep.loc[["table1-simulation", "table2-simulation"]]
+    assert (sim["verdict"] == "reproduced").all() and sim["flips_at"].between(pt.PAPER_SIM_CYCLES, 1e8).all()
+    for which in (1, 2):
+        tab = _compare(which, shift_sim=0.004, ci=0.001, run=run)
+        x = rep.loc[f"table{which}-simulation", "flips_at"]
+        for factor, expected in ((0.98, "reproduced"), (1.02, "not reproduced")):
+            bands = pt.simulation_bands_at(tab, x * factor)
+            assert table_rule("simulation", tab["sim"], pt.printed_centre(tab["paper_sim"]), bands, blocks=tab["NC"],
+                              printed_step=pt.PRINTED_UNIT, dof=19)["verdict"] == expected
+    assert rep.loc[rep["kind"] == "analytic", "flips_at"].isna().all()
 
 
 def test_save_reproductions(tmp_path):

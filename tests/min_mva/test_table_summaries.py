@@ -63,25 +63,31 @@ def test_printed_precision_allows_truncation_and_one_unit():
 
 
 def test_simulation_agreement_is_the_table_rule():
-    """A column of 70 entries is reproduced with up to allowed_misses(70) = 8 entries outside their band: the
-    counts are simulation_agreement's, the verdict the table rule's own (core.claims.reproduction_row)."""
+    """A column of 5 NC blocks of 14 entries is reproduced with up to allowed_misses(5) = 2 blocks missing (an entry
+    outside its band widened to the block's Sidak level) and no entry beyond GROSS_STD bands: the counts are
+    simulation_agreement's, the verdict the table rule's own (core.reproductions.reproduction_row)."""
     from models.min_mva.experiments import simulation_verdicts
 
     cmp = _fake(2)
-    assert pt.simulation_agreement(cmp) == {"entries": 70, "agreeing": 70, "outside": 0, "allowed": 8, "share": 1.0}
+    a = pt.simulation_agreement(cmp)
+    assert {k: a[k] for k in ("entries", "agreeing", "outside", "share", "blocks", "blocks_missed", "allowed")} == \
+        {"entries": 70, "agreeing": 70, "outside": 0, "share": 1.0, "blocks": 5, "blocks_missed": 0, "allowed": 2}
     verdicts = []
-    for misses in (8, 9):
+    for blocks in (2, 3):
         moved = cmp.copy()
-        moved.loc[moved.index[:misses], "sim"] += 0.05  # far outside a band of about 0.002
+        # every entry of the first NC values 2 bands off: outside the widened band (1.48 x), not gross (2.5)
+        at = moved["NC"].isin(pt.NC_VALUES[:blocks])
+        moved.loc[at, "sim"] += 0.0005 + 2 * moved.loc[at, "sim_band"]
         moved = moved.assign(sim_agrees=(moved["sim"] - pt.printed_centre(moved["paper_sim"])).abs()
                              <= moved["sim_band"])
-        assert pt.simulation_agreement(moved)["outside"] == misses
+        a = pt.simulation_agreement(moved)
+        assert a["outside"] == 14 * blocks and a["blocks_missed"] == blocks and a["largest_std"] == pytest.approx(2)
         verdicts += simulation_verdicts({(2, "paper"): moved})["verdict"].tolist()
     assert verdicts == ["reproduced", "not reproduced"]
 
 
 def test_simulation_band_combines_both_runs_and_the_printed_digit():
-    from models.core.claims import entry_band
+    from models.core.reproductions import entry_band
     # at the quick profile's length the paper's runs are as precise as ours: the book's rule
     assert pt.simulation_band(0.004, pt.PAPER_SIM_CYCLES)[0] == pytest.approx(entry_band(0.004, None, 0.001))
     assert pt.simulation_band(0.004)[0] == pytest.approx(entry_band(0.004, None, 0.001))
