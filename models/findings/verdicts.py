@@ -733,7 +733,8 @@ def chapter_summary(table: pd.DataFrame, chapter: str, reproductions: pd.DataFra
 # ----------------------------------------------------------------------------
 # The referee's report (book/findings/response.md)
 # ----------------------------------------------------------------------------
-#: The referee's record of the build they judged (commit 96c92d8): one row per verdict row of that build
+#: The referee's record of the build they judged (commit cf1263c; the record of the report before it, on 96c92d8,
+#: is ``referee-verdicts-96c92d8.csv`` beside it): one row per verdict row of that build
 #: (``number`` = the report's "#N"), the verdict then, the referee's judgement (F fair, Q questionable,
 #: W wrong), what they suggest, and where the claim is now (``now``: ``claims:<claim_id>``,
 #: ``reproductions:<table_id>`` or ``chapter:<where>``).  Data from the report, not results.
@@ -741,7 +742,7 @@ REFEREE_RECORD = Path(__file__).parent / "data" / "referee-verdicts-before.csv"
 
 
 def referee_record(path: Path | str = REFEREE_RECORD) -> pd.DataFrame:
-    """The referee's record (:data:`REFEREE_RECORD`), checked: 51 numbered rows, judgements F/Q/W."""
+    """The referee's record (:data:`REFEREE_RECORD`), checked: numbered rows, judgements F/Q/W."""
     frame = pd.read_csv(path, keep_default_na=False, dtype=str)
     want = ["number", "chapter", "claim_before", "verdict_before", "judgement", "referee_suggests", "now"]
     if list(frame.columns) != want:
