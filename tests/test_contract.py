@@ -203,11 +203,13 @@ def test_figures_are_keyed_by_label(rooms):
 
 
 def test_claims_and_glue_have_their_rooms(rooms):
-    from models.core.claims import Claim
+    from models.core.claims import Claim, Considered
 
     name, r = rooms
     cl, gl = r["claims"], r["glue"]
     assert isinstance(cl.CLAIMS, dict) and cl.CLAIMS and all(isinstance(c, Claim) for c in cl.CLAIMS.values())
+    # the sentences read and not judged, each with its reason (the findings page lists them)
+    assert isinstance(cl.CONSIDERED, tuple) and all(isinstance(c, Considered) for c in cl.CONSIDERED)
     assert callable(cl.claims_table)
     assert any(n.startswith("glue_values") and callable(getattr(gl, n)) for n in dir(gl)), "no glue_values"
     for room, names in (("experiments", ("CLAIMS", "claims_table")), ("experiments", ("glue_values",))):
