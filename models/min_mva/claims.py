@@ -17,6 +17,14 @@ tables are read by the findings chapter.
 The rows are built from the tables of :mod:`models.min_mva.experiments`;
 an outcome is worded from :func:`models.core.claims.row_outcome`, the
 findings' own row rule.
+
+Every claim carries its quantifier, from the sentence's own words ("in all
+cases": all; "tends to", "often tend to": most; a single reduction: one); a
+fact row names its declared criterion (:data:`models.core.criteria.CRITERIA`:
+``exact`` for the symbolic special cases, ``measured-exact`` for the memory's
+residence, ``more-than-half`` of noise-aware comparisons for the sentences on
+Tables 1 and 2, :mod:`models.min_mva.residence_bias`).  :data:`CONSIDERED`
+lists the checkable sentences the book read and does not judge, with the reason.
 """
 
 from __future__ import annotations
