@@ -26,7 +26,11 @@ line), ``experiments`` (the paper's figures, the simulation hook and the
 analysis tables), ``claims`` (the claims and reproductions tables),
 ``glue`` (what the pages glue), ``plots`` (matplotlib), ``paper_tables``
 (the paper's Tables 1 and 2 and
-:func:`~models.min_mva.paper_tables.compare_table`), ``compare``.
+:func:`~models.min_mva.paper_tables.compare_table`), ``residence_bias`` (the
+sentences on the tables' residence times, decided case by case beyond the
+noise), ``eq4_printed`` (the multi-packet model with eq. (4) as printed
+against the simulation), ``readings`` (the readings of eqs. (1) and (4)),
+``compare``.
 """
 
 from ..core.symbolic import lazy_attributes

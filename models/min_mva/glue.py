@@ -22,17 +22,19 @@ import numpy as np
 import pandas as pd
 
 from ..core.claims import row_outcome, worst_of
+from ..core.criteria import more_than_half
 from ..core.errors import ParameterError
 from ..core.reproductions import GROSS_STD, block_z, flip_text
 from ..core.tables import join_words
 from . import paper_tables
-from .claims import CLAIMS, holds_text, worst_points
+from .claims import CLAIMS, CONTROL_SETUP, holds_text, worst_points
 from .experiments import analytic_tables, simulation_verdicts
 from .readings import EQ1_READINGS
+from .residence_bias import wiring_effect
 from .setups import DEFAULT_SETUP, SETUPS
 
 __all__ = ["glue_values_derivation", "glue_values_figures", "glue_values_queueing", "glue_values_tables",
-           "miss_sentence", "OUTCOME_WORDS"]
+           "glue_values_printed", "glue_values_spacing", "miss_sentence", "OUTCOME_WORDS"]
 
 #: How a page words the outcome of a claims row against the paper's threshold
 #: (:func:`models.core.claims.row_outcome`).
@@ -265,3 +267,50 @@ def glue_values_tables(tabs: Mapping, readings: pd.DataFrame, reference: str = D
     out["min_mva-gross-std"] = GROSS_STD
     return out
 
+
+
+def glue_values_printed(printed: pd.DataFrame, setup: str = DEFAULT_SETUP) -> dict:
+    """What :doc:`03-multi-packet` glues about eq. (4) as printed, by key.
+
+    ``printed``: :func:`~models.min_mva.eq4_printed.printed_points` of the
+    page's runs.  On ``setup``: ``min_mva-printed-worst`` (the largest
+    ``|relative error|``, a fraction, in R or X over Figs. 6-8; ``inf`` when
+    unbounded), ``min_mva-printed-worst-at`` (where) and ``min_mva-printed-outcome`` (what it decides, in
+    words: a finite error decides nothing without the paper's number, an unbounded one fails the claim).
+    """
+    w = worst_points(printed[printed["setup"] == setup])
+    w = w[w["claim_id"] == "fig6-8-accurate"]
+    if w.empty:
+        return {}
+    worst = float(w["worst_err"].iloc[0])
+    outcome = ("is finite, so without the paper's number it decides nothing either" if np.isfinite(worst) else
+               "is unbounded, so as printed the claim does not hold (cause: the paper's text)")
+    return {"min_mva-printed-worst": worst, "min_mva-printed-worst-at": str(w["at"].iloc[0]),
+            "min_mva-printed-outcome": outcome}
+
+
+def glue_values_spacing(tables: Mapping) -> dict:
+    """What :doc:`04-tables` glues about the paper's explanation of the return network's bias, by key.
+
+    ``tables``: ``{(table, set-up): compare_table frame}``.  Per table simulated
+    on both wirings (:func:`models.min_mva.residence_bias.wiring_effect`):
+    ``min_mva-spacing-t<n>-smaller`` and ``-entries`` (the return entries
+    nearest the memories whose over-estimate is smaller on the control
+    wiring beyond the noise, and how many were compared), ``-over-mirror`` and
+    ``-over-other`` (the mean over-estimate, cycles per visit), ``-holds``
+    (:func:`~models.min_mva.claims.holds_text` of more than half).
+    """
+    sim = {k: v for k, v in tables.items() if "sim" in v}
+    mirror = {w: c for (w, s), c in sim.items() if s == DEFAULT_SETUP}
+    other = {w: c for (w, s), c in sim.items() if s == CONTROL_SETUP}
+    out = {}
+    for which in sorted(set(mirror) & set(other)):
+        eff = wiring_effect({which: mirror[which]}, {which: other[which]})
+        if eff.empty:
+            continue
+        key = f"min_mva-spacing-t{which}"
+        out.update({f"{key}-smaller": int(sum(1 for x in eff["smaller"] if x is True)), f"{key}-entries": len(eff),
+                    f"{key}-over-mirror": float(eff["over mirror"].mean()),
+                    f"{key}-over-other": float(eff["over other"].mean()),
+                    f"{key}-holds": holds_text(more_than_half(list(eff["smaller"])))})
+    return out

@@ -71,7 +71,7 @@ from ..core.fixed_point import anderson_update, fixed_point, fixed_points, newto
 from ..core.results import Result
 from ..core.symbolic import compiled
 from ..core.validate import require, require_choice, require_loads, require_max_iter, require_tol
-from .readings import EQ1_READINGS
+from .readings import EQ1_READINGS, EQ4_READINGS
 from ..networks.multistage import MultistageNetwork
 from .params import MvaParams
 from .visits import StageStructure, Visits, stage_labels, stage_structure, visit_ratios
@@ -92,7 +92,8 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
     """``name -> (argument symbols, expression)`` of every lambdified equation.
 
     ``multi=False``: eqs. (1)-(3), eq. (1) under ``reading``
-    (:func:`models.min_mva.equations.eq1_reading`); ``multi=True``: eqs. (4)-(6).
+    (:func:`models.min_mva.equations.eq1_reading`); ``multi=True``: eqs. (4)-(6), eq. (4) under ``reading``
+    (:data:`models.min_mva.readings.EQ4_READINGS`: ``"eq4-printed"`` is eq. (4) as printed).
     Both modes take the same arguments (unused ones are ignored), with
     ``R_ij = V_ij r_ij`` substituted so that the functions take per-visit
     residence times.
@@ -113,7 +114,7 @@ def _kernel_specs(multi: bool, reading: str = "paper") -> dict:
         sp_["Q_mm"] = ((s.X_i, s.V, s.r, s.m), e["Qhat_ij:5"].rhs.subs(Rv))
         sp_["U_mm"] = ((s.X_ij, s.S_mm), e["U_ij:5"].rhs)
         sp_["U_pe"] = ((s.X_pe, s.S_pe, s.m), e["U_iPE:6"].rhs)
-        sp_["switch"] = (sw_args, _per_visit("eq:4"))
+        sp_["switch"] = (sw_args, _per_visit("eq:4_printed" if reading == "eq4-printed" else "eq:4"))
         sp_["sum_b"] = ((s.p, s.O_X, s.X_ij, s.NC), e["eq:4b_summand"])
         sp_["sum_c"] = ((s.p, s.O_U, s.U_i, s.NC), e["eq:4c_summand"])
         sp_["memory"] = ((s.Ahat_o, s.Qhat_i, s.U_i, s.U_o, s.NC, s.S_mm, s.m), _per_visit("eq:5"))
@@ -500,9 +501,12 @@ def _validate(NC, network: dict, damping, tol, max_iter, method, reading="paper"
     """The network (:class:`~models.min_mva.params.MvaParams`, the one check of the nine keywords), the reading,
     ``NC`` and the iteration controls: ``(params, NC, max_iter)``."""
     p = MvaParams.of(network, where)
-    require_choice("reading", reading, list(EQ1_READINGS), unit="reading of eq. (1)")
-    if reading != "paper" and p.m != 1:
+    require_choice("reading", reading, list(EQ1_READINGS) + [r for r in EQ4_READINGS if r not in EQ1_READINGS],
+                   unit="reading of eq. (1) or eq. (4)")
+    if reading not in EQ4_READINGS and p.m != 1:
         raise ParameterError(f"`reading` {reading!r} is a reading of eq. (1), for m = 1 only; got m = {p.m}")
+    if reading not in EQ1_READINGS and p.m == 1:
+        raise ParameterError(f"`reading` {reading!r} is a reading of eq. (4), for m > 1 only; got m = 1")
     NC = _population(NC)
     require("damping", damping, 0, 1, lo_open=True, unit="weight of the new iterate")
     require_tol("tol", tol, unit="relative change")
@@ -641,7 +645,9 @@ def solve(
     reading : str
         Reading of eq. (1), one of :data:`models.min_mva.equations.EQ1_READINGS`
         (``"paper"``, the default, is the chapter's; the others are the
-        alternatives tried against Table 1).  Single-packet (``m = 1``) only.
+        alternatives tried against Table 1) for ``m = 1``; for ``m > 1`` one of
+        :data:`models.min_mva.readings.EQ4_READINGS` (``"paper"``: eq. (4) with
+        the factor m the text of Sec. 4.2 asks for; ``"eq4-printed"``: as printed).
 
     Returns
     -------

@@ -12,7 +12,8 @@ from models.core.experiment import CurveRun
 from models.core.setups import Curve
 from models.min_mva import paper_tables as pt
 from models.min_mva.experiments import error_tables
-from models.min_mva.glue import glue_values_derivation, glue_values_figures, glue_values_queueing, glue_values_tables
+from models.min_mva.glue import (glue_values_derivation, glue_values_figures, glue_values_printed, glue_values_queueing,
+                                 glue_values_spacing, glue_values_tables)
 
 _CHECKS = {"kruskal_snir_single": True, "kruskal_snir_m": True, "kruskal_snir_m_printed": False,
            "switch_1x1_single": True, "switch_1x1_m": True, "memory_single": True, "processor_single": False,
@@ -210,3 +211,30 @@ def test_simulation_verdicts_are_the_table_rules():
                                 pt.printed_centre(tab["paper_sim"]), tab["sim_band"], blocks=tab["NC"],
                                 printed_step=pt.PRINTED_UNIT)
         assert table.set_index(["table", "setup"]).loc[(which, setup), "verdict"] == rule["verdict"]
+
+
+def test_printed_values():
+    """03-multi-packet's numbers on eq. (4) as printed: the worst error on the set-up asked for, and what it decides."""
+    results = {6: (_run(6, "m=2, S_mm=2", "paper", 0.3, -0.1), _run(6, "m=2, S_mm=2", "second-omega", 0.5, 0.0)),
+               7: (_run(7, "m=4, S_mm=4", "paper", 0.2, 0.0),)}
+    points, _ = error_tables(results)
+    v = glue_values_printed(points)
+    assert v["min_mva-printed-worst"] == pytest.approx(0.3) and v["min_mva-printed-worst-at"].startswith("Fig. 6")
+    assert v["min_mva-printed-outcome"].startswith("is finite")
+    assert glue_values_printed(points, "second-omega")["min_mva-printed-worst"] == pytest.approx(0.5)
+    unbounded = points.assign(**{"rel. error": np.where(points["NC"] == 8, np.inf, 0.0)})
+    assert glue_values_printed(unbounded)["min_mva-printed-outcome"].startswith("is unbounded")
+    assert glue_values_printed(points.iloc[:0]) == {}
+
+
+def test_spacing_values():
+    """04-tables' numbers on the return-spacing explanation: per table simulated on both wirings."""
+    tabs = {(1, "paper"): _compare(1), (2, "paper"): _compare(2), (2, "second-omega"): _compare(2, shift_sim=0.01)}
+    v = glue_values_spacing(tabs)
+    assert set(v) == {f"min_mva-spacing-t2-{k}" for k in ("smaller", "entries", "over-mirror", "over-other", "holds")}
+    assert v["min_mva-spacing-t2-smaller"] == 15 and v["min_mva-spacing-t2-entries"] == 15
+    assert v["min_mva-spacing-t2-over-other"] == pytest.approx(v["min_mva-spacing-t2-over-mirror"] - 0.01)
+    assert v["min_mva-spacing-t2-holds"] == "holds"
+    v = glue_values_spacing({**tabs, (2, "second-omega"): _compare(2, shift_sim=0.0)})
+    assert v["min_mva-spacing-t2-smaller"] == 0 and v["min_mva-spacing-t2-holds"] == "does not hold"
+    assert glue_values_spacing({(2, "paper"): _compare(2)}) == {}
