@@ -46,7 +46,7 @@ def test_latency_values():
     assert glue_values_latency(nan_first, dec, zl)["torus_dor-fig1-worst-unidirectional"] == "10.0%"
     # the page's Fig. 1 bullets (its Markdown) read these keys
     assert _page_sentence("02-latency", "- **unidirectional torus**", v) == (
-        "- **unidirectional torus**: worst |error| below 80% of the simulated saturation load: unbounded "
+        "- **unidirectional torus**: worst |error| at 25, 50 and 75% of the simulated saturation load: unbounded "
         "(default reading) and 30.0% (as printed); the model saturates at 0.61 to 0.68 times the "
         "simulated saturation load (as printed: 0.40 to 0.50).")
 
