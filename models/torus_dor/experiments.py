@@ -41,12 +41,13 @@ Error tables come from :func:`models.core.experiment.error_table`, put in
 the chapter's columns by :func:`error_summary` (relative errors as fractions
 at 25/50/75/90% of the simulated saturation load, the worst error below
 :data:`~models.core.setups.BELOW` of it by
-:func:`models.core.claims.worst_error_below`, saturation loads).  The
+:func:`models.core.claims.accuracy_below` at 25, 50 and 75 % of it, saturation loads).  The
 chapter's own tables: :func:`points_table`, :func:`decomposition`,
 :func:`zero_load_check`, :func:`switch_table`, :func:`switches_2003_table`,
 :func:`occupancy_check`, :func:`assumptions_table`,
 :func:`channel_rate_table`, :func:`reading_candidates` and
-:func:`comparison_table` (the 2004 and the 2003 models on every curve).
+:func:`models.torus_dor.versus2003.comparison_table` (the 2004 and the reconstructed 2003 models on every
+curve, decided beyond the noise).
 The paper's claims are :mod:`models.torus_dor.claims`; the numbers and
 sentences the pages glue, :mod:`models.torus_dor.glue`; the plots,
 :mod:`models.torus_dor.plots`.
@@ -62,7 +63,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import errors_below, worst_error_below
+from ..core.claims import accuracy_below
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun, each_curve, error_table, run_curve
 from ..core.results import SimPoint, ci_column
@@ -85,8 +86,7 @@ __all__ = [
     "format_fraction", "count_of", "model_column", "decomposition", "zero_load_check", "switch_variants",
     "switch_variants_2003", "switch_table", "switches_2003_table", "occupancy_check", "assumptions_table",
     "channel_rate_table", "READING_CANDIDATES", "reading_candidates", "PAPER_FIG1", "PAPER_FIG2", "READINGS",
-    "saturation_of", "is_paper_curve", "compare_2003", "comparison_table", "worst_key", "HALF",
-    "errors_higher_near_saturation",
+    "saturation_of", "is_paper_curve", "as_model",
 ]
 
 #: Points of each model line.
@@ -353,8 +353,11 @@ def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _as_model(run: CurveRun, which: str) -> CurveRun:
-    """``run`` with the latency of another model in place of the default reading's (``"printed"``, ``"2003"``)."""
+def as_model(run: CurveRun, which: str) -> CurveRun:
+    """``run`` with the latency and the saturation load of another model in place of the default reading's
+    (``"printed"``: :data:`PRINTED`, ``"2003"``: the reconstructed 2003 model; ``"default"``: ``run`` itself), so
+    that :func:`models.core.claims.accuracy_below` judges that model's unboundedness from its own saturation
+    load against the simulated bracket."""
     if which == "default":
         return run
     sat = saturation_2003(run.curve) if which == "2003" else saturation_printed(run.curve)
@@ -372,7 +375,8 @@ def model_column(which: str = "default") -> str:
 def error_summary(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_FRACTIONS) -> pd.DataFrame:
     """One row per curve (grouped by torus): relative error ``(model - sim)/sim`` (a fraction, not
     percent) at each fraction of the simulated saturation load, the worst ``|error|`` below
-    :data:`~models.core.setups.BELOW` of it (:func:`~models.core.claims.worst_error_below`), and the
+    :data:`~models.core.setups.BELOW` of it (:func:`~models.core.claims.accuracy_below` of :func:`as_model`: at the
+    fixed fractions 25, 50, 75 %, unbounded from each model's own saturation load against the simulated bracket), and the
     saturation loads (messages/node/cycle) of the model, the simulation, the model as printed
     and the 2003 model (when the runs have their latencies).
 
@@ -390,7 +394,7 @@ def error_summary(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_F
     others = [w for w in ("printed", "2003") if any(f"latency {w}" in r.model for r in runs)]
     tables = {"default": error_table(runs, at=fractions)}
     for w in others:
-        tables[w] = error_table([_as_model(r, w) for r in runs], at=fractions)
+        tables[w] = error_table([as_model(r, w) for r in runs], at=fractions)
     base = tables["default"]
     out = pd.DataFrame({"torus": [torus_of(r.curve) for r in runs], "curve": base["curve"]})
     tag = {"default": "", "printed": "printed ", "2003": "2003 "}
@@ -399,7 +403,7 @@ def error_summary(runs: Sequence[CurveRun], fractions: Sequence[float] = ERROR_F
             col = f"err @{round(100 * f, 6):g}% [%]"  # the column of models.core.experiment.error_table
             out[f"err {tag[w]}{percent(f, 0)}"] = t[col] / 100.0
     for w in tables:
-        out[f"worst {tag[w]}<{percent(BELOW, 0)}"] = [worst_error_below(r, column=model_column(w)) for r in runs]
+        out[f"worst {tag[w]}<{percent(BELOW, 0)}"] = [accuracy_below(as_model(r, w)).worst for r in runs]
     out["sat model"] = base["model saturation"]
     out["sat sim"] = base["sim saturation"]
     for w in others:
@@ -636,7 +640,7 @@ def reading_candidates(radices=(16, 16), L: int = 5, M: int = 32, *, fraction: f
 
 
 # ----------------------------------------------------------------------------
-# The 2004 model against the 2003 model, curve by curve (the data of the comparison claims)
+# The paper's configurations and the model readings of the claims (the comparisons: versus2003.py)
 # ----------------------------------------------------------------------------
 #: The paper's own configurations (radices, L, M): Fig. 1 (16x16 and 8x8x8, L = 3, 5, M = 32, 64, 100) and
 #: Fig. 2 (16x16, L = 5, M = 32).  A curve on another network is a case beyond the paper's configuration.
@@ -659,97 +663,8 @@ def is_paper_curve(curve: Curve, figure: str = "any") -> bool:
     return c in {"fig1": PAPER_FIG1, "fig2": PAPER_FIG2, "any": PAPER_FIG1 | PAPER_FIG2}[figure]
 
 
-def worst_key(run: CurveRun, which: str = "default") -> tuple:
-    """How inaccurate model ``which`` is on ``run``, by the rule's number: ``(loads where its error is unbounded,
-    worst finite |error|)`` over the simulated loads under 80% of the simulated saturation load.  Smaller is
-    more accurate; the first entry is 0 exactly when :func:`~models.core.claims.worst_error_below` is finite,
-    and the second is then that worst error (the key only breaks the tie of two unbounded errors)."""
-    e = errors_below(run, column=model_column(which))
-    if e.size == 0:
-        return (math.nan, math.nan)
-    fin = e[np.isfinite(e)]
-    return (int(np.isinf(e).sum()), float(fin.max()) if fin.size else math.nan)
-
-
-def compare_2003(run: CurveRun, which: str = "default"):
-    """Whether model ``which`` (``"default"`` or ``"printed"``) is more accurate than the 2003 model on ``run``:
-    :func:`worst_key` smaller (a worst |error| below 80% of the simulated saturation load that is smaller, or,
-    both unbounded, unbounded at fewer loads, then a smaller worst finite error).  None without both."""
-    a, b = worst_key(run, which), worst_key(run, "2003")
-    if any(isinstance(x, float) and math.isnan(x) for x in (a[0], b[0])):
-        return None
-    if a[0] != b[0]:
-        return bool(a[0] < b[0])
-    if math.isnan(a[1]) or math.isnan(b[1]):
-        return None
-    return bool(a[1] < b[1])
-
-
-#: "The high traffic region" of the 2003 claim: the simulated loads from this fraction of the simulated saturation
-#: load up to :data:`~models.core.setups.BELOW`.
-HALF = 0.5
-
-
-def errors_higher_near_saturation(worst_below_half: float, worst_below: float):
-    """Whether a model's worst |error| from :data:`HALF` to 80% of the simulated saturation load exceeds its worst
-    |error| below :data:`HALF`, from the two worst errors (below :data:`HALF`, below 80%): the worst over both
-    ranges exceeds the worst of the lower one exactly when the upper one's does.  None without both."""
-    if math.isnan(worst_below_half) or math.isnan(worst_below):
-        return None
-    return bool(worst_below > worst_below_half)
-
-
 def saturation_of(run: CurveRun, which: str = "default") -> float:
     """The saturation load (messages/node/cycle) of model ``which`` on ``run``'s curve: ``"default"`` (the run's
     own), ``"printed"`` (:data:`PRINTED`) or ``"2003"`` (the reconstructed 2003 model)."""
     return {"default": run.model_saturation, "printed": saturation_printed(run.curve),
             "2003": saturation_2003(run.curve)}[which]
-
-
-def comparison_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
-    """The 2004 model (default reading and as printed) and the reconstructed 2003 model on every simulated curve.
-
-    ``runs`` need the 2003 model's latency (:func:`run_figure` with
-    ``with_2003=True``) and the printed one; a curve that appears twice
-    (Fig. 2's is also a Fig. 1 curve) is kept once.  One row per curve:
-    ``torus``, ``curve``, ``paper`` (a network of the paper's Figs. 1-2,
-    :func:`is_paper_curve`), ``sat sim`` and, per model ``m`` of
-    ``default``, ``printed``, ``2003``: ``worst m`` (the worst |error| below
-    80% of the simulated saturation load, fraction, inf if unbounded),
-    ``sat m / sim``; ``better default``, ``better printed``
-    (:func:`compare_2003`), ``closer default``, ``closer printed`` (the
-    model's saturation load closer to the simulated one than the 2003
-    model's, in log), ``worst 2003 <50%`` (the 2003 model's worst |error| at
-    the simulated loads below half the simulated saturation load; its error
-    is larger from 50% to 80% of that load than below 50% exactly when
-    ``worst 2003`` exceeds it, :func:`errors_higher_near_saturation`).
-    """
-    rows, seen = [], set()
-    for run in runs:
-        key = (run.curve.label, torus_of(run.curve))
-        if key in seen or run.sim is None or "latency 2003" not in run.model:
-            continue
-        seen.add(key)
-        ssim = run.sim_saturation
-        row = {"torus": torus_of(run.curve), "curve": run.curve.label, "paper": is_paper_curve(run.curve),
-               "sat sim": ssim}
-        for w in ("default", "printed", "2003"):
-            row[f"worst {w}"] = worst_error_below(run, column=model_column(w))
-            s = saturation_of(run, w)
-            row[f"sat {w} / sim"] = s / ssim if ssim > 0 else math.nan
-        for w in ("default", "printed"):
-            row[f"better {w}"] = compare_2003(run, w)
-            a, b = row[f"sat {w} / sim"], row["sat 2003 / sim"]
-            row[f"closer {w}"] = (bool(abs(math.log(a)) < abs(math.log(b)))
-                                  if all(math.isfinite(x) and x > 0 for x in (a, b)) else None)
-        row["worst 2003 <50%"] = worst_error_below(run, HALF, column=model_column("2003"))
-        rows.append(row)
-    cols = ["torus", "curve", "paper", "sat sim"] + [f"{a} {w}" for w in ("default", "printed", "2003")
-                                                       for a in ("worst",)] + \
-        [f"sat {w} / sim" for w in ("default", "printed", "2003")] + \
-        ["better default", "better printed", "closer default", "closer printed", "worst 2003 <50%"]
-    out = pd.DataFrame(rows, columns=cols)
-    for c in ("better default", "better printed", "closer default", "closer printed"):
-        out[c] = out[c].astype(object)
-    return out
-

@@ -32,7 +32,7 @@ from ..core.experiment import CurveRun
 from ..core.setups import BELOW
 from ..core.tables import percent
 from ..networks.dor_paths import DorCombinatorics
-from .experiments import READINGS, count_of, errors_higher_near_saturation, format_fraction
+from .experiments import READINGS, count_of, format_fraction
 from .setups import torus_of
 from .solve import TorusDorResult
 
@@ -166,7 +166,8 @@ def glue_values_comparison(errors: pd.DataFrame | None = None, readings: pd.Data
       ``switch-setup`` (the torus of ``run``);
     * ``comparison`` (``comparison_table``), per torus:
       ``cmp-better-default/printed-<torus>``, ``cmp-closer-default/printed-<torus>`` and
-      ``cmp-2003-high-<torus>``, each ``"k of n"`` curves, ``cmp-curves-<torus>`` (how many curves) and
+      ``cmp-drawback-default/printed-<torus>`` (``versus2003.comparison_table``'s decisions beyond the noise),
+      each ``"k of n"`` curves, ``cmp-curves-<torus>`` (how many curves) and
       ``cmp-paper-<torus>`` (how many of them on the paper's networks).
     """
     out = {}
@@ -209,10 +210,8 @@ def glue_values_comparison(errors: pd.DataFrame | None = None, readings: pd.Data
         for t in dict.fromkeys(comparison["torus"]):
             g = comparison[comparison["torus"] == t]
             for w in READINGS:
-                out[f"torus_dor-cmp-better-{w}-{t}"] = count_of(g[f"better {w}"])
-                out[f"torus_dor-cmp-closer-{w}-{t}"] = count_of(g[f"closer {w}"])
-            out[f"torus_dor-cmp-2003-high-{t}"] = count_of(
-                errors_higher_near_saturation(a, b) for a, b in zip(g["worst 2003 <50%"], g["worst 2003"]))
+                for what in ("better", "closer", "drawback"):
+                    out[f"torus_dor-cmp-{what}-{w}-{t}"] = count_of(g[f"{what} {w}"])
             out[f"torus_dor-cmp-curves-{t}"] = len(g)
             out[f"torus_dor-cmp-paper-{t}"] = int(g["paper"].sum())
     return out
