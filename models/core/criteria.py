@@ -91,8 +91,9 @@ CRITERIA = _declare(
               "per case, as lower-beyond-noise; cases within the noise count against"),
     Criterion("equal-beyond-noise", "\"equal\", \"balanced\", \"evenly distributed\": the same value on every "
               "channel", "the spread of the channel values over and above their counting noise is zero within "
-              "its 95% interval (a significance test on independent seeds, spread_beyond_noise()); the size of the spread is "
-              "reported beside it", "the counting noise of each channel, estimated from independently seeded runs"),
+              "its 95% interval (a significance test on independently seeded runs, spread_beyond_noise()); the "
+              "size of the spread is reported beside it", "the counting noise, from independently seeded runs "
+              "(a jackknife over the runs, Student's t with runs - 1 degrees of freedom)"),
     Criterion("similar-factor", "\"similar\": two values that differ little",
               "the larger over the smaller below 1.25 (a difference of a quarter is not 'similar' in any "
               "reading; the ratios are shown)", "the saturation searches' brackets: the ratio's whole range "
@@ -184,13 +185,17 @@ def spread_beyond_noise(loads) -> dict:
     seeded** (the estimator assumes their counting noise independent; runs with common random numbers would
     share noise and look imbalanced).  Each run's values are divided by their mean over the channels:
     ``y = x / mean - 1``.  ``raw cv`` is the mean over the runs of ``std(y)`` (noise included), ``max dev`` the
-    largest ``|y|``.  The mean over pairs of runs of ``y_a * y_b`` (channel by channel) estimates the variance
-    of the shared part: ``sys var`` (mean over channels) with its standard error ``sys var se`` (over the
-    channels), ``sys cv = sqrt(max(sys var, 0))``, and ``equal``: True when ``sys var <= 1.96 sys var se`` (no
-    shared spread beyond the noise at 95 %), False otherwise, None with fewer than two runs.  The size of the
-    spread (``sys cv``) is reported beside the decision, whatever it is.
+    largest ``|y|``.  The mean over pairs of runs of ``y_a * y_b`` (channel by channel, then over the
+    channels) estimates the variance of the part every run shares: ``sys var``, ``sys cv = sqrt(max(sys var,
+    0))``.  Its standard error ``sys var se`` is the jackknife over the **runs** (leave one run out), the only
+    independent units: the channels of one run are correlated (a message loads consecutive channels of a
+    ring), so an error taken over channels would be too small.  ``equal``: True when ``sys var`` is within
+    Student's 95 % two-sided quantile (``runs - 1`` degrees of freedom) times its standard error of zero,
+    False when above it, None with fewer than three runs.  The size of the spread (``sys cv``) is reported
+    beside the decision, whatever it is.
     """
     import numpy as np
+    from scipy import stats
 
     ys = [np.asarray(x, dtype=float) for x in loads]
     ys = [x / x.mean() - 1.0 for x in ys if x.size and np.isfinite(x).all() and x.mean() > 0]
@@ -198,10 +203,22 @@ def spread_beyond_noise(loads) -> dict:
            "raw cv": float(np.mean([y.std() for y in ys])) if ys else math.nan,
            "max dev": float(max(np.abs(y).max() for y in ys)) if ys else math.nan,
            "sys var": math.nan, "sys var se": math.nan, "sys cv": math.nan, "equal": None}
-    if len(ys) < 2:
+    n = len(ys)
+    if n < 2:
         return out
-    prods = np.array([ys[a] * ys[b] for a in range(len(ys)) for b in range(a + 1, len(ys))])
-    z = prods.mean(axis=0)
-    var, se = float(z.mean()), float(z.std(ddof=1) / math.sqrt(z.size))
-    out.update({"sys var": var, "sys var se": se, "sys cv": math.sqrt(max(var, 0.0)), "equal": bool(var <= 1.96 * se)})
+    Y = np.array(ys)
+    gram = Y @ Y.T / Y.shape[1]  # mean over the channels of y_a * y_b, every pair of runs
+
+    def shared(keep):
+        g = gram[np.ix_(keep, keep)]
+        m = len(keep)
+        return (g.sum() - np.trace(g)) / (m * (m - 1))
+
+    var = float(shared(np.arange(n)))
+    out.update({"sys var": var, "sys cv": math.sqrt(max(var, 0.0))})
+    if n < 3:
+        return out
+    loo = np.array([shared(np.delete(np.arange(n), i)) for i in range(n)])
+    se = float(math.sqrt((n - 1) / n * np.sum((loo - loo.mean()) ** 2)))
+    out.update({"sys var se": se, "equal": bool(var <= stats.t.ppf(0.975, n - 1) * se)})
     return out

@@ -44,3 +44,18 @@ def test_spread_beyond_noise_finds_a_shared_imbalance_and_not_pure_noise():
     out = K.spread_beyond_noise(skew)
     assert out["equal"] is False and out["sys cv"] == pytest.approx(0.02, rel=0.3)
     assert K.spread_beyond_noise(noise[:1])["equal"] is None  # one run: no estimate of the noise
+
+
+def test_spread_beyond_noise_is_not_fooled_by_channels_that_share_noise():
+    """The channels of one run are correlated (a message loads consecutive channels of a ring): the standard
+    error comes from the independently seeded runs, so pure noise correlated along the channels is called
+    equal about 95 % of the time (an error taken over the channels would call it unequal far more often)."""
+    rng = np.random.default_rng(11)
+    kernel = np.ones(8) / 8
+    unequal = 0
+    trials = 300
+    for _ in range(trials):
+        runs = [1 + 0.05 * np.convolve(rng.standard_normal(256 + 7), kernel, mode="valid") for _ in range(6)]
+        unequal += K.spread_beyond_noise(runs)["equal"] is False
+    assert unequal / trials < 0.10
+    assert K.spread_beyond_noise(runs[:2])["equal"] is None  # two runs: no jackknife
