@@ -64,8 +64,8 @@ all, one    any fails: **does not hold**; all pass: **holds** (**holds
             on another case fails)
 most        more pass than fail: **holds** (with a caveat when any fails
             or is unknown); otherwise **does not hold**
-some        one passes: **holds** (where it fails is said); none passes
-            and one fails: **does not hold**
+some        one passes: **holds** (**with a caveat**, naming them, where
+            others fail); none passes and one fails: **does not hold**
 ==========  ===========================================================
 
 None passes or fails: **cannot be checked** (numbers shown).  The verdict
@@ -341,8 +341,10 @@ def combine(quantifier: str, passes: Sequence, fails: Sequence, unknown: Sequenc
         if p > f:
             return "holds" if not f and not unknown and not other_fails else "holds with a caveat"
         return "does not hold"
-    # "some": one deciding pass is enough; the rows where it fails are said, not a caveat
-    return "holds" if p else "does not hold"
+    # "some": one deciding pass is enough for the claim to hold; rows where it fails make it a caveat
+    if p:
+        return "holds" if not f and not other_fails else "holds with a caveat"
+    return "does not hold"
 
 
 def verdict(rows: pd.DataFrame) -> Verdict:
