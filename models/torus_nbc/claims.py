@@ -77,7 +77,7 @@ CONSIDERED: tuple[Considered, ...] = (
                "describes the authors' work, whose other experiments are not shown; good-agreement judges the "
                "accuracy over every condition the chapter simulates"),
     Considered("Sect. 4", "This approximation greatly simplifies the model by avoiding the computation of the "
-               "exact distribution of the message service time at a channel.",
+               "exact distribution of the message service time at a given channel.",
                "about how the model was built (simpler), not about its results: nothing to measure"),
     Considered("Sect. 5", "We showed that the proposed model manages to achieve a good degree of accuracy while "
                "maintaining simplicity, making it a practical evaluation tool that can be used by the researchers "
@@ -174,8 +174,9 @@ def _saturation_rows(errors: pd.DataFrame) -> list:
                   f"simulation within [{lo:.5f}, {hi:.5f}] (its search's bracket): "
                   + ("a discrepancy beyond the bracket." if exists else "within the bracket, no discrepancy the "
                                                                         "search resolves."))))
-        around, hit = _around(e)
-        where = (f"the model is already saturated at {', '.join(f'{f:.0%}' for f in hit)} of the simulated "
+        around, hit = _around(e) if exists else (None, [])
+        where = ("no discrepancy the search resolves, so none to place" if not exists else
+                 f"the model is already saturated at {', '.join(f'{f:.0%}' for f in hit)} of the simulated "
                  f"saturation rate for every rate in its bracket: the discrepancy starts well below the saturation "
                  f"point, not around it" if around is False else
                  "whether the model is saturated at 25/50/75% of the simulated saturation rate depends on where in "
