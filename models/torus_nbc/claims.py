@@ -5,8 +5,11 @@
 :mod:`models.torus_nbc.experiments`: the error table (``latency-accuracy``,
 ``saturation-discrepancy``), the gap split, the variance test
 (``variance-explanation``), the routing comparison (``duato-nbc-best``), the
-deadlock check and the VC requirements (``duato-nbc-methodology``).  The
-notebook writes it with :func:`models.core.claims.save_claims`
+deadlock check and the VC requirements (``duato-nbc-methodology``), the
+channel balance of :mod:`models.torus_nbc.channels` (``even-traffic``) and
+the error table again for the Conclusions' wider sentence
+(``good-agreement``); :data:`CONSIDERED` lists the checkable sentences read
+and not judged, with the reason.  The notebook writes it with :func:`models.core.claims.save_claims`
 (``setups=SETUPS`` of :mod:`models.torus_nbc.setups`); the findings chapter
 reads it.  A saturation ratio that stands for several curves is
 :func:`models.core.claims.furthest_from_one`'s.
@@ -356,30 +359,47 @@ def claims_table(errors: pd.DataFrame, *, gaps: pd.DataFrame | None = None, vari
     torus), the columns :data:`~models.core.claims.CLAIM_COLUMNS`; written
     with :func:`models.core.claims.save_claims` (``setups=SETUPS`` of
     :mod:`models.torus_nbc.setups`).  The paper states no number for any of
-    its claims, so no row has a ``threshold``.  The tables are those of
-    :mod:`models.torus_nbc.experiments`:
+    its claims, so no row has a ``threshold``; every fact row with a value
+    names its criterion (:data:`models.core.criteria.CRITERIA`).  The tables
+    are those of :mod:`models.torus_nbc.experiments` and
+    :mod:`models.torus_nbc.channels`:
 
     errors : ``error_table``
-        ``latency-accuracy`` (kind ``error``, per curve and set-up:
-        ``worst_err`` = ``WORST``) and ``saturation-discrepancy`` (kind
-        ``saturation``: ``sat_ratio``).  Cause ``"model"`` on both set-ups:
-        the paper's set-up is the network its text describes (one ejection
-        VC), and the model omits its wait; ``gaps`` (``gap_table``) adds
-        the split of that gap to the paper set-up's note.
+        ``latency-accuracy`` and ``good-agreement`` (kind ``error``, per curve
+        and set-up: ``worst_err`` = ``WORST``, the worst error at 25/50/75 % of
+        the simulated saturation rate, ``uncertain`` = ``UNCERTAIN``); cause
+        ``"model"`` on both set-ups (the paper's set-up is the network its
+        text describes, one ejection VC, and the model omits its wait;
+        ``gaps`` adds the split of that gap to the paper set-up's note).
+        ``saturation-discrepancy`` (kind ``fact``, two rows per curve and
+        set-up): the discrepancy exists (``beyond-brackets``: the model's
+        saturation rate outside the simulated bracket) and lies around the
+        saturation point (``around-saturation``: fails, cause ``"model"``,
+        where the model is saturated at 25, 50 or 75 % of the simulated
+        saturation rate for every rate of the bracket).
     variance : ``variance_table``
-        ``variance-explanation`` (kind ``fact``, per curve and set-up):
+        ``variance-explanation`` (``within-bracket``, per curve and set-up):
         holds when some variance from 0 to exponential brings the model's
-        saturation rate within the simulated bracket.
+        saturation rate within the simulated bracket; else cause ``"paper text"``.
     routing, routing_latency : ``routing_verdicts``, ``routing_latency_table``
-        ``duato-nbc-best`` (kind ``fact``, per set-up and reading): no
-        ``holds`` (the claim is [5]'s, "better performance" names no metric),
-        the numbers of both readings in the notes, cause ``"reading"``.
+        ``duato-nbc-best``: the sentence as printed ([5]'s comparison, not
+        available: no ``holds``, cause ``"reading"``) decides; the book's two
+        readings (``beyond-brackets`` on the saturation rates,
+        ``more-than-half`` of the latencies lower beyond the CIs) are shown,
+        not deciding.
     cdg, vcs : ``cdg_table``, ``vc_requirements``
-        ``duato-nbc-methodology`` (kind ``fact``, no simulation): deadlock
-        freedom per torus (the extended escape CDG acyclic), minimum virtual
-        channel requirements per torus (Duato-Nbc needs no more VCs than the
-        other fully adaptive routings, Nbc alone and Duato's), and "high
-        performance" (no metric: not judged).
+        ``duato-nbc-methodology`` (no simulation, ``exact``): Duato's
+        methodology per torus under the paper's class-1 bookkeeping (deciding;
+        cyclic: cause ``"paper text"``) and under the simulator's (shown: it
+        was chosen because it is deadlock-free); minimum virtual channel
+        requirements per torus (Duato-Nbc needs no more VCs than Nbc alone
+        and Duato's routing); "high performance" (no metric: not judged).
+    balance : ``channels.balance_table``
+        ``even-traffic`` (``equal-beyond-noise`` on independently seeded
+        runs, per curve and set-up); a failure is caused by the simulator's
+        set-up when the + / - split accounts for the spread (only ties at the
+        offset k/2 leave a minimal route a choice of direction), else
+        ``"unexplained"``.
     """
     rows = _accuracy_rows(errors, gaps) + _saturation_rows(errors)
     if variance is not None and not variance.empty:

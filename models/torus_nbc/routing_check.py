@@ -14,7 +14,10 @@ every even ``k`` (a key ``2 l + colour`` that every dependency increases),
 this check confirms it mechanically for the sizes used.
 
 :func:`escape_dependencies` additionally collapses the auxiliary header
-states to count the escape-VC-to-escape-VC dependencies.
+states to count the escape-VC-to-escape-VC dependencies.  :func:`floor_cdg`
+rebuilds the same graph under either bookkeeping of the header's escape
+floor: the simulator's, and the paper's class 1 (the floor reset after an
+adaptive hop), whose graph has cycles (:func:`acyclic_under`).
 """
 
 from __future__ import annotations
