@@ -103,6 +103,13 @@ CRITERIA = _declare(
               "the model's latency with the measured quantity against the model's latency with the paper's "
               "approximation, at the fixed accuracy fractions, compared with the simulated latency's 95% half "
               "width", "the simulated latency's 95% half width"),
+    # torus_nbc
+    Criterion("around-saturation", "\"around the saturation point\": a discrepancy that begins near the simulated "
+              "saturation load, not well below it", "the model not saturated at any of the fixed accuracy fractions "
+              "(25, 50, 75%) of the simulated saturation load (models.core.claims.bracket_status): fails when it is "
+              "saturated at one of them for every simulated saturation load in the search's bracket, holds when "
+              "for none", "the simulated saturation search's bracket: undecided when the model's saturation load "
+              "lies inside the bracket of such a fraction"),
 )
 
 

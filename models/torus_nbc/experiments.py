@@ -56,12 +56,12 @@ import numpy as np
 import pandas as pd
 
 from ..core import experiment
-from ..core.claims import counted_below, worst_error_below, worst_of
+from ..core.claims import accuracy_below, counted_below, worst_error_below, worst_of
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun
 from ..core.results import SimPoint, ci_column
 from ..core.saturation import Saturation, find_saturation
-from ..core.setups import BELOW, ERROR_FRACTIONS, Curve, Figure, SimSettings
+from ..core.setups import ACCURACY_FRACTIONS, BELOW, ERROR_FRACTIONS, Curve, Figure, SimSettings
 from ..core.tables import percent_text
 from ..core.validate import require
 from ..core.validation import saturation_aware_error
@@ -69,7 +69,7 @@ from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
 from . import setups as _setups
 from .params import NbcParams, min_escape_levels, min_vcs
-from .routing_check import check
+from .routing_check import acyclic_under, check
 from .solve import saturation_load, solve
 
 __all__ = [
@@ -78,7 +78,7 @@ __all__ = [
     "error_table", "ERROR_COLUMNS", "format_errors", "gap_table", "worst_gap_row", "axis_table", "split_table",
     "cdg_table", "run_comparison", "routing_verdicts", "WORST", "WORST_FINITE", "SATURATED_FROM", "GAP_COLUMNS",
     "AXIS_COLUMNS", "VARIANCE_LABELS", "VARIANCE_COLUMNS", "variance_table", "routing_latency_table",
-    "vc_requirements", "value_range",
+    "vc_requirements", "value_range", "CLASS1_ACYCLIC", "UNCERTAIN",
 ]
 
 #: Simulated rates of every curve, as fractions of the simulated saturation rate.
@@ -290,10 +290,14 @@ def _err_column(f: float) -> str:
     return f"err @{f:.0%}"
 
 
-#: The worst-error column of :func:`error_table` (:func:`models.core.claims.worst_error_below`, a fraction).
-WORST = f"worst |err| < {BELOW:.0%}"
+#: The worst-error column of :func:`error_table` (:func:`models.core.claims.accuracy_below`, a fraction): the
+#: worst error at the fixed fractions 25, 50 and 75 % of the simulated saturation rate.
+WORST = "worst |err| at " + "/".join(f"{f:.0%}".rstrip("%") for f in ACCURACY_FRACTIONS) + "%"
 #: The same without the rates where only the model is saturated (a fraction; NaN if none is left).
-WORST_FINITE = f"worst finite |err| < {BELOW:.0%}"
+WORST_FINITE = "worst finite |err| at " + "/".join(f"{f:.0%}".rstrip("%") for f in ACCURACY_FRACTIONS) + "%"
+#: Where the worst error is uncertain: the model's saturation rate inside the simulated bracket of one of
+#: those fractions (:class:`models.core.claims.Accuracy`; "" when decided).
+UNCERTAIN = "uncertain"
 #: The lowest simulated fraction (of the simulated saturation rate) at which only the model is saturated.
 SATURATED_FROM = "model saturated from"
 
@@ -322,33 +326,48 @@ def error_table(runs: Sequence[CurveRun], at: Sequence[float] = ERROR_FRACTIONS)
     ``err @<p>%`` for each fraction ``p`` of ``at``: the signed relative error
     of the mean message latency, ``(model - sim) / sim`` (``inf`` where only
     the model is saturated, NaN where the simulation is or the point was not
-    run); :data:`WORST`: the largest ``|error|`` at the simulated rates below
-    :data:`BELOW` of the set-up's simulated saturation rate
-    (:func:`models.core.claims.worst_error_below`); ``model saturation``,
+    run); :data:`WORST`: the largest ``|error|`` at the fixed fractions 25, 50 and 75 % of the
+    set-up's simulated saturation rate (:func:`models.core.claims.accuracy_below`); ``model saturation``,
     ``sim saturation`` (messages/node/cycle); ``saturation err``;
     ``saturation ratio`` (model / simulation); then, for the sentences,
     :data:`WORST_FINITE` (the same without the rates where only the model is
-    saturated) and :data:`SATURATED_FROM`.
+    saturated), :data:`SATURATED_FROM`, :data:`UNCERTAIN` and the simulated
+    saturation search's bracket, ``sim saturation lo`` and ``hi``.  :data:`WORST`
+    is :func:`models.core.claims.accuracy_below`'s: at the fixed fractions
+    (25, 50, 75 %), ``inf`` when the model is saturated at one of them for
+    every simulated saturation rate in the search's bracket; when that
+    depends on where in the bracket it is, :data:`UNCERTAIN` says so.
     """
     core = experiment.error_table(runs, at)
     table = pd.DataFrame([{k: v for k, v in describe(r.curve).items() if k in ("curve", "setup")} for r in runs])
     for f, col in zip(at, [c for c in core if c.startswith("err @")]):
         table[_err_column(f)] = core[col].to_numpy() / 100.0
-    table[WORST] = [worst_error_below(r) for r in runs]
+    acc = [accuracy_below(r) for r in runs]
+    table[WORST] = [a.worst for a in acc]
     for col in ("model saturation", "sim saturation"):
         table[col] = core[col].to_numpy()
     table["saturation err"] = core["saturation err [%]"].to_numpy() / 100.0
     table["saturation ratio"] = core["saturation ratio"].to_numpy()
     table[WORST_FINITE] = [worst_error_below(r, finite=True) for r in runs]
     table[SATURATED_FROM] = [_saturated_from(r) for r in runs]
+    table[UNCERTAIN] = [a.uncertain for a in acc]
+    for end in ("lo", "hi"):
+        table[f"sim saturation {end}"] = [_bracket_end(r, end) for r in runs]
     return table
+
+
+def _bracket_end(run: CurveRun, end: str) -> float:
+    """The ``"lo"`` or ``"hi"`` end of ``run``'s simulated saturation bracket (messages/node/cycle; NaN: none)."""
+    b = run.brackets.get("sim") if hasattr(run, "brackets") else None
+    return float(getattr(b, end)) if b is not None else math.nan
 
 
 def format_errors(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`error_table` as text (the chapter's CSV, read by the chapter page): errors as ``+12.3%``
     (:data:`~models.core.tables.UNBOUNDED`, ``n/a``), rates to 5 decimals, the ratio to 3; the columns
     :data:`ERROR_COLUMNS` (those of ``at`` in place of the default fractions')."""
-    shown = table.drop(columns=[WORST_FINITE, SATURATED_FROM], errors="ignore").copy()
+    shown = table.drop(columns=[WORST_FINITE, SATURATED_FROM, UNCERTAIN, "sim saturation lo", "sim saturation hi"],
+                       errors="ignore").copy()
     for col in shown.columns:
         if col.startswith("err @") or col == "saturation err":
             shown[col] = [percent_text(x, signed=True) for x in shown[col]]
@@ -468,10 +487,19 @@ def cdg_table(sizes: Sequence[int], V: int = 10, *, count_upto: int = 8) -> pd.D
 
     ``V`` VCs where it is allowed (the minimum ``k/2 + 2`` otherwise); the
     escape dependencies are counted up to ``count_upto x count_upto`` (-1:
-    not counted).
+    not counted).  ``acyclic`` is the simulator's bookkeeping of the escape
+    floor; ``acyclic, class 1`` the same graph with the floor reset after an
+    adaptive hop, as the paper's class 1 (eqs. (12)-(13)) reads
+    (:func:`models.torus_nbc.routing_check.acyclic_under`).
     """
-    return pd.concat([check(k, max(int(V), min_vcs(k)), count=k <= count_upto).to_frame() for k in sizes],
-                     ignore_index=True)
+    frame = pd.concat([check(k, max(int(V), min_vcs(k)), count=k <= count_upto).to_frame() for k in sizes],
+                      ignore_index=True)
+    frame[CLASS1_ACYCLIC] = [acyclic_under(int(k), "class 1", max(int(V), min_vcs(int(k)))) for k in sizes]
+    return frame
+
+
+#: The column of :func:`cdg_table`: the extended escape CDG acyclic under the paper's class-1 bookkeeping.
+CLASS1_ACYCLIC = "acyclic, class 1"
 
 
 def run_comparison(runs: Sequence[CurveRun], routings: Sequence[str] = tuple(ROUTINGS),
@@ -557,7 +585,7 @@ VARIANCE_LABELS = {"zero": "variance 0 (deterministic)", "paper": "the paper's (
 VARIANCE_COLUMNS = ("curve", "setup", "k", "M", "sim saturation", "sim saturation lo", "sim saturation hi",
                     *(f"model saturation, {v}" for v in VARIANCE_LABELS),
                     *(f"saturation ratio, {v}" for v in VARIANCE_LABELS),
-                    *(f"worst |err| < {BELOW:.0%}, {v}" for v in VARIANCE_LABELS), "within reach")
+                    *(f"worst |err| at 25/50/75%, {v}" for v in VARIANCE_LABELS), "within reach")
 
 
 def variance_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
@@ -569,7 +597,7 @@ def variance_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
     on a set-up): the model's saturation rate with each variance of
     :data:`VARIANCE_LABELS` (the solver's ``variance``; 0 and ``S^2``
     bracket the paper's ``(S - M)^2``), its ratio to the simulated saturation
-    rate, the worst ``|error|`` at the simulated rates below :data:`BELOW` of
+    rate, the worst ``|error|`` at the fixed fractions 25, 50, 75 % (below :data:`BELOW`) of
     the simulated saturation rate (``inf``: the model saturated there), and
     ``within reach``: whether the simulated saturation bracket meets the
     range of the model's saturation rates over the variances (if not, no

@@ -84,7 +84,8 @@ def glue_values(errors: pd.DataFrame, gaps: pd.DataFrame | None = None,
 
 
 def worst_text(errors: pd.DataFrame, setup: str) -> str:
-    """The worst ``|error|`` below 80% (:data:`~models.core.setups.BELOW`) of the simulated saturation on ``setup``,
+    """The worst ``|error|`` at 25, 50 and 75% (:data:`~models.core.setups.ACCURACY_FRACTIONS`) of the simulated
+    saturation on ``setup``,
     with its curve, in words.
 
     The worst over the set-up's curves is :func:`models.core.claims.worst_of`

@@ -14,7 +14,10 @@ every even ``k`` (a key ``2 l + colour`` that every dependency increases),
 this check confirms it mechanically for the sizes used.
 
 :func:`escape_dependencies` additionally collapses the auxiliary header
-states to count the escape-VC-to-escape-VC dependencies.
+states to count the escape-VC-to-escape-VC dependencies.  :func:`floor_cdg`
+rebuilds the same graph under either bookkeeping of the header's escape
+floor: the simulator's, and the paper's class 1 (the floor reset after an
+adaptive hop), whose graph has cycles (:func:`acyclic_under`).
 """
 
 from __future__ import annotations
@@ -98,3 +101,68 @@ def check(k: int, vcs: int | None = None, escape_levels: int | None = None, coun
     return EscapeCDG(k=int(k), vcs=int(rt.vcs), escape_levels=int(rt.escape_levels), escape_vcs=int(n_esc),
                      graph_nodes=int(G.shape[0]), graph_edges=int(G.nnz), dependencies=deps,
                      acyclic=bool(_routing().is_acyclic(G)))
+
+
+#: The two bookkeepings of the header's escape floor ``f`` that :func:`floor_cdg` can build: the simulator's
+#: (``"floor"``: an adaptive hop keeps ``f`` and adds one for a negative hop) and the paper's class 1
+#: (``"class 1"``: a message that arrives on an adaptive VC may use every escape level ``0..U`` its distance
+#: allows, eq. (12)'s :math:`V_2 - \lceil\Delta/2\rceil + 1` levels, i.e. ``f`` resets to 0 after an adaptive hop).
+BOOKKEEPINGS = ("floor", "class 1")
+
+
+def floor_cdg(k: int, bookkeeping: str = "class 1", vcs: int | None = None, escape_levels: int | None = None):
+    """``(n_escape_vcs, graph)``: Duato's extended escape CDG of Duato-Nbc on ``k x k`` under ``bookkeeping``.
+
+    Built as :func:`models.sim.wormhole.routing.extended_escape_cdg` builds the simulator's (the same tables,
+    the same auxiliary "header at node v for destination d with floor f" states, the same over-approximation of
+    reachable states), except for the floor after an adaptive hop: ``"floor"`` keeps the simulator's
+    ``f + [hop negative]``; ``"class 1"`` resets it to 0, the reading of the paper's class 1 (eqs. (12)-(13):
+    a message that came on an adaptive VC may use :math:`V_2 - \\lceil\\Delta/2\\rceil + 1` escape levels,
+    levels ``0..U``, whatever escape level it held before).  After an escape hop at level ``l`` the floor is
+    ``l + [hop negative]`` in both.  The escape VC of level ``l`` on channel ``c`` is node ``c * E + l``.
+    """
+    from scipy.sparse import csr_matrix
+
+    if bookkeeping not in BOOKKEEPINGS:
+        raise ValueError(f"`bookkeeping` must be one of {BOOKKEEPINGS}; got {bookkeeping!r}")
+    topo, rt = _tables(k, vcs, escape_levels)
+    N, P = topo.nbr.shape
+    chan_of, _, cdst, _ = topo.channels
+    minp, nminp = rt.minp.reshape(N, N, P), rt.nminp.reshape(N, N)
+    E = F = int(rt.escape_levels)
+    n_esc = cdst.size * E
+    rows, cols = [], []
+
+    def state(d, v, f):
+        return n_esc + (d * N + v) * F + f
+
+    for d in range(N):
+        for v in range(N):
+            if v == d:
+                continue
+            U, neg = int(rt.nbc_U[v * N + d]), int(rt.label[v])
+            after_adaptive = (lambda f: f + neg) if bookkeeping == "floor" else (lambda f: 0)
+            for j in range(nminp[v, d]):
+                c = chan_of[v, minp[v, d, j]]
+                w = int(cdst[c])
+                for f in range(F):
+                    rows += [state(d, v, f)] * max(U + 1 - f, 0)          # requests of escape levels f..U
+                    cols += [c * E + lv for lv in range(f, U + 1)]
+                    f2 = after_adaptive(f)
+                    if rt.vcs > rt.a0 and w != d and f2 < F:              # an adaptive hop
+                        rows.append(state(d, v, f))
+                        cols.append(state(d, w, f2))
+                if w != d:                                                # an escape hop at level l
+                    for lv in range(U + 1):
+                        if lv + neg < F:
+                            rows.append(c * E + lv)
+                            cols.append(state(d, w, lv + neg))
+    n = n_esc + N * N * F
+    G = csr_matrix((np.ones(len(rows), dtype=bool), (np.asarray(rows, np.int64), np.asarray(cols, np.int64))),
+                   shape=(n, n))
+    return n_esc, G
+
+
+def acyclic_under(k: int, bookkeeping: str, vcs: int | None = None, escape_levels: int | None = None) -> bool:
+    """Whether Duato-Nbc's extended escape CDG on ``k x k`` is acyclic under ``bookkeeping`` (:func:`floor_cdg`)."""
+    return bool(_routing().is_acyclic(floor_cdg(k, bookkeeping, vcs, escape_levels)[1]))
