@@ -107,7 +107,7 @@ CONSIDERED: tuple[Considered, ...] = (
                "computation demands.",
                "a general statement about analytical models, not about this paper's model or network"),
     Considered("Sec. 2", "x-Folded TM is a new wormhole-routed topology created by folding the TM topology [10,11] "
-               "based on the imaginary x-axis when k ≥ 3 and n = 2.",
+               "based on the imaginary x-axis when [... k >= 3] and [... n = 2].",
                "the construction the book's completed reading of Definition 1 follows (topology page); judged "
                "through the readings' rows of lemma1 and low-diameter-short-distance, not on its own"),
     Considered("Sec. 2", "x-Folded TM topology has a node structure similar to TM topology, except a number of the "

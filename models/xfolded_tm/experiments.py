@@ -574,6 +574,11 @@ def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None,
     return out.reset_index(drop=True)
 
 
+def _or(value: float, default: float) -> float:
+    """``value``, or ``default`` where it is not a number (a bracket end that was not recorded)."""
+    return value if math.isfinite(value) else default
+
+
 #: Key and source of the model rows of :func:`vc_saturation_table` with the average distance of Theorem 1 as
 #: printed (the paper's own input to its model).
 THEOREM_KEY, THEOREM_SOURCE = "xfolded_thm1", "model (Thm 1 as printed)"
@@ -609,7 +614,7 @@ def vc_saturation_table(validation: pd.DataFrame, *, theorem: bool = True, k: in
                      "ratio lo": b / a, "ratio hi": b / a})
         for s, gs in g.groupby("setup", sort=False):
             a, b = at(gs, lo, "sim saturation"), at(gs, hi, "sim saturation")
-            a_lo, a_hi, b_lo, b_hi = (at(gs, V, f"sim saturation {e}") if f"sim saturation {e}" in gs else x
+            a_lo, a_hi, b_lo, b_hi = (_or(at(gs, V, f"sim saturation {e}") if f"sim saturation {e}" in gs else x, x)
                                       for V, e, x in ((lo, "lo", a), (lo, "hi", a), (hi, "lo", b), (hi, "hi", b)))
             rows.append({**base, "source": "simulation", "setup": s, "saturation (V low)": a, "saturation (V high)": b,
                          "ratio lo": b_lo / a_hi, "ratio hi": b_hi / a_lo})
