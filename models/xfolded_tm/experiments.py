@@ -11,7 +11,8 @@ figure's unit, flits/node/cycle (the model's ``lam`` is ``injection / M``).
 :func:`run_figure` solves the model (with the network's exact BFS average
 distance, and with the paper's printed Theorem 1) and simulates the same
 network; :func:`delay_frame`, :func:`error_tables`, :func:`ranking_table`,
-:func:`paper_model_ranking` and :func:`reading_sensitivity` condense the runs.
+:func:`paper_model_ranking` (in :mod:`models.xfolded_tm.ranking`, decided beyond the noise) and
+:func:`reading_sensitivity` condense the runs.
 
 The simulation hook is the chapter's one translation to the simulator:
 :func:`sim_kwargs` (one point, ``lam`` in messages/node/cycle, the chapter's
@@ -27,7 +28,7 @@ The validation grid (:func:`validation_figure`, :func:`validation_table`)
 runs every network, VC count, message length ``M`` (the paper does not state
 it) and set-up at fractions of the *simulated* saturation load, so the error
 below :data:`~models.core.setups.BELOW` (80 %) of the simulated saturation
-(:func:`~models.core.claims.worst_error_below`) and the model/simulation
+(:func:`~models.core.claims.accuracy_below`, at 25, 50 and 75 % of it) and the model/simulation
 saturation ratio are defined; :func:`vc_saturation_table` compares the
 saturation at 2 and 8 VCs and :func:`outperform_table` x-Folded TM's
 simulated throughput against TM's and the torus's.  The model-only curves of
@@ -47,7 +48,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.claims import worst_error_below
+from ..core.claims import accuracy_below
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun, each_curve, error_table, run_curve
 from ..core.results import SimPoint, ci_column
@@ -60,6 +61,7 @@ from ..sim.wormhole.booksim import BOOKSIM_ROUTINGS, NEEDS_TAIL_CREDIT
 from .setups import (DEFAULT_SETUP, PAPER_K, READING_LABELS, SETTINGS, SETUPS, TOPOLOGIES, XfoldedParams,
                      model_kwargs, network, network_curve)
 from .solve import saturation_load, solve, theorem1
+from .ranking import OUTPERFORM_COLUMNS, outperform_table, paper_model_ranking, ranking_table  # noqa: F401 (re-exported)
 
 #: The chapter's slug, as its figure labels spell it.
 CHAPTER = "xfolded_tm"
@@ -450,49 +452,6 @@ def error_tables(runs: Sequence[CurveRun]):
     return points, summary
 
 
-def ranking_table(frame, column: str = "sim"):
-    """For each V, set-up and injection rate: does each x-Folded TM reading have a lower delay than TM and torus?
-
-    ``frame`` is :func:`delay_frame`; uses ``column`` (``"sim"`` or a model
-    column); a saturated value counts as ``inf``.  Returns one row per (V,
-    set-up, reading) -- for a model column the set-ups share one model, so
-    ``setup`` is ``"-"`` -- with the rates compared, the rates where it is
-    lower than both, whether the claim holds at every rate where any of the
-    three is finite, and (simulation) at how many rates the difference
-    exceeds both confidence intervals.  Set-ups on which TM or the torus was
-    not simulated are left out.
-    """
-    rows = []
-    if "setup" not in frame:
-        frame = frame.assign(setup="")
-    groups = frame.groupby(["V", "setup"], sort=False) if column == "sim" else \
-        ((key, g.drop_duplicates(["key", "injection"])) for key, g in
-         frame.assign(setup="-").groupby(["V", "setup"], sort=False))
-    for (V, setup_name), g in groups:
-        piv = g.pivot_table(index="injection", columns="key", values=column, aggfunc="first")
-        if not {"tm", "torus"} <= set(piv.columns):
-            continue
-        ci = None
-        if column == "sim" and "sim CI" in g:
-            ci = g.pivot_table(index="injection", columns="key", values="sim CI", aggfunc="first")
-            ci = ci.reindex(index=piv.index, columns=piv.columns).fillna(0.0)
-        for key in [c for c in piv.columns if c.startswith("xfolded")]:
-            sub = piv[[key, "tm", "torus"]].replace(np.nan, np.inf)
-            finite = np.isfinite(sub).any(axis=1)
-            sub = sub[finite]
-            lower = (sub[key] < sub["tm"]) & (sub[key] < sub["torus"])
-            row = {"V": V, "setup": setup_name, "reading": key.replace("xfolded_", ""), "source": column,
-                   "rates compared": int(len(sub)), "lower than TM and torus": int(lower.sum()),
-                   "claim holds": bool(lower.all())}
-            if ci is not None:
-                c = ci.loc[sub.index]
-                with np.errstate(invalid="ignore"):
-                    sig = ((sub[key] + c[key] < sub["tm"] - c["tm"]) & (sub[key] + c[key] < sub["torus"] - c["torus"]))
-                row["lower beyond the 95% CIs"] = int(sig.sum())
-            rows.append(row)
-    return pd.DataFrame(rows)
-
-
 #: Model variants (readings) compared against the same simulations in :func:`reading_sensitivity`.
 VARIANTS = {
     "default (mean Vbar, lambda/Vbar, eq. 6)": {},
@@ -563,7 +522,7 @@ def validation_figure(grid: pd.DataFrame, fractions: Sequence[float] = VALIDATIO
 
 #: Columns of :func:`validation_table`.
 VALIDATION_COLUMNS = ["key", "network", "V", "M", "setup", "runnable", "reason", "err @25% [%]", "err @50% [%]",
-                      "err @75% [%]", "err @90% [%]", "worst |err| below 80%", "model saturation",
+                      "err @75% [%]", "err @90% [%]", "worst |err| below 80%", "uncertain", "model saturation",
                       "sim saturation", "saturation ratio", "zero-load err", "sim saturation lo",
                       "sim saturation hi"]
 
@@ -574,7 +533,10 @@ def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None,
 
     ``err @<p>% [%]``: signed error in percent at that fraction of the
     simulated saturation (:func:`models.core.experiment.error_table`);
-    ``worst |err| below 80%``: :func:`~models.core.claims.worst_error_below` (a fraction); saturation
+    ``worst |err| below 80%``: :func:`~models.core.claims.accuracy_below`'s worst error (a fraction, at
+    the fixed fractions 25, 50 and 75 % of the simulated saturation; ``inf`` where the model is saturated
+    there for every simulated saturation load in the bracket) and ``uncertain`` (where the model's
+    saturation load lies inside that bracket: the row decides nothing, ``""`` otherwise); saturation
     loads in flits/node/cycle and their ratio (model / simulation), with the
     simulated saturation's final bisection bracket (``sim saturation lo``,
     ``sim saturation hi``);
@@ -590,10 +552,11 @@ def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None,
         key = curve_key(c)
         d = network(key, c.sim["k"]).average_distance()
         M = c.model["M"]
+        acc = accuracy_below(run, below)
         rows.append({"key": key, "network": TOPOLOGIES[key]["label"], "V": c.model["V"], "M": M, "setup": c.setup,
                      "runnable": True, "reason": "",
                      **{col: t.get(col, math.nan) for col in VALIDATION_COLUMNS[7:11]},
-                     "worst |err| below 80%": worst_error_below(run, below),
+                     "worst |err| below 80%": acc.worst, "uncertain": acc.uncertain,
                      "model saturation": t["model saturation"], "sim saturation": t["sim saturation"],
                      "saturation ratio": t["saturation ratio"],
                      "zero-load err": (M + d) / sim_zero_load(c.setup, M, d) - 1,
@@ -611,6 +574,11 @@ def validation_table(runs: Sequence[CurveRun], grid: pd.DataFrame | None = None,
     return out.reset_index(drop=True)
 
 
+def _or(value: float, default: float) -> float:
+    """``value``, or ``default`` where it is not a number (a bracket end that was not recorded)."""
+    return value if math.isfinite(value) else default
+
+
 #: Key and source of the model rows of :func:`vc_saturation_table` with the average distance of Theorem 1 as
 #: printed (the paper's own input to its model).
 THEOREM_KEY, THEOREM_SOURCE = "xfolded_thm1", "model (Thm 1 as printed)"
@@ -626,8 +594,11 @@ def vc_saturation_table(validation: pd.DataFrame, *, theorem: bool = True, k: in
     :data:`THEOREM_SOURCE`: the paper's own model input, on the ``k x k``
     network).  Columns ``key``, ``network``, ``M``, ``source``, ``setup``,
     ``V low``, ``V high``, ``saturation (V low)``, ``saturation (V high)``
-    (flits/node/cycle) and ``ratio high/low``; NaN where a set-up cannot run
-    the network.
+    (flits/node/cycle) and ``ratio high/low``, with its range over the
+    simulated saturation searches' bisection brackets, ``ratio lo`` (the
+    high-VC bracket's lower end over the low-VC bracket's upper end) and
+    ``ratio hi`` (the other way round; the model's range is its ratio); NaN
+    where a set-up cannot run the network.
     """
     v = validation
     lo, hi = int(v["V"].min()), int(v["V"].max())
@@ -639,19 +610,24 @@ def vc_saturation_table(validation: pd.DataFrame, *, theorem: bool = True, k: in
 
         base = dict(key=key, network=TOPOLOGIES[key]["label"], M=int(M), **{"V low": lo, "V high": hi})
         a, b = at(g, lo, "model saturation"), at(g, hi, "model saturation")
-        rows.append({**base, "source": "model", "setup": "-", "saturation (V low)": a, "saturation (V high)": b})
+        rows.append({**base, "source": "model", "setup": "-", "saturation (V low)": a, "saturation (V high)": b,
+                     "ratio lo": b / a, "ratio hi": b / a})
         for s, gs in g.groupby("setup", sort=False):
             a, b = at(gs, lo, "sim saturation"), at(gs, hi, "sim saturation")
-            rows.append({**base, "source": "simulation", "setup": s, "saturation (V low)": a, "saturation (V high)": b})
+            a_lo, a_hi, b_lo, b_hi = (_or(at(gs, V, f"sim saturation {e}") if f"sim saturation {e}" in gs else x, x)
+                                      for V, e, x in ((lo, "lo", a), (lo, "hi", a), (hi, "lo", b), (hi, "hi", b)))
+            rows.append({**base, "source": "simulation", "setup": s, "saturation (V low)": a, "saturation (V high)": b,
+                         "ratio lo": b_lo / a_hi, "ratio hi": b_hi / a_lo})
     if theorem:
         net = network("xfolded_printed", k)
         for M in dict.fromkeys(int(m) for m in v["M"]):
             a, b = (saturation_load(**model_kwargs(net, V=V, M=M, ad="theorem")) * M for V in (lo, hi))
             rows.append(dict(key=THEOREM_KEY, network=THEOREM_LABEL, M=M, **{"V low": lo, "V high": hi},
-                             source=THEOREM_SOURCE, setup="-", **{"saturation (V low)": a, "saturation (V high)": b}))
+                             source=THEOREM_SOURCE, setup="-", **{"saturation (V low)": a, "saturation (V high)": b,
+                                                                  "ratio lo": b / a, "ratio hi": b / a}))
     out = pd.DataFrame(rows)
     out["ratio high/low"] = out["saturation (V high)"] / out["saturation (V low)"]
-    return out
+    return out[[c for c in out.columns if c not in ("ratio lo", "ratio hi")] + ["ratio lo", "ratio hi"]]
 
 
 # ----------------------------------------------------------------------------
@@ -680,89 +656,3 @@ def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
     """``V``, ``network`` and the model's ``saturation [flits/node/cycle]`` of model-curve runs."""
     return pd.DataFrame([{"V": r.curve.model["V"], "network": r.label,
                           "saturation [flits/node/cycle]": r.model_saturation} for r in runs])
-
-
-# ----------------------------------------------------------------------------
-# The paper's model with its own Theorem 1 (the delay claim of the abstract)
-# ----------------------------------------------------------------------------
-def paper_model_ranking(frame: pd.DataFrame) -> pd.DataFrame:
-    """Does the paper's model show x-Folded TM below TM and the torus?  Per ``V``, at the delay figure's rates.
-
-    ``frame`` is :func:`delay_frame`.  x-Folded TM with the average distance
-    of Theorem 1 as printed (the paper's own input; column ``model (Thm 1
-    printed)``) against TM and the torus with their BFS distances (column
-    ``model``); a saturated model counts as infinite delay.  Rows in the
-    columns of :func:`ranking_table` (``setup`` ``"-"``, ``reading``
-    ``"thm1"``, ``source`` ``"model (Thm 1 printed)"``).
-    """
-    rows = []
-    f = frame.drop_duplicates(["V", "key", "injection"])
-    for V, g in f.groupby("V", sort=False):
-        x = g[g["key"] == "xfolded_printed"].set_index("injection")["model (Thm 1 printed)"]
-        others = [g[g["key"] == key].set_index("injection")["model"] for key in ("tm", "torus")]
-        if x.empty or any(o.empty for o in others):
-            continue
-        sub = pd.concat([x] + others, axis=1, keys=["x", "tm", "torus"]).replace(np.nan, np.inf)
-        sub = sub[np.isfinite(sub).any(axis=1)]
-        lower = (sub["x"] < sub["tm"]) & (sub["x"] < sub["torus"])
-        rows.append({"V": V, "setup": "-", "reading": "thm1", "source": "model (Thm 1 printed)",
-                     "rates compared": int(len(sub)), "lower than TM and torus": int(lower.sum()),
-                     "claim holds": bool(lower.all())})
-    return pd.DataFrame(rows)
-
-
-# ----------------------------------------------------------------------------
-# "can outperform a similar network size in terms of throughput and delay" (Sec. 1)
-# ----------------------------------------------------------------------------
-#: Columns of :func:`outperform_table`.
-OUTPERFORM_COLUMNS = ("setup", "reading", "measure", "V", "M", "x-Folded TM", "best other", "other network",
-                      "ratio", "beyond the brackets", "aggregate ratio")
-
-
-def outperform_table(validation: pd.DataFrame, ranking: pd.DataFrame | None = None, *, k: int = PAPER_K,
-                     M: int = 32) -> pd.DataFrame:
-    """x-Folded TM against TM and the torus in the simulation: throughput per (V, M) and delay per V, per set-up.
-
-    Throughput (``measure`` ``"throughput"``): the simulated saturation
-    injection rate (flits/node/cycle) of x-Folded TM (each reading) and of
-    the better of TM and the torus, their ``ratio``, ``beyond the
-    brackets`` (x-Folded TM's bracket lies above the other's: the
-    bisection resolves the difference) and the ``aggregate ratio`` (rates
-    times node counts: x-Folded TM has fewer nodes).  Delay (``measure``
-    ``"delay"``, from ``ranking``, :func:`ranking_table` of the simulation):
-    ``ratio`` the share of the delay figure's rates where x-Folded TM is
-    below both, ``beyond the brackets`` whether it is at every rate (``M``:
-    the delay figure's message length).
-    """
-    rows = []
-    v = validation[validation["runnable"]]
-    nodes = {key: network(key, k).n_nodes for key in TOPOLOGIES}
-    for (s, V, M), g in v.groupby(["setup", "V", "M"], sort=False):
-        by = g.set_index("key")
-        others = [key for key in ("torus", "tm") if key in by.index]
-        if not others:
-            continue
-        best = max(others, key=lambda key: float(by.loc[key, "sim saturation"]))
-        for reading in READING_LABELS:
-            key = f"xfolded_{reading}"
-            if key not in by.index:
-                continue
-            x, o = float(by.loc[key, "sim saturation"]), float(by.loc[best, "sim saturation"])
-
-            def end(net, side):     # an end of the network's bisection bracket (its midpoint when not recorded)
-                value = float(by.loc[net, f"sim saturation {side}"]) if f"sim saturation {side}" in by else math.nan
-                return value if math.isfinite(value) else float(by.loc[net, "sim saturation"])
-
-            lo, hi = end(key, "lo"), max(end(net, "hi") for net in others)
-            rows.append(dict(zip(OUTPERFORM_COLUMNS, (s, reading, "throughput", int(V), int(M), x, o, best, x / o,
-                                                      bool(lo > hi), x * nodes[key] / (o * nodes[best])))))
-    if ranking is not None and not ranking.empty:
-        sim = ranking[(ranking["source"] == "sim") & ranking["reading"].isin(list(READING_LABELS))]
-        for _, r in sim.iterrows():
-            n = int(r["rates compared"])
-            rows.append(dict(zip(OUTPERFORM_COLUMNS, (r["setup"], r["reading"], "delay", int(r["V"]), int(M), math.nan,
-                                                      math.nan, "TM and torus",
-                                                      int(r["lower than TM and torus"]) / n if n else math.nan,
-                                                      bool(r["claim holds"]), math.nan))))
-    return pd.DataFrame(rows, columns=list(OUTPERFORM_COLUMNS))
-

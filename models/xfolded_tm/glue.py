@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..core.claims import furthest_from_one, row_outcome, worst_of
 from ..networks.grid2d import mesh, tm, torus, xfolded_tm
-from .claims import CLAIMS, ERROR_GROUPS, GROUP_LABELS, beyond_yardstick, error_text, rank_text, setups_in
+from .claims import CLAIMS, ERROR_GROUPS, GROUP_LABELS, SIMILAR_FACTOR, error_text, rank_text, setups_in, similar, tri
 from .experiments import THEOREM_SOURCE
 from .setups import DEFAULT_SETUP, SETUPS
 
@@ -44,13 +44,12 @@ def _span(frame: pd.DataFrame) -> str:
 
 
 def glue_values(validation: pd.DataFrame, vc: pd.DataFrame, ranking: pd.DataFrame | None = None,
-                vc_yardstick: float = CLAIMS["similar-saturation"].yardstick,
                 outperform: pd.DataFrame | None = None) -> dict:
     """The values the delay page and the chapter page glue (key -> value), all computed from the chapter's tables.
 
     Keys (each prefixed ``xfolded_tm-``):
 
-    * ``worst-<group>-m<M>-<setup>`` (the worst |error| below 80% of the
+    * ``worst-<group>-m<M>-<setup>`` (the worst |error| at 25, 50 and 75 % of the
       simulated saturation over the group's networks and both VC counts, or
       ``not runnable``) and ``satratio-<group>-m<M>-<setup>`` (model /
       simulated saturation, furthest from 1);
@@ -61,16 +60,16 @@ def glue_values(validation: pd.DataFrame, vc: pd.DataFrame, ranking: pd.DataFram
       Theorem 1 as printed);
     * what the numbers say about "similar saturation in different numbers of
       VCs": ``vc-low`` and ``vc-high`` (the fewest and most VCs, ints),
-      ``vc-yardstick`` (the book's yardstick for "similar", a percent) and per
+      ``vc-factor`` (the factor of the criterion ``similar-factor``) and per
       message length ``vc-model-span-m<M>``, ``vc-thm-span-m<M>``,
       ``vc-sim-span-m<M>`` (the range of the saturation ratios of the model
       with BFS distances, with Theorem 1 as printed, and of the simulation on
       every set-up: ``"1.70x to 1.82x"``), ``vc-ratios-m<M>`` (how many
-      ratios, an int) and ``vc-beyond-m<M>`` (how many are further from 1 than
-      the yardstick, an int);
+      ratios, an int) and ``vc-notsimilar-m<M>`` (how many are not "similar"
+      by the criterion over their bisection brackets, an int);
     * ``lowest-<reading>-<setup>`` (``model-curves`` for the model; reading
       ``thm1`` for the paper's model): whether x-Folded TM is below TM and the
-      torus at every rate;
+      torus beyond the noise at every rate;
     * the paper's 5% (cases on the set-ups that stand for the paper or the
       model): ``within5-hits`` of ``within5-cases`` (ints) are within it, the
       closest is ``within5-closest`` (``within5-closest-case``);
@@ -98,21 +97,24 @@ def glue_values(validation: pd.DataFrame, vc: pd.DataFrame, ranking: pd.DataFram
         out[_key(f"vcsat-{src}-{r['key']}-m{int(r['M'])}")] = _ratio_text(r)
     if len(vc):
         out[_key("vc-low")], out[_key("vc-high")] = int(vc["V low"].iloc[0]), int(vc["V high"].iloc[0])
-        out[_key("vc-yardstick")] = f"{vc_yardstick:.0%}"
+        out[_key("vc-factor")] = f"{SIMILAR_FACTOR}"
     for M, g in vc.groupby("M", sort=False):
         g = g[np.isfinite(g["ratio high/low"].to_numpy(dtype=float))]
         out[_key(f"vc-model-span-m{int(M)}")] = _span(g[g["source"] == "model"])
         out[_key(f"vc-thm-span-m{int(M)}")] = _span(g[g["source"] == THEOREM_SOURCE])
         out[_key(f"vc-sim-span-m{int(M)}")] = _span(g[g["source"] == "simulation"])
         out[_key(f"vc-ratios-m{int(M)}")] = int(len(g))
-        out[_key(f"vc-beyond-m{int(M)}")] = sum(beyond_yardstick(r, vc_yardstick) for r in g["ratio high/low"])
+        lo = g["ratio lo"] if "ratio lo" in g else g["ratio high/low"]
+        hi = g["ratio hi"] if "ratio hi" in g else g["ratio high/low"]
+        out[_key(f"vc-notsimilar-m{int(M)}")] = sum(similar(a, b) is False for a, b in zip(lo, hi))
     if ranking is not None and len(ranking):
         for (reading, setup), g in ranking.groupby(["reading", "setup"], sort=False):
             if setup == "-" and str(g["source"].iloc[0]).startswith("sim"):
                 continue
             out[_key(f"lowest-{reading}-{setup if setup != '-' else 'model-curves'}")] = (
-                "below TM and the torus at every rate" if bool(g["claim holds"].all())
-                else f"not below both at every rate ({rank_text(g)} rates)")
+                "below TM and the torus beyond the noise at every rate"
+                if all(tri(x) is True for x in g["lower beyond noise"])
+                else f"not below both beyond the noise at every rate ({rank_text(g)} rates)")
     if outperform is not None and len(outperform):
         g = outperform[(outperform["measure"] == "throughput") & (outperform["reading"] == "completed")]
         g = g[g["setup"] == DEFAULT_SETUP] if (g["setup"] == DEFAULT_SETUP).any() else g

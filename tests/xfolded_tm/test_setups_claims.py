@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.core.claims import CLAIM_COLUMNS, row_stands_for, save_claims, worst_error_below
+from models.core.claims import CLAIM_COLUMNS, accuracy_below, row_stands_for, save_claims, worst_error_below
 from models.core.experiment import run_curve
 from models.core.results import SimPoint
 from models.core.saturation import Saturation
@@ -18,7 +18,7 @@ from models.networks.grid2d import xfolded_tm
 from models.sim.wormhole import simulate
 from models.xfolded_tm import compare, theorem1
 from models.xfolded_tm.__main__ import CHAPTER
-from models.xfolded_tm.claims import CLAIMS, claims_table
+from models.xfolded_tm.claims import CLAIMS, SIMILAR_FACTOR, claims_table, similar
 from models.xfolded_tm.experiments import (THEOREM_KEY, cannot_run, delay_curve, delay_figure, outperform_table,
                                            sim_kwargs, sim_zero_load, unsupported, validation_curve,
                                            validation_figure, validation_grid, validation_table, vc_saturation_table)
@@ -134,15 +134,18 @@ def _grid():
     return validation_grid(keys=["torus", "tm"], vcs=[2, 8], message_lengths=[8, 32], setups=list(SETUPS))
 
 
-def test_worst_error_is_below_80_percent_of_the_simulated_saturation():
+def test_worst_error_is_taken_at_the_fixed_fractions():
+    """The worst error at 25, 50 and 75 % of the simulated saturation (core.setups.ACCURACY_FRACTIONS): the
+    90 % point never counts, whatever the cut; an unbounded model error at 50 % does."""
     grid = validation_grid(keys=["torus"], vcs=[2], message_lengths=[32], setups=["model"])
     runs = _fake_runs(grid, lambda c: 0.4, lambda c, f: {0.25: 1.02, 0.5: 0.97, 0.75: 0.9, 0.9: math.inf}[f])
-    assert worst_error_below(runs[0]) == pytest.approx(0.10)     # 0.9 is above 80 %: its inf does not count
-    assert worst_error_below(runs[0], below=0.95) == math.inf
+    assert accuracy_below(runs[0]).worst == pytest.approx(0.10) == worst_error_below(runs[0])
+    assert accuracy_below(runs[0], below=0.95).worst == pytest.approx(0.10)   # 0.9 is not a fixed fraction
+    t = validation_table(runs, grid)
+    assert t["worst |err| below 80%"].iloc[0] == pytest.approx(0.10) and t["uncertain"].iloc[0] == ""
     runs = _fake_runs(grid, lambda c: 0.4, lambda c, f: math.inf if f == 0.5 else 1.01)
-    assert worst_error_below(runs[0]) == math.inf               # the model saturated where the simulation was not
+    assert accuracy_below(runs[0]).worst == math.inf               # the model saturated where the simulation was not
     assert BELOW == 0.8
-
 
 def test_validation_table_has_a_row_per_grid_cell():
     grid = _grid()
@@ -157,7 +160,13 @@ def test_validation_table_has_a_row_per_grid_cell():
     vc = vc_saturation_table(t)
     sims = vc[(vc["source"] == "simulation") & np.isfinite(vc["ratio high/low"])]
     assert np.allclose(sims["ratio high/low"], 2.0)
+    assert np.allclose(sims["ratio lo"], 2.0) and np.allclose(sims["ratio hi"], 2.0)   # no bracket: the estimate
     assert vc[(vc["key"] == "tm") & (vc["setup"] == "booksim")]["ratio high/low"].isna().all()
+    # with brackets, the ratio's range is the high-VC bracket over the low-VC one, end against end
+    t2 = t.assign(**{"sim saturation lo": t["sim saturation"] * 0.98, "sim saturation hi": t["sim saturation"] * 1.02})
+    sims2 = vc_saturation_table(t2)
+    sims2 = sims2[(sims2["source"] == "simulation") & np.isfinite(sims2["ratio high/low"])]
+    assert np.allclose(sims2["ratio lo"], 2.0 * 0.98 / 1.02) and np.allclose(sims2["ratio hi"], 2.0 * 1.02 / 0.98)
 
 
 # ----------------------------------------------------------------------------
@@ -212,6 +221,20 @@ def test_a_changed_error_changes_the_row_and_the_verdict():
     assert _verdicts(bad).loc["within-5pct", "verdict"] == "does not hold"
 
 
+def test_an_uncertain_error_row_decides_nothing():
+    """Inside the simulated saturation bracket the row is 'uncertain' (accuracy_below): a 20% error there does
+    not fail the claim; every other row within 5%."""
+    _, v, vc = _claims(err=0.03)
+    sel = (v["key"] == "torus") & (v["setup"] == "model") & (v["M"] == 32)
+    v.loc[sel, "worst |err| below 80%"] = 0.2
+    v.loc[sel, "uncertain"] = "torus, V=2, M=32 [model]: the model saturates at 0.74-0.76 of the simulated load"
+    c = claims_table(v, vc)
+    row = c.set_index(["claim_id", "setup", "case"]).loc[("within-5pct", "model", "torus, M = 32")]
+    assert row["uncertain"].startswith("torus") and row["cause"] == "-"
+    v = _verdicts(c).loc["within-5pct"]
+    assert v["verdict"] == "holds with a caveat" and "uncertain" in v["caveat"]
+
+
 def test_ours_stands_for_neither_and_never_decides():
     """'ours' (one ejection channel) is shown, never decisive: its error changes no verdict (referee A1)."""
     assert SETUPS["ours"].stands_for == "" and SETUPS["booksim"].stands_for == "paper"
@@ -224,57 +247,88 @@ def test_ours_stands_for_neither_and_never_decides():
     assert _verdicts(c).loc["within-5pct", "verdict"] == "does not hold"
 
 
-def test_similar_saturation_has_no_number_of_the_papers():
-    """'similar' has no number: the book's 10% is a yardstick, shown, never deciding (referee #33-#35, A2)."""
+def test_similar_criterion_over_the_brackets():
+    assert SIMILAR_FACTOR == 1.25
+    assert similar(1.1, 1.2) is True and similar(0.9, 1.13) is True
+    assert similar(1.2, 1.3) is None                      # the brackets straddle the line: undecided
+    assert similar(1.3, 4.0) is False and similar(0.5, 0.7) is False
+    assert similar(math.nan, 1.0) is None
+
+
+def test_similar_saturation_decided_by_the_papers_model_and_the_network():
+    """Referee #22: decided row by row by the declared criterion similar-factor; the paper's model (Thm 1 as
+    printed) and the simulated networks decide, the model with BFS distances is shown; no yardstick."""
     c, _, vc = _claims(vc_sim_ratio=2.0)
     rows = c[c["claim_id"] == "similar-saturation"]
-    assert set(rows["kind"]) == {"saturation"} and rows["threshold"].isna().all()
-    assert (rows["yardstick"] == 0.10).all()
-    assert _verdicts(c).loc["similar-saturation", "verdict"] == "cannot be checked"
-    sims = rows[rows["setup"] != "-"]
-    assert np.allclose(sims["sat_ratio"], 2.0) and set(sims["setup"]) == set(SETUPS)
-    # the model with BFS distances and with Theorem 1 as printed (the paper's input), one row per M
+    assert set(rows["kind"]) == {"fact"} and rows["threshold"].isna().all() and rows["yardstick"].isna().all()
+    assert set(rows.loc[rows["holds"].notna(), "criterion"]) == {"similar-factor"}
+    sims = rows[rows["setup"] != "-"].set_index(["setup", "case"])
+    assert np.allclose(sims["sat_ratio"], 2.0) and set(sims.index.get_level_values(0)) == set(SETUPS)
+    assert (sims["holds"] == False).all()                                             # noqa: E712
+    assert set(sims.loc["model", "cause"]) == {"model"} and set(sims.loc["ours", "cause"]) == {"-"}
     model = rows[rows["setup"] == "-"].set_index("case")
-    assert set(model.index) == {f"M = {M}, {w}" for M in (8, 32)
-                                for w in ("every network, BFS distances", "x-Folded TM with Thm 1 as printed")}
     thm = vc[vc["key"] == THEOREM_KEY].set_index("M")["ratio high/low"]
-    assert model.loc["M = 32, x-Folded TM with Thm 1 as printed", "sat_ratio"] == pytest.approx(thm[32])
-    assert thm[32] < model.loc["M = 32, every network, BFS distances", "sat_ratio"]   # the thinner margin
-    # a saturation that doubles and one that does not move get the same verdict: no number decides
+    paper = model.loc["saturation: the paper's model (Thm 1 as printed), M = 32"]
+    assert paper["sat_ratio"] == pytest.approx(thm[32]) and paper["holds"] is bool(thm[32] < 1.25) and paper["decides"]
+    bfs = model.loc["saturation: the model with BFS distances, M = 32"]
+    assert not bfs["decides"] and "BFS distance" in bfs["shown_why"]
+    v = _verdicts(c).loc["similar-saturation"]
+    assert v["verdict"] == "does not hold" and "model" in v["cause"]
+    # a simulated saturation that does not move with the VCs: the network rows hold
     same, _, _ = _claims(vc_sim_ratio=1.0)
-    assert _verdicts(same).loc["similar-saturation", "verdict"] == "cannot be checked"
+    rows = same[(same["claim_id"] == "similar-saturation") & (same["setup"] != "-")]
+    assert (rows["holds"] == True).all()                                              # noqa: E712
+    v = _verdicts(same).loc["similar-saturation"]
+    assert "model" not in v["cause"].split("; ")      # what fails is the paper's model at M = 8 (1.29), if anything
+
+def _rank_row(V, setup, reading, source, ok, n=4):
+    """A row of ranking_table: ``ok`` True (lower beyond the noise at every rate), False (higher at one) or None
+    (within the noise somewhere)."""
+    lower = n if ok is True else 1 if ok is None else 0
+    higher = 1 if ok is False else 0
+    return dict(V=V, setup=setup, reading=reading, source=source, **{
+        "rates compared": n, "lower than TM and torus": lower, "lower beyond the 95% CIs": lower,
+        "higher beyond the 95% CIs": higher, "lower beyond noise": ok, "rates before saturation": n,
+        "lower beyond noise before saturation": ok})
 
 
 def _ranking(thm=True, model_completed=True, sim_completed=(True, False)):
-    rows = [dict(V=2, setup="-", reading="thm1", source="model (Thm 1 printed)", **{"rates compared": 4,
-                 "lower than TM and torus": 4 if thm else 1, "claim holds": thm})]
+    rows = [_rank_row(2, "-", "thm1", "model (Thm 1 printed)", thm)]
     for reading, ok in (("completed", model_completed), ("printed", False)):
-        rows.append(dict(V=2, setup="-", reading=reading, source="model", **{
-            "rates compared": 4, "lower than TM and torus": 4 if ok else 0, "claim holds": ok}))
+        rows.append(_rank_row(2, "-", reading, "model", ok))
     for V, ok in zip((2, 8), sim_completed):
         for s in ("ours", "model"):
-            rows.append(dict(V=V, setup=s, reading="completed", source="sim", **{
-                "rates compared": 4, "lower than TM and torus": 4 if ok else 1, "claim holds": ok}))
-            rows.append(dict(V=V, setup=s, reading="printed", source="sim", **{
-                "rates compared": 4, "lower than TM and torus": 0, "claim holds": False}))
+            rows.append(_rank_row(V, s, "completed", "sim", ok))
+            rows.append(_rank_row(V, s, "printed", "sim", False))
     return pd.DataFrame(rows)
 
-
 def test_lowest_delay_is_a_claim_about_the_model():
-    """The abstract's 'The mathematical results indicate that ...' (referee #36, #37)."""
+    """The abstract's 'The mathematical results indicate that ...' (referee #23): per V, decided beyond the
+    noise (lower-beyond-noise); a general statement, so any deciding row that fails fails it."""
     assert CLAIMS["lowest-delay"].quote.startswith("The mathematical results indicate that")
     c, _, _ = _claims(ranking=_ranking(), distances=distance_table([8]))
     rows = c[c["claim_id"] == "lowest-delay"].set_index(["setup", "case"])
-    thm = rows.loc[("-", "the paper's model: x-Folded TM with Thm 1 as printed")]
-    assert thm["holds"] is True and thm["cause"] == "paper text"       # it holds for the wrong reason
+    thm = rows.loc[("-", "the paper's model (x-Folded TM with Thm 1 as printed), V = 2")]
+    assert thm["holds"] is True and thm["cause"] == "-" and thm["criterion"] == "lower-beyond-noise"
     assert "1.81 hops across" in thm["note"]
-    assert rows.loc[("-", "completed reading, BFS distances"), "holds"] is True
-    assert rows.loc[("-", "Definition 1 as printed, BFS distances"), "holds"] is False
-    assert rows.loc[("model", "completed reading"), "holds"] is False            # V = 8 fails in the simulation
+    assert rows.loc[("-", "the model, completed reading, BFS distances, V = 2"), "holds"] is True
+    printed = rows.loc[("-", "the model, Definition 1 as printed, BFS distances, V = 2")]
+    assert printed["holds"] is False and printed["cause"] == "paper text"
+    assert rows.loc[("model", "completed reading, V = 8"), "holds"] is False      # V = 8 fails in the simulation
+    assert rows.loc[("model", "completed reading, V = 8"), "cause"] == "model"
     assert rows.loc[("booksim", "completed reading"), "holds"] is None           # booksim cannot run TM
     v = _verdicts(c).loc["lowest-delay"]
-    assert v["verdict"] == "holds with a caveat" and "model (completed reading)" in v["caveat"]
-
+    assert v["verdict"] == "does not hold" and v["cause"] == "paper text; model"
+    # within the noise: an undecided row, no criterion, decides nothing
+    c, _, _ = _claims(ranking=_ranking(sim_completed=(True, None)), distances=distance_table([8]))
+    row = c.set_index(["claim_id", "setup", "case"]).loc[("lowest-delay", "model", "completed reading, V = 8")]
+    assert row["holds"] is None and row["criterion"] == ""
+    # the figure-level sentence: the same rows, decided up to x-Folded TM's saturation
+    fig = c[c["claim_id"] == "figures-lower-delay"]
+    assert len(fig) == len(c[c["claim_id"] == "lowest-delay"]) and "until the saturation time" in fig["note"].iloc[0]
+    # similar-saturation's second clause is judged in its own rows
+    second = c[(c["claim_id"] == "similar-saturation") & c["case"].str.startswith("lower delay: ")]
+    assert len(second) == len(fig)
 
 def test_topology_claims_decide_at_the_papers_k():
     """k = 8 decides; other radices only add a caveat; both readings of Definition 1 decide (#38-#45)."""
@@ -284,10 +338,14 @@ def test_topology_claims_decide_at_the_papers_k():
     assert v.loc["prop1", "verdict"] == "holds with a caveat"      # exact fit, 52.21 -> 52 at k = 8; drifts at 10
     assert "k = 10" in v.loc["prop1", "caveat"]
     assert v.loc["thm1", "verdict"] == "does not hold"
-    assert v.loc["lemma1", "verdict"] == "holds with a caveat" and "completed reading, k = 8" in v.loc["lemma1",
-                                                                                                       "caveat"]
+    # both readings decide and a general statement fails on any deciding failure: the reading that fails is the cause
+    assert v.loc["lemma1", "verdict"] == "does not hold" and v.loc["lemma1", "cause"] == "reading"
+    assert "Definition 1 as printed, k = 8" in v.loc["lemma1", "caveat"]                       # where it holds
     low = v.loc["low-diameter-short-distance"]
-    assert low["verdict"] == "holds with a caveat" and "Definition 1 as printed, k = 8" in low["caveat"]
+    assert low["verdict"] == "does not hold" and low["cause"].startswith("paper text")
+    assert "completed reading, k = 8" in low["caveat"]
+    topo_rows = c["claim_id"].isin(["prop1", "thm1", "lemma1", "low-diameter-short-distance"])
+    assert set(c.loc[topo_rows, "criterion"]) == {"exact"}
     rows = c[c["claim_id"] == "low-diameter-short-distance"].set_index("case")
     assert rows.loc["average distance, completed reading, k = 8", "holds"] is True
     assert rows.loc["diameter, completed reading, k = 8", "holds"] is True
@@ -332,6 +390,8 @@ def test_outperform_claim_from_the_simulated_saturation():
     table = outperform_table(v, _ranking())
     thr = table[(table["measure"] == "throughput") & (table["setup"] == "model")].set_index(["reading", "V"])
     assert thr.loc[("completed", 2), "beyond the brackets"] and not thr.loc[("completed", 8), "beyond the brackets"]
+    assert thr.loc[("completed", 2), "decided"] == True and thr.loc[("completed", 8), "decided"] == False  # noqa
+    assert thr.loc[("printed", 2), "decided"] == False                                                    # noqa
     assert thr.loc[("completed", 2), "ratio"] == pytest.approx(0.35 / 0.28)
     assert thr.loc[("completed", 2), "aggregate ratio"] == pytest.approx(0.35 * 52 / (0.28 * 64))
     c = claims_table(v, outperform=table)
@@ -339,8 +399,16 @@ def test_outperform_claim_from_the_simulated_saturation():
     assert rows.loc[("model", "throughput, completed reading"), "holds"] is True       # "can": at V = 2
     assert rows.loc[("model", "throughput, Definition 1 as printed"), "holds"] is False
     assert rows.loc[("model", "delay, completed reading"), "holds"] is True            # V = 2 every rate
+    assert rows.loc[("model", "throughput, completed reading"), "criterion"] == "beyond-brackets"
+    assert rows.loc[("model", "delay, completed reading"), "criterion"] == "lower-beyond-noise"
     verdict = _verdicts(c).loc["outperform-similar-size"]
-    assert verdict["verdict"] == "holds with a caveat" and verdict["rests_on"] == ("model",)
+    assert verdict["quantifier"] == "some"
+    assert verdict["verdict"] == "holds" and verdict["rests_on"] == ("model",)      # "can": one pass suffices
+    # nowhere beyond the brackets and never faster: it does not hold
+    slow = outperform_table(v.assign(**{"sim saturation": np.where(v["key"] == "xfolded_completed", 0.1,
+                                                                   v["sim saturation"])}),
+                            _ranking(sim_completed=(False, False)))
+    assert _verdicts(claims_table(v, outperform=slow)).loc["outperform-similar-size", "verdict"] == "does not hold"
     assert "52" in verdict["note"]
     vals = glue_values(v, vc_saturation_table(v), outperform=table)
     assert vals["xfolded_tm-outperform-sentence"].startswith("On 'model' the completed reading's")
@@ -353,19 +421,19 @@ def test_glue_values_are_strings_from_the_tables():
     assert vals["xfolded_tm-worst-tm-xfolded-m32-booksim"] == "not runnable"
     assert vals["xfolded_tm-satratio-torus-m32-model"] == "0.90"
     # "similar saturation": the numbers of the page's sentence (the model 1.0x: made-up runs at one saturation)
-    assert (vals["xfolded_tm-vc-low"], vals["xfolded_tm-vc-high"], vals["xfolded_tm-vc-yardstick"]) == (2, 8, "10%")
+    assert (vals["xfolded_tm-vc-low"], vals["xfolded_tm-vc-high"], vals["xfolded_tm-vc-factor"]) == (2, 8, "1.25")
     assert vals["xfolded_tm-vc-sim-span-m32"] == "2.00x to 2.00x"
     thm = vc[(vc["key"] == THEOREM_KEY) & (vc["M"] == 32)]["ratio high/low"].iloc[0]
     assert vals["xfolded_tm-vc-thm-span-m32"] == f"{thm:.2f}x to {thm:.2f}x"
     ratios = vc.loc[(vc["M"] == 32) & np.isfinite(vc["ratio high/low"]), "ratio high/low"]
     assert vals["xfolded_tm-vc-ratios-m32"] == len(ratios) and isinstance(vals["xfolded_tm-vc-ratios-m32"], int)
-    assert vals["xfolded_tm-vc-beyond-m32"] == int((abs(ratios - 1) > 0.10).sum())
-    assert vals["xfolded_tm-lowest-thm1-model-curves"] == "below TM and the torus at every rate"
-    assert vals["xfolded_tm-lowest-completed-model"].startswith("not below both at every rate")
+    assert vals["xfolded_tm-vc-notsimilar-m32"] == int((ratios >= 1.25).sum())
+    assert vals["xfolded_tm-lowest-thm1-model-curves"] == "below TM and the torus beyond the noise at every rate"
+    assert vals["xfolded_tm-lowest-completed-model"].startswith("not below both beyond the noise at every rate")
     # within the paper's 5%: 6 of 6 cases on the set-ups that decide (not "ours"), the closest 3.0%
     assert (vals["xfolded_tm-within5-hits"], vals["xfolded_tm-within5-cases"]) == (6, 6)
     assert vals["xfolded_tm-within5-closest"] == "3.0%" and vals["xfolded_tm-within5-closest-case"].endswith("'model'")
-    counts = {"vc-low", "vc-high", "within5-hits", "within5-cases"} | {f"vc-{w}-m{M}" for w in ("ratios", "beyond")
+    counts = {"vc-low", "vc-high", "within5-hits", "within5-cases"} | {f"vc-{w}-m{M}" for w in ("ratios", "notsimilar")
                                                                       for M in (8, 32)}
     assert all(isinstance(x, int if k.removeprefix("xfolded_tm-") in counts else str) for k, x in vals.items())
     _, v_bad, vc_bad = _claims(err=-0.2)

@@ -155,7 +155,8 @@ def test_run_figure_delay_model_only_and_tables():
     assert summ["curve"].iloc[0] == "VC=2, torus [model]" and (summ["in CI"] == "0/1").all()
     assert (summ["setup"] == "model").all() and (pts["setup"] == "model").all()   # DEFAULT_SETUP
     claims = ranking_table(delay_frame(runs)).set_index("reading")
-    assert claims.loc["completed", "claim holds"] and not claims.loc["printed", "claim holds"]
+    assert claims.loc["completed", "lower beyond noise"] == True and claims.loc["printed", "lower beyond noise"] == False  # noqa
+    assert claims.loc["completed", "lower beyond the 95% CIs"] == 1 and claims.loc["printed", "higher beyond the 95% CIs"] == 1
 
 
 def test_model_curves_saturation_table():
