@@ -287,7 +287,8 @@ def furthest_from_one(ratios: Iterable[float]) -> float:
 #: One row per claim (a sentence of the paper), simulator set-up and case (a network size, a message
 #: length, ...); :class:`Claim` and :meth:`Claim.row` document each column.
 CLAIM_COLUMNS = ("chapter", "claim_id", "section", "claim", "quantifier", "quantifier_quote", "kind", "setup",
-                 "stands_for", "case", "paper_config", "decides", "shown_why", "worst_err", "uncertain", "sat_ratio",
+                 "stands_for", "case", "reading", "paper_config", "decides", "shown_why", "worst_err", "uncertain",
+                 "sat_ratio",
                  "threshold", "threshold_quote", "yardstick", "holds", "criterion", "cause", "note")
 #: What a claim is about: the model's latency against the simulation (``worst_err``), its saturation load
 #: (``sat_ratio``), or anything else the chapter decides by code (``holds``, by a declared criterion).
@@ -386,7 +387,7 @@ class Claim:
     def row(self, chapter: str, setup: str = "-", *, case: str = "", paper_config: bool = True,
             worst_err: float = math.nan, sat_ratio: float = math.nan, holds: bool | None = None, cause: str = "-",
             note: str = "", stands_for: str = "", decides: bool = True, shown_why: str = "", uncertain: str = "",
-            criterion: str = "") -> dict:
+            criterion: str = "", reading: str = "") -> dict:
         """One row of the claims table: this claim on ``setup`` (``"-"``: no simulation) and ``case``.
 
         ``paper_config``: whether ``case`` is the paper's own configuration
@@ -405,6 +406,14 @@ class Claim:
         ``holds`` value, the declared criterion that computed it
         (:data:`models.core.criteria.CRITERIA`).  ``cause``: why the claim
         fails (or cannot be judged) on this row; a book yardstick never sets one.
+
+        ``reading``: where the paper's text admits several readings (an
+        equation as printed and as its own text asks for it, a definition as
+        printed and completed), the reading this row is under (``"as
+        printed"``, ...); ``""`` for a row the readings share.  The
+        quantifier applies within a reading (its cases are network sizes,
+        message lengths, set-ups), and readings that disagree make the verdict
+        "holds with a caveat" naming them (:func:`models.findings.verdicts.combine_readings`).
         """
         require_choice("cause", cause, CAUSES)
         if not isinstance(decides, (bool, np.bool_)):
@@ -418,11 +427,13 @@ class Claim:
             _criteria.criterion(criterion)
         elif criterion:
             raise ParameterError(f"claim {self.claim_id!r}: a `criterion` only for a fact with a `holds` value")
+        if not isinstance(reading, str):
+            raise ParameterError(f"claim {self.claim_id!r}: `reading` must be a string; got {reading!r}")
         if uncertain and self.kind != "error":
             raise ParameterError(f"claim {self.claim_id!r}: `uncertain` only for an error row")
         return {"chapter": chapter, "claim_id": self.claim_id, "section": self.section, "claim": self.quote,
                 "quantifier": self.quantifier, "quantifier_quote": self.quantifier_quote,
-                "kind": self.kind, "setup": setup, "stands_for": stands_for, "case": case,
+                "kind": self.kind, "setup": setup, "stands_for": stands_for, "case": case, "reading": reading,
                 "paper_config": bool(paper_config), "decides": bool(decides), "shown_why": shown_why,
                 "worst_err": float(worst_err), "uncertain": uncertain, "sat_ratio": float(sat_ratio),
                 "threshold": float(self.threshold), "threshold_quote": self.threshold_quote,

@@ -68,7 +68,13 @@ some        one passes: **holds** (**with a caveat**, naming them, where
             others fail); none passes and one fails: **does not hold**
 ==========  ===========================================================
 
-None passes or fails: **cannot be checked** (numbers shown).  The verdict
+Where the paper's text admits several readings (``reading``: an equation
+as printed and as its own text asks for it, a definition as printed and
+completed), the quantifier applies within each reading and the readings
+combine (:func:`combine_readings`): all hold, **holds**; none, **does not
+hold**; they disagree, **holds with a caveat** naming them.  A reading the
+book chose so that the claim could hold is a shown row, never a reading that
+decides.  None passes or fails: **cannot be checked** (numbers shown).  The verdict
 *rests on* the deciding set-ups where the claim passes (for "holds" and
 "holds with a caveat") or fails ("does not hold").  The **cause** shown is the
 set of causes (other than ``"-"``) of the rows where the claim fails, and of
@@ -119,7 +125,7 @@ __all__ = [
     "glue_values", "FOOTNOTES",
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
     "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables", "combine", "criteria_table",
-    "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS",
+    "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS", "combine_readings",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
@@ -166,7 +172,7 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
                          f"(a claims table has exactly: {', '.join(CLAIM_COLUMNS)})")
     out = frame[list(CLAIM_COLUMNS)].copy()
     for col in ("chapter", "claim_id", "section", "claim", "quantifier", "quantifier_quote", "kind", "setup",
-                "stands_for", "case", "shown_why", "uncertain", "threshold_quote", "criterion", "cause", "note"):
+                "stands_for", "case", "reading", "shown_why", "uncertain", "threshold_quote", "criterion", "cause", "note"):
         out[col] = out[col].map(lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v))
         out[col] = out[col].str.strip()
     for i, row in out.iterrows():
@@ -296,12 +302,15 @@ class Verdict:
     uncertain_on: tuple = ()
     shown: dict = None
     quantifier: str = "all"
+    per_reading: dict = None
 
     @property
     def caveat(self) -> str:
         """What qualifies the verdict, in words ("" when nothing does): where a claim that holds fails or was
         not judged, where one that does not hold passes."""
         parts = []
+        if self.per_reading:
+            parts.append("by reading: " + "; ".join(f"{r}: {v}" for r, v in self.per_reading.items()))
         if self.verdict == "does not hold" and self.passes_on:
             parts.append("holds on " + ", ".join(self.passes_on))
         if self.verdict in ("holds", "holds with a caveat") and self.fails_on:
@@ -347,15 +356,35 @@ def combine(quantifier: str, passes: Sequence, fails: Sequence, unknown: Sequenc
     return "does not hold"
 
 
+def combine_readings(per_reading: Mapping[str, str]) -> str:
+    """The verdict over the readings of the paper's text, from each reading's verdict (:func:`combine`).
+
+    Readings that cannot be checked are left out; all that remain hold: **holds** (with a caveat if one does
+    with a caveat); none holds: **does not hold**; they disagree: **holds with a caveat** (the claim holds
+    under one reading of the paper's text and not under another, and the verdict names them).
+    """
+    judged = {r: v for r, v in per_reading.items() if v != "cannot be checked"}
+    if not judged:
+        return "cannot be checked"
+    kinds = set(judged.values())
+    if kinds <= {"holds", "holds with a caveat"}:
+        return "holds" if kinds == {"holds"} else "holds with a caveat"
+    if kinds == {"does not hold"}:
+        return "does not hold"
+    return "holds with a caveat"
+
+
 def verdict(rows: pd.DataFrame) -> Verdict:
-    """The verdict on one claim from its rows (set-ups x cases), by the module docstring's rule."""
-    outcomes, deciding, other, shown = {}, {}, {}, {}
-    setup_of = {}
+    """The verdict on one claim from its rows (set-ups x cases x readings), by the module docstring's rule."""
+    outcomes, shown = {}, {}
+    setup_of, reading_of = {}, {}
+    deciding, other = {}, {}
     quantifier = str(rows["quantifier"].iloc[0]) if "quantifier" in rows and len(rows) else "all"
     for r in rows.itertuples(index=False):
         stands = getattr(r, "stands_for", "paper") or "paper"
         label = row_label(r.setup, getattr(r, "case", ""))
         setup_of[label] = r.setup
+        reading_of[label] = getattr(r, "reading", "") or ""
         outcomes[label] = row_outcome(r.kind, r.worst_err, r.sat_ratio, r.threshold, r.holds, stands,
                                       getattr(r, "uncertain", "") or "")
         if not getattr(r, "decides", True):
@@ -364,19 +393,32 @@ def verdict(rows: pd.DataFrame) -> Verdict:
         if stands not in DECIDING:
             continue
         (deciding if getattr(r, "paper_config", True) else other)[label] = outcomes[label]
-    passes = tuple(lb for lb, o in deciding.items() if o == "pass")
-    fails = tuple(lb for lb, o in deciding.items() if o == "fail")
-    unknown = tuple(lb for lb, o in deciding.items() if o == "unknown")
-    uncertain = tuple(lb for lb, o in deciding.items() if o == "uncertain")
-    other_fails = tuple(lb for lb, o in other.items() if o == "fail")
+
+    def by(outs, want):
+        return tuple(lb for lb, o in outs.items() if o == want)
+
+    passes, fails = by(deciding, "pass"), by(deciding, "fail")
+    unknown, uncertain = by(deciding, "unknown"), by(deciding, "uncertain")
+    other_fails = by(other, "fail")
+    readings = [x for x in dict.fromkeys(reading_of[lb] for lb in deciding) if x]
+    per = None
+    if len(readings) < 2:
+        v = combine(quantifier, passes, fails, unknown + uncertain, other_fails)
+    else:  # the quantifier within each reading (rows the readings share count in each), then over the readings
+        per = {}
+        for rd in readings:
+            mine = {lb: o for lb, o in deciding.items() if reading_of[lb] in (rd, "")}
+            theirs = {lb: o for lb, o in other.items() if reading_of[lb] in (rd, "")}
+            per[rd] = combine(quantifier, by(mine, "pass"), by(mine, "fail"),
+                              by(mine, "unknown") + by(mine, "uncertain"), by(theirs, "fail"))
+        v = combine_readings(per)
 
     def setups(labels):
         return tuple(dict.fromkeys(setup_of[lb] for lb in labels))
 
-    v = combine(quantifier, passes, fails, unknown + uncertain, other_fails)
     rests = setups(fails) if v == "does not hold" else () if v == "cannot be checked" else setups(passes)
     return Verdict(v, rests, fails, unknown, other_fails, outcomes, passes_on=passes, uncertain_on=uncertain,
-                   shown=shown, quantifier=quantifier)
+                   shown=shown, quantifier=quantifier, per_reading=per)
 
 
 def threshold_in_quote(threshold: float, quote: str) -> bool:

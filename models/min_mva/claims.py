@@ -174,6 +174,10 @@ OTHER_WIRING = ("return network a second omega network: the paper's words allow 
                 "configuration beyond the paper's, a caveat at most, never the verdict")
 
 
+#: The two readings of eq. (4) for m-packet requests: as its own text (Sec. 4.2) asks for it, and as printed.
+
+FACTOR_M, EQ4_PRINTED = "eq. (4) with the factor m of Sec. 4.2", "eq. (4) as printed"
+
 def _paper_config(setup: str) -> bool:
     """Whether rows on ``setup`` are the paper's configuration: the mirror wiring its tables show it simulated."""
     return setup in ("-", DEFAULT_SETUP)
@@ -256,14 +260,14 @@ def _error_rows(points: pd.DataFrame, printed: pd.DataFrame | None = None) -> li
             source = "single" if min(CLAIM_FIGURES[w.claim_id]) < 6 else "multi"
             note = (f"R and X at NC = {w[4]} (a closed system never saturates, so every simulated NC counts); worst "
                     f"{w.worst_err:.1%} at {w.at}, {_limit_text(claim, within)}")
-            case = w.case
+            case, reading = w.case, ""
             if source == "multi" and label:
-                case = f"{w.case}, eq. (4) as printed"
+                case, reading = f"{w.case}, eq. (4) as printed", EQ4_PRINTED
                 note += ("; the model with eq. (4) as printed, without the factor m on terms (a) and (b) that the "
                          "text of Sec. 4.2 asks for, against the same simulation (an unbounded error would fail "
                          "it, cause paper text)")
             elif source == "multi":
-                case = f"{w.case}, eq. (4) with the factor m"
+                case, reading = f"{w.case}, eq. (4) with the factor m", FACTOR_M
                 note += ("; the model has the factor m in eq. (4) that the text of Sec. 4.2 asks for (the book's "
                          "reading; eq. (4) as printed is the row beside it)")
             if outcome == "fail":
@@ -271,7 +275,7 @@ def _error_rows(points: pd.DataFrame, printed: pd.DataFrame | None = None) -> li
                          "; the gap is the model's: our simulator reproduces the paper's simulation columns and our "
                          "model its analytic columns (Tables 1 and 2, 04-tables)")
             cause = ("paper text" if label else "model") if outcome == "fail" else "-"
-            rows.append(_row(w.claim_id, w.setup, case=case, worst_err=w.worst_err, cause=cause,
+            rows.append(_row(w.claim_id, w.setup, case=case, worst_err=w.worst_err, cause=cause, reading=reading,
                              note=f"{note} (tab-min_mva-{source}-packet-errors.csv)"))
     return rows
 
@@ -402,8 +406,9 @@ def _spacing_rows(by_setup: Mapping) -> list:
 
 
 def _symbolic_rows(checks: Mapping) -> list:
-    def row(cid, ok, case="", cause_if_not="model", paper_config=True, note=""):
-        r = _row(cid, case=case, holds=bool(ok), criterion="exact", cause="-" if ok else cause_if_not, note=note)
+    def row(cid, ok, case="", cause_if_not="model", paper_config=True, note="", reading=""):
+        r = _row(cid, case=case, holds=bool(ok), criterion="exact", cause="-" if ok else cause_if_not, note=note,
+                 reading=reading)
         r["paper_config"] = paper_config
         return r
 
@@ -424,11 +429,12 @@ def _symbolic_rows(checks: Mapping) -> list:
                         note=f"per-visit fixed point solved by SymPy: every queueing term vanishes: {holds_text(ok)} "
                              f"(01-derivation)"))
     ok, printed = checks["kruskal_snir_m"], checks["kruskal_snir_m_printed"]
-    rows.append(row("kruskal-snir-m-packet", ok, case="eq. (4) with the factor m of Sec. 4.2",
+    rows.append(row("kruskal-snir-m-packet", ok, case="eq. (4) with the factor m of Sec. 4.2", reading=FACTOR_M,
                     note=f"with the factor m on terms (a) and (b) that the text of Sec. 4.2 asks for ('The factor m "
                          f"is required since each customer is m packets long'), eq. (4) reduces to Kruskal and "
                          f"Snir's m-packet formula in both networks: {holds_text(ok)} (01-derivation)"))
     rows.append(row("kruskal-snir-m-packet", printed, case="eq. (4) as printed", cause_if_not="paper text",
+                    reading=EQ4_PRINTED,
                     note=f"eq. (4) as printed, without the factor m its own text asks for, reduces to the formula: "
                          f"{holds_text(printed)}; the printed equation, not the model the text describes, is at fault "
                          f"(01-derivation)"))
@@ -439,6 +445,7 @@ def _symbolic_rows(checks: Mapping) -> list:
                              f"(01-derivation)"))
     ok, at1 = checks["processor_m_spem"], checks["processor_m_spe1"]
     rows.append(row("no-queueing-m-packet", ok, case="processor, eq. (6), S_pe = m", cause_if_not="paper text",
+                    reading="the condition as printed (S_pe = m)",
                     note=f"eq. (6) keeps its term (b), U (NC-1)/NC (S_pe-1) S_pe/(S_pe+m-1), at S_pe = m > 1: "
                          f"{holds_text(ok)}. The condition is the paper's slip for S_pe = 1: the processor is busy "
                          f"S_pe + m - 1 cycles per request and replies arrive at least m cycles apart, so it cannot "
@@ -446,7 +453,7 @@ def _symbolic_rows(checks: Mapping) -> list:
                          f"(geometric think times; our simulation, tab-min_mva-processor-queueing.csv), where an "
                          f"equation predicting no queueing would be wrong (01-derivation)"))
     rows.append(row("no-queueing-m-packet", at1, case="processor, eq. (6), S_pe = 1 (the condition read as meant)",
-                    paper_config=False,
+                    reading="the condition read as meant (S_pe = 1)",
                     note=f"eq. (6) at S_pe = 1: every queueing term vanishes: {holds_text(at1)} (01-derivation)"))
     return rows
 

@@ -19,7 +19,7 @@ QUOTE = "the model is accurate to within 5% (Sec. 4)"
 def row(claim_id="err-5", kind="error", setup="paper", worst_err=math.nan, sat_ratio=math.nan, threshold=0.05,
         holds=None, cause="model", chapter="torus_nbc", claim=QUOTE, note="Fig. 1 errors.", stands_for=None, case="",
         paper_config=True, section="Sec. 4", threshold_quote=None, yardstick=math.nan, quantifier="all",
-        quantifier_quote="", decides=True, shown_why="", uncertain="", criterion=None):
+        quantifier_quote="", decides=True, shown_why="", uncertain="", criterion=None, reading=""):
     if stands_for is None:
         stands_for = "-" if setup == "-" else ("neither" if setup in ("ours", "x") else
                                                "model" if setup == "model" else "paper")
@@ -30,7 +30,7 @@ def row(claim_id="err-5", kind="error", setup="paper", worst_err=math.nan, sat_r
         criterion = "exact" if kind == "fact" and holds is not None else ""
     return dict(chapter=chapter, claim_id=claim_id, section=section, claim=claim, quantifier=quantifier,
                 quantifier_quote=quantifier_quote, kind=kind, setup=setup, stands_for=stands_for, case=case,
-                paper_config=paper_config, decides=decides, shown_why=shown_why, worst_err=worst_err,
+                reading=reading, paper_config=paper_config, decides=decides, shown_why=shown_why, worst_err=worst_err,
                 uncertain=uncertain, sat_ratio=sat_ratio, threshold=threshold, threshold_quote=threshold_quote,
                 yardstick=yardstick, holds=holds, criterion=criterion, cause=cause, note=note)
 
@@ -450,3 +450,23 @@ def test_a_fact_names_a_declared_criterion_and_the_criteria_table_lists_it():
     table = V.verdict_table(pd.DataFrame([_fact("paper", True, criterion="lower-beyond-noise")]))
     crit = V.criteria_table(table)
     assert list(crit["criterion"]) == ["lower-beyond-noise"] and crit["claims"].iloc[0] == "torus_nbc/err-5"
+
+
+def test_readings_of_the_papers_text_combine_after_the_quantifier():
+    """Where the text admits two readings, "all" applies within each; readings that disagree give a caveat
+    naming them, never a "does not hold" from one reading alone (the referee's #9, #26, #27)."""
+    rows = [_fact("paper", True, case="k = 8, as printed", reading="as printed"),
+            _fact("paper", True, case="k = 16, as printed", reading="as printed"),
+            _fact("paper", False, case="k = 8, completed", reading="completed", cause="reading"),
+            _fact("paper", True, case="k = 16, completed", reading="completed")]
+    v = one_verdict(rows)
+    assert v["verdict"] == "holds with a caveat" and v["cause"] == "reading"
+    assert "by reading: as printed: holds; completed: does not hold" in v["caveat"]
+    assert one_verdict([dict(r, holds=False, cause="paper text") for r in rows])["verdict"] == "does not hold"
+    assert one_verdict([dict(r, holds=True) for r in rows])["verdict"] == "holds"
+    # a row the readings share counts under each; a shown reading decides nothing
+    shared = _fact("model", False, case="simulated", cause="model")
+    assert one_verdict(rows + [shared])["verdict"] == "does not hold"
+    shown = [dict(r, decides=False, shown_why="chosen so that the claim holds") if r["reading"] == "completed"
+             else r for r in rows]
+    assert one_verdict(shown)["verdict"] == "holds"

@@ -380,7 +380,10 @@ def test_symbolic_rows_one_claim_per_sentence():
     rows = claims_table(symbolic=_CHECKS)
     assert (rows["setup"] == "-").all() and (rows["kind"] == "fact").all()
     nq = rows[rows["claim_id"] == "no-queueing-m-packet"].set_index("case")
-    assert len(nq) == 4 and nq["paper_config"].tolist() == [True, True, True, False]
+    assert len(nq) == 4 and nq["paper_config"].all()
+    # the two readings of the condition: as printed (S_pe = m) and as meant (S_pe = 1); switch and memory shared
+    assert nq["reading"].tolist() == ["", "", "the condition as printed (S_pe = m)",
+                                      "the condition read as meant (S_pe = 1)"]
     spem = nq.loc["processor, eq. (6), S_pe = m"]
     assert spem["holds"] is False and spem["cause"] == "paper text" and "slip for S_pe = 1" in spem["note"]
     ks = rows[rows["claim_id"] == "kruskal-snir-m-packet"].set_index("case")
@@ -389,13 +392,18 @@ def test_symbolic_rows_one_claim_per_sentence():
     assert v.loc["kruskal-snir-single", "verdict"] == "holds"
     assert v.loc["switch-1x1-single", "verdict"] == "holds" and v.loc["no-queueing-pe-mm-single", "verdict"] == "holds"
     assert (rows["criterion"] == "exact").all()
-    # eq. (4) as printed is the paper's text, a deciding row: the single fact fails as printed (the factor m of
-    # Sec. 4.2's text makes it hold, shown in the caveat), cause paper text
-    assert v.loc["kruskal-snir-m-packet", "verdict"] == "does not hold"
+    # eq. (4) as printed and eq. (4) with the factor m its own text asks for are two readings of the paper's text,
+    # both deciding: the fact holds under one and not the other, a caveat naming them, cause paper text
+    assert v.loc["kruskal-snir-m-packet", "verdict"] == "holds with a caveat"
     assert v.loc["kruskal-snir-m-packet", "cause"] == "paper text"
-    # the Sec. 4.3 sentence, "in all of these cases": fails for the processor at S_pe = m as printed
-    assert v.loc["no-queueing-m-packet", "verdict"] == "does not hold"
+    assert "eq. (4) as printed: does not hold" in v.loc["kruskal-snir-m-packet", "caveat"]
+    # the Sec. 4.3 sentence, "in all of these cases": fails for the processor at S_pe = m as printed, holds at
+    # S_pe = 1 (the condition read as meant)
+    assert v.loc["no-queueing-m-packet", "verdict"] == "holds with a caveat"
     assert v.loc["no-queueing-m-packet", "cause"] == "paper text"
+    both = _verdicts(claims_table(symbolic={**_CHECKS, "processor_m_spe1": False, "kruskal_snir_m": False}))
+    assert both.loc["no-queueing-m-packet", "verdict"] == "does not hold"
+    assert both.loc["kruskal-snir-m-packet", "verdict"] == "does not hold"
     flipped = _verdicts(claims_table(symbolic={**_CHECKS, "processor_m_spem": True, "kruskal_snir_m_printed": True}))
     assert flipped.loc["no-queueing-m-packet", "verdict"] == "holds"
     assert flipped.loc["kruskal-snir-m-packet", "verdict"] == "holds"
