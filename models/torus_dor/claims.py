@@ -145,7 +145,7 @@ def _fig1_rows(fig1_runs) -> list:
                 ratios = [saturation_of(r, w) / r.sim_saturation for r in g if r.sim_saturation > 0]
                 inf = sum(math.isinf(a.worst) for a in accs)
                 rows.append(CLAIMS["fig1-accuracy"].row(
-                    CHAPTER, DEFAULT_SETUP, case=_case(t, w, paper, labels), paper_config=paper,
+                    CHAPTER, DEFAULT_SETUP, reading=READINGS[w], case=_case(t, w, paper, labels), paper_config=paper,
                     **Accuracy.combine(accs).fields(), sat_ratio=furthest_from_one(ratios), cause=_reading_cause(w),
                     note=f"Fig. 1, {READINGS[w]}, {t} torus: worst |error| at 25, 50 and 75% of the simulated "
                          f"saturation load over {len(g)} curves; unbounded on {inf} of {len(g)} (model/simulated "
@@ -164,7 +164,7 @@ def _fig2_rows(fig2_runs) -> list:
             closer = closer_saturation(s04, s03, bracket)
             lo, hi = bracket if bracket else (math.nan, math.nan)
             rows.append(CLAIMS["fig2-saturation-closer"].row(
-                CHAPTER, DEFAULT_SETUP, case=_case(t, w, paper, [run.curve.label]), paper_config=paper,
+                CHAPTER, DEFAULT_SETUP, reading=READINGS[w], case=_case(t, w, paper, [run.curve.label]), paper_config=paper,
                 sat_ratio=s04 / ssim, holds=closer, criterion=_crit(closer, "beyond-brackets"),
                 decides=w != "default", shown_why=_NOT_INDEPENDENT if w == "default" else "",
                 cause="paper text" if (closer is False and w == "printed") else "-",
@@ -182,7 +182,7 @@ def _comparison_rows(comp) -> list:
         for w in READINGS:
             better = list(g[f"better {w}"])
             rows.append(CLAIMS["more-accurate-than-2003"].row(
-                CHAPTER, DEFAULT_SETUP, case=_case(t, w, paper, labels), paper_config=paper,
+                CHAPTER, DEFAULT_SETUP, reading=READINGS[w], case=_case(t, w, paper, labels), paper_config=paper,
                 worst_err=worst_of(g[f"worst {w}"]), holds=all_or_none(better),
                 criterion=_crit(all_or_none(better), "lower-beyond-noise"),
                 cause=_reading_cause(w) if all_or_none(better) is False else "-",
@@ -192,7 +192,7 @@ def _comparison_rows(comp) -> list:
         for w in READINGS:
             closer = list(g[f"closer {w}"])
             rows.append(CLAIMS["saturation-prediction-improved"].row(
-                CHAPTER, DEFAULT_SETUP, case=_case(t, w, paper, labels), paper_config=paper,
+                CHAPTER, DEFAULT_SETUP, reading=READINGS[w], case=_case(t, w, paper, labels), paper_config=paper,
                 sat_ratio=furthest_from_one(g[f"sat {w} / sim"]), holds=all_or_none(closer),
                 criterion=_crit(all_or_none(closer), "beyond-brackets"),
                 cause=_reading_cause(w) if all_or_none(closer) is False else "-",
@@ -205,7 +205,7 @@ def _comparison_rows(comp) -> list:
             high = list(g[f"drawback {w}"])
             holds = all_or_none(high)
             rows.append(CLAIMS["model2003-drawback-high-traffic"].row(
-                CHAPTER, DEFAULT_SETUP, case=_case(t, w, paper, labels), paper_config=paper,
+                CHAPTER, DEFAULT_SETUP, reading=READINGS[w], case=_case(t, w, paper, labels), paper_config=paper,
                 worst_err=worst_of(g["high 2003"]), sat_ratio=furthest_from_one(g["sat 2003 / sim"]),
                 holds=holds, criterion=_crit(holds, "lower-beyond-noise"), cause="-" if holds is True else "reading",
                 note=f"{_REC}, {t} torus: its worst |error| in the high traffic region (50% and 75% of the "
@@ -234,7 +234,7 @@ def _abstract_rows(comp, runs) -> list:
             better = list(g[f"better {w}"])
             holds = False if unbounded else all_or_none(better)
             rows.append(CLAIMS["abstract-accuracy"].row(
-                CHAPTER, DEFAULT_SETUP, case=f"{t}, {READINGS[w]}, every simulated network ({nets})",
+                CHAPTER, DEFAULT_SETUP, reading=READINGS[w], case=f"{t}, {READINGS[w]}, every simulated network ({nets})",
                 paper_config=True, worst_err=Accuracy.combine(accs).worst, holds=holds,
                 criterion=_crit(holds, "lower-beyond-noise"),
                 cause=_reading_cause(w) if holds is False else "-",
