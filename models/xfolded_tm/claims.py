@@ -316,6 +316,13 @@ def rank_text(g: pd.DataFrame) -> str:
                      for _, r in g.sort_values("V").iterrows())
 
 
+def _reading(reading: str) -> str:
+    """A claims row's ``reading`` (the paper's text read one way; models.findings.verdicts.combine_readings):
+    Definition 1 as printed or completed, the paper's model with Theorem 1 as printed; ``""`` for a row every
+    reading shares."""
+    return {"thm1": "the paper's model (Theorem 1 as printed)", **READING_LABELS}.get(reading, "")
+
+
 def _delay_cause(reading: str, setup: str) -> str:
     """Why a delay row fails: Definition 1 as printed is the paper's text; the completed reading and the paper's
     model are the model's ("ours" never decides)."""
@@ -338,7 +345,7 @@ def _delay_rows(claim: Claim, ranking: pd.DataFrame, column: str, prefix: str = 
         for _, r in g.iterrows():
             ok = tri(r[column])
             rows.append(claim.row(CHAPTER, "-", case=f"{prefix}{name}, V = {int(r['V'])}", holds=ok,
-                                  criterion=_crit("lower-beyond-noise", ok),
+                                  criterion=_crit("lower-beyond-noise", ok), reading=_reading(reading),
                                   cause=_delay_cause(reading, "-") if ok is False else "-"))
         parts.append(f"{name} {rank_text(g)}")
     sim = ranking[(ranking["setup"] != "-") & (ranking["source"] == "sim")]
@@ -352,7 +359,7 @@ def _delay_rows(claim: Claim, ranking: pd.DataFrame, column: str, prefix: str = 
             for _, r in g.iterrows():
                 ok = tri(r[column])
                 rows.append(claim.row(CHAPTER, s, case=f"{prefix}{label}, V = {int(r['V'])}", holds=ok,
-                                      criterion=_crit("lower-beyond-noise", ok),
+                                      criterion=_crit("lower-beyond-noise", ok), reading=_reading(reading),
                                       cause=_delay_cause(reading, s) if ok is False else "-"))
             parts.append(f"the simulation on '{s}', {label}, {rank_text(g)}")
     return rows, parts
@@ -422,6 +429,7 @@ def _outperform_rows(table: pd.DataFrame) -> list:
                 ok = True if any(x is True for x in d) else False if all(x is False for x in d) else None
                 cause = "paper text" if ok is False and SETUPS[s].decides else "-"
                 rows.append(claim.row(CHAPTER, s, case=f"{measure}, {label}", holds=ok, cause=cause,
+                                      reading=_reading(reading),
                                       criterion=_crit("beyond-brackets" if measure == "throughput" else
                                                       "lower-beyond-noise", ok)))
                 if measure == "throughput":
@@ -509,7 +517,7 @@ def _topology_rows(claim: Claim, checks: pd.DataFrame, what: dict, causes: Mappi
             at = g[g["k"] == PAPER_K]
             for _, r in at.iterrows():
                 rows.append(claim.row(CHAPTER, "-", case=f"{label}, k = {PAPER_K}" if label else f"k = {PAPER_K}",
-                                      holds=bool(r["holds"]), criterion="exact",
+                                      holds=bool(r["holds"]), criterion="exact", reading=_reading(reading),
                                       cause="-" if r["holds"] else causes.get(reading, "paper text"),
                                       note=f"{label + ' ' if label else ''}at k = {PAPER_K}: {r['evidence']}"))
             rest = g[g["k"] != PAPER_K]
@@ -517,7 +525,7 @@ def _topology_rows(claim: Claim, checks: pd.DataFrame, what: dict, causes: Mappi
                 ks = k_ranges(h["k"])
                 worst = h.iloc[-1] if ok or len(h) > 1 else h.iloc[0]
                 rows.append(claim.row(CHAPTER, "-", case=f"{label}, k = {ks}" if label else f"k = {ks}",
-                                      paper_config=False, holds=bool(ok), criterion="exact",
+                                      paper_config=False, holds=bool(ok), criterion="exact", reading=_reading(reading),
                                       cause="-" if ok else causes.get(reading, "paper text"),
                                       note="" if ok else f"{label + ' ' if label else ''}fails at k = {ks} "
                                                          f"(k = {int(worst['k'])}: {worst['evidence']})"))
