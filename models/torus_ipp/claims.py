@@ -211,7 +211,8 @@ def _balance_row(b: pd.DataFrame, su: str, chapter: str) -> dict:
            "neither of which favours a direction on its face, and the spread beyond the noise may also come "
            "from the dateline's escape-channel classes (not measured channel by channel).")
     return CLAIMS["channel-load-balanced"].row(
-        chapter, su, holds=holds, criterion="equal-beyond-noise", cause="unexplained" if holds is False else "-",
+        chapter, su, holds=holds, criterion="equal-beyond-noise" if holds is not None else "",
+        cause="unexplained" if holds is False else "-",
         note=f"03-burstiness (tab-{CHAPTER}-channel-balance), set-up {su!r}: the simulated loads of the network "
              f"channels at the unsaturated loads below 80% of the simulated saturation load, one independently "
              f"seeded run per load; 'sys cv' is the coefficient of variation over the channels of the part the "
@@ -229,7 +230,8 @@ def _blocking_row(b: pd.DataFrame, su: str, chapter: str) -> dict:
     zero = (b["model (cv2 = 0)"] - b["model (cv2 = 1)"]).abs() / b["sim latency"]
     zero = zero[np.isfinite(zero)]
     return CLAIMS["blocking-time-exponential"].row(
-        chapter, su, holds=holds, criterion="reasonable-approximation", cause="model" if holds is False else "-",
+        chapter, su, holds=holds, criterion="reasonable-approximation" if holds is not None else "",
+        cause="model" if holds is False else "-",
         note=f"03-burstiness (tab-{CHAPTER}-blocking), set-up {su!r}: the simulated blocking time b of every "
              f"measured message (network latency minus the zero-load one of its hop count, eq. 4) at 25, 50 and "
              f"75% of the simulated saturation load on the {b[['figure', 'panel']].drop_duplicates().shape[0]} "
