@@ -163,12 +163,13 @@ def claims_table(runs: Sequence[CurveRun], *, ratios: pd.DataFrame | None = None
 
 
 def _all_of(flags) -> bool | None:
-    """False if any of ``flags`` is False, True if there are some and all are True, else None (undecided)."""
+    """The per-curve or per-point decisions ``flags`` (True, False, or None: not compared) combined for a claim
+    about all of them: False if any is False, True if some are True and none False, None if none was decided
+    (a point not compared, e.g. where the model is saturated with either law, neither passes nor fails)."""
     flags = list(flags)
     if any(f is False for f in flags):
         return False
-    decided = [f for f in flags if f is True]
-    return True if decided and len(decided) == len(flags) else None
+    return True if any(f is True for f in flags) else None
 
 
 def _accuracy_row(mine: list, su: str, ratios, below: float, chapter: str) -> dict:

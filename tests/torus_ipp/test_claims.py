@@ -139,8 +139,8 @@ def test_the_balance_claim_from_the_balance_table():
     assert ok["holds"] is True and ok["cause"] == "-" and ok["criterion"] == "equal-beyond-noise"
     assert bad["holds"] is False and bad["cause"] == "unexplained" and "Cause unexplained" in bad["note"]
     assert "Fig. 1(a) sys cv 0.4% (equal; raw 7.0%, 3 runs; + / - channels 1.001 +/- 0.002)" in ok["note"]
-    undecided = C.claims_table([], balance=bal.assign(equal=pd.Series([True, None] * 2, dtype=object)))
-    assert undecided.iloc[0]["holds"] is None
+    undecided = C.claims_table([], balance=bal.assign(equal=pd.Series([None] * 4, dtype=object)))
+    assert undecided.iloc[0]["holds"] is None and undecided.iloc[0]["criterion"] == ""
 
 
 def _blocking(within, shift=(0.1, 0.2), setup="paper/model"):
@@ -167,6 +167,8 @@ def test_the_blocking_claim_from_the_blocking_table():
     assert bad["holds"] is False and bad["cause"] == "model" and "1 of 2 points within it" in bad["note"]
     none = C.claims_table([], blocking=_blocking([None], shift=(math.nan,))).iloc[0]
     assert none["holds"] is None and "1 points where the model is saturated" in none["note"]
+    some = C.claims_table([], blocking=_blocking([True, None], shift=(0.1, math.nan))).iloc[0]
+    assert some["holds"] is True and "1 of 1 points within it; 1 points" in some["note"]
     two = C.claims_table([], blocking=pd.concat([_blocking([True]), _blocking([False], (3.0,), "one ejection channel")]))
     assert list(two["setup"]) == ["paper/model", "one ejection channel"] and list(two["holds"]) == [True, False]
 
