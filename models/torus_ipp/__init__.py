@@ -21,7 +21,10 @@ blocking fixed point, saturation), ``setups`` (light: the parameters of a
 network checked once, ``IppParams``, the curve built from them, the named
 simulator set-ups and run lengths), ``compare`` (model against simulation in
 one call), ``experiments`` (the paper's figures, the model-to-simulator
-translation, simulation runs, the analysis tables), ``claims`` (the paper's
+translation, simulation runs, the analysis tables), ``service`` (the channel
+service time with a blocking time of any squared coefficient of variation:
+the solver's ``blocking_cv2``, a test of eqs. 20-22), ``blocking`` (the
+simulated blocking time against the model's exponential), ``claims`` (the paper's
 claims and the claims table), ``glue`` (the numbers the pages quote),
 ``plots`` (matplotlib).  The MMPP pieces are shared: :mod:`models.traffic`
 (the process, its moments, the Heffes-Lucantoni fit) and

@@ -21,7 +21,7 @@ through the cached sweep of :func:`simulate_curve` (one :class:`~models.core.res
 The analysis tables: errors (:func:`panel_error_table`, :func:`errors_by_setup`), where the saturation gap
 comes from (:func:`saturation_ratio_table`, :func:`gap_source`), what burstiness costs
 (:func:`paired_burstiness_table`, :func:`burstiness_table`, :func:`burstiness_scan`, :func:`simulate_scan`),
-the channel loads (:func:`channel_balance_table`, :func:`channel_spread`), the runs
+the channel loads (:func:`channel_balance_table`), the runs
 (:func:`model_curves_table`, :func:`sim_points_table`) and the traffic page's checks
 (:func:`fitted_parameters_table`, :func:`fit_match_table`, :func:`moment_check_table`,
 :func:`mmpp_g1_check_table`).  The claims are :mod:`models.torus_ipp.claims`, the numbers the pages quote
@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import ParameterError
+from ..core.criteria import spread_beyond_noise
 from ..core.experiment import CurveRun, each_curve, error_table, run_curve
 from ..core.results import SimPoint, ci_column
 from ..core.saturation import Saturation, find_saturation
@@ -167,7 +168,7 @@ def sim_traffic(config: Mapping, mu1: float, traffic: str = "ipp"):
 _NOT_A_SETUP = {"topology", "routing", "vcs", "message_length", "rate", "traffic"}
 
 
-def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> dict:
+def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS, seed_offset: int = 0) -> dict:
     """Keyword arguments of :func:`models.sim.wormhole.simulate` for ``curve`` at ``mu1 = load``.
 
     The network and the source come from ``curve.model`` as the curve carries them (checked once, when its
@@ -176,13 +177,15 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     injection VC and the simulator's default ejection channel), which may not change the network or the traffic.
     ``settings.messages`` measured messages per point; with ``settings.target_ci`` (relative 95% half width of the
     latency) the run measures ``min_messages`` first and is lengthened until that precise, up to ``messages``
-    (``simulate(messages=min_messages, target_ci=..., max_messages=messages)``).
+    (``simulate(messages=min_messages, target_ci=..., max_messages=messages)``).  The seed is ``settings.seed +
+    seed_offset`` (:func:`sim_results` gives every load of a curve its own).
     """
     m = curve.model
     tr, rate = sim_traffic(m, load, m.get("traffic", "ipp"))
     kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing="duato", vcs=m["V"],
               message_length=m["M"], rate=rate, traffic=tr, messages=int(settings.messages),
-              warmup_messages=int(settings.warmup_messages), batches=int(settings.batches), seed=int(settings.seed),
+              warmup_messages=int(settings.warmup_messages), batches=int(settings.batches),
+              seed=int(settings.seed) + int(seed_offset),
               injection_vcs=1)
     if settings.target_ci is not None:
         least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
@@ -195,14 +198,24 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     return kw
 
 
+def sim_results(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS,
+                which: Sequence[int] | None = None) -> list:
+    """The simulator's results (:class:`~models.sim.wormhole.WormholeResult`) of ``curve`` at the ``mu1`` of
+    ``loads`` (messages/node/cycle), one cached sweep; the ``i``-th load is seeded ``settings.seed + i``, so
+    the loads of a curve are independent runs (their counting noise is not shared).  ``which``: only the
+    loads at those indices (seeded as in the whole list, so a curve's own runs are read from the cache)."""
+    idx = range(len(loads)) if which is None else [int(i) for i in which]
+    return run_sweep([sim_kwargs(curve, float(loads[i]), settings, seed_offset=i) for i in idx], jobs=settings.jobs,
+                     progress=settings.progress, cache=settings.cache)
+
+
 def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[SimPoint]:
-    """The simulation of ``curve`` at every ``mu1`` of ``loads``, one cached sweep: a
-    :class:`~models.core.results.SimPoint` per load, the other :data:`SIM_COLUMNS` its extras."""
+    """The simulation of ``curve`` at every ``mu1`` of ``loads`` (:func:`sim_results`: one cached sweep, one
+    seed per load): a :class:`~models.core.results.SimPoint` per load, the other :data:`SIM_COLUMNS` its extras."""
     return [SimPoint(s.latency, s.latency_ci, s.saturated,
                      extra={"network latency": s.network_latency, "source wait": s.source_wait,
                             "multiplexing": s.multiplexing, "throughput": s.throughput, "mean hops": s.mean_hops})
-            for s in run_sweep([sim_kwargs(curve, m, settings) for m in loads], jobs=settings.jobs,
-                               progress=settings.progress, cache=settings.cache)]
+            for s in sim_results(curve, list(loads), settings)]
 
 
 def _probe_settings(settings: SimSettings) -> SimSettings:
@@ -531,70 +544,46 @@ def fit_match_table(figures: Sequence[int] = (1, 2), t_values: Sequence[float] =
 def channel_loads(run: CurveRun, settings: SimSettings = SETTINGS, below: float = BELOW) -> list[tuple]:
     """The simulated load of every network channel (flits/cycle, the simulator's ``channel_load``) at the
     unsaturated simulated loads of ``run`` under ``below`` of its simulated saturation load: ``[(fraction,
-    array), ...]``.  The runs are the run's own (``settings`` must be the run's: the cache answers)."""
-    if run.sim is None:
+    array), ...]``.  The runs are the run's own, independently seeded (:func:`sim_results`; ``settings`` must
+    be the run's: the cache answers)."""
+    if run.sim is None or run.sim.empty:
         return []
-    pts = run.points()
-    ok = (pts["fraction"].to_numpy(dtype=float) < below) & ~pts["sim saturated"].to_numpy(dtype=bool)
-    loads = pts["load"].to_numpy(dtype=float)[ok]
-    fracs = pts["fraction"].to_numpy(dtype=float)[ok]
-    if not len(loads):
+    sim = run.sim
+    ok = np.flatnonzero((sim["fraction"].to_numpy(dtype=float) < below) & ~sim["saturated"].to_numpy(dtype=bool))
+    if not ok.size:
         return []
-    res = run_sweep([sim_kwargs(run.curve, float(m), settings) for m in loads], jobs=settings.jobs,
-                    cache=settings.cache, progress=settings.progress)
+    res = sim_results(run.curve, sim["load"].to_numpy(dtype=float), settings, which=ok)
+    fracs = sim["fraction"].to_numpy(dtype=float)[ok]
     return [(float(f), np.asarray(r.channel_load, dtype=float)) for f, r in zip(fracs, res)
             if r.channel_load is not None and not r.saturated]
 
 
-def channel_spread(loads: Sequence[np.ndarray]) -> dict:
-    """How unequal the channel loads of independent runs of one network are, and how much of it is systematic.
-
-    ``loads``: one array per run (flits/cycle per channel, same channels). Each run's loads are divided by their
-    mean over the channels: ``y = x / mean - 1``.  ``raw cv`` is the mean over the runs of ``std(y)`` (counting
-    noise included), ``max dev`` the largest ``|y|``.  The counting noise of two independent runs is independent, so
-    the mean over pairs of runs of ``y_a * y_b`` (channel by channel) estimates the variance of the part of the
-    channel loads that every run shares: ``sys var`` (mean over the channels), with ``sys var se`` (its standard
-    error over the channels), ``sys cv`` ``= sqrt(max(sys var, 0))`` and ``imbalanced`` (``sys var > 2 sys var se``:
-    a shared imbalance the noise does not explain; None with fewer than two runs).
-    """
-    ys = [x / x.mean() - 1.0 for x in loads if x.size and np.isfinite(x).all() and x.mean() > 0]
-    out = {"runs": len(ys), "channels": int(ys[0].size) if ys else 0,
-           "raw cv": float(np.mean([y.std() for y in ys])) if ys else math.nan,
-           "max dev": float(max(np.abs(y).max() for y in ys)) if ys else math.nan,
-           "sys var": math.nan, "sys var se": math.nan, "sys cv": math.nan, "imbalanced": None}
-    if len(ys) < 2:
-        return out
-    prods = np.array([ys[a] * ys[b] for a in range(len(ys)) for b in range(a + 1, len(ys))])
-    z = prods.mean(axis=0)
-    var, se = float(z.mean()), float(z.std(ddof=1) / math.sqrt(z.size))
-    out.update({"sys var": var, "sys var se": se, "sys cv": math.sqrt(max(var, 0.0)),
-                "imbalanced": bool(var > 2 * se)})
-    return out
-
-
 def channel_balance_table(runs: Sequence[CurveRun], settings: SimSettings = SETTINGS,
                           below: float = BELOW) -> pd.DataFrame:
-    """The spread of the simulated channel loads of every IPP run (:func:`channel_loads`, :func:`channel_spread`):
-    one row per curve and set-up, ``figure, panel, setup``, ``runs`` (simulated loads used), ``channels``,
-    ``mean load`` (flits/cycle, over runs and channels), ``raw cv``, ``max dev``, ``sys cv``, ``sys var``,
-    ``sys var se``, ``imbalanced``, and ``plus / minus``, the mean load of the channels that move in the ``+``
-    direction of their dimension over that of the ``-`` channels (mean over the runs)."""
+    """The spread of the simulated channel loads of every IPP run (:func:`channel_loads`, independently seeded,
+    and the equal-beyond-noise criterion :func:`models.core.criteria.spread_beyond_noise`): one row per curve
+    and set-up, ``figure, panel, setup``, ``runs`` (simulated loads used), ``channels``, ``mean load``
+    (flits/cycle, over runs and channels), ``raw cv``, ``max dev``, ``sys cv``, ``sys var``, ``sys var se``,
+    ``equal`` (no shared spread beyond the noise at 95 %; None with fewer than two runs), and ``plus /
+    minus``, the mean load of the channels that move in the ``+`` direction of their dimension over that of
+    the ``-`` channels (mean over the runs), with ``plus / minus se`` its standard error over the runs."""
     rows = []
     for run in runs:
         if run.curve.model.get("traffic", "ipp") != "ipp" or run.sim is None:
             continue
         got = channel_loads(run, settings, below)
         where = describe(run.curve)
-        spread = channel_spread([x for _, x in got])
+        spread = spread_beyond_noise([x for _, x in got])
         plus = Torus((int(run.curve.model["k"]),) * 2, bidirectional=True).channels[3] % 2 == 0
         pm = [x[plus].mean() / x[~plus].mean() for _, x in got if x.size == plus.size and x[~plus].mean() > 0]
         rows.append({"figure": where["figure"], "panel": where["panel"], "setup": where["setup"], **spread,
                      "mean load": float(np.mean([x.mean() for _, x in got])) if got else math.nan,
-                     "plus / minus": float(np.mean(pm)) if pm else math.nan})
+                     "plus / minus": float(np.mean(pm)) if pm else math.nan,
+                     "plus / minus se": float(np.std(pm, ddof=1) / math.sqrt(len(pm))) if len(pm) > 1 else math.nan})
     cols = ["figure", "panel", "setup", "runs", "channels", "mean load", "raw cv", "max dev", "sys cv", "sys var",
-            "sys var se", "imbalanced", "plus / minus"]
+            "sys var se", "equal", "plus / minus", "plus / minus se"]
     out = pd.DataFrame(rows, columns=cols)
-    out["imbalanced"] = out["imbalanced"].astype(object)
+    out["equal"] = out["equal"].astype(object)
     return out
 
 

@@ -29,7 +29,8 @@ from .experiments import describe, gap_source, sim_points_table
 from .setups import DEFAULT_SETUP
 
 __all__ = ["SETUP_KEYS", "GAP_WHERE", "glue_values_traffic", "glue_values_latency", "glue_values_gap",
-           "glue_values_paired", "glue_values_balance", "glue_values_claims", "burstiness_sentences"]
+           "glue_values_paired", "glue_values_balance", "glue_values_blocking", "glue_values_claims",
+           "burstiness_sentences"]
 
 #: The chapter's name, the first part of every glue key.
 CHAPTER = "torus_ipp"
@@ -157,8 +158,9 @@ def glue_values_balance(balance: pd.DataFrame | None) -> dict:
     """The channel-load spread (:func:`~models.torus_ipp.experiments.channel_balance_table`) per set-up (short
     name of :data:`SETUP_KEYS`), by key: ``balance-syscv-max-<key>`` (the largest shared spread over the curves,
     a fraction), ``balance-rawcv-min/max-<key>`` (the raw spread, counting noise included),
-    ``balance-imbalanced-count-<key>`` of ``balance-curves-<key>`` (the curves whose shared imbalance exceeds
-    twice its standard error, of all); nothing without the table."""
+    ``balance-notequal-count-<key>`` of ``balance-curves-<key>`` (the curves whose shared spread is beyond the
+    noise, ``equal`` False, of all), ``balance-plusminus-min/max-<key>`` (the + channels' mean load over the -
+    ones); nothing without the table."""
     out = {}
     if balance is None or balance.empty:
         return out
@@ -167,9 +169,30 @@ def glue_values_balance(balance: pd.DataFrame | None) -> dict:
         out[_key("balance-syscv-max", key)] = float(b["sys cv"].max())
         out[_key("balance-rawcv-min", key)] = float(b["raw cv"].min())
         out[_key("balance-rawcv-max", key)] = float(b["raw cv"].max())
-        out[_key("balance-imbalanced-count", key)] = sum(x is True for x in b["imbalanced"])
+        out[_key("balance-notequal-count", key)] = sum(x is False for x in b["equal"])
         out[_key("balance-curves", key)] = len(b)
+        out[_key("balance-plusminus-min", key)] = float(b["plus / minus"].min())
+        out[_key("balance-plusminus-max", key)] = float(b["plus / minus"].max())
     return out
+
+
+def glue_values_blocking(blocking: pd.DataFrame | None) -> dict:
+    """The blocking time's distribution (:func:`models.torus_ipp.blocking.blocking_table`) on the default
+    set-up (else the first), by key: ``blocking-cv-min/max`` (the simulated CV of the blocking time over the
+    points), ``blocking-shift-max`` (the largest move of the model's latency with the measured CV^2, a fraction
+    of the simulated latency), ``blocking-shift-ci-max`` (the same over the simulated 95% half width),
+    ``blocking-within`` of ``blocking-compared`` (points within the half width, of those compared); nothing
+    without the table."""
+    if blocking is None or blocking.empty:
+        return {}
+    setups = list(dict.fromkeys(blocking["setup"]))
+    b = blocking[blocking["setup"] == (DEFAULT_SETUP if DEFAULT_SETUP in setups else setups[0])]
+    seen = b[b["within noise"].map(lambda x: x is not None)]
+    return {_key("blocking-cv-min"): float(b["sim b cv"].min()), _key("blocking-cv-max"): float(b["sim b cv"].max()),
+            _key("blocking-shift-max"): float((seen["shift"] / seen["sim latency"]).max()) if len(seen) else math.nan,
+            _key("blocking-shift-ci-max"): float(seen["shift / CI"].max()) if len(seen) else math.nan,
+            _key("blocking-within"): int(sum(x is True for x in seen["within noise"])),
+            _key("blocking-compared"): len(seen)}
 
 
 def glue_values_claims(claims: pd.DataFrame) -> dict:

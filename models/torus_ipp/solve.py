@@ -62,6 +62,7 @@ from ..core.saturation import find_saturation
 from ..core.symbolic import compiled
 from ..core.validate import MAX_RATE, require_choice, require_loads, require_max_iter, require_rate, require_tol
 from ..queueing.vc_occupancy import multiplexing_degree, occupancy
+from .service import service_time as _service_time
 from .setups import check_network
 
 #: The chapter's name: the key of its lambdified code on disk and the place named in a convergence error.
@@ -122,6 +123,8 @@ class Params:
     pab : 'printed' (eq. 26 as printed) or 'specific' (``P_V + P_{V-1}/V``)
     fit : 'closed' (closed form for superposed sources, default) or 'hl' (the general
           Heffes-Lucantoni algorithm; identical up to rounding, less accurate at very low load)
+    blocking_cv2 : squared coefficient of variation of the blocking time B in the service time
+          M + d + B (1: exponential, eqs. 20-22, the paper's; 0: constant; :mod:`models.torus_ipp.service`)
     """
 
     k: int
@@ -134,12 +137,15 @@ class Params:
     traffic: str = "ipp"
     pab: str = "printed"
     fit: str = "closed"
+    blocking_cv2: float = 1.0
 
     def __post_init__(self):
         # the network and its sources by the chapter's rules, written once (setups.check_network); k and V integers
         checked = check_network(self.k, self.V, self.M, self.sigma1, self.sigma2, self.mu2, self.traffic, self.pab)
         require_rate("mu1", self.mu1, unit="on-state rate, messages/node/cycle")
         require_choice("fit", self.fit, FITS, unit="channel MMPP fit")
+        _service_time(1.0, 1.0, self.blocking_cv2)  # checks it
+        object.__setattr__(self, "blocking_cv2", float(self.blocking_cv2))
         object.__setattr__(self, "k", checked["k"])
         object.__setattr__(self, "V", checked["V"])
 
@@ -218,8 +224,10 @@ class TorusIppResult(Result):
     params: dict
 
 
-def _service(p: Params, bbar: float) -> _q.ConstantPlusExponential:
-    return _q.ConstantPlusExponential(float(p.M + p.d), float(bbar))
+def _service(p: Params, bbar: float) -> _q.ServiceTime:
+    """The service time ``M + d + B`` of a channel and of the source queue (eqs. 4, 6), ``B`` of mean ``bbar``:
+    exponential (eqs. 20-22) unless ``p.blocking_cv2`` says otherwise (:func:`models.torus_ipp.service.service_time`)."""
+    return _service_time(float(p.M + p.d), float(bbar), p.blocking_cv2)
 
 
 class _BlockingMap:
@@ -309,8 +317,8 @@ def _blocking_fixed_point(f: _BlockingMap, bmax: float, tol: float, max_iter: in
 
 
 def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: float = 0.2, sigma2: float = 0.8,
-          mu2: float = 0.0, traffic: str = "ipp", pab: str = "printed", fit: str = "closed", tol: float = 1e-10,
-          max_iter: int = 500) -> TorusIppResult:
+          mu2: float = 0.0, traffic: str = "ipp", pab: str = "printed", fit: str = "closed",
+          blocking_cv2: float = 1.0, tol: float = 1e-10, max_iter: int = 500) -> TorusIppResult:
     """Mean message latency of the model at one load (eqs. 1-29).
 
     Parameters
@@ -338,6 +346,11 @@ def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: floa
         Channel MMPP by the closed form for superposed identical sources
         (default) or the general Heffes-Lucantoni algorithm; they are equal
         up to rounding (tested), the closed form is exact at any load.
+    blocking_cv2 : float
+        Squared coefficient of variation of the blocking time ``B`` in the channel service time ``M + d + B``
+        (eqs. 4, 6): 1, the exponential of eqs. (20)-(22) (the paper's); 0, a constant; any value in
+        ``[0, 1000]`` by a two-moment phase-type fit (:mod:`models.torus_ipp.service`).  A test of the
+        paper's approximation, not a reading of the paper.
     tol : float
         Relative tolerance on ``bbar``.
     max_iter : int
@@ -356,7 +369,8 @@ def solve(mu1: float, /, *, k: int = 16, V: int = 3, M: float = 48, sigma1: floa
     ConvergenceError
         If the blocking fixed point does not settle in ``max_iter`` Newton steps.
     """
-    p = Params(k=k, V=V, M=M, mu1=mu1, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab, fit=fit)
+    p = Params(k=k, V=V, M=M, mu1=mu1, sigma1=sigma1, sigma2=sigma2, mu2=mu2, traffic=traffic, pab=pab, fit=fit,
+               blocking_cv2=blocking_cv2)
     tol, max_iter = require_tol("tol", tol), require_max_iter("max_iter", max_iter)
     return _solve(p, tol=tol, max_iter=max_iter)
 
@@ -488,7 +502,10 @@ class _BlockingRows:
 def _solve_rows(ps: list, *, tol: float = 1e-10, max_iter: int = 500) -> tuple:
     """:func:`_solve` at every :class:`Params` of ``ps`` (same but ``mu1``) at once: the Newton iteration of
     :func:`_blocking_fixed_point` on all loads together, each row stepped, tested and stopped as
-    :func:`_solve` steps its load (same evaluations of the map, hence the same ``iterations``)."""
+    :func:`_solve` steps its load (same evaluations of the map, hence the same ``iterations``).  A blocking
+    time other than exponential (``blocking_cv2 != 1``) is solved load by load (:func:`_solve`)."""
+    if ps and ps[0].blocking_cv2 != 1.0:
+        return tuple(_solve(p, tol=tol, max_iter=max_iter) for p in ps)
     n = len(ps)
     p0 = ps[0]
     fits = [channel_process(p) for p in ps]

@@ -66,13 +66,16 @@ GOLDEN_HOP = {
 }
 
 ARRAYS = ("vc_busy_hist", "channel_load")
+#: The blocking-time fields (NaN with the BookSim router: no zero-load formula), newer than the digests.
+BLOCKING = ("blocking_mean", "blocking_m2", "blocking_cv", "blocking_by_hops")
 
 
 def result_digest(r):
     """SHA-1 (12 hex digits) of the JSON of every scalar, string and dict field of a result and its
-    arrays ``vc_busy_hist`` and ``channel_load`` (``wall_time``, ``version`` and ``params`` left out)."""
+    arrays ``vc_busy_hist`` and ``channel_load`` (``wall_time``, ``version`` and ``params`` left out, and the
+    blocking-time fields added after these digests, which the BookSim router leaves unmeasured)."""
     d = {k: (np.asarray(v).tolist() if k in ARRAYS else v) for k, v in vars(r).items()
-         if k not in ("wall_time", "version", "params") and (isinstance(v, (int, float, str, dict)) or k in ARRAYS)}
+         if k not in ("wall_time", "version", "params") + BLOCKING and (isinstance(v, (int, float, str, dict)) or k in ARRAYS)}
     return hashlib.sha1(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 

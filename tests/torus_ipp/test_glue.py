@@ -113,21 +113,38 @@ def test_glue_values_of_the_traffic_page():
 
 
 def test_glue_values_of_the_channel_balance():
-    """Per set-up: the largest shared spread, the range of the raw spread and how many curves show a shared
-    imbalance, of how many (numbers: the page writes the sentence); nothing without the table."""
+    """Per set-up: the largest shared spread, the range of the raw spread, how many curves are not equal beyond
+    the noise, of how many, and the range of the + / - ratio (numbers: the page writes the sentence); nothing
+    without the table."""
     bal = pd.DataFrame({"figure": [1, 1, 1, 1], "panel": ["a", "b", "a", "b"],
                         "setup": ["paper/model"] * 2 + ["one ejection channel"] * 2,
                         "raw cv": [0.07, 0.09, 0.08, 0.06], "sys cv": [0.004, 0.0, 0.05, 0.0],
-                        "imbalanced": pd.Series([False, None, True, False], dtype=object)})
+                        "equal": pd.Series([True, None, False, True], dtype=object),
+                        "plus / minus": [1.01, 1.03, 1.0, 1.02]})
     v = G.glue_values_balance(bal)
     assert v == {"torus_ipp-balance-syscv-max-paper": 0.004, "torus_ipp-balance-rawcv-min-paper": 0.07,
-                 "torus_ipp-balance-rawcv-max-paper": 0.09, "torus_ipp-balance-imbalanced-count-paper": 0,
-                 "torus_ipp-balance-curves-paper": 2,
+                 "torus_ipp-balance-rawcv-max-paper": 0.09, "torus_ipp-balance-notequal-count-paper": 0,
+                 "torus_ipp-balance-curves-paper": 2, "torus_ipp-balance-plusminus-min-paper": 1.01,
+                 "torus_ipp-balance-plusminus-max-paper": 1.03,
                  "torus_ipp-balance-syscv-max-oneej": 0.05, "torus_ipp-balance-rawcv-min-oneej": 0.06,
-                 "torus_ipp-balance-rawcv-max-oneej": 0.08, "torus_ipp-balance-imbalanced-count-oneej": 1,
-                 "torus_ipp-balance-curves-oneej": 2}
+                 "torus_ipp-balance-rawcv-max-oneej": 0.08, "torus_ipp-balance-notequal-count-oneej": 1,
+                 "torus_ipp-balance-curves-oneej": 2, "torus_ipp-balance-plusminus-min-oneej": 1.0,
+                 "torus_ipp-balance-plusminus-max-oneej": 1.02}
     assert all(isinstance(v[k], int) for k in v if "-count-" in k or "-curves-" in k)
     assert G.glue_values_balance(None) == {} and G.glue_values_balance(bal.iloc[0:0]) == {}
+
+
+def test_glue_values_of_the_blocking_time():
+    """The default set-up's CV range, the largest move of the model (a fraction of the simulated latency and
+    over the half width) and how many compared points are within the noise."""
+    b = pd.DataFrame({"setup": ["paper/model"] * 3 + ["one ejection channel"], "sim b cv": [1.2, 1.8, 1.5, 9.0],
+                      "sim latency": [100.0, 200.0, 300.0, 100.0], "shift": [0.5, 1.0, math.nan, 50.0],
+                      "shift / CI": [0.5, 0.25, math.nan, 9.0],
+                      "within noise": pd.Series([True, True, None, False], dtype=object)})
+    assert G.glue_values_blocking(b) == {
+        "torus_ipp-blocking-cv-min": 1.2, "torus_ipp-blocking-cv-max": 1.8, "torus_ipp-blocking-shift-max": 0.005,
+        "torus_ipp-blocking-shift-ci-max": 0.5, "torus_ipp-blocking-within": 2, "torus_ipp-blocking-compared": 2}
+    assert G.glue_values_blocking(None) == {}
 
 
 def test_burstiness_in_words_is_chosen_by_the_data():

@@ -35,7 +35,7 @@ from .routing import build as build_routing
 from .traffic import mmpp_init, rng_exp, seed_state
 
 __all__ = ["WormholeResult", "SIM_VERSION", "check_run", "tag_capacity", "initial_state", "run_until_precise",
-           "summarise", "run_params"]
+           "summarise", "run_params", "blocking_stats", "BLOCKING_BY_HOPS"]
 
 _HERE = Path(__file__).resolve().parent
 #: Simulator version: the hash follows every edit of the simulator's source (both engines), of
@@ -72,6 +72,13 @@ class WormholeResult(Result):
     stop_reason: str = ""
     work: dict = dataclasses.field(default_factory=dict)  # kernel counters (routing attempts, channel visits)
     channel_load: np.ndarray = None  # flits / cycle on each network channel (topology.channels order), window
+    # the blocking time b of a measured message: its network latency minus the zero-load network latency of its
+    # hop count (torus_ipp eq. 4, t = m + d + b), cycles; NaN where not measured (saturated, geometric lengths,
+    # a router without a zero-load formula): blocking_stats()
+    blocking_mean: float = math.nan  # mean of b, cycles
+    blocking_m2: float = math.nan  # second moment E[b^2], cycles^2
+    blocking_cv: float = math.nan  # coefficient of variation std(b) / mean(b) (NaN when the mean is 0)
+    blocking_by_hops: dict = dataclasses.field(default_factory=dict)  # BLOCKING_BY_HOPS -> array per hop count
     version: str = SIM_VERSION
 
 
@@ -219,6 +226,47 @@ def run_until_precise(step, sc, tags, p, target_ci, chunk=1 << 21):
 
 
 # ----------------------------------------------------------------- the back
+#: The keys of :attr:`WormholeResult.blocking_by_hops`: one array each, one entry per hop count that occurs
+#: among the measured messages (ascending).
+BLOCKING_BY_HOPS = ("hops", "count", "mean", "m2", "cv")
+
+
+def _moments(b: np.ndarray) -> tuple:
+    """``(mean, second moment, coefficient of variation)`` of the blocking times ``b`` (cycles): the CV is the
+    population standard deviation over the mean, NaN when the mean is 0 (every ``b`` is 0) or ``b`` is empty."""
+    if b.size == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(b.mean())
+    m2 = float(np.mean(b * b))
+    cv = float(np.sqrt(np.mean((b - mean) ** 2)) / mean) if mean > 0 else math.nan
+    return mean, m2, cv
+
+
+def blocking_stats(net: np.ndarray, hops: np.ndarray, zero_load) -> dict:
+    """The blocking time of every measured message and its moments, overall and per hop count.
+
+    ``net``: each message's network latency (cycles, from taking its injection VC to its tail's ejection);
+    ``hops``: its network hops; ``zero_load(hops)``: the zero-load network latency of a message with that many
+    hops (cycles; ``None``: not known, everything NaN).  A message's blocking time is ``b = net -
+    zero_load(hops)`` (cycles; torus_ipp eq. 4, ``t = m + d + b``, per message, ``d`` its own hop count): the
+    time its header waited for virtual channels plus the slowdown of its flits on multiplexed channels.
+    Returns ``blocking_mean`` (cycles), ``blocking_m2`` (cycles^2), ``blocking_cv`` (:func:`_moments`) and
+    ``blocking_by_hops`` (:data:`BLOCKING_BY_HOPS`: the same per hop count, with the number of messages).
+    """
+    empty = {k: np.zeros(0, np.int64 if k in ("hops", "count") else np.float64) for k in BLOCKING_BY_HOPS}
+    if zero_load is None or net.size == 0:
+        return dict(blocking_mean=math.nan, blocking_m2=math.nan, blocking_cv=math.nan, blocking_by_hops=empty)
+    h = np.asarray(hops, dtype=np.int64)
+    b = np.asarray(net, dtype=np.float64) - np.asarray(zero_load(h), dtype=np.float64)
+    mean, m2, cv = _moments(b)
+    classes = np.unique(h)
+    per = [_moments(b[h == c]) for c in classes]
+    by = {"hops": classes.astype(np.int64), "count": np.array([(h == c).sum() for c in classes], np.int64),
+          "mean": np.array([x[0] for x in per], np.float64), "m2": np.array([x[1] for x in per], np.float64),
+          "cv": np.array([x[2] for x in per], np.float64)}
+    return dict(blocking_mean=mean, blocking_m2=m2, blocking_cv=cv, blocking_by_hops=by)
+
+
 def run_params(topology, p, router, **extra) -> dict:
     """The ``params`` of a run's result: its keywords after the defaults (``p.streams`` and ``p.ej_v``:
     the VCs of the injection stream and the ejection channel), then the router's own (``extra``)."""
@@ -231,11 +279,13 @@ def run_params(topology, p, router, **extra) -> dict:
         saturation_backlog=p.satlim, tie=p.tie, self_traffic=p.self_traffic, router=router, **extra)
 
 
-def summarise(p, sc, status, tags, *, hist_acc, channel_flits, params, work, wall) -> WormholeResult:
+def summarise(p, sc, status, tags, *, hist_acc, channel_flits, params, work, wall, zero_load=None) -> WormholeResult:
     """The :class:`WormholeResult` of a run that stopped with ``status`` (not a deadlock): its saturation
     verdict and statistics.  ``sc`` the kernel's scalars, ``tags`` its measured messages, ``hist_acc``
     the time integral of the network channels by busy VCs, ``channel_flits`` the flits per network
-    channel in the window, ``work`` the kernel's counters to report (result name -> field of ``sc``)."""
+    channel in the window, ``work`` the kernel's counters to report (result name -> field of ``sc``),
+    ``zero_load`` the zero-load network latency by hop count (cycles) for the blocking times
+    (:func:`blocking_stats`; ``None``: not measured)."""
     sc = sc[0]
     N, V, C = p.N, p.V, channel_flits.size
     Tw = int(sc["cyc_w"])
@@ -268,6 +318,7 @@ def summarise(p, sc, status, tags, *, hist_acc, channel_flits, params, work, wal
         ci = _batch_ci(lat, p.batches) if n_use >= p.batches else math.inf
         netlat = float(tags.net[:n_use].mean())
         wait = float(tags.wait[:n_use].mean())
+    blocking = blocking_stats(tags.net[:n_use], tags.hops[:n_use], None if saturated else zero_load)
     hops = float(tags.hops[:n_use].mean()) if n_use else math.nan
     return WormholeResult(
         latency=latency, latency_ci=ci, network_latency=netlat, source_wait=wait,
@@ -278,5 +329,5 @@ def summarise(p, sc, status, tags, *, hist_acc, channel_flits, params, work, wal
         mean_in_network=float(sc["innet_acc"]) / Tw if Tw > 0 else math.nan,
         window_cycles=Tw, stop_reason=reason,
         work=dict({k: int(sc[f]) for k, f in work.items()}, generated=int(sc["gen"]), delivered=int(sc["deliv"])),
-        channel_load=channel_flits / Tw if Tw > 0 else np.full(C, math.nan),
+        channel_load=channel_flits / Tw if Tw > 0 else np.full(C, math.nan), **blocking,
     )

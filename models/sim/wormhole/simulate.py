@@ -65,6 +65,12 @@ Deadlock: if no flit moves for ``20 M_max + 10 B R + 1000`` cycles while the
 network holds messages, :class:`~models.core.errors.DeadlockError` names the
 cycle and the held virtual channels.
 
+Blocking time.  Per measured message, ``b`` = its network latency minus the
+zero-load network latency of its hop count (:func:`zero_load_network_latency`;
+torus_ipp's eq. 4, ``t = m + d + b``): the result's ``blocking_mean``,
+``blocking_m2``, ``blocking_cv``, overall and by hop count
+(``blocking_by_hops``; :func:`.common.blocking_stats`), ideal router only.
+
 Same seed, same result, bit for bit (integer xorshift RNG, deterministic
 arbitration).
 """
@@ -272,7 +278,21 @@ def _simulate(topology, **kw):
         raise _deadlock(topology, p, s)
     return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=s.hist.flits[:s.C],
                      params=run_params(topology, p, "ideal"), wall=wall,
-                     work=dict(routing_attempts="alloc_tries", channel_visits="chan_visits"))
+                     work=dict(routing_attempts="alloc_tries", channel_visits="chan_visits"),
+                     zero_load=zero_load_network_latency(p))
+
+
+def zero_load_network_latency(p):
+    """The ideal router's zero-load network latency as a function of a message's hop count ``h`` (cycles), or
+    ``None`` when messages differ in length (``length_dist='geometric'``: the tags do not keep each length).
+
+    ``M + (h + 1) R`` with ``buffer_depth >= 2``, ``2 M - 1 + (h + 1) R`` with 1 (the module docstring's
+    timing); at zero load a message takes its injection VC in its generation cycle, so its network latency
+    is its latency.  The blocking time of :func:`.common.blocking_stats` is measured against it."""
+    if p.length_dist != "fixed":
+        return None
+    flits = p.M if p.B >= 2 else 2 * p.M - 1
+    return lambda h: flits + (np.asarray(h, dtype=np.int64) + 1) * p.R
 
 
 # ----------------------------------------------------------------- validation
