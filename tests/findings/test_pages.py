@@ -36,7 +36,8 @@ def test_index_glues_only_keys_the_notebooks_write():
     index = (BOOK / "findings" / "index.md").read_text()
     keys = re.findall(r"\{glue:text\}`(\d\d-[a-z0-9-]+)\.ipynb::([a-zA-Z0-9_-]+)", index)
     assert keys
-    claim = Claim("a", "Sec. 1", "c", "fact").row("torus_nbc", holds=True, stands_for="-")
+    claim = Claim("a", "Sec. 1", "c", "fact", quantifier="one").row("torus_nbc", holds=True, criterion="exact",
+                                                                    stands_for="-")
     table = verdicts.verdict_table(claims_frame([claim]))
     computed = {"01-claims": set(verdicts.glue_values(table, verdicts.read_reproductions(ROOT / "nothing"))),
                 "02-one-network": {one.glue_key(s) for s in [*one.SETUPS, one.OWN_SETUP]}}
@@ -73,7 +74,8 @@ def test_a_chapters_findings_show_the_findings_verdicts(chapter):
     section = _findings_section(chapter)
     assert f"```{{glue}} findings-verdicts-{chapter}\n:doc: ../findings/01-claims.ipynb\n```" in section
     assert "glue_tables(" in _source("01-claims")
-    claim = Claim("a", "Sec. 1", "c", "fact").row(chapter, holds=True, stands_for="-")
+    claim = Claim("a", "Sec. 1", "c", "fact", quantifier="one").row(chapter, holds=True, criterion="exact",
+                                                                  stands_for="-")
     table = verdicts.verdict_table(claims_frame([claim]))
     glued = verdicts.glue_tables(table, verdicts.read_reproductions(ROOT / "nothing"), [chapter])
     assert f"findings-verdicts-{chapter}" in glued and glued[f"findings-summary-{chapter}"] == "1 claim: 1 holds"
