@@ -333,7 +333,8 @@ def test_plot_style_paper_with_the_simulation_and_the_summary(tmp_path, tmp_cach
                       "--out", str(out)]) == 0
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and err[0].startswith("4 loads; model saturation load ") and err[0].endswith(f"-> {out} and {svg}")
-    assert err[1].startswith("worst |error| below 80% of the simulated saturation: ") and "model saturates at " in err[1]
+    assert err[1].startswith("worst |error| at 25%, 50%, 75% of the simulated saturation load (the book's number, "
+                             "whatever the other loads): ") and "model saturates at " in err[1]
     text = svg.read_text()
     assert 'width="244.8pt"' in text and "<text" in text and "<path id=\"DejaVu" not in text
     assert "4\u00d74 unidirectional torus" in text

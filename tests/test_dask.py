@@ -75,6 +75,12 @@ def sweep_tasks(stream) -> list:
     return [t["key"] for t in stream.data if str(t["key"]).startswith("_call")]
 
 
+
+def _same_array(x, y) -> bool:
+    """Equal arrays, NaN equal to NaN where the dtype has NaN."""
+    x, y = np.asarray(x), np.asarray(y)
+    return np.array_equal(x, y, equal_nan=x.dtype.kind == "f" and y.dtype.kind == "f")
+
 def same_result(a, b) -> bool:
     """Two WormholeResults equal in every field but the wall time (NaN equals NaN)."""
     assert type(a) is type(b)
@@ -83,10 +89,13 @@ def same_result(a, b) -> bool:
             continue
         x, y = getattr(a, f.name), getattr(b, f.name)
         if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            if not np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True):
+            if not _same_array(x, y):
                 return False
         elif isinstance(x, float) and isinstance(y, float):
             if not (x == y or (np.isnan(x) and np.isnan(y))):
+                return False
+        elif isinstance(x, dict) and isinstance(y, dict):  # e.g. blocking_by_hops: arrays by key
+            if x.keys() != y.keys() or not all(_same_array(x[k], y[k]) for k in x):
                 return False
         elif x != y:
             return False
