@@ -125,7 +125,8 @@ __all__ = [
     "glue_values", "FOOTNOTES",
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
     "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables", "combine", "criteria_table",
-    "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS", "combine_readings",
+    "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS", "combine_readings", "considered_details",
+    "criteria_details",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
@@ -849,8 +850,10 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
         out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
         out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
     if record is not None:
-        out["findings-before-after"] = format_table(before_after(table, reproductions, record)
-                                                    .drop(columns="referee suggests"))
+        ba = before_after(table, reproductions, record).drop(columns="referee suggests")
+        if all(now == then.split(": ", 1)[-1] for now, then in zip(ba["now"], ba["claim then"])):
+            ba = ba.drop(columns="now")  # every claim kept its id: the column would repeat it
+        out["findings-before-after"] = format_table(ba)
     return out
 
 
@@ -883,3 +886,26 @@ def considered_table(chapters: Sequence[str] | None = None) -> pd.DataFrame:
         for c in getattr(module, "CONSIDERED", ()):
             rows.append({"chapter": ch, "section": c.section, "sentence": c.quote, "why not judged": c.reason})
     return pd.DataFrame(rows, columns=["chapter", "section", "sentence", "why not judged"])
+
+
+def considered_details(frame: pd.DataFrame) -> str:
+    """:func:`considered_table` as an HTML list, one item per sentence: the chapter and section, the sentence as
+    quoted, and why it is not judged (a list reads where a four-column table would scroll sideways)."""
+    import html
+
+    items = [f'<li><b>{html.escape(r["chapter"])}</b>, {html.escape(r["section"])}: '
+             f'\u201c{html.escape(r["sentence"])}\u201d <span style="color:var(--pst-color-text-muted, #666)">'
+             f'Not judged: {html.escape(r["why not judged"])}</span></li>' for _, r in frame.iterrows()]
+    return '<ul class="considered">' + "".join(items) + "</ul>"
+
+
+def criteria_details(frame: pd.DataFrame) -> str:
+    """:func:`criteria_table` as an HTML list, one item per criterion: its name, the words it reads, the
+    comparison, the noise allowance and the claims that use it."""
+    import html
+
+    items = [f'<li><code>{html.escape(r["criterion"])}</code>: {html.escape(r["the words"])}.  '
+             f'<i>Comparison:</i> {html.escape(r["the comparison"])}.  <i>Noise:</i> '
+             f'{html.escape(r["the noise allowance"])}.  <span style="color:var(--pst-color-text-muted, #666)">'
+             f'Used by {html.escape(r["claims"])}.</span></li>' for _, r in frame.iterrows()]
+    return '<ul class="criteria">' + "".join(items) + "</ul>"

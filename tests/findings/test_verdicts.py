@@ -470,3 +470,13 @@ def test_readings_of_the_papers_text_combine_after_the_quantifier():
     shown = [dict(r, decides=False, shown_why="chosen so that the claim holds") if r["reading"] == "completed"
              else r for r in rows]
     assert one_verdict(shown)["verdict"] == "holds"
+
+
+def test_the_considered_and_criteria_lists_escape_and_keep_every_item():
+    frame = pd.DataFrame([{"chapter": "torus_nbc", "section": "Sect. 3.1", "sentence": "optimal <b>& best</b>.",
+                           "why not judged": "[4] is not available"}])
+    html = V.considered_details(frame)
+    assert html.count("<li>") == 1 and "&lt;b&gt;&amp; best&lt;/b&gt;" in html and "Not judged: [4]" in html
+    table = V.verdict_table(pd.DataFrame([_fact("paper", True, criterion="lower-beyond-noise")]))
+    crit = V.criteria_details(V.criteria_table(table))
+    assert crit.count("<li>") == 1 and "<code>lower-beyond-noise</code>" in crit and "torus_nbc/err-5" in crit
