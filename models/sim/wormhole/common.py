@@ -29,7 +29,8 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Topology
 from ...traffic.process import IPP, MMPP2
-from .kernel import DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_POISSON, WARMUP, Mmpp, alloc_tags
+from .kernel import (DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_BERNOULLI, TRAFFIC_POISSON, WARMUP, Mmpp,
+                     alloc_tags)
 from .routing import ROUTINGS
 from .routing import build as build_routing
 from .traffic import mmpp_init, rng_exp, seed_state
@@ -91,9 +92,12 @@ def _tables(topo: Topology, routing: str, vcs: int, escape_levels):
 def _traffic(traffic, rate):
     """(kind, rates(2), sigmas(2), offered, spec) from the user's traffic argument."""
     if isinstance(traffic, str):
-        require_choice("traffic", traffic, ["poisson"], unit="or an MMPP2/IPP source")
+        require_choice("traffic", traffic, ["poisson", "bernoulli"], unit="or an MMPP2/IPP source")
+        if traffic == "bernoulli":  # one message per node and cycle at most: a probability
+            rate = require("rate", rate, 0, 1, lo_open=True, unit="messages/node/cycle (a Bernoulli source: at most 1)")
+            return TRAFFIC_BERNOULLI, np.array([rate, rate]), np.array([1.0, 1.0]), float(rate), "bernoulli"
         rate = require("rate", rate, 0, lo_open=True, unit="messages/node/cycle")
-        return 0, np.array([rate, rate]), np.array([1.0, 1.0]), float(rate), "poisson"
+        return TRAFFIC_POISSON, np.array([rate, rate]), np.array([1.0, 1.0]), float(rate), "poisson"
     if isinstance(traffic, dict):
         kw = dict(traffic)
         kind = kw.pop("kind", "mmpp")
@@ -102,7 +106,8 @@ def _traffic(traffic, rate):
         except TypeError as e:
             raise ParameterError(f"`traffic` dict not understood ({e}); use MMPP2(...) or IPP(...)")
     if not isinstance(traffic, MMPP2):
-        raise ParameterError(f"`traffic` must be 'poisson', an MMPP2 / IPP source or a dict; got {traffic!r}")
+        raise ParameterError(f"`traffic` must be 'poisson', 'bernoulli', an MMPP2 / IPP source or a dict; "
+                             f"got {traffic!r}")
     if rate is not None:
         raise ParameterError("`rate` must be None with an MMPP2/IPP `traffic` (its rates are in the source)")
     return (1, np.array([traffic.mu1, traffic.mu2]), np.array([traffic.sigma1, traffic.sigma2]),
@@ -194,7 +199,7 @@ def initial_state(p, scalars, warmup):
     mm = Mmpp(np.zeros(p.N, np.int64), np.zeros(p.N), np.zeros(p.N), p.rates, p.sigs)
     if p.traffic_kind == TRAFFIC_POISSON:
         sc["nextarr"] = float(rng_exp(rng)) / (p.offered * p.N)
-    else:
+    elif p.traffic_kind != TRAFFIC_BERNOULLI:
         mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
     return sc, mm, rng
 

@@ -103,7 +103,7 @@ RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
 CT_NET, CT_INJ, CT_EJ = 0, 1, 2
 
 # traffic and message-length kinds
-TRAFFIC_POISSON, TRAFFIC_MMPP = 0, 1
+TRAFFIC_POISSON, TRAFFIC_MMPP, TRAFFIC_BERNOULLI = 0, 1, 2
 LENGTH_FIXED, LENGTH_GEOMETRIC = 0, 1
 
 # phases of the run
@@ -492,12 +492,29 @@ def _count_delivered(sc, measuring):
 
 
 @njit(cache=True, inline="always")
+def _skip(rng, p):
+    """The nodes without a message before the next one with, each with probability ``p`` (a Bernoulli
+    source): ``floor(log(1 - U) / log(1 - p))``, geometric on ``{0, 1, ...}`` with ``P(j) = (1 - p)^j p``; 0
+    when ``p = 1``."""
+    if p >= 1.0:
+        return 0
+    return np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
+
+
+@njit(cache=True, inline="always")
 def _arrival(t, k, rng, cfg, sc, mm):
     """Generation, one message at a time: the node of the next message generated in cycle ``t`` and the
     cursor after it, ``(u, k)`` (``u = -1``: none left); call with ``k = 0`` first, then with the cursor
     returned, until ``u = -1``.  Poisson: the superposition of the nodes' processes, each arrival at a uniform node (the
-    next arrival time is drawn once the previous message has been drawn); MMPP: node by node, each
-    chain advanced to its next arrival (``k`` the node)."""
+    next arrival time is drawn once the previous message has been drawn); Bernoulli (BookSim's
+    ``injection_process = bernoulli``): each node generates one message in a cycle with probability ``rate``,
+    independently, the nodes with a message found by geometric skips from the cursor ``k`` (:func:`_skip`);
+    MMPP: node by node, each chain advanced to its next arrival (``k`` the node)."""
+    if cfg.traffic == TRAFFIC_BERNOULLI:
+        u = k + _skip(rng, cfg.rate)
+        if u < cfg.n:
+            return u, u + 1
+        return -1, cfg.n
     if cfg.traffic == TRAFFIC_POISSON:
         if k > 0:
             sc.nextarr += rng_exp(rng) / (cfg.rate * cfg.n)

@@ -144,8 +144,10 @@ def simulate(
         Poisson generation rate, messages/node/cycle (``None`` with an MMPP source).
     buffer_depth : int
         Flit buffer of each VC (default 2, the least that streams one flit per cycle).
-    traffic : 'poisson' or MMPP2 / IPP
-        Source model (:mod:`models.sim.wormhole.traffic`).
+    traffic : 'poisson', 'bernoulli' or MMPP2 / IPP
+        Source model (:mod:`models.sim.wormhole.traffic`): Poisson arrivals, or Bernoulli (at most one
+        message per node and cycle, with probability ``rate`` <= 1: BookSim's ``injection_process =
+        bernoulli``), or a Markov-modulated source.
     length_dist : {'fixed', 'geometric'}
     messages, warmup_messages : int
         Measured messages and delivered messages discarded first.

@@ -10,6 +10,11 @@ is counted from ``t``.  So the number of messages per node per cycle is
   kernel draws the superposition of the ``N`` sources (rate ``N * rate``)
   and assigns each arrival to a uniformly chosen node, which is the same
   process;
+* Bernoulli(``rate``) for ``traffic="bernoulli"`` (BookSim's
+  ``injection_process = bernoulli``): at most one message per node and
+  cycle, with probability ``rate`` <= 1, independently; the gaps between a
+  node's messages are geometric, ``P(gap = g) = rate (1 - rate)^(g - 1)``,
+  ``g >= 1`` (the kernel finds the nodes with a message by geometric skips);
 * the counts of a two-state Markov-modulated Poisson process for
   :class:`MMPP2` / :class:`IPP`: each node has its own modulating chain
   (state 1 -> 2 at rate ``sigma1``, 2 -> 1 at rate ``sigma2``, per cycle) and
