@@ -87,6 +87,17 @@ def _model(curve, mu1: float, cv2: float) -> float:
     return float(solve(mu1, **curve.model, blocking_cv2=float(min(cv2, 1e3))).latency)
 
 
+def _ipp_points(runs: Sequence[CurveRun], settings: SimSettings, fractions: Sequence[float]):
+    """``(run, where, fraction, mu1, result)`` for every IPP run's points of :func:`measured_points` (``where``:
+    :func:`~models.torus_ipp.experiments.describe` of its curve), the rows both tables are made of."""
+    for run in runs:
+        if run.curve.model.get("traffic", "ipp") != "ipp":
+            continue
+        where = describe(run.curve)
+        for f, mu1, r in measured_points(run, settings, fractions):
+            yield run, where, f, mu1, r
+
+
 def blocking_table(runs: Sequence[CurveRun], settings: SimSettings = SETTINGS,
                    fractions: Sequence[float] = ACCURACY_FRACTIONS) -> pd.DataFrame:
     """The simulated blocking time against the model's exponential, at every IPP run's points at ``fractions``
@@ -96,25 +107,21 @@ def blocking_table(runs: Sequence[CurveRun], settings: SimSettings = SETTINGS,
     :func:`shift` of the first two, ``shift / CI`` (over the simulated 95 % half width) and ``within noise``
     (:func:`within_noise`)."""
     rows = []
-    for run in runs:
-        if run.curve.model.get("traffic", "ipp") != "ipp":
-            continue
-        where = describe(run.curve)
-        for f, mu1, r in measured_points(run, settings, fractions):
-            cv2 = r.blocking_cv ** 2
-            hop_cv = np.asarray(r.blocking_by_hops.get("cv", []), dtype=float)
-            hop_cv = hop_cv[np.isfinite(hop_cv)]
-            paper, measured = _model(run.curve, mu1, 1.0), _model(run.curve, mu1, cv2)
-            moved = shift(measured, paper)
-            rows.append({"figure": where["figure"], "panel": where["panel"], "setup": where["setup"],
-                         "fraction": f, "mu1": mu1, "sim latency": r.latency, "sim latency CI": r.latency_ci,
-                         "sim b mean": r.blocking_mean, "sim b m2": r.blocking_m2, "sim b cv": r.blocking_cv,
-                         "sim b cv2": cv2, "hop cv min": float(hop_cv.min()) if hop_cv.size else math.nan,
-                         "hop cv max": float(hop_cv.max()) if hop_cv.size else math.nan,
-                         "model (cv2 = 1)": paper, "model (measured cv2)": measured,
-                         "model (cv2 = 0)": _model(run.curve, mu1, 0.0), "shift": moved,
-                         "shift / CI": moved / r.latency_ci if r.latency_ci > 0 else math.nan,
-                         "within noise": within_noise(moved, r.latency_ci)})
+    for run, where, f, mu1, r in _ipp_points(runs, settings, fractions):
+        cv2 = r.blocking_cv ** 2
+        hop_cv = np.asarray(r.blocking_by_hops.get("cv", []), dtype=float)
+        hop_cv = hop_cv[np.isfinite(hop_cv)]
+        paper, measured = _model(run.curve, mu1, 1.0), _model(run.curve, mu1, cv2)
+        moved = shift(measured, paper)
+        rows.append({"figure": where["figure"], "panel": where["panel"], "setup": where["setup"],
+                     "fraction": f, "mu1": mu1, "sim latency": r.latency, "sim latency CI": r.latency_ci,
+                     "sim b mean": r.blocking_mean, "sim b m2": r.blocking_m2, "sim b cv": r.blocking_cv,
+                     "sim b cv2": cv2, "hop cv min": float(hop_cv.min()) if hop_cv.size else math.nan,
+                     "hop cv max": float(hop_cv.max()) if hop_cv.size else math.nan,
+                     "model (cv2 = 1)": paper, "model (measured cv2)": measured,
+                     "model (cv2 = 0)": _model(run.curve, mu1, 0.0), "shift": moved,
+                     "shift / CI": moved / r.latency_ci if r.latency_ci > 0 else math.nan,
+                     "within noise": within_noise(moved, r.latency_ci)})
     out = pd.DataFrame(rows, columns=list(BLOCKING_COLUMNS))
     out["within noise"] = out["within noise"].astype(object)
     return out
@@ -125,14 +132,10 @@ def blocking_hops_table(runs: Sequence[CurveRun], settings: SimSettings = SETTIN
     """The simulated blocking time per hop count (channel class) at the points of :func:`blocking_table`: the
     columns of :data:`HOPS_COLUMNS` (``messages`` measured with that many hops, ``b`` in cycles)."""
     rows = []
-    for run in runs:
-        if run.curve.model.get("traffic", "ipp") != "ipp":
-            continue
-        where = describe(run.curve)
-        for f, _, r in measured_points(run, settings, fractions):
-            by = r.blocking_by_hops
-            for h, n, m, m2, cv in zip(by["hops"], by["count"], by["mean"], by["m2"], by["cv"]):
-                rows.append({"figure": where["figure"], "panel": where["panel"], "setup": where["setup"],
-                             "fraction": f, "hops": int(h), "messages": int(n), "b mean": float(m), "b m2": float(m2),
-                             "b cv": float(cv)})
+    for _, where, f, _, r in _ipp_points(runs, settings, fractions):
+        by = r.blocking_by_hops
+        for h, n, m, m2, cv in zip(by["hops"], by["count"], by["mean"], by["m2"], by["cv"]):
+            rows.append({"figure": where["figure"], "panel": where["panel"], "setup": where["setup"],
+                         "fraction": f, "hops": int(h), "messages": int(n), "b mean": float(m), "b m2": float(m2),
+                         "b cv": float(cv)})
     return pd.DataFrame(rows, columns=list(HOPS_COLUMNS))

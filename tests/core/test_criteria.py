@@ -59,3 +59,13 @@ def test_spread_beyond_noise_is_not_fooled_by_channels_that_share_noise():
         unequal += K.spread_beyond_noise(runs)["equal"] is False
     assert unequal / trials < 0.10
     assert K.spread_beyond_noise(runs[:2])["equal"] is None  # two runs: no jackknife
+    # the error taken over the channels (the estimator before, 2 standard errors) calls more of the same sets
+    # unequal: it is too small where the channels share noise
+    rng = np.random.default_rng(11)
+    over_channels = 0
+    for _ in range(trials):
+        ys = [0.05 * np.convolve(rng.standard_normal(256 + 7), kernel, mode="valid") for _ in range(6)]
+        ys = [(1 + y) / (1 + y).mean() - 1 for y in ys]
+        z = np.mean([ys[a] * ys[b] for a in range(6) for b in range(a + 1, 6)], axis=0)
+        over_channels += z.mean() > 2 * z.std(ddof=1) / math.sqrt(z.size)
+    assert over_channels > unequal and over_channels / trials > 0.10
