@@ -128,8 +128,8 @@ VC = np.dtype([("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4), ("lastou
 #: one virtual channel, the fields VC allocation and routing read (32 bytes)
 VCO = np.dtype([("owner", _i4), ("chan", _i4), ("router", _i4), ("hdrt", _i8), ("seen", _i8)], align=True)
 #: one physical channel
-CHAN = np.dtype([("base", _i4), ("nvc", _i4), ("typ", _i4), ("rr", _i4), ("busy", _i4), ("pos", _i4),
-                 ("src", _i4), ("dst", _i4)], align=True)
+CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("rr", _i4), ("busy", _i4), ("pos", _i4),
+                 ("src", _i4), ("dst", _i4), ("want", _i4)], align=True)
 #: one message slot
 MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("state", _i4), ("next", _i4),
                 ("tgen", _i8), ("tinj", _i8), ("tag", _i8), ("tie", _i8)], align=True)
@@ -242,6 +242,19 @@ def _prefetch(typingctx, arr, idx):
 
 
 @intrinsic
+def _ctz(typingctx, x):
+    """The number of trailing zero bits of ``x`` (an int64 known to be nonzero): the index of its lowest set bit."""
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
+        return builder.call(fn, [context.cast(builder, args[0], signature.args[0], types.int64), ir.IntType(1)(1)])
+
+    return sig, codegen
+
+
+@intrinsic
 def _u(typingctx, i):
     """Index ``i`` (known to be >= 0) as unsigned, ``np.uint64(i)``: numba then emits no negative-index
     wraparound.  An intrinsic rather than an inlined function: the kernels call it hundreds of times,
@@ -291,7 +304,7 @@ def _activate(chan, ch, act, nact):
     as a stale entry that the traversal drops: its ``pos`` is no longer the entry's index); the new
     list length."""
     c = chan[ch]
-    if c.busy == 0:
+    if c.want == 0:
         c.pos = nact
         act[nact] = ch
         return nact + 1
@@ -299,36 +312,49 @@ def _activate(chan, ch, act, nact):
 
 
 @njit(cache=True, inline="always")
+def _ready(x, t, B, from_vc, to_buffer):
+    """Whether held VC ``x`` (its tail not in yet) can take a flit in cycle ``t``: a flit has been upstream since
+    the start of the cycle (``from_vc``: upstream is a VC, not the PE) and its buffer held fewer than ``B``
+    flits at the start of the cycle (``to_buffer``: not the PE)."""
+    if from_vc:  # the upstream VC (its flits out = x.nin), from the mirror
+        avail = x.up - x.nin
+        if x.uplast == t:
+            avail -= 1
+        if avail <= 0:
+            return False
+    if to_buffer:
+        cnt = x.nin - x.nout
+        if x.lastout == t:
+            cnt += 1
+        if cnt >= B:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def _pick(vc, c, t, B, from_vc, to_buffer):
     """The VC of channel ``c`` that moves a flit in cycle ``t`` (round-robin from ``c.rr``, which
-    advances past it), or -1.  A held VC is ready if its tail has not entered yet, a flit has been
-    upstream since the start of the cycle (``from_vc``: upstream is a VC, not the PE) and its buffer
-    held fewer than ``B`` flits at the start of the cycle (``to_buffer``: not the PE)."""
-    nv = c.nvc
-    base = c.base
-    r = c.rr
-    for j in range(nv):
-        k = r + j
-        if k >= nv:
-            k -= nv
-        x = vc[_u(base + k)]
-        if x.nin >= x.len:
-            continue  # free (a free VC keeps nin = len), or tail already in (the upstream VC may belong to another message now)
-        if from_vc:  # the upstream VC (its flits out = x.nin), from the mirror
-            avail = x.up - x.nin
-            if x.uplast == t:
-                avail -= 1
-            if avail <= 0:
-                continue
-        if to_buffer:
-            cnt = x.nin - x.nout
-            if x.lastout == t:
-                cnt += 1
-            if cnt >= B:
-                continue
-        k += 1
-        c.rr = k if k < nv else 0
-        return base + k - 1
+    advances past it), or -1.  The candidates are the bits of ``c.want`` (held, tail not in yet), visited
+    from ``c.rr`` on and around; one is chosen if :func:`_ready`."""
+    nv = np.int64(c.nvc)
+    base = np.int64(c.base)
+    r = np.int64(c.rr)
+    want = np.int64(c.want)
+    hi = want >> r
+    while hi:
+        k = r + _ctz(hi)
+        hi &= hi - 1
+        if _ready(vc[_u(base + k)], t, B, from_vc, to_buffer):
+            k += 1
+            c.rr = k if k < nv else 0
+            return base + k - 1
+    lo = want & ((np.int64(1) << r) - 1)
+    while lo:
+        k = _ctz(lo)
+        lo &= lo - 1
+        if _ready(vc[_u(base + k)], t, B, from_vc, to_buffer):
+            c.rr = k + 1
+            return base + k
     return -1
 
 
@@ -675,6 +701,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 _take(vc, vo, b, m, msg[m].len, -1)
                 nact = _activate(chan, ch, act, nact)
                 chan[ch].busy += 1
+                chan[ch].want |= np.int32(1) << np.int32(b - lo)
                 msg[m].tinj = t
                 sc.innet += 1
                 q.writing += 1
@@ -723,6 +750,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 if kind != KIND_FIXED_ESCAPE:
                     mr.state = _state_after(cfg, mr.state, nb - c.base, node[u].label, chan_up[ch])
             c.busy += 1
+            c.want |= np.int32(1) << np.int32(nb - c.base)
         npend = w
         sc.alloc_tries += tries
         # ---------------------------------------------------------- 4. traversal
@@ -742,8 +770,8 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 _prefetch(vc, vbase[cq + np.uint64(1)] - 1)
             ch = act[_u(i)]
             c = chan[_u(ch)]
-            if c.pos != i or c.busy == 0:
-                continue  # a stale entry (the channel was appended again), or it holds no VC
+            if c.pos != i or c.want == 0:
+                continue  # a stale entry (the channel was appended again), or no VC of it waits for a flit
             visits += 1
             typ = c.typ
             if typ == CT_NET:
@@ -783,6 +811,8 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     ca.busy -= 1
             # the flit enters b
             x.nin = nin
+            if nin == M:  # the tail: b takes no more flits
+                c.want &= ~(np.int32(1) << np.int32(b - c.base))
             nx = x.nxt
             if nx >= 0:  # mirror into the next VC of the message
                 z = vc[_u(nx)]
@@ -824,7 +854,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     idx = xo.router * N + msg[xo.owner].dest
                     _prefetch(route, idx)
                     _prefetch(minp, idx * P)
-            if c.busy > 0:
+            if c.want != 0:
                 # kept (if a later move releases its last VC in this cycle, the entry is dropped
                 # next cycle, or becomes stale when the channel is appended again)
                 act[_u(w)] = ch
