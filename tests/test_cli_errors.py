@@ -462,7 +462,7 @@ def test_run_length_bound_fits_in_memory_and_is_the_one_of_compare(capsys, no_co
     from models.core.compare import RunOptions
     from models.core.setups import MAX_RUN
 
-    assert MAX_RUN * 29 <= 4 * 2**30  # 29 bytes per measured message (kernel.Tags): under 4 GiB a run
+    assert MAX_RUN * 29 <= 4 * 2**30  # 29 bytes per measured message (steps.Tags): under 4 GiB a run
     for option in ("--messages", "--warmup"):
         rc, out, err = _run("torus_dor", ["curve", *DOR, "--loads", "0.001", "--simulate", option, str(10**9)], capsys)
         assert rc == 2 and f"error: {option}: " in _one_line_error(err) and f"<= {MAX_RUN} " in err

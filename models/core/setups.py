@@ -61,7 +61,7 @@ SAT_RTOL = 1e-4
 #: Largest run length (measured messages or cycles) and warm-up of any simulation, the one bound of
 #: ``SimSettings``, ``RunLengths``, every chapter's ``compare`` and ``curve --messages/--cycles/--warmup``
 #: (:func:`require_run_length`).  Set by memory: the wormhole simulators keep a 29-byte record of every
-#: measured message (its latency, network latency, source wait, hops: ``models.sim.wormhole.kernel.Tags``),
+#: measured message (its latency, network latency, source wait, hops: ``models.sim.wormhole.steps.Tags``),
 #: so a run of 10**8 messages holds 2.7 GiB (``models.sim.wormhole.common.tag_capacity``; up to twice that if
 #: ``target_ci`` lengthens it; one run per ``--jobs`` worker) and fits in a machine of 16-24 GiB, where 10**9
 #: (27 GiB) does not.  Still far above any run of the chapters (a few million at the papers' scale): 10**8

@@ -1,6 +1,6 @@
 """What a run allocates, and the bounds on it (issue #35, review 4 defect N5).
 
-A wormhole run keeps a record of each measured message (``kernel.Tags``: 29 bytes); the engines allocated
+A wormhole run keeps a record of each measured message (``steps.Tags``: 29 bytes); the engines allocated
 ``2 * messages + backlog`` of them up front (15 GiB at ``--messages 10**9``), twice the records a run of fixed
 length reads.  It now allocates those it reads, ``messages`` (``common.tag_capacity``), with the same results
 bit for bit: the kernels tag in generation order and stop once the first ``target`` tags are delivered, so a
@@ -21,7 +21,7 @@ from models.sim import closed_min
 from models.sim.wormhole import Torus, simulate
 from models.sim.wormhole import booksim as booksim_engine
 from models.sim.wormhole import common
-from models.sim.wormhole import kernel
+from models.sim.wormhole import steps
 
 simulate_module = importlib.import_module("models.sim.wormhole.simulate")  # the package's `simulate` is the function
 
@@ -33,13 +33,13 @@ ROUTERS = {"ideal": {}, "booksim": dict(router="booksim")}
 def allocated(monkeypatch):
     """The sizes of every ``alloc_tags`` call of both engines, in order."""
     sizes = []
-    real = kernel.alloc_tags
+    real = steps.alloc_tags
 
     def spy(n, old=None):
         sizes.append(int(n))
         return real(n, old)
 
-    for module in (kernel, booksim_engine, common):
+    for module in (steps, booksim_engine, common):
         monkeypatch.setattr(module, "alloc_tags", spy)
     return sizes
 

@@ -8,7 +8,7 @@ import pytest
 from models.core.errors import ParameterError
 from models.networks.graph import Torus
 from models.sim.wormhole import simulate
-from models.sim.wormhole.kernel import _skip
+from models.sim.wormhole.steps import skip
 from models.sim.wormhole.traffic import seed_state
 
 
@@ -17,12 +17,12 @@ def test_the_skips_are_geometric():
     first four probabilities and the mean, from 200,000 draws, within 5 standard errors)."""
     p, n = 0.3, 200_000
     rng = seed_state(7)
-    j = np.array([_skip(rng, p) for _ in range(n)])
+    j = np.array([skip(rng, p) for _ in range(n)])
     for v in range(4):
         want = (1 - p) ** v * p
         assert abs((j == v).mean() - want) < 5 * math.sqrt(want * (1 - want) / n), v
     assert abs(j.mean() - (1 - p) / p) < 5 * math.sqrt((1 - p) / p**2 / n)
-    assert _skip(rng, 1.0) == 0
+    assert skip(rng, 1.0) == 0
 
 
 def test_a_bernoulli_network_carries_its_rate_and_refuses_a_rate_above_one():

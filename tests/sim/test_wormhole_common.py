@@ -7,6 +7,7 @@ import pytest
 from models.core.errors import ParameterError
 from models.sim.wormhole import ROUTINGS, Torus, simulate
 from models.sim.wormhole import kernel as K
+from models.sim.wormhole import steps
 from models.sim.wormhole.booksim_kernel import _offer
 from models.sim.wormhole.routing import build
 
@@ -50,9 +51,9 @@ def test_both_routers_report_the_same_parameters():
 
 
 def _decode(topo, routing, vcs, u, d, *, a0=None, half=0, vej=1, first=False):
-    """The VCs :func:`.kernel._allowed` lists with every VC free, as (channel, index in the channel)."""
+    """The VCs :func:`.steps.allowed` lists with every VC free, as (channel, index in the channel)."""
     rt = build(topo, routing, vcs, None)
-    net = K.pack_net(rt, topo.channels[0])
+    net = steps.pack_net(rt, topo.channels[0])
     N, P = topo.nbr.shape
     C = topo.channels[1].size
     nvc = np.concatenate([np.full(C, rt.vcs), np.full(N, rt.vcs), np.full(N, vej)])
@@ -63,7 +64,7 @@ def _decode(topo, routing, vcs, u, d, *, a0=None, half=0, vej=1, first=False):
                    streams=1, vej=vej)
     inuse = np.zeros(vbase[-1], np.int8)  # BookSim's flags: all free
     out = np.zeros(vbase[-1], np.int32)
-    n = K._allowed(u, d, 0, 0, 0, cfg, net.route, net.minp, net.pchan, vbase, C + N + u, inuse, out, first)
+    n = steps.allowed(u, d, 0, 0, 0, cfg, net.route, net.minp, net.pchan, vbase, C + N + u, inuse, out, first)
     chan = np.searchsorted(vbase, out[:n], side="right") - 1
     return [(int(c), int(b - vbase[c])) for c, b in zip(chan, out[:n])]
 

@@ -8,7 +8,7 @@ where it comes from: the router tries the minimal ports in a rotation of their f
 
 import itertools
 
-from models.sim.wormhole.kernel import _rotate
+from models.sim.wormhole.steps import rotate
 
 
 def _first_of(order, a, b):
@@ -16,13 +16,13 @@ def _first_of(order, a, b):
 
 
 def test_with_two_ports_the_rotation_is_fair():
-    orders = [[_rotate(j, s, 2) for j in range(2)] for s in range(2)]
+    orders = [[rotate(j, s, 2) for j in range(2)] for s in range(2)]
     assert sum(_first_of(o, 0, 1) for o in orders) == 1  # '+' (port 0) first in one rotation of two
 
 
 def test_with_three_ports_plus_comes_before_minus_in_two_rotations_of_three():
     # a tie in x (x+ = 0, x- = 1 both minimal) and a y port (2): the rotations are (0,1,2), (1,2,0), (2,0,1)
-    orders = [[_rotate(j, s, 3) for j in range(3)] for s in range(3)]
+    orders = [[rotate(j, s, 3) for j in range(3)] for s in range(3)]
     assert sorted(map(tuple, orders)) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
     assert sum(_first_of(o, 0, 1) for o in orders) == 2  # x+ before x- in 2 of 3: a bias when the first is busy
     # a random order (what a fair tie-break would draw) puts x+ first in half of the permutations

@@ -143,7 +143,7 @@ per priority, the first one added.  (ii) With ``vc_allocator = islip`` the
 priorities have no other effect: ``iSLIP_Sparse::Allocate`` (``islip.cpp:45``)
 arbitrates on input and output ports with its round-robin pointers and never
 reads ``in_pri`` / ``out_pri``.  The preset's request lists (:func:`.booksim_kernel._bs_allowed`
-and :func:`.kernel._allowed`) are the allowed free VCs; their order does not
+and :func:`.steps.allowed`) are the allowed free VCs; their order does not
 matter (4 above).
 
 **Injection and ejection VCs** (every routing): the source may take any of the
@@ -336,7 +336,8 @@ from models.core.validate import require, require_choice
 from ...networks.graph import Mesh, Topology, Torus
 from . import booksim_kernel as K
 from .common import check_run, initial_state, run_params, run_until_precise, summarise, tag_capacity
-from .kernel import alloc_tags, pack_net
+from . import steps
+from .steps import alloc_tags, pack_net
 from .routing import entry_partition
 
 __all__ = ["simulate_booksim", "zero_load_latency", "BOOKSIM_ROUTINGS", "VC_PARTITIONS", "run_booksim_cycles",
@@ -556,7 +557,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
     cfg = K.Config(
         n=int(N), p=int(P), v=int(V), b=int(p.B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
         escape_levels=int(rt.escape_levels), half=half, rule=rule, traffic=int(p.traffic_kind),
-        length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, M=int(p.M),
+        length=steps.LENGTH_FIXED if p.length_dist == "fixed" else steps.LENGTH_GEOMETRIC, M=int(p.M),
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 50 * p.B + 1000), nchan=int(C),
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), w=int(max(V, p.ej_v)),
@@ -573,7 +574,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
                      rng)
 
     s.status, s.tags, s.wall = run_until_precise(step, sc, s.tags, p, p.target_ci if counted else None)
-    if s.status == K.DEADLOCK:
+    if s.status == steps.DEADLOCK:
         raise _deadlock(topology, s)
     return s
 

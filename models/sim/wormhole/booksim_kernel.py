@@ -37,12 +37,12 @@ and one record of scalars:
 ``msg``     (:data:`Msgs`) per message slot (``next`` threads the free list and the source queues).
 ``ev``      (:data:`Events`) the event ring, :data:`NSLOT` slots of flits entering a buffer or a
     terminal and of credits.
-``tags``    (:data:`.kernel.Tags`) per measured message: latency, network latency, source wait,
+``tags``    (:data:`.steps.Tags`) per measured message: latency, network latency, source wait,
     hops, done flag.
 ``hist``    (:data:`Hist`) network channels by number of busy VCs, its time integral, busy VCs
     per channel.
 ``batches`` (:data:`Batches`) messages delivered and flits ejected per batch (throughput mode).
-``mm``      (:data:`.kernel.Mmpp`) the MMPP(2) modulating chains of the nodes.
+``mm``      (:data:`.steps.Mmpp`) the MMPP(2) modulating chains of the nodes.
 ``sc``      one record (:data:`SCALARS`): the clock, counters, accumulators and the two
     parameters the wrapper moves between calls (``chunk_end``, ``target``).
 
@@ -78,10 +78,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-# the status codes, phase and length kinds of the ideal engine (the wrapper reads the codes here too)
-from .kernel import (DEADLOCK, DONE, LENGTH_FIXED, LENGTH_GEOMETRIC, MAXCYCLES, MEASURE, RUNNING,  # noqa: F401
-                     SATURATED, _all_measured, _allowed, _arrival, _close_cycle, _count_delivered, _count_new,
-                     _draw_message, _list_free, _prefetch, _state_after, _u)
+# the status codes, phase and length kinds, and the steps both kernels share (:mod:`.steps`)
+from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE,  # noqa: F401 (the wrapper reads the codes here)
+                    RUNNING, SATURATED, all_measured, allowed, arrival, close_cycle, count_delivered, count_new,
+                    draw_message, list_free, prefetch, state_after, uidx)
 from .routing import KIND_FIXED_ESCAPE
 
 NSLOT = 8  # event ring (largest delay is 5 cycles)
@@ -91,7 +91,7 @@ MASK = np.int64(0xFFFFFFFF)  # the low half of a packed ``key << 32 | index`` (e
 # fixed window of ``runcyc`` cycles counted in ``nbatch`` batches (:func:`.booksim.run_booksim_cycles`)
 RUN_MESSAGES, RUN_CYCLES = 0, 1
 
-# the routing decode (``cfg.rule``): the shared one of :func:`.kernel._allowed` (the project's routing
+# the routing decode (``cfg.rule``): the shared one of :func:`.steps.allowed` (the project's routing
 # functions, and ``dor`` with the per-hop dateline halves, ``vc_partition='hop'``), or one of BookSim's
 # own (:func:`_bs_allowed`): ``dor`` on a bidirectional torus with dim_order_torus's ring partition
 # (``vc_partition='entry'``), or min_adapt_torus
@@ -202,7 +202,7 @@ Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
 Batches = namedtuple("Batches", ["msgs", "flits"])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
     """A message generated at node ``u`` in cycle ``t`` joins the source queue (False: no slot)."""
     m = sc.free
@@ -210,7 +210,7 @@ def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
         return False
     m_next = msg.next
     sc.free = m_next[m]
-    d, M, tie = _draw_message(u, rng, cfg)
+    d, M, tie = draw_message(u, rng, cfg)
     msg.dest[m] = d
     msg.len[m] = M
     msg.tgen[m] = t
@@ -218,7 +218,7 @@ def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
     msg.state[m] = 0
     m_next[m] = -1
     msg.tie[m] = tie
-    msg.tag[m] = _count_new(sc, tagcap, cfg.mode == RUN_MESSAGES)
+    msg.tag[m] = count_new(sc, tagcap, cfg.mode == RUN_MESSAGES)
     q = sources
     if q.qlen[u] == 0:
         q.qhead[u] = m
@@ -233,12 +233,12 @@ def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _hold(b, d, vs, injb, c_nbusy, nch):
     """``d = +1``: a message takes VC ``b`` (header granted); ``-1``: its tail left ``b``'s buffer.
     A VC is busy while it holds a message (the ideal router's definition); network VCs are
     ``b < injb``."""
-    r = _u(b * NVS)
+    r = uidx(b * NVS)
     n = vs[r + VS_NMSG]
     vs[r + VS_NMSG] = n + d
     if b < injb and (n == 0) != (n + d == 0):
@@ -250,24 +250,24 @@ def _hold(b, d, vs, injb, c_nbusy, nch):
         nch[k] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _sw_add(b, n, vs, cand):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
     ``cand``, with what switch allocation needs from its row (returns ``n + 1``)."""
     r = b * NVS
-    cd = cand[_u(n)]
+    cd = cand[uidx(n)]
     cd.b = b
-    cd.o = vs[_u(r + VS_OUT)]
-    cd.ich = vs[_u(r + VS_CHAN)]
-    cd.och = vs[_u(r + VS_OUTCH)]
-    cd.ip = vs[_u(r + VS_INPORT)]
-    cd.op = vs[_u(r + VS_OUTPORT)]
-    cd.vi = vs[_u(r + VS_IDX)]
+    cd.o = vs[uidx(r + VS_OUT)]
+    cd.ich = vs[uidx(r + VS_CHAN)]
+    cd.och = vs[uidx(r + VS_OUTCH)]
+    cd.ip = vs[uidx(r + VS_INPORT)]
+    cd.op = vs[uidx(r + VS_OUTPORT)]
+    cd.vi = vs[uidx(r + VS_IDX)]
     return n + 1
 
 
 # ----------------------------------------------------------------- BookSim's routing functions
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _bs_allowed(u, d, b, m, injb, cfg, net, chans, vcs, msg, out):
     """BookSim's own routing functions for a header at the front of input VC ``b`` at node ``u``, message
     ``m`` bound for ``d``: every free VC they allow is listed in ``out`` (returns the count; the VC
@@ -288,34 +288,34 @@ def _bs_allowed(u, d, b, m, injb, cfg, net, chans, vcs, msg, out):
     header on escape VC 0 or 1 only the escape VC ``ph`` (kept, or computed on a turn)."""
     vs = vcs.vs
     if u == d:
-        return _list_free(out, 0, chans.base[_u(chans.ej[_u(u)])], 0, cfg.vej, vcs.inuse, False)
+        return list_free(out, 0, chans.base[uidx(chans.ej[uidx(u)])], 0, cfg.vej, vcs.inuse, False)
     P = cfg.p
     idx = u * cfg.n + d
-    rt = net.route[_u(idx)]
+    rt = net.route[uidx(idx)]
     td = np.int64(rt.tie_dim)
     port = np.int64(rt.esc_port)
-    if td >= 0 and ((msg.tie[_u(m)] >> td) & 1) == 1:
+    if td >= 0 and ((msg.tie[uidx(m)] >> td) & 1) == 1:
         port = np.int64(rt.tie_port)
     r = b * NVS
     # continuing in the dimension it arrived in (the injection port P is no dimension's)
-    cont = (vs[_u(r + VS_INPORT)] >> 1) == (port >> 1)
-    base = chans.base[_u(net.pchan[_u(u * P + port)])]
+    cont = (vs[uidx(r + VS_INPORT)] >> 1) == (port >> 1)
+    base = chans.base[uidx(net.pchan[uidx(u * P + port)])]
     if cfg.rule == RULE_ENTRY:
-        ph = msg.state[_u(m)] if cont else np.int64(rt.esc_vc)
+        ph = msg.state[uidx(m)] if cont else np.int64(rt.esc_vc)
         lo = ph * cfg.half
-        return _list_free(out, 0, base, lo, lo + cfg.half, vcs.inuse, False)
+        return list_free(out, 0, base, lo, lo + cfg.half, vcs.inuse, False)
     n = 0
-    if b >= injb or vs[_u(r + VS_IDX)] > 1:  # not on an escape VC: the adaptive VC 3, escape as if injected
-        ab = chans.base[_u(net.pchan[_u(u * P + net.minp[_u(idx * P)])])]
-        n = _list_free(out, 0, ab, 3, 4, vcs.inuse, False)
+    if b >= injb or vs[uidx(r + VS_IDX)] > 1:  # not on an escape VC: the adaptive VC 3, escape as if injected
+        ab = chans.base[uidx(net.pchan[uidx(u * P + net.minp[uidx(idx * P)])])]
+        n = list_free(out, 0, ab, 3, 4, vcs.inuse, False)
         ph = np.int64(rt.esc_vc)
     else:
-        ph = msg.state[_u(m)] if cont else np.int64(rt.esc_vc)
-    return _list_free(out, n, base, ph, ph + 1, vcs.inuse, False)
+        ph = msg.state[uidx(m)] if cont else np.int64(rt.esc_vc)
+    return list_free(out, n, base, ph, ph + 1, vcs.inuse, False)
 
 
 # ----------------------------------------------------------------- iSLIP
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _offer(best, touched, n, slot, pos, ptr, size, who):
     """One request to an iSLIP arbiter (a grant or an accept): ``who``, at position ``pos`` of the
     arbiter ``slot`` whose round-robin pointer is ``ptr`` (``size`` positions).  The arbiter keeps the
@@ -327,17 +327,17 @@ def _offer(best, touched, n, slot, pos, ptr, size, who):
     if key < 0:
         key += size
     pk = (np.int64(key) << 32) | who
-    x = best[_u(slot)]
+    x = best[uidx(slot)]
     if x < 0:
-        best[_u(slot)] = pk
-        touched[_u(n)] = slot
+        best[uidx(slot)] = pk
+        touched[uidx(n)] = slot
         return n + 1
     if pk < x:
-        best[_u(slot)] = pk
+        best[uidx(slot)] = pk
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _next(pos, size):
     """The round-robin pointer past ``pos`` (of ``size`` positions)."""
     x = pos + 1
@@ -345,120 +345,120 @@ def _next(pos, size):
 
 
 # ----------------------------------------------------------------- the phases of a cycle
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, nvca, nsw):
     """A. The events due at ``t``: credits, then flits entering an input buffer or a terminal.  Returns the
     lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
     B = cfg.b
     NCH = chans.base.size
-    injb = chans.base[_u(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
-    ejb = chans.base[_u(cfg.nchan + cfg.n)]
+    injb = chans.base[uidx(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
+    ejb = chans.base[uidx(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
     nfl = 1 if measuring else 0
     slot = t & (NSLOT - 1)
     s0 = slot * NCH
-    for i in range(ev.ncredit[_u(slot)]):
-        e = ev.credit[_u(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
+    for i in range(ev.ncredit[uidx(slot)]):
+        e = ev.credit[uidx(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
         b = e & MASK
         ow = (e >> 32) - 1
         # the credit counts where b's count is kept: in the row of the input VC holding b (an
         # active VC holds its output VC until its tail is sent: ST == ST_ACTIVE and OUT == b), else in b's
-        if ow < 0 or vs[_u(ow * NVS + VS_ST)] != ST_ACTIVE or vs[_u(ow * NVS + VS_OUT)] != b:
-            ow = vs[_u(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
+        if ow < 0 or vs[uidx(ow * NVS + VS_ST)] != ST_ACTIVE or vs[uidx(ow * NVS + VS_OUT)] != b:
+            ow = vs[uidx(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
         if ow >= 0:
             r = ow * NVS
-            vs[_u(r + VS_OCCO)] -= 1
-            if sw.onlist[_u(ow)] == 0 and vs[_u(r + VS_CNT)] > 0:  # it slept for lack of this credit
-                sw.onlist[_u(ow)] = 1
+            vs[uidx(r + VS_OCCO)] -= 1
+            if sw.onlist[uidx(ow)] == 0 and vs[uidx(r + VS_CNT)] > 0:  # it slept for lack of this credit
+                sw.onlist[uidx(ow)] = 1
                 nsw = _sw_add(ow, nsw, vs, sw.cand)
         else:
-            oc = vs[_u(b * NVS + VS_OCC)] - 1
-            vs[_u(b * NVS + VS_OCC)] = oc
-            if cfg.wtc and oc == 0 and vcs.tsent[_u(b)] != 0:  # the tail's credit: the VC is free again
-                vcs.tsent[_u(b)] = 0
-                vcs.inuse[_u(b)] = 0
-    ev.ncredit[_u(slot)] = 0
-    for i in range(ev.nflit[_u(slot)]):
-        e = ev.flit[_u(s0 + i)]
+            oc = vs[uidx(b * NVS + VS_OCC)] - 1
+            vs[uidx(b * NVS + VS_OCC)] = oc
+            if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
+                vcs.tsent[uidx(b)] = 0
+                vcs.inuse[uidx(b)] = 0
+    ev.ncredit[uidx(slot)] = 0
+    for i in range(ev.nflit[uidx(slot)]):
+        e = ev.flit[uidx(s0 + i)]
         b = e & MASK
         fl = e >> 32
         if b >= ejb:  # a flit reaches the terminal
             bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
             if bi < cfg.nbatch:
-                batches.flits[_u(bi)] += 1
+                batches.flits[uidx(bi)] += 1
             if fl & 1:  # the tail: delivered
                 _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
                 if bi < cfg.nbatch:
-                    batches.msgs[_u(bi)] += 1
+                    batches.msgs[uidx(bi)] += 1
             continue
-        c = vs[_u(b * NVS + VS_CNT)]
-        pos = vs[_u(b * NVS + VS_HEAD)] + c
+        c = vs[uidx(b * NVS + VS_CNT)]
+        pos = vs[uidx(b * NVS + VS_HEAD)] + c
         if pos >= B:
             pos -= B
-        vcs.buf[_u(b * B + pos)] = fl
-        vs[_u(b * NVS + VS_CNT)] = c + 1
-        vs[_u(b * NVS + VS_NFL)] += nfl  # the flits it received in the window (the row is at hand)
-        s = vs[_u(b * NVS + VS_ST)]
+        vcs.buf[uidx(b * B + pos)] = fl
+        vs[uidx(b * NVS + VS_CNT)] = c + 1
+        vs[uidx(b * NVS + VS_NFL)] += nfl  # the flits it received in the window (the row is at hand)
+        s = vs[uidx(b * NVS + VS_ST)]
         if s == ST_IDLE:  # a header at an idle VC: routing now, VC allocation from t + 1
-            vs[_u(b * NVS + VS_ST)] = ST_ROUTING
-            vs[_u(b * NVS + VS_FROM)] = t + 1
-            idx = chans.dst[_u(vs[_u(b * NVS + VS_CHAN)])] * cfg.n + msg.dest[_u(fl >> 1)]
-            _prefetch(net.route, idx)  # its routing-table entries, read from t + 1
-            _prefetch(net.minp, idx * cfg.p)
-            if va.onlist[_u(b)] == 0:
-                va.onlist[_u(b)] = 1
-                va.pend[_u(nvca)] = b
+            vs[uidx(b * NVS + VS_ST)] = ST_ROUTING
+            vs[uidx(b * NVS + VS_FROM)] = t + 1
+            idx = chans.dst[uidx(vs[uidx(b * NVS + VS_CHAN)])] * cfg.n + msg.dest[uidx(fl >> 1)]
+            prefetch(net.route, idx)  # its routing-table entries, read from t + 1
+            prefetch(net.minp, idx * cfg.p)
+            if va.onlist[uidx(b)] == 0:
+                va.onlist[uidx(b)] = 1
+                va.pend[uidx(nvca)] = b
                 nvca += 1
-        elif s == ST_ACTIVE and c == 0 and sw.onlist[_u(b)] == 0 and vs[_u(b * NVS + VS_OCCO)] < B:
+        elif s == ST_ACTIVE and c == 0 and sw.onlist[uidx(b)] == 0 and vs[uidx(b * NVS + VS_OCCO)] < B:
             # front flit of an active VC with a credit: switch allocation now (without a
             # credit, the credit puts it on the list)
-            sw.onlist[_u(b)] = 1
+            sw.onlist[uidx(b)] = 1
             nsw = _sw_add(b, nsw, vs, sw.cand)
-    ev.nflit[_u(slot)] = 0
+    ev.nflit[uidx(slot)] = 0
     return nvca, nsw
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _deliver(m, b, t, injb, measuring, vs, msg, tags, hist, sc):
     """The tail of message ``m`` reaches the terminal from ejection VC ``b`` in cycle ``t``: the
     message is delivered (measured: its latencies recorded) and its slot freed."""
     _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
-    _count_delivered(sc, measuring)
-    tg = msg.tag[_u(m)]
+    count_delivered(sc, measuring)
+    tg = msg.tag[uidx(m)]
     if tg >= 0:
-        tags.lat[_u(tg)] = t - msg.tgen[_u(m)]
-        tags.net[_u(tg)] = t - msg.tinj[_u(m)]
-        tags.wait[_u(tg)] = msg.tinj[_u(m)] - msg.tgen[_u(m)]
-        tags.hops[_u(tg)] = msg.hops[_u(m)]
-        tags.done[_u(tg)] = 1
-    msg.next[_u(m)] = sc.free
+        tags.lat[uidx(tg)] = t - msg.tgen[uidx(m)]
+        tags.net[uidx(tg)] = t - msg.tinj[uidx(m)]
+        tags.wait[uidx(tg)] = msg.tinj[uidx(m)] - msg.tgen[uidx(m)]
+        tags.hops[uidx(tg)] = msg.hops[uidx(m)]
+        tags.done[uidx(tg)] = 1
+    msg.next[uidx(m)] = sc.free
     sc.free = m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _generation(t, cfg, sc, mm, rng, msg, sources, tagcap, nsrc):
     """B. Generation into the source queues; the nodes with a queued message become active sources.
     Returns the number of active sources, -1 if no message slot was left (saturation)."""
     k = 0
     while True:
-        u, k = _arrival(t, k, rng, cfg, sc, mm)
+        u, k = arrival(t, k, rng, cfg, sc, mm)
         if u < 0:
             break
         if not _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
             return -1
     for i in range(sc.nq):
-        u = sources.qlist[_u(i)]
-        sources.inq[_u(u)] = 0
-        if sources.onact[_u(u)] == 0:
-            sources.onact[_u(u)] = 1
-            sources.act[_u(nsrc)] = u
+        u = sources.qlist[uidx(i)]
+        sources.inq[uidx(u)] = 0
+        if sources.onact[uidx(u)] == 0:
+            sources.onact[uidx(u)] = 1
+            sources.act[uidx(nsrc)] = u
             nsrc += 1
     sc.nq = 0
     return nsrc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
     """C. Each active source writes at most one flit of its current message into its injection
     channel (at the router at ``t + 2``).  Returns the number of active sources left and whether a
@@ -466,28 +466,28 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
     vs = vcs.vs
     V = cfg.v
     B = cfg.b
-    injb = chans.base[_u(cfg.nchan)]
+    injb = chans.base[uidx(cfg.nchan)]
     q = sources
     moved = False
     sl = (t + 2) & (NSLOT - 1)
     fbase = sl * chans.base.size
-    fn2 = ev.nflit[_u(sl)]
+    fn2 = ev.nflit[uidx(sl)]
     w = 0
     for i in range(nsrc):
-        u = q.act[_u(i)]
-        m = q.cur_m[_u(u)]
-        if m < 0 and q.qlen[_u(u)] > 0:  # the next message of the source queue
-            m = q.qhead[_u(u)]
-            q.qhead[_u(u)] = msg.next[_u(m)]
-            q.qlen[_u(u)] -= 1
-            q.cur_m[_u(u)] = m
-            q.cur_k[_u(u)] = 0
+        u = q.act[uidx(i)]
+        m = q.cur_m[uidx(u)]
+        if m < 0 and q.qlen[uidx(u)] > 0:  # the next message of the source queue
+            m = q.qhead[uidx(u)]
+            q.qhead[uidx(u)] = msg.next[uidx(m)]
+            q.qlen[uidx(u)] -= 1
+            q.cur_m[uidx(u)] = m
+            q.cur_k[uidx(u)] = 0
         if m >= 0:
-            k = q.cur_k[_u(u)]
-            base = chans.base[_u(chans.inj[_u(u)])]
+            k = q.cur_k[uidx(u)]
+            base = chans.base[uidx(chans.inj[uidx(u)])]
             vc = -1
             if k == 0:  # a header: the first free injection VC with a credit after the last one used
-                lv = q.last_vc[_u(u)]
+                lv = q.last_vc[uidx(u)]
                 for j in range(1, V + 1):
                     if lv < 0:
                         vv = 0
@@ -495,47 +495,47 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
                         vv = lv + j
                         if vv >= V:
                             vv -= V
-                    if vcs.inuse[_u(base + vv)] == 0 and vs[_u((base + vv) * NVS + VS_OCC)] < B:
+                    if vcs.inuse[uidx(base + vv)] == 0 and vs[uidx((base + vv) * NVS + VS_OCC)] < B:
                         vc = base + vv
                         break
             else:
-                vc = q.cur_vc[_u(u)]
-                if vs[_u(vc * NVS + VS_OCC)] >= B:
+                vc = q.cur_vc[uidx(u)]
+                if vs[uidx(vc * NVS + VS_OCC)] >= B:
                     vc = -1
             if vc >= 0:
                 moved = True
                 if k == 0:
-                    vcs.inuse[_u(vc)] = 1
-                    vcs.tsent[_u(vc)] = 0
-                    q.last_vc[_u(u)] = vc - base
-                    q.cur_vc[_u(u)] = vc
-                    msg.tinj[_u(m)] = t
+                    vcs.inuse[uidx(vc)] = 1
+                    vcs.tsent[uidx(vc)] = 0
+                    q.last_vc[uidx(u)] = vc - base
+                    q.cur_vc[uidx(u)] = vc
+                    msg.tinj[uidx(m)] = t
                     sc.innet += 1
                     _hold(vc, 1, vs, injb, hist.nbusy, hist.nch)
-                vs[_u(vc * NVS + VS_OCC)] += 1
-                tl = k == msg.len[_u(m)] - 1
-                ev.flit[_u(fbase + fn2)] = ((2 * np.int64(m) + (1 if tl else 0)) << 32) | vc
+                vs[uidx(vc * NVS + VS_OCC)] += 1
+                tl = k == msg.len[uidx(m)] - 1
+                ev.flit[uidx(fbase + fn2)] = ((2 * np.int64(m) + (1 if tl else 0)) << 32) | vc
                 fn2 += 1
                 if tl:
                     if cfg.wtc:
-                        vcs.tsent[_u(vc)] = 1
+                        vcs.tsent[uidx(vc)] = 1
                     else:
-                        vcs.inuse[_u(vc)] = 0
-                    q.cur_m[_u(u)] = -1
+                        vcs.inuse[uidx(vc)] = 0
+                    q.cur_m[uidx(u)] = -1
                 else:
-                    q.cur_k[_u(u)] = k + 1
-        if q.cur_m[_u(u)] >= 0 or q.qlen[_u(u)] > 0:
-            q.act[_u(w)] = u
+                    q.cur_k[uidx(u)] = k + 1
+        if q.cur_m[uidx(u)] >= 0 or q.qlen[uidx(u)] > 0:
+            q.act[uidx(w)] = u
             w += 1
         else:
-            q.onact[_u(u)] = 0
-    ev.nflit[_u(sl)] = fn2
+            q.onact[uidx(u)] = 0
+    ev.nflit[uidx(sl)] = fn2
     if sc.phase == MEASURE:
         sc.innet_acc += sc.innet
     return w, moved
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
     """D. VC allocation, iSLIP with one iteration over (input VC, output VC) requests; a winner is
     active from ``t + 1``.  Returns the length of the VC-allocation list and the number of winners
@@ -543,85 +543,85 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
     vs = vcs.vs
     B = cfg.b
     NI = (cfg.p + 1) * cfg.w
-    injb = chans.base[_u(cfg.nchan)]
+    injb = chans.base[uidx(cfg.nchan)]
     nnew = 0
     nr = 0
     ng = 0
     nreq = 0
     w = 0
     for i in range(nvca):
-        b = va.pend[_u(i)]
-        if vs[_u(b * NVS + VS_ST)] != ST_ROUTING:  # allocated since: off the list
-            va.onlist[_u(b)] = 0
+        b = va.pend[uidx(i)]
+        if vs[uidx(b * NVS + VS_ST)] != ST_ROUTING:  # allocated since: off the list
+            va.onlist[uidx(b)] = 0
             continue
-        va.pend[_u(w)] = b
+        va.pend[uidx(w)] = b
         w += 1
-        if vs[_u(b * NVS + VS_FROM)] > t:
+        if vs[uidx(b * NVS + VS_FROM)] > t:
             continue
-        m = vcs.buf[_u(b * B + vs[_u(b * NVS + VS_HEAD)])] >> 1
-        u = chans.dst[_u(vs[_u(b * NVS + VS_CHAN)])]
+        m = vcs.buf[uidx(b * B + vs[uidx(b * NVS + VS_HEAD)])] >> 1
+        u = chans.dst[uidx(vs[uidx(b * NVS + VS_CHAN)])]
         # the requests: every free VC the routing function allows (minimal ports in table order)
         if cfg.rule == RULE_SHARED:
-            cnt = _allowed(u, msg.dest[_u(m)], msg.state[_u(m)], msg.tie[_u(m)], 0, cfg, net.route, net.minp,
-                           net.pchan, chans.base, chans.ej[_u(u)], vcs.inuse, va.rq, False)
+            cnt = allowed(u, msg.dest[uidx(m)], msg.state[uidx(m)], msg.tie[uidx(m)], 0, cfg, net.route, net.minp,
+                           net.pchan, chans.base, chans.ej[uidx(u)], vcs.inuse, va.rq, False)
         else:
-            cnt = _bs_allowed(u, msg.dest[_u(m)], b, m, injb, cfg, net, chans, vcs, msg, va.rq)
+            cnt = _bs_allowed(u, msg.dest[uidx(m)], b, m, injb, cfg, net, chans, vcs, msg, va.rq)
         nreq += 1
-        li = va.li[_u(b)]
+        li = va.li[uidx(b)]
         for j in range(cnt):  # grant: each output VC takes the input VC first from its pointer
-            o = va.rq[_u(j)]
-            va.req_b[_u(nr)] = b
-            va.req_o[_u(nr)] = o
+            o = va.rq[uidx(j)]
+            va.req_b[uidx(nr)] = b
+            va.req_o[uidx(nr)] = o
             nr += 1
-            ng = _offer(va.g_key, va.g_touch, ng, o, li, va.g[_u(o)], NI, b)
+            ng = _offer(va.g_key, va.g_touch, ng, o, li, va.g[uidx(o)], NI, b)
     nvca = w
     sc.va_requests += nreq
     na = 0
     for j in range(nr):  # accept: each input VC takes the granting output VC first from its pointer
-        o = va.req_o[_u(j)]
-        b = va.req_b[_u(j)]
-        if va.g_key[_u(o)] & MASK == b:
-            na = _offer(va.a_key, va.a_touch, na, b, va.lo[_u(o)], va.a[_u(b)], NI, o)
+        o = va.req_o[uidx(j)]
+        b = va.req_b[uidx(j)]
+        if va.g_key[uidx(o)] & MASK == b:
+            na = _offer(va.a_key, va.a_touch, na, b, va.lo[uidx(o)], va.a[uidx(b)], NI, o)
     for j in range(ng):
-        va.g_key[_u(va.g_touch[_u(j)])] = -1
+        va.g_key[uidx(va.g_touch[uidx(j)])] = -1
     for j in range(na):
-        b = va.a_touch[_u(j)]
-        o = va.a_key[_u(b)] & MASK
-        va.a_key[_u(b)] = -1
-        va.g[_u(o)] = _next(va.li[_u(b)], NI)
-        va.a[_u(b)] = _next(va.lo[_u(o)], NI)
-        vcs.inuse[_u(o)] = 1
-        vcs.tsent[_u(o)] = 0
-        vs[_u(o * NVS + VS_OWN)] = b
+        b = va.a_touch[uidx(j)]
+        o = va.a_key[uidx(b)] & MASK
+        va.a_key[uidx(b)] = -1
+        va.g[uidx(o)] = _next(va.li[uidx(b)], NI)
+        va.a[uidx(b)] = _next(va.lo[uidx(o)], NI)
+        vcs.inuse[uidx(o)] = 1
+        vcs.tsent[uidx(o)] = 0
+        vs[uidx(o * NVS + VS_OWN)] = b
         _hold(o, 1, vs, injb, hist.nbusy, hist.nch)
         r = b * NVS
-        vs[_u(r + VS_OUT)] = o
-        vs[_u(r + VS_OCCO)] = vs[_u(o * NVS + VS_OCC)]  # o's credit count moves to its holder's row
-        och = vs[_u(o * NVS + VS_CHAN)]
-        vs[_u(r + VS_OUTCH)] = och
-        vs[_u(r + VS_OUTPORT)] = chans.outport[_u(och)]
-        vs[_u(r + VS_ST)] = ST_ACTIVE
+        vs[uidx(r + VS_OUT)] = o
+        vs[uidx(r + VS_OCCO)] = vs[uidx(o * NVS + VS_OCC)]  # o's credit count moves to its holder's row
+        och = vs[uidx(o * NVS + VS_CHAN)]
+        vs[uidx(r + VS_OUTCH)] = och
+        vs[uidx(r + VS_OUTPORT)] = chans.outport[uidx(och)]
+        vs[uidx(r + VS_ST)] = ST_ACTIVE
         # switch allocation from t + 1: on the list after this cycle's (E)
-        sw.onlist[_u(b)] = 1
-        sw.new[_u(nnew)] = b
+        sw.onlist[uidx(b)] = 1
+        sw.new[uidx(nnew)] = b
         nnew += 1
         if o < injb:  # a network hop
-            m = vcs.buf[_u(b * B + vs[_u(r + VS_HEAD)])] >> 1
-            msg.hops[_u(m)] += 1
+            m = vcs.buf[uidx(b * B + vs[uidx(r + VS_HEAD)])] >> 1
+            msg.hops[uidx(m)] += 1
             if cfg.rule == RULE_SHARED:
                 if cfg.routing != KIND_FIXED_ESCAPE:
-                    msg.state[_u(m)] = _state_after(cfg, msg.state[_u(m)], vs[_u(o * NVS + VS_IDX)],
-                                                    net.label[_u(chans.src[_u(och)])], net.chan_up[_u(och)])
+                    msg.state[uidx(m)] = state_after(cfg, msg.state[uidx(m)], vs[uidx(o * NVS + VS_IDX)],
+                                                    net.label[uidx(chans.src[uidx(och)])], net.chan_up[uidx(och)])
             else:  # BookSim's f->ph: the ring partition of the VC taken (min_adapt: its escape VCs only)
-                vi = vs[_u(o * NVS + VS_IDX)]
+                vi = vs[uidx(o * NVS + VS_IDX)]
                 if cfg.rule == RULE_ENTRY:
-                    msg.state[_u(m)] = 1 if vi >= cfg.half else 0
+                    msg.state[uidx(m)] = 1 if vi >= cfg.half else 0
                 elif vi < 2:
-                    msg.state[_u(m)] = vi
+                    msg.state[uidx(m)] = vi
     return nvca, nnew
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
@@ -639,45 +639,45 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     ncand = nsw
     for i in range(ncand):
         # requests per input / output channel this cycle: 1, or 2 for more
-        ich = cand[_u(i)].ich
-        sw.in_n[_u(ich)] = 2 if sw.in_n[_u(ich)] != 0 else 1
-        och = cand[_u(i)].och
-        sw.out_n[_u(och)] = 2 if sw.out_n[_u(och)] != 0 else 1
+        ich = cand[uidx(i)].ich
+        sw.in_n[uidx(ich)] = 2 if sw.in_n[uidx(ich)] != 0 else 1
+        och = cand[uidx(i)].och
+        sw.out_n[uidx(och)] = 2 if sw.out_n[uidx(och)] != 0 else 1
     sc.sw_requests += ncand
     # gl holds the winners' candidate numbers (indices into cand)
     ngr = 0
     npr = 0
     for i in range(ncand):
-        ich = cand[_u(i)].ich
-        if sw.in_n[_u(ich)] == 1 and sw.out_n[_u(cand[_u(i)].och)] == 1:
-            sw.gl[_u(ngr)] = i
+        ich = cand[uidx(i)].ich
+        if sw.in_n[uidx(ich)] == 1 and sw.out_n[uidx(cand[uidx(i)].och)] == 1:
+            sw.gl[uidx(ngr)] = i
             ngr += 1
         else:  # per (input port, output port), the VC first in round-robin order from the port's offset
-            npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[_u(i)].op, cand[_u(i)].vi,
-                         sw.chin[_u(ich)].rr, V, i)
+            npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[uidx(i)].op, cand[uidx(i)].vi,
+                         sw.chin[uidx(ich)].rr, V, i)
     if npr > 0:
         nog = 0
         for j in range(npr):  # grant: each output port takes the input port first from its pointer
-            pr = sw.p_touch[_u(j)]
-            i = sw.p_key[_u(pr)] & MASK
-            och = cand[_u(i)].och
-            nog = _offer(sw.og, sw.og_touch, nog, och, cand[_u(i)].ip, sw.chout[_u(och)].g, NPORT, pr)
+            pr = sw.p_touch[uidx(j)]
+            i = sw.p_key[uidx(pr)] & MASK
+            och = cand[uidx(i)].och
+            nog = _offer(sw.og, sw.og_touch, nog, och, cand[uidx(i)].ip, sw.chout[uidx(och)].g, NPORT, pr)
         nia = 0
         for j in range(nog):  # accept: each input port takes the granting output first from its pointer
-            och = sw.og_touch[_u(j)]
-            pr = sw.og[_u(och)] & MASK
-            sw.og[_u(och)] = -1
-            i = sw.p_key[_u(pr)] & MASK
-            ich = cand[_u(i)].ich
-            nia = _offer(sw.ia, sw.ia_touch, nia, ich, cand[_u(i)].op, sw.chin[_u(ich)].a, NPORT, pr)
+            och = sw.og_touch[uidx(j)]
+            pr = sw.og[uidx(och)] & MASK
+            sw.og[uidx(och)] = -1
+            i = sw.p_key[uidx(pr)] & MASK
+            ich = cand[uidx(i)].ich
+            nia = _offer(sw.ia, sw.ia_touch, nia, ich, cand[uidx(i)].op, sw.chin[uidx(ich)].a, NPORT, pr)
         for j in range(nia):
-            ich = sw.ia_touch[_u(j)]
-            pr = sw.ia[_u(ich)] & MASK
-            sw.ia[_u(ich)] = -1
-            sw.gl[_u(ngr)] = sw.p_key[_u(pr)] & MASK
+            ich = sw.ia_touch[uidx(j)]
+            pr = sw.ia[uidx(ich)] & MASK
+            sw.ia[uidx(ich)] = -1
+            sw.gl[uidx(ngr)] = sw.p_key[uidx(pr)] & MASK
             ngr += 1
         for j in range(npr):
-            sw.p_key[_u(sw.p_touch[_u(j)])] = -1
+            sw.p_key[uidx(sw.p_touch[uidx(j)])] = -1
     nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
     # flit and a credit left; every entry copied, kept by advancing ``w``: a test would
@@ -685,21 +685,21 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # counts cleared
     w = 0
     for i in range(ncand):
-        cd = cand[_u(i)]
-        sw.in_n[_u(cd.ich)] = 0
-        sw.out_n[_u(cd.och)] = 0
-        cand[_u(w)] = cd
-        w += sw.onlist[_u(cd.b)]
+        cd = cand[uidx(i)]
+        sw.in_n[uidx(cd.ich)] = 0
+        sw.out_n[uidx(cd.och)] = 0
+        cand[uidx(w)] = cd
+        w += sw.onlist[uidx(cd.b)]
     for j in range(nnew):
-        b = sw.new[_u(j)]
-        if vcs.vs[_u(b * NVS + VS_OCCO)] < cfg.b:
+        b = sw.new[uidx(j)]
+        if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
             w = _sw_add(b, w, vcs.vs, cand)
         else:  # no credit yet: the credit puts it on the list
-            sw.onlist[_u(b)] = 0
+            sw.onlist[uidx(b)] = 0
     return w, nvca, ngr
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     """E, the winners ``sw.gl[:ngr]`` of switch allocation: the iSLIP pointers move past them, the
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
@@ -710,8 +710,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     B = cfg.b
     NPORT = cfg.p + 1
     NCH = chans.base.size
-    injb = chans.base[_u(cfg.nchan)]
-    ejb = chans.base[_u(cfg.nchan + cfg.n)]
+    injb = chans.base[uidx(cfg.nchan)]
+    ejb = chans.base[uidx(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
     netw = 0
     sl2 = (t + 2) & (NSLOT - 1)
@@ -720,85 +720,85 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     cb2 = sl2 * NCH
     fb3 = sl3 * NCH
     cb5 = sl5 * NCH
-    cn2 = ev.ncredit[_u(sl2)]
-    fn3 = ev.nflit[_u(sl3)]
-    cn5 = ev.ncredit[_u(sl5)]
+    cn2 = ev.ncredit[uidx(sl2)]
+    fn3 = ev.nflit[uidx(sl3)]
+    cn5 = ev.ncredit[uidx(sl5)]
     for j in range(ngr):
-        i = sw.gl[_u(j)]
-        b = cand[_u(i)].b
-        o = cand[_u(i)].o
-        ich = cand[_u(i)].ich
-        och = cand[_u(i)].och
+        i = sw.gl[uidx(j)]
+        b = cand[uidx(i)].b
+        o = cand[uidx(i)].o
+        ich = cand[uidx(i)].ich
+        och = cand[uidx(i)].och
         r = b * NVS
-        sw.chout[_u(och)].g = _next(cand[_u(i)].ip, NPORT)
-        sw.chin[_u(ich)].a = _next(cand[_u(i)].op, NPORT)
-        sw.chin[_u(ich)].rr = _next(cand[_u(i)].vi, cfg.v)
+        sw.chout[uidx(och)].g = _next(cand[uidx(i)].ip, NPORT)
+        sw.chin[uidx(ich)].a = _next(cand[uidx(i)].op, NPORT)
+        sw.chin[uidx(ich)].rr = _next(cand[uidx(i)].vi, cfg.v)
         # the front flit leaves b
-        h = vs[_u(r + VS_HEAD)]
-        fl = vcs.buf[_u(b * B + h)]
-        vs[_u(r + VS_HEAD)] = _next(h, B)
-        c = vs[_u(r + VS_CNT)] - 1
-        vs[_u(r + VS_CNT)] = c
+        h = vs[uidx(r + VS_HEAD)]
+        fl = vcs.buf[uidx(b * B + h)]
+        vs[uidx(r + VS_HEAD)] = _next(h, B)
+        c = vs[uidx(r + VS_CNT)] - 1
+        vs[uidx(r + VS_CNT)] = c
         tail = (fl & 1) != 0
-        occo = vs[_u(r + VS_OCCO)] + 1
-        vs[_u(r + VS_OCCO)] = occo
+        occo = vs[uidx(r + VS_OCCO)] + 1
+        vs[uidx(r + VS_OCCO)] = occo
         if tail:  # b lets go of o: o's credit count goes back to o's row
-            vs[_u(o * NVS + VS_OCC)] = occo
-            vs[_u(o * NVS + VS_OWN)] = -1
+            vs[uidx(o * NVS + VS_OCC)] = occo
+            vs[uidx(o * NVS + VS_OWN)] = -1
             if cfg.wtc:
-                vcs.tsent[_u(o)] = 1  # the output VC is free once the tail's credit is back
+                vcs.tsent[uidx(o)] = 1  # the output VC is free once the tail's credit is back
             else:
-                vcs.inuse[_u(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
+                vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
             _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
         # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival)
-        ev.credit[_u(cb2 + cn2)] = (np.int64(vs[_u(r + VS_OWN)] + 1) << 32) | b
+        ev.credit[uidx(cb2 + cn2)] = (np.int64(vs[uidx(r + VS_OWN)] + 1) << 32) | b
         cn2 += 1
         # the flit reaches the next buffer (or the terminal) at t + 3
-        ev.flit[_u(fb3 + fn3)] = (np.int64(fl) << 32) | o
+        ev.flit[uidx(fb3 + fn3)] = (np.int64(fl) << 32) | o
         fn3 += 1
         if o >= ejb:
             # the terminal returns the credit when it reads the flit
-            ev.credit[_u(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
+            ev.credit[uidx(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
             cn5 += 1
         elif measuring:
             netw += 1
-            sw.chout[_u(och)].flits += 1
+            sw.chout[uidx(och)].flits += 1
         if tail:
-            sw.onlist[_u(b)] = 0
+            sw.onlist[uidx(b)] = 0
             if c == 0:
-                vs[_u(r + VS_ST)] = ST_IDLE
+                vs[uidx(r + VS_ST)] = ST_IDLE
             else:  # the next message's header: routing at t + 1, VC allocation from t + 2
-                vs[_u(r + VS_ST)] = ST_ROUTING
-                vs[_u(r + VS_FROM)] = t + 2
-                if va.onlist[_u(b)] == 0:
-                    va.onlist[_u(b)] = 1
-                    va.pend[_u(nvca)] = b
+                vs[uidx(r + VS_ST)] = ST_ROUTING
+                vs[uidx(r + VS_FROM)] = t + 2
+                if va.onlist[uidx(b)] == 0:
+                    va.onlist[uidx(b)] = 1
+                    va.pend[uidx(nvca)] = b
                     nvca += 1
         elif c == 0 or occo >= B:  # nothing more to send, or no credit: off the switch list
-            sw.onlist[_u(b)] = 0
-    ev.ncredit[_u(sl2)] = cn2
-    ev.nflit[_u(sl3)] = fn3
-    ev.ncredit[_u(sl5)] = cn5
+            sw.onlist[uidx(b)] = 0
+    ev.ncredit[uidx(sl2)] = cn2
+    ev.nflit[uidx(sl3)] = fn3
+    ev.ncredit[uidx(sl5)] = cn5
     sc.netflits_w += netw
     return nvca
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _bookkeeping(t, moved, cfg, sc, hist, tags):
-    """F. Bookkeeping (:func:`.kernel._close_cycle`) and the stop test: a status (RUNNING: go on)."""
+    """F. Bookkeeping (:func:`.steps.close_cycle`) and the stop test: a status (RUNNING: go on)."""
     opens = (sc.deliv >= cfg.warmup) if cfg.mode == RUN_MESSAGES else (t + 1 >= cfg.warmcyc)
-    status = _close_cycle(t, moved, opens, sc, cfg, hist.nch, hist.acc)
+    status = close_cycle(t, moved, opens, sc, cfg, hist.nch, hist.acc)
     if status == RUNNING:
         if cfg.mode == RUN_CYCLES:
             if t + 1 >= cfg.warmcyc + cfg.runcyc:
                 return DONE
-        elif sc.phase == MEASURE and _all_measured(sc, tags.done):
+        elif sc.phase == MEASURE and all_measured(sc, tags.done):
             return DONE
     return status
 
 
 # ----------------------------------------------------------------- the cycle loop
-@njit(cache=True, boundscheck=False, _nrt=False)
+@njit(cache=CACHE, boundscheck=False, _nrt=False)
 def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm, sc_arr, rng):
     """Advance the simulation until a stop condition; returns a status code.
 
@@ -816,7 +816,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     do not depend on the order of these lists (every arbitration key is distinct), so neither do
     the results.
 
-    Every array index in the loop is written ``a[_u(i)]`` (unsigned): numba emits a
+    Every array index in the loop is written ``a[uidx(i)]`` (unsigned): numba emits a
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
     indices are never negative; without these tests the loop runs about a quarter faster.
     The switch allocator's candidates keep their output VC, input / output channels, ports and

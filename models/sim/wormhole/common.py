@@ -29,7 +29,7 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Topology
 from ...traffic.process import IPP, MMPP2
-from .kernel import (DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_BERNOULLI, TRAFFIC_POISSON, WARMUP, Mmpp,
+from .steps import (DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_BERNOULLI, TRAFFIC_POISSON, WARMUP, Mmpp,
                      alloc_tags)
 from .routing import ROUTINGS
 from .routing import build as build_routing

@@ -69,7 +69,7 @@ the in-place update equals a synchronous one):
    channel moves one flit per cycle into the PE.  A header that crosses
    in cycle ``t`` may be routed again in cycle ``t + router_delay``;
 5. bookkeeping: the window's time averages, the deadlock, saturation and
-   stop tests (:func:`_close_cycle`, :func:`_all_measured`, shared with
+   stop tests (:func:`close_cycle`, :func:`all_measured`, shared with
    :mod:`.booksim_kernel`).
 
 Zero-load latency (no contention, ``buffer_depth >= 2``): the header crosses
@@ -84,34 +84,17 @@ the streaming rate: ``latency = 2M - 1 + (h + 1) R``.  Both are tested.
 
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba import njit
 
-from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
-from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
-
-# status codes
-RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
+from .routing import KIND_FIXED_ESCAPE
+from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, all_measured, allowed, arrival,
+                    close_cycle, count_delivered, count_new, ctz, draw_message, prefetch, state_after, uidx)
 
 # channel types
 CT_NET, CT_INJ, CT_EJ = 0, 1, 2
-
-# traffic and message-length kinds
-TRAFFIC_POISSON, TRAFFIC_MMPP, TRAFFIC_BERNOULLI = 0, 1, 2
-LENGTH_FIXED, LENGTH_GEOMETRIC = 0, 1
-
-# phases of the run
-WARMUP, MEASURE = 0, 1
-
-# an up*/down* message's phase (its routing state): adaptive VCs allowed (escape VC never taken), then
-# on the escape VCs going up, going down
-UD_ADAPTIVE, UD_UP, UD_DOWN = 0, 1, 2
 
 # prefetch distances of the traversal, in active-list entries
 PF_CHAN, PF_VC = 6, 3
@@ -165,109 +148,18 @@ Config = namedtuple("Config", [
     "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "M",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej",
 ])
-#: the routing tables of :class:`.routing.RoutingTables` for the kernel (read-only): ``route``, one
-#: record per (node, destination) pair ``u * N + d`` (:func:`route_dtype`), ``minp`` (N*N*P) its
-#: minimal ports, ``chan_up`` (C), ``pchan`` (N*P) the channel of (node, port)
-Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan"])
-
-
-def route_dtype(small):
-    """One (node, destination) entry of the routing tables, in the integer type ``small``: number of
-    minimal ports, escape port and VC (``KIND_FIXED_ESCAPE``), the dimension of a DOR tie (-1: none)
-    with its '-' port and escape VC, the highest Nbc escape level, the up*/down* ports (up, down)."""
-    return np.dtype([(f, small) for f in ("nmin", "esc_port", "esc_vc", "tie_dim", "tie_port", "tie_vc",
-                                          "nbc_top", "up_port", "down_port")])
-
-
-
-def pack_net(rt, chan_of):
-    """The kernel's routing tables: the per-(node, destination) entries in one record each, in the
-    smallest integer type that holds them (a routing decision then reads one cache line, not six).  Shared by both engines."""
-    cols = dict(nmin=rt.nminp, esc_port=rt.escp, esc_vc=rt.escv, tie_dim=rt.tie_dim, tie_port=rt.tie_port,
-                tie_vc=rt.tie_escv, nbc_top=rt.nbc_U, up_port=rt.udp[0::2], down_port=rt.udp[1::2])
-    lo = min(int(a.min()) for a in cols.values())
-    hi = max(max(int(a.max()) for a in cols.values()), int(rt.minp.max()))
-    small = np.int8 if -128 <= lo and hi < 128 else np.int32
-    route = np.zeros(rt.nminp.size, route_dtype(small))
-    for f, a in cols.items():
-        route[f] = a
-    return Net(route, rt.minp.astype(small), rt.chan_up, chan_of.ravel().astype(np.int32))
-
-
 #: work lists: active channels ``act``, pending headers ``pend``, nodes with a non-empty source queue
 #: ``qlist``; ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs, a dense copy
 #: that the traversal's look-ahead reads to prefetch a channel's VCs without waiting for its channel
-#: record (and the routing function, :func:`_allowed`, reads for a channel's first VC); ``granted``:
+#: record (and the routing function, :func:`allowed`, reads for a channel's first VC); ``granted``:
 #: one entry, the VC :func:`_route` grants
 Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase", "granted"])
-#: the MMPP(2) modulating chains, per node: its state (0 or 1), next switch and next arrival time
-#: (``tsw``, ``tar``, cycles), and the two states' rates ``rates`` (messages / cycle) and switch
-#: rates ``sig`` (``sigma1``, ``sigma2``, per cycle), shared by all nodes
-Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
-#: per measured message (its tag): latency, network latency, source wait (cycles), hops, done flag
-Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc`` over the window,
 #: ``flits`` per network channel in the window
 Hist = namedtuple("Hist", ["nch", "acc", "flits"])
 
 
-def alloc_tags(n, old=None):
-    """Records of ``n`` measured messages (:data:`Tags`), holding ``old``'s first entries (both engines)."""
-    dtypes = (np.int64, np.int64, np.int64, np.int32, np.int8)
-    new = Tags(*(np.zeros(n, dt) for dt in dtypes))
-    if old is not None:
-        for a, b in zip(new, old):
-            a[: b.size] = b
-    return new
-
-
-@intrinsic
-def _prefetch(typingctx, arr, idx):
-    """Ask the CPU to fetch the cache line of ``arr[idx]`` (a hint: no effect on results, and an
-    index out of range does not fault)."""
-    sig = types.void(arr, idx)
-
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False, boundscheck=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-                                            "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep in all levels, data
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _ctz(typingctx, x):
-    """The number of trailing zero bits of ``x`` (an int64 known to be nonzero): the index of its lowest set bit."""
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
-        return builder.call(fn, [context.cast(builder, args[0], signature.args[0], types.int64), ir.IntType(1)(1)])
-
-    return sig, codegen
-
-
-@intrinsic
-def _u(typingctx, i):
-    """Index ``i`` (known to be >= 0) as unsigned, ``np.uint64(i)``: numba then emits no negative-index
-    wraparound.  An intrinsic rather than an inlined function: the kernels call it hundreds of times,
-    and each numba-level inlining costs compile time (each copies the IR of the caller's scope)."""
-    sig = types.uint64(i)
-
-    def codegen(context, builder, signature, args):
-        return context.cast(builder, args[0], signature.args[0], types.uint64)
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _first_free(vo, lo, hi):
     """The first VC in ``lo..hi-1`` not held by a message, or -1."""
     for b in range(lo, hi):
@@ -276,14 +168,7 @@ def _first_free(vo, lo, hi):
     return -1
 
 
-@njit(cache=True, inline="always")
-def _rotate(jj, start, n):
-    """Index ``jj`` of the rotation of ``0..n-1`` that starts at ``start``."""
-    j = start + jj
-    return j - n if j >= n else j
-
-
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _take(vc, vo, b, m, M, prv):
     """Message ``m`` (``M`` flits) takes VC ``b``; its flits come from VC ``prv`` (-1: the PE)."""
     vo[b].owner = m
@@ -298,7 +183,7 @@ def _take(vc, vo, b, m, M, prv):
         x.uplast = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _activate(chan, ch, act, nact):
     """Put channel ``ch`` on the active list if it holds no VC (it is then not on the list, or only
     as a stale entry that the traversal drops: its ``pos`` is no longer the entry's index); the new
@@ -311,7 +196,7 @@ def _activate(chan, ch, act, nact):
     return nact
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _ready(x, t, B, from_vc, to_buffer):
     """Whether held VC ``x`` (its tail not in yet) can take a flit in cycle ``t``: a flit has been upstream since
     the start of the cycle (``from_vc``: upstream is a VC, not the PE) and its buffer held fewer than ``B``
@@ -331,7 +216,7 @@ def _ready(x, t, B, from_vc, to_buffer):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _pick(vc, c, t, B, from_vc, to_buffer):
     """The VC of channel ``c`` that moves a flit in cycle ``t`` (round-robin from ``c.rr``, which
     advances past it), or -1.  The candidates are the bits of ``c.want`` (held, tail not in yet), visited
@@ -342,270 +227,36 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
     want = np.int64(c.want)
     hi = want >> r
     while hi:
-        k = r + _ctz(hi)
+        k = r + ctz(hi)
         hi &= hi - 1
-        if _ready(vc[_u(base + k)], t, B, from_vc, to_buffer):
+        if _ready(vc[uidx(base + k)], t, B, from_vc, to_buffer):
             k += 1
             c.rr = k if k < nv else 0
             return base + k - 1
     lo = want & ((np.int64(1) << r) - 1)
     while lo:
-        k = _ctz(lo)
+        k = ctz(lo)
         lo &= lo - 1
-        if _ready(vc[_u(base + k)], t, B, from_vc, to_buffer):
+        if _ready(vc[uidx(base + k)], t, B, from_vc, to_buffer):
             c.rr = k + 1
             return base + k
     return -1
 
 
-# ----------------------------------------------------------------- shared by both engines
-# The routing decode, the message draw, generation and the end of a cycle, written once:
-# :mod:`.booksim_kernel` inlines them too.
-
-def _is_free(free, b):
-    """Whether VC ``b`` is free: ``free`` is the ideal router's :data:`VCO` records (no owner) or
-    BookSim's in-use flags (not in use); compiled for each (:func:`_is_free_for`)."""
-
-
-@overload(_is_free)  # not inline="always": LLVM inlines the one-line body anyway, numba's inlining costs compile time
-def _is_free_for(free, b):
-    if isinstance(free.dtype, types.Record):
-        return lambda free, b: free[b].owner < 0
-    return lambda free, b: free[b] == 0
-
-
-@njit(cache=True, inline="always")
-def _list_free(out, n, base, lo, hi, free, first):
-    """A router's policy on one allowed range, VCs ``base + lo .. base + hi - 1``: the free ones are
-    listed in ``out`` from ``n`` on, every one (BookSim: a request each) or, with ``first``, the first
-    only (the ideal router takes it).  Returns the new count."""
-    for b in range(base + lo, base + hi):
-        if _is_free(free, b):
-            out[n] = b
-            n += 1
-            if first:
-                return n
-    return n
-
-
-@njit(cache=True, inline="always")
-def _allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, first):
-    """The routing function: the free VCs it allows a header at node ``u`` bound for ``d``, in the order
-    of preference, listed in ``out`` (returns their number) by the router's policy (:func:`_list_free`):
-    all of them (BookSim's requests, :func:`.booksim_kernel._vc_allocation`) or, with ``first``, the
-    first (the ideal router's grant, :func:`_route`).
-
-    ``f`` is the message's routing state (Nbc: its floor level; up*/down*: ``UD_*``), ``tie`` its
-    DOR tie bits (one per dimension, 1: '-'), ``spin`` turns the rotation of the minimal ports (the
-    ideal router starts at ``spin % npt``; 0 for BookSim, which requests them all).  ``route``,
-    ``minp``, ``pchan`` are the arrays of :data:`Net`, ``vbase`` each channel's first VC, ``ej`` the
-    node's ejection channel (``cfg.vej`` VCs), ``free`` the VCs' state (:func:`_is_free`).  Order
-    (:mod:`.routing`): the adaptive class on each minimal port (``dor``: the one DOR port, '-' on a
-    tie drawn '-'), then the escape class (the escape VC, or BookSim's dateline half of the VCs when
-    ``cfg.half``; up*/down*: VC 0 on the up or down port; Nbc: levels ``f .. U`` on each minimal
-    port)."""
-    if u == d:
-        return _list_free(out, 0, vbase[ej], 0, cfg.vej, free, first)
-    P = cfg.p
-    V = cfg.v
-    a0 = cfg.a0
-    idx = u * cfg.n + d
-    rt = route[idx]
-    npt = np.int64(rt.nmin)
-    start = spin % npt if npt > 1 else 0
-    n = 0
-    if cfg.routing == KIND_UPDOWN:
-        if f == UD_ADAPTIVE:  # adaptive VCs while the escape VC has never been taken
-            for jj in range(npt):
-                base = vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]]
-                n = _list_free(out, n, base, a0, V, free, first)
-                if first and n:
-                    return n
-        base = vbase[pchan[u * P + (rt.down_port if f == UD_DOWN else rt.up_port)]]
-        return _list_free(out, n, base, 0, 1, free, first)
-    # a DOR tie (offset k/2) broken towards '-' for this message and dimension
-    td = np.int64(rt.tie_dim)
-    minus = td >= 0 and ((tie >> td) & 1) == 1
-    for jj in range(npt):  # the adaptive class (dor: the single DOR port)
-        p = minp[idx * P + _rotate(jj, start, npt)]
-        if minus and npt == 1:  # dor: the adaptive class follows the DOR path
-            p = rt.tie_port
-        n = _list_free(out, n, vbase[pchan[u * P + p]], a0, V, free, first)
-        if first and n:
-            return n
-    if cfg.routing == KIND_FIXED_ESCAPE:
-        if cfg.has_esc:
-            if minus:
-                port = np.int64(rt.tie_port)
-                cls = np.int64(rt.tie_vc)
-            else:
-                port = np.int64(rt.esc_port)
-                cls = np.int64(rt.esc_vc)
-            half = cfg.half  # BookSim's dim_order_torus: the dateline class is half of the VCs
-            lo = cls * half if half > 0 else cls
-            n = _list_free(out, n, vbase[pchan[u * P + port]], lo, lo + max(half, 1), free, first)
-        return n
-    # KIND_NBC: escape levels f..U on any minimal port
-    for lv in range(f, np.int64(rt.nbc_top) + 1):
-        for jj in range(npt):
-            base = vbase[pchan[u * P + minp[idx * P + _rotate(jj, start, npt)]]]
-            n = _list_free(out, n, base, lv, lv + 1, free, first)
-            if first and n:
-                return n
-    return n
-
-
-@njit(cache=True, inline="always")
-def _state_after(cfg, f, vi, label, up):
-    """A message's routing state after its header took VC index ``vi`` of a network channel, from
-    state ``f``: Nbc, the new floor (an escape level ``vi < V2``: ``vi`` plus the colour ``label`` of
-    the node left; an adaptive VC: ``f`` plus it); up*/down*, the escape VC 0 starts the up or down
-    phase (``up``: the channel goes up); else unchanged."""
-    if cfg.routing == KIND_NBC:
-        return vi + label if vi < cfg.escape_levels else f + label
-    if cfg.routing == KIND_UPDOWN and vi == 0:
-        return UD_UP if up else UD_DOWN
-    return f
-
-
-@njit(cache=True, inline="always")
-def _draw_message(u, rng, cfg):
-    """Destination, length and DOR tie bits of a message generated at node ``u``, drawn from the run's
-    stream in this order: ``(d, M, tie)``."""
-    N = cfg.n
-    if cfg.self_traffic:
-        d = rng_int(rng, N)  # uniform over all N nodes, the source included
-    else:
-        d = rng_int(rng, N - 1)
-        if d >= u:
-            d += 1
-    if cfg.length == LENGTH_FIXED:
-        M = cfg.M
-    else:
-        p = cfg.geop
-        if p >= 1.0:
-            M = 1
-        else:
-            M = 1 + np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
-    tie = np.int64(rng_next(rng) >> np.uint64(33)) if cfg.tie else 0  # one bit per dimension
-    return d, M, tie
-
-
-@njit(cache=True, inline="always")
-def _count_new(sc, tagcap, tagging):
-    """Count a generated message (in the system, and in the window while measuring); its tag, or -1
-    when it is not measured (warm-up, ``tagging`` off, or the ``tagcap`` tags used up)."""
-    sc.insys += 1
-    sc.gen += 1
-    if sc.phase == MEASURE:
-        sc.gen_w += 1
-        if tagging and sc.ntag < tagcap:
-            tg = sc.ntag
-            sc.ntag += 1
-            return tg
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _count_delivered(sc, measuring):
-    """Count a delivered message: out of the system and the network (and in the window while
-    ``measuring``)."""
-    sc.insys -= 1
-    sc.innet -= 1
-    sc.deliv += 1
-    if measuring:
-        sc.deliv_w += 1
-
-
-@njit(cache=True, inline="always")
-def _skip(rng, p):
-    """The nodes without a message before the next one with, each with probability ``p`` (a Bernoulli
-    source): ``floor(log(1 - U) / log(1 - p))``, geometric on ``{0, 1, ...}`` with ``P(j) = (1 - p)^j p``; 0
-    when ``p = 1``."""
-    if p >= 1.0:
-        return 0
-    return np.int64(math.floor(math.log(1.0 - rng_uniform(rng)) / math.log(1.0 - p)))
-
-
-@njit(cache=True, inline="always")
-def _arrival(t, k, rng, cfg, sc, mm):
-    """Generation, one message at a time: the node of the next message generated in cycle ``t`` and the
-    cursor after it, ``(u, k)`` (``u = -1``: none left); call with ``k = 0`` first, then with the cursor
-    returned, until ``u = -1``.  Poisson: the superposition of the nodes' processes, each arrival at a uniform node (the
-    next arrival time is drawn once the previous message has been drawn); Bernoulli (BookSim's
-    ``injection_process = bernoulli``): each node generates one message in a cycle with probability ``rate``,
-    independently, the nodes with a message found by geometric skips from the cursor ``k`` (:func:`_skip`);
-    MMPP: node by node, each chain advanced to its next arrival (``k`` the node)."""
-    if cfg.traffic == TRAFFIC_BERNOULLI:
-        u = k + _skip(rng, cfg.rate)
-        if u < cfg.n:
-            return u, u + 1
-        return -1, cfg.n
-    if cfg.traffic == TRAFFIC_POISSON:
-        if k > 0:
-            sc.nextarr += rng_exp(rng) / (cfg.rate * cfg.n)
-        if sc.nextarr < t + 1.0:
-            return rng_int(rng, cfg.n), 1
-        return -1, k
-    u = k
-    while u < cfg.n:
-        if mmpp_next_arrival(rng, u, t + 1.0, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar):
-            return u, u
-        u += 1
-    return -1, u
-
-
-@njit(cache=True, inline="always")
-def _close_cycle(t, moved, opens, sc, cfg, nch, hist_acc):
-    """The end of cycle ``t``: the busy-VC histogram integrated over the window, which opens after the
-    cycle in which ``opens`` (the warm-up is over) first holds; the idle count (a deadlock after
-    ``cfg.dlthresh`` cycles in which no flit ``moved`` while messages are in the network); the clock;
-    the saturation backlog.  DEADLOCK, SATURATED, or RUNNING."""
-    if sc.phase == MEASURE:
-        for v in range(nch.size):
-            hist_acc[_u(v)] += nch[_u(v)]
-        sc.cyc_w += 1
-    elif opens:
-        sc.phase = MEASURE
-        sc.insys_w0 = sc.insys
-    if moved or sc.innet == 0:
-        sc.idle = 0
-    else:
-        sc.idle += 1
-        if sc.idle > cfg.dlthresh:
-            return DEADLOCK
-    sc.t = t + 1
-    if sc.insys > cfg.satlim:
-        return SATURATED
-    return RUNNING
-
-
-@njit(cache=True, inline="always")
-def _all_measured(sc, tg_done):
-    """Advance ``sc.prefix`` over the measured messages delivered, in generation order; True once the
-    wrapper's ``sc.target`` of them are."""
-    p = sc.prefix
-    nt = sc.ntag
-    while p < nt and tg_done[_u(p)] != 0:
-        p += 1
-    sc.prefix = p
-    return p >= sc.target
-
-
 # ----------------------------------------------------------------- routing
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _route(m, u, t, cfg, route, minp, pchan, vbase, vo, msg, node, out):
     """The VC granted to the header of message ``m`` at node ``u`` in cycle ``t``: the first free VC
-    the routing function allows (:func:`_allowed`, minimal ports from ``(t + m) % npt``), or -1
+    the routing function allows (:func:`allowed`, minimal ports from ``(t + m) % npt``), or -1
     (``out``: one entry of scratch)."""
     x = msg[m]
-    if _allowed(u, x.dest, x.state, x.tie, t + m, cfg, route, minp, pchan, vbase, node[u].ej, vo, out, True):
+    if allowed(u, x.dest, x.state, x.tie, t + m, cfg, route, minp, pchan, vbase, node[u].ej, vo, out, True):
         return np.int64(out[0])
     return -1
 
 
 # ----------------------------------------------------------------- traffic
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
     """A new message at node ``u`` joins its source queue; False if no message slot is left."""
     m = sc.free
@@ -613,7 +264,7 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
         return False
     x = msg[m]
     sc.free = x.next
-    d, M, tie = _draw_message(u, rng, cfg)
+    d, M, tie = draw_message(u, rng, cfg)
     if M > sc.maxlen:
         sc.maxlen = M
     x.dest = d
@@ -624,7 +275,7 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
     x.state = 0
     x.next = -1
     x.tie = tie
-    x.tag = _count_new(sc, tagcap, True)
+    x.tag = count_new(sc, tagcap, True)
     q = node[u]
     if q.qlen == 0:
         q.qhead = m
@@ -640,7 +291,7 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
 
 
 # ----------------------------------------------------------------- the cycle loop
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     """Advance the simulation until a stop condition; returns a status code.
 
@@ -677,7 +328,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         # ---------------------------------------------------------- 1. generation
         k = 0
         while True:
-            u, k = _arrival(t, k, rng, cfg, sc, mm)
+            u, k = arrival(t, k, rng, cfg, sc, mm)
             if u < 0:
                 break
             if not _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
@@ -719,10 +370,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         tries = 0
         w = 0
         for i in range(sc.npend):
-            b = pend[_u(i)]
-            x = vo[_u(b)]
+            b = pend[uidx(i)]
+            x = vo[uidx(b)]
             u = x.router
-            if x.hdrt > t or x.seen == node[_u(u)].rel:
+            if x.hdrt > t or x.seen == node[uidx(u)].rel:
                 # not yet routed in this router, or failed before and no VC has been
                 # released at this router since
                 pend[w] = b
@@ -748,7 +399,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 mr = msg[m]
                 mr.hops += 1
                 if kind != KIND_FIXED_ESCAPE:
-                    mr.state = _state_after(cfg, mr.state, nb - c.base, node[u].label, chan_up[ch])
+                    mr.state = state_after(cfg, mr.state, nb - c.base, node[u].label, chan_up[ch])
             c.busy += 1
             c.want |= np.int32(1) << np.int32(nb - c.base)
         npend = w
@@ -763,13 +414,13 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         for i in range(nact):
             # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
             if i + PF_CHAN < nact:
-                _prefetch(chan, act[_u(i + PF_CHAN)])
+                prefetch(chan, act[uidx(i + PF_CHAN)])
             if i + PF_VC < nact:
-                cq = _u(act[_u(i + PF_VC)])
-                _prefetch(vc, vbase[cq])
-                _prefetch(vc, vbase[cq + np.uint64(1)] - 1)
-            ch = act[_u(i)]
-            c = chan[_u(ch)]
+                cq = uidx(act[uidx(i + PF_VC)])
+                prefetch(vc, vbase[cq])
+                prefetch(vc, vbase[cq + np.uint64(1)] - 1)
+            ch = act[uidx(i)]
+            c = chan[uidx(ch)]
             if c.pos != i or c.want == 0:
                 continue  # a stale entry (the channel was appended again), or no VC of it waits for a flit
             visits += 1
@@ -781,12 +432,12 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             else:
                 b = _pick(vc, c, t, B, False, True)
             if b < 0:
-                act[_u(w)] = ch
+                act[uidx(w)] = ch
                 c.pos = w
                 w += 1
                 continue
             moved = True
-            x = vc[_u(b)]
+            x = vc[uidx(b)]
             M = x.len
             nin = x.nin + 1
             if typ == CT_INJ:
@@ -796,12 +447,12 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 # the flit leaves the upstream VC: every flit out of it enters b, so its flits out
                 # equal b's flits in (stored, not read: the upstream record need not be fetched)
                 yb = x.prv
-                y = vc[_u(yb)]
+                y = vc[uidx(yb)]
                 y.nout = nin
                 y.lastout = t
                 if nin == M:
-                    yo = vo[_u(yb)]
-                    ca = chan[_u(yo.chan)]
+                    yo = vo[uidx(yb)]
+                    ca = chan[uidx(yo.chan)]
                     yo.owner = -1
                     if ca.typ == CT_NET:
                         kk = ca.busy
@@ -815,7 +466,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 c.want &= ~(np.int32(1) << np.int32(b - c.base))
             nx = x.nxt
             if nx >= 0:  # mirror into the next VC of the message
-                z = vc[_u(nx)]
+                z = vc[uidx(nx)]
                 z.up = nin
                 z.uplast = t
             if typ == CT_EJ:
@@ -827,7 +478,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     xo.owner = -1
                     c.busy -= 1
                     node[c.dst].rel += 1
-                    _count_delivered(sc, measuring)
+                    count_delivered(sc, measuring)
                     mr = msg[m]
                     tg = mr.tag
                     if tg >= 0:
@@ -843,21 +494,21 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     hops += 1
                     if measuring:
                         netflits += 1
-                        c_flits[_u(ch)] += 1
+                        c_flits[uidx(ch)] += 1
                 if nin == 1:
-                    xo = vo[_u(b)]
+                    xo = vo[uidx(b)]
                     xo.hdrt = t + R
                     xo.seen = -1
-                    pend[_u(npend)] = b
+                    pend[uidx(npend)] = b
                     npend += 1
                     # the header is routed R cycles from now: fetch its routing-table entries
                     idx = xo.router * N + msg[xo.owner].dest
-                    _prefetch(route, idx)
-                    _prefetch(minp, idx * P)
+                    prefetch(route, idx)
+                    prefetch(minp, idx * P)
             if c.want != 0:
                 # kept (if a later move releases its last VC in this cycle, the entry is dropped
                 # next cycle, or becomes stale when the channel is appended again)
-                act[_u(w)] = ch
+                act[uidx(w)] = ch
                 c.pos = w
                 w += 1
         sc.npend = npend
@@ -866,9 +517,9 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         sc.netflits_w += netflits
         sc.nact = w
         # ---------------------------------------------------------- 5. bookkeeping
-        status = _close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, nch, hist_acc)
+        status = close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, nch, hist_acc)
         if status != RUNNING:
             return status
-        if sc.phase == MEASURE and _all_measured(sc, tg_done):
+        if sc.phase == MEASURE and all_measured(sc, tg_done):
             return DONE
     return RUNNING if sc.t >= sc.chunk_end else MAXCYCLES  # RUNNING: the wrapper calls again

@@ -89,6 +89,7 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Topology
 from . import kernel as K
+from . import steps
 from .booksim import simulate_booksim
 from .common import _traffic  # noqa: F401  (throughput.py reads the traffic argument through this module)
 from .common import (SIM_VERSION, WormholeResult, check_run, initial_state, run_params, run_until_precise,
@@ -276,7 +277,7 @@ def _simulate(topology, **kw):
         return K.run(s.cfg, s.net, s.vc, s.vo, s.chan, s.msg, s.node, s.lists, s.mm, tags, s.hist, s.sc, s.rng)
 
     status, s.tags, wall = run_until_precise(step, s.sc, s.tags, p, p.target_ci)
-    if status == K.DEADLOCK:
+    if status == steps.DEADLOCK:
         raise _deadlock(topology, p, s)
     return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=s.hist.flits[:s.C],
                      params=run_params(topology, p, "ideal"), wall=wall,
@@ -354,12 +355,12 @@ def _allocate(topology, p):
     cfg = K.Config(
         n=int(N), p=int(P), v=int(V), b=int(p.B), r=int(p.R), routing=int(rt.kind), a0=int(rt.a0),
         has_esc=int(rt.has_escape), escape_levels=int(rt.escape_levels), half=0, traffic=int(p.traffic_kind),
-        length=K.LENGTH_FIXED if p.length_dist == "fixed" else K.LENGTH_GEOMETRIC, M=int(p.M),
+        length=steps.LENGTH_FIXED if p.length_dist == "fixed" else steps.LENGTH_GEOMETRIC, M=int(p.M),
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 10 * p.B * p.R + 1000),
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams),
         vej=int(p.ej_v))
-    net = K.pack_net(rt, chan_of)
+    net = steps.pack_net(rt, chan_of)
     sc, mm, rng = initial_state(p, K.SCALARS, p.warmup)
     nch = np.zeros(V + 1, np.int64)
     nch[0] = C
@@ -367,7 +368,7 @@ def _allocate(topology, p):
         C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
         lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
                       np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32)),
-        mm=mm, tags=K.alloc_tags(tag_capacity(p, p.messages)),
+        mm=mm, tags=steps.alloc_tags(tag_capacity(p, p.messages)),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
 
