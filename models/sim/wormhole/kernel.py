@@ -421,8 +421,8 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 prefetch(vc, vbase[cq + np.uint64(1)] - 1)
             ch = act[uidx(i)]
             c = chan[uidx(ch)]
-            if c.pos != i or c.want == 0:
-                continue  # a stale entry (the channel was appended again), or no VC of it waits for a flit
+            if CHECKS:
+                assert c.want != 0 and c.pos == i  # one entry per channel with a VC that waits for a flit
             visits += 1
             typ = c.typ
             if typ == CT_NET:
@@ -433,7 +433,8 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 b = _pick(vc, c, t, B, False, True)
             if b < 0:
                 act[uidx(w)] = ch
-                c.pos = w
+                if CHECKS:
+                    c.pos = w
                 w += 1
                 continue
             moved = True
@@ -505,11 +506,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                     idx = xo.router * N + msg[xo.owner].dest
                     prefetch(route, idx)
                     prefetch(minp, idx * P)
-            if c.want != 0:
-                # kept (if a later move releases its last VC in this cycle, the entry is dropped
-                # next cycle, or becomes stale when the channel is appended again)
+            if c.want != 0:  # kept
                 act[uidx(w)] = ch
-                c.pos = w
+                if CHECKS:
+                    c.pos = w
                 w += 1
         sc.npend = npend
         sc.chan_visits += visits
