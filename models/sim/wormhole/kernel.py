@@ -90,6 +90,7 @@ import numpy as np
 from numba import njit
 
 from .routing import KIND_FIXED_ESCAPE
+from .traffic import rng_next
 from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, all_measured, allowed, arrival,
                     close_cycle, count_delivered, count_new, ctz, draw_message, prefetch, state_after, uidx)
 
@@ -245,12 +246,17 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
 
 # ----------------------------------------------------------------- routing
 @njit(cache=CACHE, inline="always")
-def _route(m, u, t, cfg, route, minp, pchan, vbase, vo, msg, node, out):
-    """The VC granted to the header of message ``m`` at node ``u`` in cycle ``t``: the first free VC
-    the routing function allows (:func:`allowed`, minimal ports from ``(t + m) % npt``), or -1
-    (``out``: one entry of scratch)."""
+def _route(m, u, rng, cfg, route, minp, pchan, vbase, vo, msg, node, out):
+    """The VC granted to the header of message ``m`` at node ``u``: the first free VC the routing function
+    allows (:func:`allowed`), or -1 (``out``: one entry of scratch).  With more than one minimal port their
+    order is drawn from the run's stream, a turn of their fixed order from a random start, forwards or
+    backwards (:func:`.steps.rotate`: every port before every other in half of the draws; the order
+    ``(cycle + message) % npt`` of a rotation used until issue #36 put x+ before x- in two of three
+    rotations, and, advancing by the same step at every hop, correlated a message's choices)."""
     x = msg[m]
-    if allowed(u, x.dest, x.state, x.tie, t + m, cfg, route, minp, pchan, vbase, node[u].ej, vo, out, True):
+    d = x.dest
+    spin = np.int64(rng_next(rng) >> np.uint64(33)) if route[u * cfg.n + d].nmin > 1 else 0
+    if allowed(u, d, x.state, x.tie, spin, cfg, route, minp, pchan, vbase, node[u].ej, vo, out, True):
         return np.int64(out[0])
     return -1
 
@@ -381,7 +387,7 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
                 continue
             m = x.owner
             tries += 1
-            nb = _route(m, u, t, cfg, route, minp, pchan, vbase, vo, msg, node, granted)
+            nb = _route(m, u, rng, cfg, route, minp, pchan, vbase, vo, msg, node, granted)
             if nb < 0:
                 x.seen = node[u].rel
                 pend[w] = b

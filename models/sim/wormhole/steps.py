@@ -148,10 +148,14 @@ def uidx(typingctx, i):
 
 
 @njit(cache=CACHE, inline="always")
-def rotate(jj, start, n):
-    """Index ``jj`` of the rotation of ``0..n-1`` that starts at ``start``."""
-    j = start + jj
-    return j - n if j >= n else j
+def rotate(jj, start, n, back=0):
+    """Index ``jj`` of the turn of ``0..n-1`` that starts at ``start`` and goes forwards, or backwards
+    when ``back`` (``start, start - 1, ...``): over the ``2n`` turns every two indices come in each order
+    equally often (the rotations alone put 0 before 1 in two of three turns when ``n = 3``)."""
+    j = start - jj if back else start + jj
+    if j >= n:
+        return j - n
+    return j + n if j < 0 else j
 
 
 # ----------------------------------------------------------------- routing decode
@@ -190,8 +194,9 @@ def allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, f
     first (the ideal router's grant, :func:`_route`).
 
     ``f`` is the message's routing state (Nbc: its floor level; up*/down*: ``UD_*``), ``tie`` its
-    DOR tie bits (one per dimension, 1: '-'), ``spin`` turns the rotation of the minimal ports (the
-    ideal router starts at ``spin % npt``; 0 for BookSim, which requests them all).  ``route``,
+    DOR tie bits (one per dimension, 1: '-'), ``spin`` turns the order of the minimal ports (the
+    ideal router tries them from ``spin % npt``, backwards when ``spin // npt`` is odd, :func:`rotate`: a fair
+    order, each port before each other in half of the turns; 0 for BookSim, which requests them all).  ``route``,
     ``minp``, ``pchan`` are the arrays of :data:`Net`, ``vbase`` each channel's first VC, ``ej`` the
     node's ejection channel (``cfg.vej`` VCs), ``free`` the VCs' state (:func:`is_free`).  Order
     (:mod:`.routing`): the adaptive class on each minimal port (``dor``: the one DOR port, '-' on a
@@ -207,11 +212,12 @@ def allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, f
     rt = route[idx]
     npt = np.int64(rt.nmin)
     start = spin % npt if npt > 1 else 0
+    back = (spin // npt) & 1 if npt > 1 else 0
     n = 0
     if cfg.routing == KIND_UPDOWN:
         if f == UD_ADAPTIVE:  # adaptive VCs while the escape VC has never been taken
             for jj in range(npt):
-                base = vbase[pchan[u * P + minp[idx * P + rotate(jj, start, npt)]]]
+                base = vbase[pchan[u * P + minp[idx * P + rotate(jj, start, npt, back)]]]
                 n = list_free(out, n, base, a0, V, free, first)
                 if first and n:
                     return n
@@ -221,7 +227,7 @@ def allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, f
     td = np.int64(rt.tie_dim)
     minus = td >= 0 and ((tie >> td) & 1) == 1
     for jj in range(npt):  # the adaptive class (dor: the single DOR port)
-        p = minp[idx * P + rotate(jj, start, npt)]
+        p = minp[idx * P + rotate(jj, start, npt, back)]
         if minus and npt == 1:  # dor: the adaptive class follows the DOR path
             p = rt.tie_port
         n = list_free(out, n, vbase[pchan[u * P + p]], a0, V, free, first)
@@ -242,7 +248,7 @@ def allowed(u, d, f, tie, spin, cfg, route, minp, pchan, vbase, ej, free, out, f
     # KIND_NBC: escape levels f..U on any minimal port
     for lv in range(f, np.int64(rt.nbc_top) + 1):
         for jj in range(npt):
-            base = vbase[pchan[u * P + minp[idx * P + rotate(jj, start, npt)]]]
+            base = vbase[pchan[u * P + minp[idx * P + rotate(jj, start, npt, back)]]]
             n = list_free(out, n, base, lv, lv + 1, free, first)
             if first and n:
                 return n
