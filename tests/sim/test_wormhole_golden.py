@@ -3,6 +3,14 @@ restructuring (commit b9d7a97) on configurations that exercise every routing kin
 geometric lengths, buffer_depth=1, injection_vcs=1 with self traffic, random and '+' ties, router_delay=2,
 two ejection VCs, saturation and target_ci.  A kernel change that alters the random stream or the order of
 events fails here.  (latency, network latency, throughput, cycles, flit-hops, routing attempts, channel visits)
+
+Re-pinned in issue #36, with the reasons: the traversal visits only the VCs that wait for a flit (a channel
+whose VCs all hold their tails leaves the active list), so the channel visits drop and the list's order, and
+with it the order of the headers that reach their routers in the same cycle, changes; the ideal router draws
+the order of a header's minimal ports from the run's stream (a fair order, :mod:`test_wormhole_tie_order`),
+which changes every adaptive run.  Unchanged to the last digit: the DOR runs on the bidirectional torus
+(``dor_bidir_*``, ``inj1_self``, ``ipp_r2_ej2``).  That the changed runs agree with the old ones within the noise
+is tested in :mod:`test_wormhole_repin` (many seeds, old kernel's means pinned).
 """
 
 import math
@@ -29,19 +37,19 @@ CASES = {
 }
 
 GOLDEN = {
-    'dor_bidir_tie': (27.3825, 27.3825, 0.006092566977285964, 11428, 356033, 23139, 557131),
-    'dor_bidir_plus': (30.59, 30.5895, 0.008087099266125917, 8574, 357406, 23639, 576590),
-    'duato': (33.6205, 33.6205, 0.010134999195235797, 6905, 357964, 24315, 664304),
-    'duato_nbc': (15.8675, 15.8675, 0.02021392313270486, 6087, 144523, 19410, 250132),
-    'nbc': (14.362, 14.316, 0.020208434123528463, 13667, 110292, 14945, 195010),
-    'updown': (12.16975, 12.115, 0.010103075090354756, 48495, 99056, 12795, 159896),
-    'mmpp_uni': (58.98325, 58.7635, 0.007080105534972493, 9837, 575824, 45916, 1077078),
-    'geometric': (16.46375, 16.46375, 0.008173414271960314, 15142, 175358, 18618, 271997),
-    'b1': (21.075, 20.96925, 0.010105263157894737, 17486, 152531, 19999, 379452),
-    'inj1_self': (26.5055, 25.25375, 0.006086737908306678, 11441, 352276, 22762, 522785),
-    'ipp_r2_ej2': (79.91, 37.90725, 0.03617312217770146, 3837, 162330, 34991, 391718),
-    'saturated': (math.inf, math.inf, 0.021703919663103338, 1205, 61087, 9447, 163162),
-    'target_ci': (13.980074074074073, 13.950962962962963, 0.01986784192811919, 43822, 348627, 47004, 605399),
+    'dor_bidir_tie': (27.3825, 27.3825, 0.006092566977285964, 11428, 356033, 23139, 534382),
+    'dor_bidir_plus': (30.59, 30.5895, 0.008087099266125917, 8574, 357406, 23639, 540003),
+    'duato': (33.30775, 33.29125, 0.010289446721311475, 6791, 360333, 24439, 636908),
+    'duato_nbc': (15.8485, 15.83525, 0.020017953321364454, 6185, 143623, 19267, 227387),
+    'nbc': (14.44775, 14.40075, 0.02069385899661129, 13493, 109650, 14891, 180267),
+    'updown': (12.22625, 12.179, 0.01003239654169425, 48979, 99720, 12876, 148944),
+    'mmpp_uni': (62.301, 61.26425, 0.0070749747134187455, 9828, 575232, 46417, 1051209),
+    'geometric': (16.1295, 16.127, 0.008155726058539358, 14991, 175809, 18588, 251204),
+    'b1': (21.03725, 20.93425, 0.0101906941266209, 17414, 152412, 19991, 363011),
+    'inj1_self': (26.5055, 25.25375, 0.006086737908306678, 11441, 352276, 22762, 500265),
+    'ipp_r2_ej2': (79.91, 37.90725, 0.03617312217770146, 3837, 162330, 34991, 364257),
+    'saturated': (math.inf, math.inf, 0.021703919663103338, 1205, 61087, 9447, 160547),
+    'target_ci': (13.998962962962963, 13.965135802469137, 0.019951021340982884, 64710, 517194, 69656, 832252),
 }
 
 
@@ -51,4 +59,4 @@ def test_bit_identical_to_reference(name):
     r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
     got = (r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
            r.work["routing_attempts"], r.work["channel_visits"])
-    assert got[:6] == GOLDEN[name][:6], got
+    assert got == GOLDEN[name]

@@ -369,12 +369,16 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         if ow >= 0:
             r = ow * NVS
             vs[uidx(r + VS_OCCO)] -= 1
+            if CHECKS:
+                assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
             if sw.onlist[uidx(ow)] == 0 and vs[uidx(r + VS_CNT)] > 0:  # it slept for lack of this credit
                 sw.onlist[uidx(ow)] = 1
                 nsw = _sw_add(ow, nsw, vs, sw.cand)
         else:
             oc = vs[uidx(b * NVS + VS_OCC)] - 1
             vs[uidx(b * NVS + VS_OCC)] = oc
+            if CHECKS:
+                assert oc >= 0
             if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
                 vcs.tsent[uidx(b)] = 0
                 vcs.inuse[uidx(b)] = 0
@@ -393,6 +397,8 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                     batches.msgs[uidx(bi)] += 1
             continue
         c = vs[uidx(b * NVS + VS_CNT)]
+        if CHECKS:
+            assert c < B  # a flit is sent only with a credit: the buffer it enters has room
         pos = vs[uidx(b * NVS + VS_HEAD)] + c
         if pos >= B:
             pos -= B
@@ -742,6 +748,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         tail = (fl & 1) != 0
         occo = vs[uidx(r + VS_OCCO)] + 1
         vs[uidx(r + VS_OCCO)] = occo
+        if CHECKS:
+            assert c >= 0 and occo <= B  # the flit was buffered, and the credits in use never exceed the depth
         if tail:  # b lets go of o: o's credit count goes back to o's row
             vs[uidx(o * NVS + VS_OCC)] = occo
             vs[uidx(o * NVS + VS_OWN)] = -1

@@ -24,7 +24,8 @@ node) sits in one cache line and is read by name (``vc[b].nin``):
     count when its last routing attempt failed.  The ejection "buffer" is the PE (a sink).
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
     :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr``,
-    number of held VCs ``busy`` and its index ``pos`` on the active list.
+    number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits ``want`` (the VCs
+    the traversal looks at) and its index ``pos`` on the active list (kept only with ``CHECKS``).
 ``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
     the source queues).
 ``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
@@ -186,9 +187,8 @@ def _take(vc, vo, b, m, M, prv):
 
 @njit(cache=CACHE, inline="always")
 def _activate(chan, ch, act, nact):
-    """Put channel ``ch`` on the active list if it holds no VC (it is then not on the list, or only
-    as a stale entry that the traversal drops: its ``pos`` is no longer the entry's index); the new
-    list length."""
+    """Put channel ``ch`` on the active list unless it is on it (a channel is on the list iff one of its VCs
+    waits for a flit: ``want != 0``; the caller sets the new VC's bit after this); the new list length."""
     c = chan[ch]
     if c.want == 0:
         c.pos = nact
@@ -296,236 +296,311 @@ def _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
     return True
 
 
+# ----------------------------------------------------------------- the phases of a cycle
+@njit(cache=CACHE, inline="always")
+def _generation(t, cfg, sc, mm, rng, msg, node, qlist, tagcap):
+    """1. Generation: the new messages of cycle ``t`` join their nodes' source queues (:func:`.steps.arrival`,
+    :func:`_generate`); False when no message slot is left (the run is saturated)."""
+    k = 0
+    while True:
+        u, k = arrival(t, k, rng, cfg, sc, mm)
+        if u < 0:
+            return True
+        if not _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
+            return False
+
+
+@njit(cache=CACHE, inline="always")
+def _injection(t, cfg, sc, vc, vo, chan, msg, node, act, qlist, nact):
+    """2. Injection VCs: the head of each non-empty source queue takes a free VC of its node's injection
+    channel while fewer than ``cfg.streams`` of the node's messages are being written into it; the active
+    list's new length."""
+    w = 0
+    for i in range(sc.nq):
+        u = qlist[i]
+        q = node[u]
+        ch = q.inj
+        lo = chan[ch].base
+        hi = lo + chan[ch].nvc
+        while q.qlen > 0 and q.writing < cfg.streams:
+            b = _first_free(vo, lo, hi)
+            if b < 0:
+                break
+            m = q.qhead
+            q.qhead = msg[m].next
+            q.qlen -= 1
+            _take(vc, vo, b, m, msg[m].len, -1)
+            nact = _activate(chan, ch, act, nact)
+            chan[ch].busy += 1
+            chan[ch].want |= np.int32(1) << np.int32(b - lo)
+            msg[m].tinj = t
+            sc.innet += 1
+            q.writing += 1
+        if q.qlen > 0:
+            qlist[w] = u
+            w += 1
+        else:
+            q.inlist = 0
+    sc.nq = w
+    if sc.phase == MEASURE:
+        # messages present during this cycle (a message counts from the cycle it takes
+        # its injection VC to the cycle its tail is ejected: Little's law with network latency)
+        sc.innet_acc += sc.innet
+    return nact
+
+
+@njit(cache=CACHE, inline="always")
+def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc, nact):
+    """3. Routing / VC allocation: every header that has spent ``cfg.r`` cycles in its router, oldest
+    request first, is granted the first free VC its routing function allows (:func:`_route`), if any; a
+    header that failed is not tried again until a VC is released at its router.  The active list's new
+    length."""
+    pend = lists.pend
+    tries = 0
+    w = 0
+    for i in range(sc.npend):
+        b = pend[uidx(i)]
+        x = vo[uidx(b)]
+        u = x.router
+        if x.hdrt > t or x.seen == node[uidx(u)].rel:
+            # not yet routed in this router, or failed before and no VC has been
+            # released at this router since
+            pend[w] = b
+            w += 1
+            continue
+        m = x.owner
+        tries += 1
+        nb = _route(m, u, rng, cfg, net.route, net.minp, net.pchan, lists.vbase, vo, msg, node, lists.granted)
+        if nb < 0:
+            x.seen = node[u].rel
+            pend[w] = b
+            w += 1
+            continue
+        _take(vc, vo, nb, m, vc[b].len, b)
+        vc[b].nxt = nb
+        ch = vo[nb].chan
+        nact = _activate(chan, ch, lists.act, nact)
+        c = chan[ch]
+        if c.typ == CT_NET:
+            k = c.busy
+            nch[k] -= 1
+            nch[k + 1] += 1
+            mr = msg[m]
+            mr.hops += 1
+            if cfg.routing != KIND_FIXED_ESCAPE:
+                mr.state = state_after(cfg, mr.state, nb - c.base, node[u].label, net.chan_up[ch])
+        c.busy += 1
+        c.want |= np.int32(1) << np.int32(nb - c.base)
+    sc.npend = w
+    sc.alloc_tries += tries
+    return nact
+
+
+@njit(cache=CACHE, inline="always")
+def _deliver(b, t, c, vo, node, msg, tags, sc, measuring):
+    """The tail of the message in ejection VC ``b`` (channel ``c``) has entered its PE in cycle ``t``: the
+    VC is released, the message completed (its tag's latencies and hops) and its slot freed."""
+    xo = vo[b]
+    m = xo.owner
+    xo.owner = -1
+    c.busy -= 1
+    node[c.dst].rel += 1
+    count_delivered(sc, measuring)
+    mr = msg[m]
+    tg = mr.tag
+    if tg >= 0:
+        tags.lat[tg] = t + 1 - mr.tgen
+        tags.net[tg] = t + 1 - mr.tinj
+        tags.wait[tg] = mr.tinj - mr.tgen
+        tags.hops[tg] = mr.hops
+        tags.done[tg] = 1
+    mr.next = sc.free
+    sc.free = m
+
+
+@njit(cache=CACHE, inline="always")
+def _release(yb, vo, chan, node, nch):
+    """The tail of a message has left VC ``yb``: the VC is free (a network channel's VC counts as a
+    release at the router it belongs to, which lets that router's blocked headers try again)."""
+    yo = vo[uidx(yb)]
+    ca = chan[uidx(yo.chan)]
+    yo.owner = -1
+    if ca.typ == CT_NET:
+        kk = ca.busy
+        nch[kk] -= 1
+        nch[kk - 1] += 1
+        node[ca.src].rel += 1
+    ca.busy -= 1
+
+
+@njit(cache=CACHE, inline="always")
+def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact):
+    """4. Switch / link traversal: every channel on the active list moves at most one flit, round-robin
+    among its ready VCs (:func:`_pick`), the list compacted in the same pass; a header that crosses is
+    routed ``cfg.r`` cycles later.  Whether a flit moved."""
+    act = lists.act
+    pend = lists.pend
+    vbase = lists.vbase
+    nch = hist.nch
+    B = cfg.b
+    npend = sc.npend
+    moved = False
+    measuring = sc.phase == MEASURE
+    visits = 0
+    hops = 0
+    netflits = 0
+    w = 0  # the active list is compacted in the same pass
+    for i in range(nact):
+        # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
+        if i + PF_CHAN < nact:
+            prefetch(chan, act[uidx(i + PF_CHAN)])
+        if i + PF_VC < nact:
+            cq = uidx(act[uidx(i + PF_VC)])
+            prefetch(vc, vbase[cq])
+            prefetch(vc, vbase[cq + np.uint64(1)] - 1)
+        ch = act[uidx(i)]
+        c = chan[uidx(ch)]
+        if CHECKS:
+            assert c.want != 0 and c.pos == i  # one entry per channel with a VC that waits for a flit
+        visits += 1
+        typ = c.typ
+        if typ == CT_NET:
+            b = _pick(vc, c, t, B, True, True)
+        elif typ == CT_EJ:
+            b = _pick(vc, c, t, B, True, False)
+        else:
+            b = _pick(vc, c, t, B, False, True)
+        if b < 0:
+            act[uidx(w)] = ch
+            if CHECKS:
+                c.pos = w
+            w += 1
+            continue
+        moved = True
+        x = vc[uidx(b)]
+        M = x.len
+        nin = x.nin + 1
+        if CHECKS:
+            assert vo[b].owner >= 0 and nin <= M and (typ == CT_EJ or nin - x.nout <= B)
+        if typ == CT_INJ:
+            if nin == M:
+                node[msg[vo[b].owner].src].writing -= 1  # the tail enters: the source may start the next message
+        else:
+            # the flit leaves the upstream VC: every flit out of it enters b, so its flits out
+            # equal b's flits in (stored, not read: the upstream record need not be fetched)
+            yb = x.prv
+            y = vc[uidx(yb)]
+            y.nout = nin
+            y.lastout = t
+            if nin == M:
+                _release(yb, vo, chan, node, nch)
+        # the flit enters b
+        x.nin = nin
+        if nin == M:  # the tail: b takes no more flits
+            c.want &= ~(np.int32(1) << np.int32(b - c.base))
+        nx = x.nxt
+        if nx >= 0:  # mirror into the next VC of the message
+            z = vc[uidx(nx)]
+            z.up = nin
+            z.uplast = t
+        if typ == CT_EJ:
+            hops += 1
+            if nin == M:
+                _deliver(b, t, c, vo, node, msg, tags, sc, measuring)
+        else:
+            if typ == CT_NET:
+                hops += 1
+                if measuring:
+                    netflits += 1
+                    hist.flits[uidx(ch)] += 1
+            if nin == 1:
+                xo = vo[uidx(b)]
+                xo.hdrt = t + cfg.r
+                xo.seen = -1
+                pend[uidx(npend)] = b
+                npend += 1
+                # the header is routed R cycles from now: fetch its routing-table entries
+                idx = xo.router * cfg.n + msg[xo.owner].dest
+                prefetch(net.route, idx)
+                prefetch(net.minp, idx * cfg.p)
+        if c.want != 0:  # kept
+            act[uidx(w)] = ch
+            if CHECKS:
+                c.pos = w
+            w += 1
+    sc.npend = npend
+    sc.chan_visits += visits
+    sc.flithops += hops
+    sc.netflits_w += netflits
+    sc.nact = w
+    return moved
+
+
+@njit(cache=CACHE, inline="always")
+def _check(cfg, vc, vo, chan, lists, hist, sc):
+    """The invariants of the state between two cycles (``CHECKS`` only; O(VCs) per cycle): a VC is held by a
+    message iff it counts in its channel's ``busy``; a channel's ``want`` bits are its held VCs whose tail
+    has not entered; the active list holds each channel with a ``want`` bit once, at its ``pos``; a VC holds
+    at most ``cfg.b`` flits (the ejection "buffer" is the PE) and no more than its message's; the histogram
+    of network channels by busy VCs counts every network channel once; messages in the network <= in the
+    system."""
+    act = lists.act
+    nchan = chan.size
+    on = 0
+    net_channels = 0
+    for ch in range(nchan):
+        c = chan[ch]
+        held = 0
+        want = 0
+        for j in range(c.nvc):
+            b = c.base + j
+            x = vc[b]
+            if vo[b].owner >= 0:
+                held += 1
+                assert 0 <= x.nout <= x.nin <= x.len
+                assert c.typ == CT_EJ or x.nin - x.nout <= cfg.b
+                if x.nin < x.len:
+                    want |= 1 << j
+        assert held == c.busy
+        assert want == c.want
+        if want != 0:
+            on += 1
+            assert 0 <= c.pos < sc.nact and act[c.pos] == ch
+        if c.typ == CT_NET:
+            net_channels += 1
+    assert on == sc.nact
+    total = 0
+    for v in range(hist.nch.size):
+        assert hist.nch[v] >= 0
+        total += hist.nch[v]
+    assert total == net_channels
+    assert 0 <= sc.innet <= sc.insys
+
+
 # ----------------------------------------------------------------- the cycle loop
 @njit(cache=CACHE, _nrt=False)
 def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
-    """Advance the simulation until a stop condition; returns a status code.
+    """Advance the simulation until a stop condition; returns a status code.  One cycle is the five
+    phases in order: :func:`_generation`, :func:`_injection`, :func:`_vc_allocation`, :func:`_traversal`,
+    then :func:`.steps.close_cycle` and :func:`.steps.all_measured` (with ``CHECKS``, :func:`_check` after
+    the traversal).
 
     No reference counting (``_nrt=False``): the kernel allocates no array (numba refuses to compile
     one here), and every array it touches is an argument, alive for the whole call."""
     sc = sc_arr[0]
-    # named state into local names, once per call
-    act = lists.act
-    pend = lists.pend
-    qlist = lists.qlist
-    vbase = lists.vbase
-    nch = hist.nch
-    hist_acc = hist.acc
-    c_flits = hist.flits
-    tg_lat = tags.lat
-    tg_net = tags.net
-    tg_wait = tags.wait
-    tg_hops = tags.hops
-    tg_done = tags.done
-    chan_up = net.chan_up
-    route = net.route
-    minp = net.minp
-    pchan = net.pchan
-    granted = lists.granted
-    N = cfg.n
-    P = cfg.p
-    B = cfg.b
-    R = cfg.r
-    kind = cfg.routing
-    tagcap = tg_lat.size
-    streams = cfg.streams
+    tagcap = tags.lat.size
     while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
         t = sc.t
-        # ---------------------------------------------------------- 1. generation
-        k = 0
-        while True:
-            u, k = arrival(t, k, rng, cfg, sc, mm)
-            if u < 0:
-                break
-            if not _generate(u, t, rng, cfg, sc, msg, node, qlist, tagcap):
-                return SATURATED
-        # ---------------------------------------------------------- 2. injection VCs
-        nact = sc.nact
-        w = 0
-        for i in range(sc.nq):
-            u = qlist[i]
-            q = node[u]
-            ch = q.inj
-            lo = chan[ch].base
-            hi = lo + chan[ch].nvc
-            while q.qlen > 0 and q.writing < streams:
-                b = _first_free(vo, lo, hi)
-                if b < 0:
-                    break
-                m = q.qhead
-                q.qhead = msg[m].next
-                q.qlen -= 1
-                _take(vc, vo, b, m, msg[m].len, -1)
-                nact = _activate(chan, ch, act, nact)
-                chan[ch].busy += 1
-                chan[ch].want |= np.int32(1) << np.int32(b - lo)
-                msg[m].tinj = t
-                sc.innet += 1
-                q.writing += 1
-            if q.qlen > 0:
-                qlist[w] = u
-                w += 1
-            else:
-                q.inlist = 0
-        sc.nq = w
-        if sc.phase == MEASURE:
-            # messages present during this cycle (a message counts from the cycle it takes
-            # its injection VC to the cycle its tail is ejected: Little's law with network latency)
-            sc.innet_acc += sc.innet
-        # ---------------------------------------------------------- 3. routing / VC allocation
-        tries = 0
-        w = 0
-        for i in range(sc.npend):
-            b = pend[uidx(i)]
-            x = vo[uidx(b)]
-            u = x.router
-            if x.hdrt > t or x.seen == node[uidx(u)].rel:
-                # not yet routed in this router, or failed before and no VC has been
-                # released at this router since
-                pend[w] = b
-                w += 1
-                continue
-            m = x.owner
-            tries += 1
-            nb = _route(m, u, rng, cfg, route, minp, pchan, vbase, vo, msg, node, granted)
-            if nb < 0:
-                x.seen = node[u].rel
-                pend[w] = b
-                w += 1
-                continue
-            _take(vc, vo, nb, m, vc[b].len, b)
-            vc[b].nxt = nb
-            ch = vo[nb].chan
-            nact = _activate(chan, ch, act, nact)
-            c = chan[ch]
-            if c.typ == CT_NET:
-                k = c.busy
-                nch[k] -= 1
-                nch[k + 1] += 1
-                mr = msg[m]
-                mr.hops += 1
-                if kind != KIND_FIXED_ESCAPE:
-                    mr.state = state_after(cfg, mr.state, nb - c.base, node[u].label, chan_up[ch])
-            c.busy += 1
-            c.want |= np.int32(1) << np.int32(nb - c.base)
-        npend = w
-        sc.alloc_tries += tries
-        # ---------------------------------------------------------- 4. traversal
-        moved = False
-        measuring = sc.phase == MEASURE
-        visits = 0
-        hops = 0
-        netflits = 0
-        w = 0  # the active list is compacted in the same pass
-        for i in range(nact):
-            # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
-            if i + PF_CHAN < nact:
-                prefetch(chan, act[uidx(i + PF_CHAN)])
-            if i + PF_VC < nact:
-                cq = uidx(act[uidx(i + PF_VC)])
-                prefetch(vc, vbase[cq])
-                prefetch(vc, vbase[cq + np.uint64(1)] - 1)
-            ch = act[uidx(i)]
-            c = chan[uidx(ch)]
-            if CHECKS:
-                assert c.want != 0 and c.pos == i  # one entry per channel with a VC that waits for a flit
-            visits += 1
-            typ = c.typ
-            if typ == CT_NET:
-                b = _pick(vc, c, t, B, True, True)
-            elif typ == CT_EJ:
-                b = _pick(vc, c, t, B, True, False)
-            else:
-                b = _pick(vc, c, t, B, False, True)
-            if b < 0:
-                act[uidx(w)] = ch
-                if CHECKS:
-                    c.pos = w
-                w += 1
-                continue
-            moved = True
-            x = vc[uidx(b)]
-            M = x.len
-            nin = x.nin + 1
-            if typ == CT_INJ:
-                if nin == M:
-                    node[msg[vo[b].owner].src].writing -= 1  # the tail enters: the source may start the next message
-            else:
-                # the flit leaves the upstream VC: every flit out of it enters b, so its flits out
-                # equal b's flits in (stored, not read: the upstream record need not be fetched)
-                yb = x.prv
-                y = vc[uidx(yb)]
-                y.nout = nin
-                y.lastout = t
-                if nin == M:
-                    yo = vo[uidx(yb)]
-                    ca = chan[uidx(yo.chan)]
-                    yo.owner = -1
-                    if ca.typ == CT_NET:
-                        kk = ca.busy
-                        nch[kk] -= 1
-                        nch[kk - 1] += 1
-                        node[ca.src].rel += 1
-                    ca.busy -= 1
-            # the flit enters b
-            x.nin = nin
-            if nin == M:  # the tail: b takes no more flits
-                c.want &= ~(np.int32(1) << np.int32(b - c.base))
-            nx = x.nxt
-            if nx >= 0:  # mirror into the next VC of the message
-                z = vc[uidx(nx)]
-                z.up = nin
-                z.uplast = t
-            if typ == CT_EJ:
-                hops += 1
-                if nin == M:
-                    # tail delivered: release the ejection VC, complete the message
-                    xo = vo[b]
-                    m = xo.owner
-                    xo.owner = -1
-                    c.busy -= 1
-                    node[c.dst].rel += 1
-                    count_delivered(sc, measuring)
-                    mr = msg[m]
-                    tg = mr.tag
-                    if tg >= 0:
-                        tg_lat[tg] = t + 1 - mr.tgen
-                        tg_net[tg] = t + 1 - mr.tinj
-                        tg_wait[tg] = mr.tinj - mr.tgen
-                        tg_hops[tg] = mr.hops
-                        tg_done[tg] = 1
-                    mr.next = sc.free
-                    sc.free = m
-            else:
-                if typ == CT_NET:
-                    hops += 1
-                    if measuring:
-                        netflits += 1
-                        c_flits[uidx(ch)] += 1
-                if nin == 1:
-                    xo = vo[uidx(b)]
-                    xo.hdrt = t + R
-                    xo.seen = -1
-                    pend[uidx(npend)] = b
-                    npend += 1
-                    # the header is routed R cycles from now: fetch its routing-table entries
-                    idx = xo.router * N + msg[xo.owner].dest
-                    prefetch(route, idx)
-                    prefetch(minp, idx * P)
-            if c.want != 0:  # kept
-                act[uidx(w)] = ch
-                if CHECKS:
-                    c.pos = w
-                w += 1
-        sc.npend = npend
-        sc.chan_visits += visits
-        sc.flithops += hops
-        sc.netflits_w += netflits
-        sc.nact = w
-        # ---------------------------------------------------------- 5. bookkeeping
-        status = close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, nch, hist_acc)
+        if not _generation(t, cfg, sc, mm, rng, msg, node, lists.qlist, tagcap):
+            return SATURATED
+        nact = _injection(t, cfg, sc, vc, vo, chan, msg, node, lists.act, lists.qlist, sc.nact)
+        nact = _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, hist.nch, rng, sc, nact)
+        moved = _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact)
+        if CHECKS:
+            _check(cfg, vc, vo, chan, lists, hist, sc)
+        status = close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, hist.nch, hist.acc)
         if status != RUNNING:
             return status
-        if sc.phase == MEASURE and all_measured(sc, tg_done):
+        if sc.phase == MEASURE and all_measured(sc, tags.done):
             return DONE
     return RUNNING if sc.t >= sc.chunk_end else MAXCYCLES  # RUNNING: the wrapper calls again

@@ -1,0 +1,86 @@
+"""Both kernels' invariant checks (``steps.CHECKS``: ``assert`` statements numba folds away unless
+``MODELS_SIM_CHECKS=1``) hold on every golden case, and the checked build gives the pinned results.
+
+The checked build runs in a subprocess with its own numba cache folder (the kernels are not cached on disk when
+checked, :data:`models.sim.wormhole.steps.CACHE`; a fresh folder keeps the unchecked cache untouched either way).
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_wormhole_booksim_golden import CASES as BOOKSIM_CASES
+from test_wormhole_booksim_golden import GOLDEN as BOOKSIM_GOLDEN
+from test_wormhole_golden import CASES, GOLDEN
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {here!r})
+from models.sim.wormhole import simulate, steps
+assert steps.CHECKS and not steps.CACHE
+from test_wormhole_golden import CASES
+from test_wormhole_booksim_golden import CASES as BCASES, result_digest
+out = {{"ideal": {{}}, "booksim": {{}}}}
+for name, (topo, kw) in CASES.items():
+    r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
+    out["ideal"][name] = [r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
+                          r.work["routing_attempts"], r.work["channel_visits"]]
+for name, (topo, kw) in BCASES.items():
+    r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3)
+    out["booksim"][name] = [result_digest(r), r.latency]
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("checked")
+    env = dict(os.environ, MODELS_SIM_CHECKS="1", NUMBA_CACHE_DIR=str(folder / "numba"),
+               MODELS_CACHE_DIR=str(folder / "results"), PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(here=str(HERE))], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_the_checked_ideal_router_gives_the_pinned_results(checked):
+    got = {k: tuple(v) for k, v in checked["ideal"].items()}
+    assert got == {k: tuple(v) for k, v in GOLDEN.items()}
+
+
+def test_the_checked_booksim_router_gives_the_pinned_results(checked):
+    got = {k: (v[0], v[1]) for k, v in checked["booksim"].items()}
+    assert got == {k: tuple(v) for k, v in BOOKSIM_GOLDEN.items()}
+
+
+def test_a_broken_invariant_stops_the_run_with_an_assertion(tmp_path):
+    """The checks are live: a state that breaks one (a channel counted busy with no VC held) raises
+    AssertionError in the checked build."""
+    code = f"""
+import sys
+sys.path.insert(0, {str(HERE)!r})
+from models.networks.graph import Torus
+from models.sim.wormhole import kernel as K
+import importlib
+sim = importlib.import_module("models.sim.wormhole.simulate")
+real = K.run
+def broken(cfg, net, vc, vo, chan, *rest):
+    chan["busy"][0] = 1
+    return real(cfg, net, vc, vo, chan, *rest)
+sim.K = type("K", (), dict(vars(K), run=staticmethod(broken)))
+try:
+    sim.simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.05, messages=20000, warmup_messages=100, seed=1)
+except AssertionError:
+    print("asserted")
+"""
+    env = dict(os.environ, MODELS_SIM_CHECKS="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               MODELS_CACHE_DIR=str(tmp_path / "results"))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert "asserted" in proc.stdout, proc.stderr[-3000:]
