@@ -605,7 +605,7 @@ def run_sweep(
                                 collect(f)
             run_here(busy)
     finally:
-        if tokens is not None:  # an error or an interrupt: every token this process holds is given back
+        if tokens is not None:  # every token this process still holds (after an error or an interrupt) goes back
             tokens.close()
         for i in list(held):  # an error or an interrupt: let other processes compute what we did not finish
             release(i)
