@@ -33,7 +33,11 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
    ``chapter/notebook: 37/120 points, about 4 min left``, at most every 30 s;
    SIGINT or SIGTERM stops every worker and kernel, removes the temporary
    files, prints what finished and what did not, and exits with 128 + the
-   signal's number;
+   signal's number; ``--jobs N`` runs up to N notebooks at a time and lends
+   their simulations N cores, as tokens (:mod:`models.core.cores`, a folder in
+   the pipeline's temporary folder named to the kernels in
+   ``$MODELS_CORE_TOKENS``): at most N simulated points run at once, and a
+   notebook left alone at the end uses all N;
    one pipeline at a time writes into a folder (a ``flock`` on
    ``<folder>/.pipeline.lock``, opened without following a symbolic link and
    refused unless a regular file of this user; a second one stops at once with
@@ -82,7 +86,7 @@ from typing import Any
 import yaml
 
 from .citation import write_cite_page
-from .core import progress
+from .core import cores, progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
 from .core.paths import (BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, read_regular, resolve_cache_dir,
                           safe_destination)
@@ -465,7 +469,7 @@ def kill_tree(pid: int, sig: int = signal.SIGKILL, include_root: bool = True) ->
 
 
 def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str | None = None,
-               base: dict | None = None) -> dict[str, str]:
+               base: dict | None = None, tokens: Path | None = None) -> dict[str, str]:
     """The environment of a notebook's worker and kernel.
 
     ``MODELS_NOTEBOOK`` (the page, for figure provenance), ``MODELS_PROGRESS_FILE``
@@ -477,7 +481,10 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
     (where :func:`models.sim.sweep.run_sweep` sends its points), and
     ``MODELS_CACHE_DIR`` as an absolute path (a relative one resolved here,
     against the pipeline's directory, not each kernel's ``book/<chapter>/``;
-    an empty one dropped, so the kernels use the default cache).
+    an empty one dropped, so the kernels use the default cache), and with
+    ``tokens`` ``MODELS_CORE_TOKENS``, the folder of the pipeline's cores
+    that every notebook's simulations share (:mod:`models.core.cores`; an
+    inherited one is dropped without it).
     """
     env = dict(os.environ if base is None else base)
     if CACHE_ENV in env:
@@ -495,6 +502,9 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
     env["PYTHONPATH"] = os.pathsep.join([here, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
     if scheduler:
         env["MODELS_DASK_SCHEDULER"] = scheduler
+    env.pop(cores.TOKENS_ENV, None)
+    if tokens is not None:
+        env[cores.TOKENS_ENV] = str(tokens)
     return env
 
 
@@ -1151,7 +1161,7 @@ def cell_timeout(profile: str) -> int:
 
 
 def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None,
-           expected: float | None) -> _Worker:
+           expected: float | None, tokens: Path | None = None) -> _Worker:
     run.out_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
     os.close(fd)
@@ -1168,7 +1178,7 @@ def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: s
         proc = subprocess.Popen(
             [sys.executable, "-m", "models.pipeline", "--worker", str(base.with_suffix(".spec"))],
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            env=worker_env(run, pfile, runtime, scheduler),
+            env=worker_env(run, pfile, runtime, scheduler, tokens=tokens),
         )
     now = time.time()
     return _Worker(run, proc, Path(tmp), base.with_suffix(".result"), log,
@@ -1190,6 +1200,8 @@ def _stop(workers: list[_Worker]) -> None:
 
 
 WORKDIR_PREFIX = "models-pipeline-"
+#: the folder of the pipeline's cores in its temp folder: ``--jobs`` tokens shared by every notebook's simulations
+CORES_FOLDER = "cores"
 #: the file that marks a temp folder as a pipeline's own: its pid, host and boot-relative start
 WORKDIR_OWNER = "pipeline-owner.json"
 
@@ -1281,7 +1293,8 @@ def _positive_seconds(text: str) -> float:
 def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, book_dir: Path | None = None,
             report: bool = True, scheduler: str | None = None, progress_every: float = 30.0,
             option: str = "--book-dir") -> int:
-    """Execute the stale runs, up to ``jobs`` at a time; return the number of failures.
+    """Execute the stale runs, up to ``jobs`` at a time, their simulations sharing ``jobs`` cores; return the
+    number of failures.
 
     Prints each stale notebook's expected time and the total first, then a
     line per finished notebook and, at most every ``progress_every`` seconds
@@ -1323,6 +1336,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     # stop reaches them through our own process tree (Linux; elsewhere the workers' trees must do)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     workdir = _make_workdir()
+    tokens = cores.make_tokens(workdir / CORES_FOLDER, jobs)  # removed with the workdir
     active: list[_Worker] = []
     pending: list[Run] = []
     lock = PipelineLock(book_dir, option)
@@ -1358,7 +1372,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                 while pending and len(active) < jobs:
                     r = next_run(pending, {w.run.chapter for w in active}, seconds)
                     pending.remove(r)
-                    active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, relayed_expected(r, profile)))
+                    active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, relayed_expected(r, profile),
+                                         tokens))
                 time.sleep(0.2)
                 now = time.time()
                 for w in list(active):
@@ -1428,7 +1443,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.pipeline", description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", help="notebooks or chapters to run (default: every notebook in _toc.yml)")
     parser.add_argument("--profile", choices=PROFILES, default="full", help="parameter profile (default: full, the papers' scale)")
-    parser.add_argument("--jobs", "-j", type=int, default=2, help="notebooks run in parallel (default 2)")
+    parser.add_argument("--jobs", "-j", type=int, default=2,
+                        help="cores: notebooks run in parallel, and simulated points at once across them, a notebook "
+                             "left alone using them all (default 2)")
     parser.add_argument("--force", action="store_true", help="run even when the key is unchanged")
     parser.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[],
                         help="override a notebook parameter (only with --out, so the book is never mixed)")

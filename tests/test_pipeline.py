@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from models import pipeline
+from models.core import cores
 from models.core.paths import ROOT
 
 
@@ -222,6 +223,31 @@ def test_worker_environment(tmp_path, monkeypatch):
     assert env["PYTHONPATH"].split(os.pathsep) == [str(ROOT), "/elsewhere"]
     monkeypatch.delenv("MODELS_DASK_SCHEDULER", raising=False)
     assert "MODELS_DASK_SCHEDULER" not in pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt")
+    # the pipeline's cores: its own token folder, never one inherited from another pipeline
+    monkeypatch.setenv(cores.TOKENS_ENV, "/another/pipeline/cores")
+    assert cores.TOKENS_ENV not in pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt")
+    env = pipeline.worker_env(run, tmp_path / "p", tmp_path / "rt", tokens=tmp_path / "cores")
+    assert env[cores.TOKENS_ENV] == str(tmp_path / "cores")
+
+
+@pytest.mark.notebooks
+def test_the_notebooks_share_the_pipelines_cores_and_the_folder_goes_with_it(tmp_path, monkeypatch):
+    """``--jobs 3``: every kernel is named one folder of 3 token slots, inside the pipeline's temp folder, removed
+    after the run."""
+    monkeypatch.setattr(pipeline, "BUILD", tmp_path / "_build")
+    monkeypatch.setattr(pipeline.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    body = ("import os, pathlib\nfolder = os.environ['MODELS_CORE_TOKENS']\n"
+            "print(folder, sorted(p.name for p in pathlib.Path(folder).iterdir()))")
+    out = tmp_path / "book" / "ch"
+    runs = [pipeline.Run("ch", f"0{i}-x", _notebook(tmp_path / "nb" / "ch" / f"0{i}-x.ipynb", "x: int = 1", body),
+                         out, {"x": 1}, key=f"k{i}") for i in (1, 2)]
+    assert pipeline.execute(runs, "quick", jobs=3, book_dir=tmp_path / "book", report=False) == 0
+    printed = [json.loads((out / f"0{i}-x.ipynb").read_text())["cells"][-1]["outputs"][0]["text"] for i in (1, 2)]
+    folder, slots = "".join(printed[0]).split(" ", 1)
+    assert printed[0] == printed[1] and "'slot-0', 'slot-1', 'slot-2'" in slots
+    assert Path(folder).parent.parent == tmp_path / "tmp" and not Path(folder).exists()
+    assert not list((tmp_path / "tmp").iterdir())  # the pipeline's temp folder went, the cores with it
 
 
 def test_scheduler_flag_defaults_to_the_environment(monkeypatch):

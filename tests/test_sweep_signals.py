@@ -30,6 +30,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from models.core import cores
 from models.core.paths import ROOT
 
 TAG = "MODELS_TEST_SIGNAL_TAG"
@@ -205,7 +206,7 @@ sys.path.insert(0, {folder!r})
 from spinpoints import spin
 from models.sim.sweep import run_sweep
 try:
-    run_sweep([dict(rounds=1000), dict(rounds=10**9)], simulate_fn=spin, jobs=2, progress=False)
+    run_sweep([dict(rounds=1000), dict(rounds=10**9)], simulate_fn=spin, jobs={jobs}, progress=False)
 except KeyboardInterrupt:
     print("interrupted", file=sys.stderr)
     sys.exit(130)
@@ -219,7 +220,7 @@ def test_run_sweep_script_with_a_pool(tmp_path, monkeypatch, sig, group):
     Ctrl-C (KeyboardInterrupt in the script) leave no worker behind, and the finished point is cached."""
     (tmp_path / "spinpoints.py").write_text(SPIN)
     cache = tmp_path / "cache"
-    run = _Run(["-c", SCRIPT.format(folder=str(tmp_path))], tmp_path, MODELS_CACHE_DIR=str(cache))
+    run = _Run(["-c", SCRIPT.format(folder=str(tmp_path), jobs=2)], tmp_path, MODELS_CACHE_DIR=str(cache))
     run.wait_for_first_point()
     assert len(run.children()) == 2
     seconds = run.stop(sig, group)
@@ -243,3 +244,23 @@ def test_run_sweep_script_with_a_pool(tmp_path, monkeypatch, sig, group):
     monkeypatch.setattr(sweep, "_call", refuse)
     (hit,) = sweep.run_sweep([dict(rounds=1000)], simulate_fn=spin, jobs=1, progress=False)
     assert hit["rounds"] == 1000
+
+
+@pytest.mark.parametrize("sig, group", [(signal.SIGINT, True), (signal.SIGKILL, False)], ids=["SIGINT-ctrl-c", "SIGKILL"])
+def test_a_stopped_sweep_gives_back_the_pipelines_cores(tmp_path, sig, group):
+    """In a pipeline (``$MODELS_CORE_TOKENS``, ``jobs=None``: a pool as large as its cores): Ctrl-C (the sweep gives
+    its tokens back) or SIGKILL (the kernel frees its locks) leaves every core free and no process behind."""
+    (tmp_path / "spinpoints.py").write_text(SPIN)
+    folder = cores.make_tokens(tmp_path / "cores", 2)
+    run = _Run(["-c", SCRIPT.format(folder=str(tmp_path), jobs=None)], tmp_path, MODELS_CACHE_DIR=str(tmp_path / "c"),
+               **{cores.TOKENS_ENV: str(folder)})
+    run.wait_for_first_point()
+    mine = cores.CoreTokens(folder)
+    assert len(run.children()) == 2
+    assert mine.try_take() is not None and mine.try_take() is None  # the long point holds the other core
+    mine.close()
+    run.stop(sig, group)
+    assert run.proc.returncode == (130 if sig == signal.SIGINT else -sig), run.text()
+    run.check_nothing_left()
+    assert mine.try_take() is not None and mine.try_take() is not None  # both cores free again
+    mine.close()

@@ -39,6 +39,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .cache import stable_hash
+from .cores import AUTO, require_jobs
 from .errors import ParameterError
 from .validate import require, require_choice
 
@@ -233,8 +234,13 @@ class SimSettings:
     sat_steps : int or None
         Bisection steps of a fixed-resolution saturation search (chapters whose
         search starts from a fixed bracket); None: the chapter's default.
-    jobs : int
-        Worker processes of a sweep.
+    jobs : int or "auto"
+        Worker processes of a sweep.  ``"auto"`` (default): 1 (the sweep runs
+        in the calling process), except inside ``python -m models.pipeline
+        --jobs N``, where it is N and the points share the pipeline's N cores
+        with the other notebooks (:mod:`models.core.cores`).  A number is
+        that many processes (in a pipeline: at most that many, each point
+        still waiting for a core).
     cache : bool
         Whether runs are cached on disk (:mod:`models.sim.sweep`).
     progress : bool
@@ -254,7 +260,7 @@ class SimSettings:
     sat_messages: int | None = None
     sat_rtol: float = 0.02
     sat_steps: int | None = None
-    jobs: int = 1
+    jobs: int | str = AUTO
     cache: bool = True
     progress: bool = False
 
@@ -276,7 +282,7 @@ class SimSettings:
         require("sat_rtol", self.sat_rtol, 0, 0.5, lo_open=True, unit="relative bracket width")
         if self.sat_steps is not None:
             require("sat_steps", self.sat_steps, 1, unit="bisection steps", integer=True)
-        require("jobs", self.jobs, 1, unit="worker processes", integer=True)
+        require_jobs(self.jobs)
         if not isinstance(self.cache, (bool, np.bool_)):
             raise ParameterError(f"`cache` must be True or False; got {self.cache!r}")
 

@@ -26,6 +26,15 @@ Local use::
 A point may also be a ``(configuration, load)`` pair: ``(base, 0.001)`` is
 ``dict(base, rate=0.001)``.
 
+Inside ``python -m models.pipeline --jobs N`` the N cores are shared by every
+notebook's sweeps (:mod:`models.core.cores`, ``$MODELS_CORE_TOKENS``): a
+point runs only while its sweep's process holds one of N tokens, so at most
+N points run at once, and ``jobs=None`` or ``"auto"`` (the default of
+:class:`~models.core.setups.SimSettings`) sizes the pool to N, so a notebook
+left alone uses every core the others have released.  Which worker runs a
+point, and when, changes nothing in its result (its seed is a keyword of the
+point).
+
 Across machines with Dask: set the environment variable
 ``MODELS_DASK_SCHEDULER`` to a scheduler's address and every sweep without
 an explicit ``executor`` -- single points with ``jobs=1`` included -- runs
@@ -83,12 +92,12 @@ import threading
 import time
 from typing import Any, Callable, Iterable
 
+from models.core import cores
 from models.core.cache import DiskCache
 from models.core.errors import ParameterError
 from models.core.keys import cache_for, function_version, point_key
 from models.core.processes import PR_SET_PDEATHSIG, prctl
 from models.core.progress import report as report_progress
-from models.core.validate import require
 
 __all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV", "NO_WORKERS_ENV",
            "point_key", "function_version"]  # keys re-exported from models.core.keys
@@ -370,7 +379,7 @@ def run_sweep(
     *,
     simulate_fn: Callable | None = None,
     executor: cf.Executor | None = None,
-    jobs: int | None = None,
+    jobs: int | str | None = None,
     progress: bool = True,
     cache=True,
     errors: str = "raise",
@@ -389,8 +398,12 @@ def run_sweep(
         set (:func:`cluster_executor`; ``jobs`` is then ignored), otherwise a
         process pool of ``jobs`` workers (``jobs=1`` or a single uncached
         point: in this process).
-    jobs : int, optional
-        Local worker processes (default: all cores).
+    jobs : int, "auto" or None
+        Local worker processes.  Outside a pipeline: None (default) all this
+        machine's cores, ``"auto"`` 1.  In a pipeline (``$MODELS_CORE_TOKENS``,
+        :mod:`models.core.cores`): None and ``"auto"`` as many as its cores;
+        a number caps the workers, and every point (in a worker or in this
+        process) waits for a token of the pipeline's cores.
     progress : bool
         Show a tqdm progress bar.
     cache : bool, path or DiskCache
@@ -414,8 +427,7 @@ def run_sweep(
     """
     if errors not in ("raise", "return"):
         raise ParameterError(f"`errors` must be 'raise' or 'return'; got {errors!r}")
-    if jobs is not None:  # None: all cores
-        jobs = require("jobs", jobs, 1, unit="local worker processes", integer=True)
+    jobs = cores.require_jobs(jobs, none=True)
     fn = simulate_fn or _default_fn()
     kwlist = [_as_kwargs(p) for p in points]
     store = cache_for(fn, cache)
@@ -439,6 +451,8 @@ def run_sweep(
     if todo and executor is None:
         executor = cluster_executor()  # None unless $MODELS_DASK_SCHEDULER is set
         cluster = executor is not None
+    tokens = cores.from_env() if todo else None  # a pipeline's cores: a point runs while holding one
+    workers = cores.sweep_workers(jobs, tokens)
     bar = None
     missing = len(todo) + sum(len(c) for c in copies.values())
     if progress:
@@ -489,20 +503,23 @@ def run_sweep(
 
     def run_here(indices):
         for i in indices:
-            if claim(i, blocking=True) != "mine":
+            if claim(i, blocking=True) != "mine":  # the cache lock first, the token second (no deadlock)
                 continue
+            token = tokens.take() if tokens is not None else None
             try:
                 with _stops_at_once():
-                    v = _call(fn, kwlist[i])
+                    v, exc = _call(fn, kwlist[i]), None
             except Exception as e:  # noqa: BLE001 - reported below
-                finish(i, exc=e)
-            else:
-                finish(i, v)
+                v, exc = None, e
+            finally:
+                if tokens is not None:
+                    tokens.give_back(token)
+            finish(i, v, exc)
 
     try:
         if not todo:
             pass
-        elif executor is None and (jobs == 1 or len(todo) == 1):
+        elif executor is None and (workers == 1 or len(todo) == 1):
             # in this process (also where KeyboardInterrupt stops the sweep at once)
             run_here(todo)
         else:
@@ -514,12 +531,30 @@ def run_sweep(
             own = executor is None
             ex = executor
             if mine and ex is None:
-                ex = _process_pool(min(jobs or os.cpu_count() or 1, len(mine)))
+                workers = min(workers, len(mine))
+                ex = _process_pool(workers)
+            shared = tokens if own else None  # a cluster's points hold no token of this machine
             futs: dict = {}
+            token_of: dict = {}  # a submitted point's token (pipeline only)
+            queue = list(mine)  # points not submitted yet
             collected: set = set()
+
+            def submit(version):
+                """Submit every point (no pipeline), or as many as the tokens this process can take allow."""
+                while queue and (shared is None or len(token_of) < workers):
+                    token = shared.try_take() if shared is not None else None
+                    if shared is not None and token is None:
+                        return
+                    i = queue.pop(0)
+                    f = ex.submit(_call_checked, fn, kwlist[i], version)
+                    futs[f] = i
+                    if shared is not None:
+                        token_of[f] = token
 
             def collect(f):
                 collected.add(f)
+                if shared is not None:
+                    shared.give_back(token_of.pop(f, None))
                 i = futs[f]
                 try:
                     v = f.result()
@@ -535,15 +570,22 @@ def run_sweep(
                     watch = _WorkerWatch.of(ex)  # a Dask cluster: fail, not hang, when it has no worker
                     if watch is not None:
                         watch.check()
-                    futs = {ex.submit(_call_checked, fn, kwlist[i], version): i for i in mine}
+                    submit(version)
                     pending = set(futs)
-                    while pending:
-                        ready, pending = cf.wait(pending, timeout=watch.tick if watch else None,
-                                                 return_when=cf.FIRST_COMPLETED)
+                    while pending or queue:
+                        tick = cores.POLL if queue else (watch.tick if watch else None)  # queue: tokens to try
+                        if pending:
+                            ready, pending = cf.wait(pending, timeout=tick, return_when=cf.FIRST_COMPLETED)
+                        else:
+                            ready = set()
+                            time.sleep(tick)
                         for f in sorted(ready, key=futs.get):
                             collect(f)
                         if watch is not None and pending:
                             watch.check()
+                        known = set(futs)
+                        submit(version)
+                        pending |= set(futs) - known
                 completed = True
             finally:
                 if own and ex is not None:
@@ -563,6 +605,8 @@ def run_sweep(
                                 collect(f)
             run_here(busy)
     finally:
+        if tokens is not None:  # every token this process still holds (after an error or an interrupt) goes back
+            tokens.close()
         for i in list(held):  # an error or an interrupt: let other processes compute what we did not finish
             release(i)
         if bar is not None:

@@ -1,10 +1,13 @@
 """The sweep runner: caching, keys, resumption, atomic writes, executors."""
 
 import concurrent.futures as cf
+import multiprocessing
 import os
+import time
 
 import pytest
 
+from models.core import cores
 from models.core.cache import CacheWarning, DiskCache
 from models.sim import sweep
 from models.sim.sweep import point_key, run_sweep
@@ -123,3 +126,78 @@ def test_run_sweep_arguments_are_checked():
     for bad in (0, -1, 1.5):
         with _pytest.raises(ValueError, match="`jobs`"):
             run_sweep([], jobs=bad)
+
+
+# --- a pipeline's cores (models/core/cores.py): a point runs only while its process holds a token
+def timed_sim(*, a, log, seconds=0.3):
+    """A stand-in point that writes ``pid start end`` (wall seconds) to ``log``."""
+    start = time.time()
+    time.sleep(seconds)
+    with open(log, "a") as f:
+        f.write(f"{os.getpid()} {start} {time.time()}\n")
+    return a
+
+
+def _intervals(log):
+    return [(int(p), float(s), float(e)) for p, s, e in (line.split() for line in log.read_text().splitlines())]
+
+
+def _most_at_once(intervals) -> int:
+    """The most points running at once: at some point's start, the points running then (itself included)."""
+    return max(sum(s <= t < e for _, s, e in intervals) for _, t, _ in intervals)
+
+
+def _sweep_in_child(points, jobs, start):
+    start.wait()
+    run_sweep(points, simulate_fn=timed_sim, jobs=jobs, progress=False, cache=False)
+
+
+@pytest.mark.parametrize("jobs", [None, "auto", 1])
+def test_without_a_pipeline_jobs_means_what_it_meant(tmp_path, monkeypatch, jobs):
+    monkeypatch.delenv(cores.TOKENS_ENV, raising=False)
+    log = tmp_path / "log"
+    pts = [dict(a=i, log=str(log), seconds=0.05) for i in range(3)]
+    assert run_sweep(pts, simulate_fn=timed_sim, jobs=jobs, progress=False, cache=False) == [0, 1, 2]
+    pids = {p for p, _, _ in _intervals(log)}
+    assert (os.getpid() in pids) == (jobs != None or os.cpu_count() == 1)  # noqa: E711 - None: a pool
+
+
+def test_two_sweeps_on_one_core_never_run_two_points_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv(cores.TOKENS_ENV, str(cores.make_tokens(tmp_path / "cores", 1)))
+    log = tmp_path / "log"
+    ctx = multiprocessing.get_context("fork")
+    start = ctx.Event()
+    procs = [ctx.Process(target=_sweep_in_child, args=([dict(a=10 * n + i, log=str(log)) for i in range(3)], jobs, start))
+             for n, jobs in enumerate((2, "auto"))]  # a pool of two, and a sweep in its own process
+    for p in procs:
+        p.start()
+    start.set()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0]
+    intervals = _intervals(log)
+    assert len(intervals) == 6 and _most_at_once(intervals) == 1
+
+
+def test_a_lone_sweep_uses_every_core_of_the_pipeline(tmp_path, monkeypatch):
+    folder = cores.make_tokens(tmp_path / "cores", 2)
+    monkeypatch.setenv(cores.TOKENS_ENV, str(folder))
+    log = tmp_path / "log"
+    res = run_sweep([dict(a=i, log=str(log)) for i in range(4)], simulate_fn=timed_sim, progress=False, cache=False)
+    assert res == [0, 1, 2, 3]
+    intervals = _intervals(log)
+    assert _most_at_once(intervals) == 2 and len({p for p, _, _ in intervals} - {os.getpid()}) == 2
+    assert cores.CoreTokens(folder).take() is not None  # every token given back
+
+
+def test_results_do_not_depend_on_the_cores(tmp_path, tmp_cache, monkeypatch):
+    """The seed is a keyword of the point: the same points on 1 core, on 2 and outside a pipeline agree."""
+    base = dict(topology=Torus((4, 4)), routing="dor", vcs=2, message_length=4, messages=300, warmup_messages=30,
+                seed=3)
+    pts = [dict(base, rate=r) for r in (0.01, 0.02, 0.03)]
+    monkeypatch.delenv(cores.TOKENS_ENV, raising=False)
+    alone = run_sweep(pts, jobs=1, progress=False, cache=False)
+    for n in (1, 2):
+        monkeypatch.setenv(cores.TOKENS_ENV, str(cores.make_tokens(tmp_path / f"cores{n}", n)))
+        shared = run_sweep(pts, jobs="auto", progress=False, cache=False)
+        assert [s.latency for s in shared] == [s.latency for s in alone]
