@@ -183,8 +183,8 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     Each :class:`~models.core.results.SimPoint`: ``latency`` (cycles, inf if
     saturated), ``latency_ci`` (95% half width), ``saturated`` and the extras
     ``multiplexing`` (the measured multiplexing degree), ``hops`` (mean hops),
-    ``messages`` (the measured messages the run used) and ``result`` (the :class:`~models.sim.wormhole.WormholeResult`, for the
-    occupancy tables).  Over ``settings.jobs`` processes (1: in this
+    ``messages`` (the measured messages the run used) and ``result`` (the
+    :class:`~models.sim.wormhole.WormholeResult`, for the occupancy tables).  Over ``settings.jobs`` processes (1: in this
     process), cached on disk with ``settings.cache``.
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,

@@ -2,9 +2,10 @@
 
 :func:`glue_values` (the delay page and the chapter page: the claims' numbers),
 :func:`glue_values_errors` (the delay figure's lightest load),
-:func:`glue_values_topology` (the topology page), :func:`glue_values_sources` (each set-up's source, in words) and
-:func:`glue_values_precision` (a figure's run lengths and precision, :func:`precision_sentence`).  Each returns ``key -> value``
-with keys ``xfolded_tm-...``; a notebook only glues what they return.  Where a
+:func:`glue_values_topology` (the topology page), :func:`glue_values_sources`
+(each set-up's source, in words) and :func:`glue_values_precision` (a figure's
+run lengths and precision, :func:`precision_sentence`).  Each returns
+``key -> value`` with keys ``xfolded_tm-...``; a notebook only glues what they return.  Where a
 sentence is a fixed template around numbers, the numbers are glued and the
 sentence is written in the page's Markdown (``{glue:text}``); the phrases
 whose wording the data chooses (``"below TM and the torus at every rate"``
