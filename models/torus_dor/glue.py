@@ -10,7 +10,8 @@ sentences around the numbers with ``{glue:text}``:
   decomposition, the zero-load check);
 * :func:`glue_values_comparison` -- ``03-comparison`` (the Fig. 2 bullets,
   the readings, the switches, the 2004 against the 2003 model);
-* :func:`glue_values_assumptions` -- ``04-assumptions``.
+* :func:`glue_values_assumptions` -- ``04-assumptions``;
+* :func:`glue_values_precision` -- every simulating page: the run length and precision of a figure's points.
 
 Two sentence builders stay here, because the data picks their words:
 :func:`readings_summary` (on which tori each reading saturates before the
@@ -29,15 +30,16 @@ import pandas as pd
 from ..core.claims import worst_of
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun
-from ..core.setups import BELOW
+from ..core.setups import BELOW, SimSettings
 from ..core.tables import percent
 from ..networks.dor_paths import DorCombinatorics
 from .experiments import READINGS, count_of, format_fraction
-from .setups import torus_of
+from .setups import SIM_MESSAGES, torus_of
 from .solve import TorusDorResult
 
 __all__ = ["glue_values_paths", "glue_values_zero_load", "glue_values_latency", "glue_values_comparison",
-           "glue_values_assumptions", "readings_summary", "assumptions_summary"]
+           "glue_values_assumptions", "glue_values_precision", "readings_summary", "assumptions_summary",
+           "precision_sentence"]
 
 _WORST = f"<{percent(BELOW, 0)}"  # the suffix of the worst-error columns of error_summary: "<80%"
 
@@ -267,3 +269,50 @@ def glue_values_assumptions(assumptions: pd.DataFrame, channel_rates: pd.DataFra
     if channel_rates is not None:
         out["torus_dor-channel-rate-closer"] = _closer(channel_rates)
     return out
+
+
+# ----------------------------------------------------------------------------
+# Every simulating page: run length and precision
+# ----------------------------------------------------------------------------
+def _measured(runs) -> tuple:
+    """``(messages, relative half widths)`` of the unsaturated simulated points of ``runs`` (arrays)."""
+    frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
+    if not frames:
+        return np.array([], dtype=int), np.array([])
+    sim = pd.concat(frames, ignore_index=True)
+    lat = sim["latency"].to_numpy(dtype=float)
+    ok = ~sim["saturated"].to_numpy(dtype=bool) & np.isfinite(lat) & (lat > 0)
+    return sim["messages"].to_numpy()[ok].astype(int), sim["latency CI"].to_numpy(dtype=float)[ok] / lat[ok]
+
+
+def precision_sentence(settings: SimSettings, runs) -> str:
+    """How long the simulated points of ``runs`` (CurveRuns of ``settings``) ran and how precise they are, in words.
+
+    Fixed length (``settings.target_ci`` None): the measured messages of every point.  Precision-driven: the
+    target (relative 95 % half width of the latency), the first length and the cap (``settings.messages``,
+    named the paper's run length when it is :data:`~models.torus_dor.setups.SIM_MESSAGES`), the range of
+    messages the unsaturated points used and how many stopped at the cap; both: the largest half width, a
+    percent of the point's latency.
+    """
+    used, width = _measured(runs)
+    if not used.size:
+        return "No point of this figure was simulated unsaturated."
+    widest = percent(float(width.max()), 1)
+    if settings.target_ci is None:
+        return (f"Every simulated point measured {settings.messages:,} messages after {settings.warmup_messages:,} "
+                f"discarded (a fixed length, no precision target); the widest 95% half width is {widest} of its "
+                "point's latency.")
+    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
+    paper = " (the paper's run length)" if settings.messages == SIM_MESSAGES else ""
+    capped = int((used >= settings.messages).sum())
+    return (f"Every simulated point ran until its latency's 95% half width was within "
+            f"{settings.target_ci * 100:g}% of its mean: {least:,} measured messages first, after "
+            f"{settings.warmup_messages:,} discarded, then lengthened by half at a time, at most "
+            f"{settings.messages:,}{paper}.  The {used.size} unsaturated points used {used.min():,} to "
+            f"{used.max():,} messages ({capped} ran to the cap); the widest half width is {widest} of its "
+            "point's latency.")
+
+
+def glue_values_precision(settings: SimSettings, runs, name: str) -> dict:
+    """``torus_dor-precision-<name>``: :func:`precision_sentence` of the figure ``name``'s ``runs``."""
+    return {f"torus_dor-precision-{name}": precision_sentence(settings, runs)}

@@ -34,7 +34,8 @@ from ..core.validate import require_choice, require_message_length, require_radi
 from .readings import Readings
 
 __all__ = ["MAX_DOR_RADIX", "MAX_DOR_DIMENSIONS", "MAX_DOR_NODES", "DorParams", "SETUPS", "DEFAULT_SETUP", "TORI",
-           "torus_of", "SIM_MESSAGES", "SIM_WARMUP", "SAT_MESSAGES", "SAT_STEPS", "SETTINGS", "RUN", "FRACTIONS",
+           "torus_of", "SIM_MESSAGES", "SIM_WARMUP", "SAT_MESSAGES", "SAT_STEPS", "TARGET_CI",
+           "MIN_MESSAGES", "SETTINGS", "RUN", "FRACTIONS",
            "torus_curve"]
 
 # ----------------------------------------------------------------------------
@@ -150,9 +151,17 @@ SIM_WARMUP = 10_000
 #: its halvings of [0, capacity].
 SAT_MESSAGES = 20_000
 SAT_STEPS = 8
+#: The precision of a simulated point of the paper-scale figures: a run measures MIN_MESSAGES first and is
+#: lengthened until its latency's 95 % half width is within TARGET_CI of the mean, at most SIM_MESSAGES (the
+#: paper's length stays the cap, and points stop earlier once precise).  1 %: the model's errors the chapter
+#: tabulates run from under 1 % to tens of percent (a tenth of a percent printed), so a half width of 1 % of the
+#: latency keeps a point's noise below all but the smallest of them; a point that does not get that precise
+#: (near saturation) runs the paper's 120,000 messages, as every point did before.
+TARGET_CI = 0.01
+MIN_MESSAGES = 20_000
 #: The run lengths of the paper-scale figures (20 batches, seed 1).
 SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP, sat_messages=SAT_MESSAGES,
-                       sat_steps=SAT_STEPS)
+                       sat_steps=SAT_STEPS, target_ci=TARGET_CI, min_messages=MIN_MESSAGES)
 #: The defaults of ``compare`` and ``curve --simulate``: measured messages per simulated load and discarded
 #: warm-up (shorter than the book's 120,000 / 10,000: a curve in minutes, not hours).
 RUN = RunLengths("messages", 20_000, 2_000)

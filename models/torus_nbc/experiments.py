@@ -78,7 +78,7 @@ __all__ = [
     "error_table", "ERROR_COLUMNS", "format_errors", "gap_table", "worst_gap_row", "axis_table", "split_table",
     "cdg_table", "run_comparison", "routing_verdicts", "WORST", "WORST_FINITE", "SATURATED_FROM", "GAP_COLUMNS",
     "AXIS_COLUMNS", "VARIANCE_LABELS", "VARIANCE_COLUMNS", "variance_table", "routing_latency_table",
-    "vc_requirements", "value_range", "CLASS1_ACYCLIC", "UNCERTAIN",
+    "vc_requirements", "value_range", "CLASS1_ACYCLIC", "UNCERTAIN", "run_lengths", "fixed_length",
 ]
 
 #: Simulated rates of every curve, as fractions of the simulated saturation rate.
@@ -154,37 +154,61 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = _setups.SETTIN
     it is (checked once, by :class:`~models.torus_nbc.params.NbcParams`): the
     model keywords ``k``, ``M`` (``message_length``), ``V`` (``vcs``),
     ``escape_levels`` (Duato-Nbc only; None: the simulator's minimum, the
-    model's too) and the simulator keywords ``routing`` and ``ejection_vcs``.
+    model's too) and the simulator keywords ``routing`` and ``ejection_vcs``.  Run lengths, batches and seed
+    are ``settings``' (:func:`run_lengths`: with ``settings.target_ci`` a point stops once precise, at most
+    ``settings.messages``).
     """
     m, s = curve.model, curve.sim
     routing = s["routing"]
     kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing=routing, vcs=m["V"],
-              message_length=m["M"], rate=float(load), messages=settings.messages,
-              warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed,
-              ejection_vcs=s["ejection_vcs"])
+              message_length=m["M"], rate=float(load), warmup_messages=settings.warmup_messages,
+              batches=settings.batches, seed=settings.seed, ejection_vcs=s["ejection_vcs"], **run_lengths(settings))
     if routing == "duato_nbc":
         kw["escape_levels"] = m["escape_levels"]
     return kw
+
+
+def run_lengths(settings: SimSettings) -> dict:
+    """The run-length keywords of :func:`models.sim.wormhole.simulate` for ``settings`` (measured messages).
+
+    Fixed length (``settings.target_ci`` None): ``messages``.  Precision-driven: ``settings.min_messages``
+    measured messages first (default, and at most, ``messages``), then lengthened (x1.5 at a time) until the
+    latency's 95 % half width is within ``target_ci`` of its mean, at most ``messages`` (the cap).
+    """
+    if settings.target_ci is None:
+        return {"messages": int(settings.messages)}
+    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
+    return {"messages": int(least), "target_ci": float(settings.target_ci), "max_messages": int(settings.messages)}
+
+
+def fixed_length(settings: SimSettings) -> SimSettings:
+    """``settings`` without a precision target: runs of exactly ``messages`` (the saturation probes and the
+    channel-load runs, whose verdict, not a mean, is what they measure)."""
+    return settings.replace(target_ci=None, min_messages=None)
 
 
 def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = _setups.SETTINGS) -> list[SimPoint]:
     """The simulation at the rates ``loads``, one cached sweep: a :class:`~models.core.results.SimPoint` per rate.
 
     ``latency`` (cycles, ``inf`` if saturated), ``latency_ci`` (95% half
-    width), ``saturated``; extras ``network latency`` and ``multiplexing``.
+    width), ``saturated``; extras ``network latency``, ``multiplexing`` and
+    ``messages`` (the measured messages of the point's run).
     """
     return [SimPoint(s.latency, s.latency_ci, s.saturated,
-                     extra={"network latency": s.network_latency, "multiplexing": s.multiplexing})
+                     extra={"network latency": s.network_latency, "multiplexing": s.multiplexing,
+                            "messages": s.messages})
             for s in run_sweep([sim_kwargs(curve, r, settings) for r in loads], jobs=settings.jobs,
                                cache=settings.cache, progress=settings.progress)]
 
 
 def _search(curve: Curve, start: float, settings: SimSettings) -> Saturation:
-    """The simulated saturation rate of ``curve``, bracketed from ``start`` (:func:`sim_saturation`)."""
+    """The simulated saturation rate of ``curve``, bracketed from ``start`` (:func:`sim_saturation`); every probe a
+    run of exactly ``settings.messages`` (:func:`fixed_length`)."""
     start = require("start", start, 0, lo_open=True, unit="messages/node/cycle")
+    probe = fixed_length(settings)
 
     def saturated(rate):
-        return simulate_curve(curve, [rate], settings)[0].saturated
+        return simulate_curve(curve, [rate], probe)[0].saturated
 
     s = find_saturation(saturated, start, start, check_lo=True, check_hi=True, expand=1.25, max_expansions=39,
                         rtol=settings.sat_rtol)
@@ -244,7 +268,8 @@ def _model(curve: Curve, rate: float) -> dict:
 
 _MODEL_COLUMNS = ("latency", "network latency", "multiplexing")
 _SIM_COLUMNS = {"latency": "sim latency", ci_column("latency"): "sim CI", "saturated": "sim saturated",
-                "network latency": "sim network latency", "multiplexing": "sim multiplexing"}
+                "network latency": "sim network latency", "multiplexing": "sim multiplexing",
+                "messages": "sim messages"}
 
 
 def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
@@ -255,7 +280,8 @@ def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
     rate; NaN on the model line), ``model latency`` (cycles, inf past the
     model's saturation), ``model network latency``, ``model multiplexing``
     and, at the simulated rates, ``sim latency``, ``sim CI`` (95% half
-    width), ``sim saturated``, ``sim network latency``, ``sim multiplexing``.
+    width), ``sim saturated``, ``sim network latency``, ``sim multiplexing``, ``sim messages`` (measured
+    messages of the point's run).
     """
     parts = []
     for run in runs:
@@ -508,7 +534,8 @@ def run_comparison(runs: Sequence[CurveRun], routings: Sequence[str] = tuple(ROU
 
     ``runs`` are Duato-Nbc's simulated runs (:func:`run_figure`), one per
     curve and set-up; every routing is simulated with the run's set-up.
-    Returns ``(points, saturation)``: latency per (curve, set-up, routing,
+    Returns ``(points, saturation)``: latency (its ``CI``, ``saturated``,
+    ``multiplexing`` and measured ``messages``) per (curve, set-up, routing,
     rate) and each routing's own simulated saturation rate
     (:func:`sim_saturation` from Duato-Nbc's) with its bracket ``lo``,
     ``hi`` and its ratio to Duato-Nbc's.
@@ -525,7 +552,8 @@ def run_comparison(runs: Sequence[CurveRun], routings: Sequence[str] = tuple(ROU
             c = curve.replace(sim={**curve.sim, "routing": routing})
             for f, r, s in zip(fractions, rates, simulate_curve(c, rates, settings)):
                 rows.append({**d, "routing": routing, "rate": r, "fraction": f, "latency": s.latency,
-                             "CI": s.latency_ci, "saturated": s.saturated, "multiplexing": s.extra["multiplexing"]})
+                             "CI": s.latency_ci, "saturated": s.saturated, "multiplexing": s.extra["multiplexing"],
+                             "messages": s.extra["messages"]})
             if routing == "duato_nbc":
                 b = run.brackets.get("sim")
                 sat = {"saturation": ref, "lo": b.lo if b else math.nan, "hi": b.hi if b else math.nan}

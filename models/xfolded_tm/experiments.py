@@ -205,7 +205,9 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     (:data:`~models.xfolded_tm.setups.SETUP_KNOBS`) come from
     :data:`~models.xfolded_tm.setups.SETUPS` ``[curve.setup]`` (default
     :data:`~models.xfolded_tm.setups.DEFAULT_SETUP`), and any other key of
-    ``curve.sim`` overrides them; run lengths and seed from ``settings``.  A
+    ``curve.sim`` overrides them; run lengths and seed from ``settings``
+    (:func:`run_lengths`: with ``settings.target_ci`` a point stops once
+    precise, at most ``settings.messages``).  A
     figure's injection ``x`` (flits/node/cycle) is the load ``x / M``.
 
     Raises :class:`~models.core.errors.ParameterError` when the curve names no
@@ -217,8 +219,28 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     if why:
         raise ParameterError(f"curve {curve.label!r}: set-up {setup.name!r} cannot run it: {why}")
     return dict(topology=network(curve.sim["topology"], curve.sim["k"]).sim_topology(routing), routing=routing,
-                vcs=curve.model["V"], message_length=curve.model["M"], rate=float(load), messages=settings.messages,
-                warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed, **knobs)
+                vcs=curve.model["V"], message_length=curve.model["M"], rate=float(load),
+                warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed,
+                **run_lengths(settings), **knobs)
+
+
+def run_lengths(settings: SimSettings) -> dict:
+    """The run-length keywords of :func:`models.sim.wormhole.simulate` for ``settings`` (measured messages).
+
+    Fixed length (``settings.target_ci`` None): ``messages``.  Precision-driven: ``settings.min_messages``
+    measured messages first (default, and at most, ``messages``), then lengthened (x1.5 at a time) until the
+    latency's 95 % half width is within ``target_ci`` of its mean, at most ``messages`` (the cap).
+    """
+    if settings.target_ci is None:
+        return {"messages": int(settings.messages)}
+    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
+    return {"messages": int(least), "target_ci": float(settings.target_ci), "max_messages": int(settings.messages)}
+
+
+def fixed_length(settings: SimSettings) -> SimSettings:
+    """``settings`` without a precision target: runs of exactly ``messages`` (the saturation probes, whose
+    verdict, not a mean, is what they measure)."""
+    return settings.replace(target_ci=None, min_messages=None)
 
 
 def _translation(curve: Curve) -> tuple:
@@ -243,15 +265,16 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
 
     One :class:`~models.core.results.SimPoint` per load: ``latency`` (cycles,
     ``inf`` if saturated), ``latency_ci`` (95% half width), ``saturated`` and
-    the extra ``"mean hops"``.
+    the extras ``"mean hops"`` and ``"messages"`` (the measured messages of the run).
     """
     results = run_sweep([sim_kwargs(curve, x, settings) for x in loads], jobs=settings.jobs, cache=settings.cache,
                         progress=settings.progress)
-    return [SimPoint(r.latency, r.latency_ci, bool(r.saturated), {"mean hops": r.mean_hops}) for r in results]
+    return [SimPoint(r.latency, r.latency_ci, bool(r.saturated), {"mean hops": r.mean_hops, "messages": r.messages})
+            for r in results]
 
 
 #: A load past the first saturated one of a delay curve: not simulated.
-_NOT_SIMULATED = SimPoint(math.inf, math.nan, True, {"mean hops": math.nan})
+_NOT_SIMULATED = SimPoint(math.inf, math.nan, True, {"mean hops": math.nan, "messages": 0})
 
 
 def _simulator(settings: SimSettings):
@@ -259,7 +282,7 @@ def _simulator(settings: SimSettings):
 
     Runs the loads in order, one :func:`simulate_curve` each; the loads after
     the first saturated one are not simulated (reported saturated, delay
-    ``inf``).  A saturated point has no CI and no mean hops.
+    ``inf``).  A saturated point has no CI, no mean hops and no messages (0).
     """
     def sim(curve: Curve, loads: list) -> list:
         M = curve.model["M"]
@@ -284,10 +307,10 @@ def _injection_saturation(curve: Curve, guess: float, settings: SimSettings) -> 
     saturated), 1 flit/node/cycle -- the injection channel's capacity -- is
     taken as saturated without a run; the bracket is then halved to
     ``settings.sat_rtol``.  Each probe is one cached run of
-    ``settings.probe_messages`` messages.
+    ``settings.probe_messages`` messages, fixed length (:func:`fixed_length`).
     """
     guess = require("guess", guess, 0, 1, lo_open=True, hi_open=True, unit="flits/node/cycle")
-    probe = settings.replace(messages=settings.probe_messages)
+    probe = fixed_length(settings).replace(messages=settings.probe_messages)
     M = curve.model["M"]
 
     def saturated(x):

@@ -1,9 +1,11 @@
 """The numbers the chapter's pages quote (glued), computed from the chapter's tables and unit-tested.
 
 :func:`glue_values` (the delay page and the chapter page: the claims' numbers),
-:func:`glue_values_errors` (the delay figure's lightest load) and
-:func:`glue_values_topology` (the topology page).  Each returns ``key -> value``
-with keys ``xfolded_tm-...``; a notebook only glues what they return.  Where a
+:func:`glue_values_errors` (the delay figure's lightest load),
+:func:`glue_values_topology` (the topology page), :func:`glue_values_sources`
+(each set-up's source, in words) and :func:`glue_values_precision` (a figure's
+run lengths and precision, :func:`precision_sentence`).  Each returns
+``key -> value`` with keys ``xfolded_tm-...``; a notebook only glues what they return.  Where a
 sentence is a fixed template around numbers, the numbers are glued and the
 sentence is written in the page's Markdown (``{glue:text}``); the phrases
 whose wording the data chooses (``"below TM and the torus at every rate"``
@@ -18,12 +20,15 @@ import numpy as np
 import pandas as pd
 
 from ..core.claims import furthest_from_one, row_outcome, worst_of
+from ..core.setups import SimSettings
+from ..core.tables import percent
 from ..networks.grid2d import mesh, tm, torus, xfolded_tm
 from .claims import CLAIMS, ERROR_GROUPS, GROUP_LABELS, SIMILAR_FACTOR, error_text, rank_text, setups_in, similar, tri
 from .experiments import THEOREM_SOURCE
 from .setups import DEFAULT_SETUP, SETUPS
 
-__all__ = ["CHAPTER", "glue_values", "glue_values_errors", "glue_values_topology"]
+__all__ = ["CHAPTER", "glue_values", "glue_values_errors", "glue_values_topology", "glue_values_sources",
+           "glue_values_precision", "precision_sentence", "SOURCE_WORDS"]
 
 #: The chapter's slug, the prefix of its glue keys.
 CHAPTER = "xfolded_tm"
@@ -186,3 +191,62 @@ def glue_values_topology(distances: pd.DataFrame) -> dict:
         _key("diam-completed-8"): xfolded_tm(8, "completed").diameter(),
         _key("nodes-8"): xfolded_tm(8, "printed").n_nodes,
     }
+
+
+# ----------------------------------------------------------------------------
+# The set-ups' sources; a figure's run lengths and precision
+# ----------------------------------------------------------------------------
+#: A simulator source (``traffic`` of :func:`models.sim.wormhole.simulate`) in words.
+SOURCE_WORDS = {
+    "poisson": "Poisson sources (messages generated at exponentially distributed intervals)",
+    "bernoulli": "Bernoulli sources (BookSim's `injection_process = bernoulli`: each node generates one message "
+                 "in a cycle with probability equal to the load, in messages/node/cycle)",
+}
+
+
+def glue_values_sources() -> dict:
+    """``xfolded_tm-source-<set-up>``: the source each set-up of :data:`~models.xfolded_tm.setups.SETUPS` simulates
+    (its ``traffic`` knob), in the words of :data:`SOURCE_WORDS`."""
+    return {_key(f"source-{name}"): SOURCE_WORDS[su.overrides["traffic"]] for name, su in SETUPS.items()}
+
+
+def _measured(runs) -> tuple:
+    """``(messages, relative half widths)`` of the unsaturated simulated points of ``runs`` (arrays)."""
+    frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
+    if not frames:
+        return np.array([], dtype=int), np.array([])
+    sim = pd.concat(frames, ignore_index=True)
+    lat = sim["latency"].to_numpy(dtype=float)
+    ok = ~sim["saturated"].to_numpy(dtype=bool) & np.isfinite(lat) & (lat > 0)
+    return sim["messages"].to_numpy()[ok].astype(int), sim["latency CI"].to_numpy(dtype=float)[ok] / lat[ok]
+
+
+def precision_sentence(settings: SimSettings, runs) -> str:
+    """How long the simulated points of ``runs`` (CurveRuns of ``settings``) ran and how precise they are, in words.
+
+    Fixed length (``settings.target_ci`` None): the measured messages of every point.  Precision-driven: the
+    target (relative 95 % half width of the delay), the first length and the cap (``settings.messages``), the
+    range of messages the unsaturated points used and how many ran to the cap; both: the largest half width, a
+    percent of the point's delay.
+    """
+    used, width = _measured(runs)
+    if not used.size:
+        return "No point of this figure was simulated unsaturated."
+    widest = percent(float(width.max()), 1)
+    if settings.target_ci is None:
+        return (f"Every simulated point measured {settings.messages:,} messages after {settings.warmup_messages:,} "
+                f"discarded (a fixed length, no precision target); the widest 95% half width is {widest} of its "
+                "point's delay.")
+    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
+    capped = int((used >= settings.messages).sum())
+    return (f"Every simulated point ran until its delay's 95% half width was within "
+            f"{settings.target_ci * 100:g}% of its mean: {least:,} measured messages first, after "
+            f"{settings.warmup_messages:,} discarded, then lengthened by half at a time, at most "
+            f"{settings.messages:,}.  The {used.size} unsaturated points used {used.min():,} to "
+            f"{used.max():,} messages ({capped} ran to the cap); the widest half width is {widest} of its "
+            "point's delay.")
+
+
+def glue_values_precision(settings: SimSettings, runs, name: str) -> dict:
+    """``xfolded_tm-precision-<name>``: :func:`precision_sentence` of the figure ``name``'s ``runs``."""
+    return {_key(f"precision-{name}"): precision_sentence(settings, runs)}

@@ -20,21 +20,24 @@ Simulator set-ups (:class:`models.core.setups.SimulatorSetup`; DESIGN.md
 
 * ``"ours"`` -- the chapter's first set-up: the ideal router (one
   cycle per router), 2-flit buffers per VC, ``V`` injection VCs, one ejection
-  channel (messages leave one at a time).  It stands for neither the paper
+  channel (messages leave one at a time), Poisson sources.  It stands for neither the paper
   nor the model (no verdict rests on it).
 * ``"model"`` -- as the model assumes: the same ideal router with ``V``
-  ejection VCs (eq. 9 has no ejection term: a message never queues to leave).
+  ejection VCs (eq. 9 has no ejection term: a message never queues to leave),
+  Poisson sources (the model's M/G/1 source queue).
   The default of a curve and of the command line (:data:`DEFAULT_SETUP`).
 * ``"booksim"`` -- as the paper states (it validated with BookSim 2.0; the
   rest is BookSim's defaults): BookSim 2's input-queued router (5 cycles per
   hop), 8-flit buffers, one injection VC (one message at a time per source),
-  ``V`` ejection VCs.  It supports dimension-order routing only, so only the
+  ``V`` ejection VCs, Bernoulli sources (BookSim's ``injection_process =
+  bernoulli``, its default: each node generates a message in a cycle with
+  probability ``rate``).  It supports dimension-order routing only, so only the
   torus runs on it (:func:`models.xfolded_tm.experiments.unsupported` says
   so up front).
 
-Every set-up names the same knobs (:data:`SETUP_KNOBS`) and keeps everything
-else equal (seed, lengths, Poisson sources, uniform destinations over the
-other nodes, random tie-breaking).
+Every set-up names the same knobs (:data:`SETUP_KNOBS`, the source among
+them) and keeps everything else equal (seed, lengths, uniform destinations
+over the other nodes, random tie-breaking).
 
 Routing in the simulator (the paper used BookSim 2.0 and does not say which):
 
@@ -65,7 +68,8 @@ from ..networks.grid2d import GridNetwork, build
 from .solve import CHANNEL_RATES, SOURCE_RATES, VBAR_READINGS, theorem1
 
 __all__ = ["TOPOLOGIES", "READING_LABELS", "PAPER_K", "network", "ad_value", "model_kwargs", "SETUP_KNOBS",
-           "check_setup", "SETUPS", "DEFAULT_SETUP", "SETUP_HELP", "SETTINGS", "RUN", "XfoldedParams", "network_curve"]
+           "check_setup", "SETUPS", "DEFAULT_SETUP", "SETUP_HELP", "TARGET_CI", "MIN_MESSAGES", "SETTINGS", "RUN",
+           "XfoldedParams", "network_curve"]
 
 # ----------------------------------------------------------------------------
 # The networks
@@ -117,7 +121,7 @@ def model_kwargs(net: GridNetwork, *, V: int, M: float, ad: str = "bfs", **readi
 # Simulator set-ups
 # ----------------------------------------------------------------------------
 #: The knobs every set-up names (keyword arguments of :func:`models.sim.wormhole.simulate`).
-SETUP_KNOBS = ("router", "buffer_depth", "router_delay", "injection_vcs", "ejection_vcs")
+SETUP_KNOBS = ("router", "buffer_depth", "router_delay", "injection_vcs", "ejection_vcs", "traffic")
 
 
 def check_setup(setup: SimulatorSetup) -> SimulatorSetup:
@@ -134,16 +138,19 @@ def check_setup(setup: SimulatorSetup) -> SimulatorSetup:
 SETUPS: dict[str, SimulatorSetup] = {s.name: check_setup(s) for s in (
     SimulatorSetup(
         "ours", "our ideal router, the chapter's first set-up: 2-flit buffers per VC, 1 cycle per router, V injection VCs, "
-        "one ejection channel (one message leaves a node at a time)", "",
-        dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs=1)),
+        "one ejection channel (one message leaves a node at a time), Poisson sources", "",
+        dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs=1, traffic="poisson")),
     SimulatorSetup(
         "model", "as the model assumes: the ideal router of 'ours' with V ejection VCs (eq. 9 has no ejection "
-        "term, so a message never queues to leave)", "model",
-        dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs="V")),
+        "term, so a message never queues to leave), Poisson sources (the model's M/G/1 source queue)", "model",
+        dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs="V", ejection_vcs="V", traffic="poisson")),
     SimulatorSetup(
         "booksim", "as the paper states (BookSim 2.0, its defaults): BookSim 2's input-queued router (5 cycles per "
-        "hop), 8-flit buffers, one injection VC (one message at a time per source), V ejection VCs", "paper",
-        dict(router="booksim", buffer_depth=8, router_delay=1, injection_vcs=1, ejection_vcs="V")),
+        "hop), 8-flit buffers, one injection VC (one message at a time per source), V ejection VCs, Bernoulli "
+        "sources (BookSim's injection_process = bernoulli: a node generates a message in a cycle with probability "
+        "rate)", "paper",
+        dict(router="booksim", buffer_depth=8, router_delay=1, injection_vcs=1, ejection_vcs="V",
+             traffic="bernoulli")),
 )}
 
 #: The set-up a curve that names none runs on, and the command line's default: "model", the set-up the
@@ -153,7 +160,8 @@ DEFAULT_SETUP = "model"
 
 #: What the set-ups are, in ``--help`` of ``--setup``.
 SETUP_HELP = ("'model' = ideal router, V ejection VCs (as the model assumes); 'ours' = ideal router, one "
-              "ejection channel; 'booksim' = BookSim 2 router, as the paper states (torus with even V only)")
+              "ejection channel; 'booksim' = BookSim 2 router with Bernoulli sources, as the paper states (torus "
+              "with even V only)")
 
 # ----------------------------------------------------------------------------
 # Run lengths
@@ -165,9 +173,18 @@ SIM_WARMUP = 10_000
 #: Full-profile messages per probe of the simulated-saturation search.
 SAT_MESSAGES = 20_000
 
-#: Run lengths, seed, saturation search and processes of the full profile (the notebooks pass their own).
+#: The precision of a simulated point of the full profile: a run measures MIN_MESSAGES first and is lengthened
+#: until its latency's 95 % half width is within TARGET_CI of the mean, at most SIM_MESSAGES (the cap, the fixed
+#: length of every point before).  1 %: the paper's one number is "less than 5%" (the model against simulation),
+#: so a point's noise stays a fifth of that threshold; a point that does not get that precise (near saturation)
+#: runs the cap.
+TARGET_CI = 0.01
+MIN_MESSAGES = 20_000
+
+#: Run lengths, seed, precision, saturation search and processes of the full profile (the notebooks pass their
+#: own).
 SETTINGS = SimSettings(messages=SIM_MESSAGES, warmup_messages=SIM_WARMUP, batches=20, seed=1,
-                       sat_messages=SAT_MESSAGES, sat_rtol=0.02)
+                       target_ci=TARGET_CI, min_messages=MIN_MESSAGES, sat_messages=SAT_MESSAGES, sat_rtol=0.02)
 
 #: Measured messages per simulated rate and discarded warm-up: the defaults of ``compare`` and of the
 #: command's ``--messages`` / ``--warmup``.

@@ -15,7 +15,9 @@ from models.core.paths import ROOT
 from models.networks.dor_paths import DorCombinatorics
 from models.torus_dor import solve
 from models.torus_dor.glue import (assumptions_summary, glue_values_assumptions, glue_values_comparison,
-                                   glue_values_latency, glue_values_paths, glue_values_zero_load, readings_summary)
+                                   glue_values_latency, glue_values_paths, glue_values_precision, glue_values_zero_load,
+                                   readings_summary)
+from models.torus_dor.setups import SETTINGS
 
 
 def _fig1_errors():
@@ -224,7 +226,9 @@ def test_every_key_the_pages_quote_is_glued_by_the_chapter():
     glued = {**glue_values_paths(comb), **glue_values_zero_load(res, comb, 32),
              **glue_values_latency(_fig1_errors(), dec, pd.DataFrame({"rel. error": [0.001]})),
              **glue_values_comparison(_fig2_errors(), _readings(), switches, run, _comparison()),
-             **glue_values_assumptions(assume, crate)}
+             **glue_values_assumptions(assume, crate),
+             **{k: v for name in ("fig1", "fig2", "occupancy", "unequal")
+                for k, v in glue_values_precision(SETTINGS, [], name).items()}}
     quoted = {m.group(1) for page in ("01-derivation", "02-latency", "03-comparison", "04-assumptions")
               for cell in _markdown(page) for m in _GLUE.finditer(cell)}
     assert quoted and quoted <= set(glued), sorted(quoted - set(glued))

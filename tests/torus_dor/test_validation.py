@@ -127,7 +127,8 @@ def test_the_command_line_curve_is_the_models_torus():
     uni, bi = seen
     kw = sim_kwargs(uni, 0.001, SETTINGS)
     assert kw["message_length"] == 32 and isinstance(kw["message_length"], int)
-    assert kw["topology"] == Torus((8, 8), bidirectional=False) and kw["messages"] == 120_000
+    assert kw["topology"] == Torus((8, 8), bidirectional=False)
+    assert (kw["messages"], kw["target_ci"], kw["max_messages"]) == (20_000, 0.01, 120_000)  # precise, capped
     assert bi.setup == "paper" and sim_kwargs(bi, 0.001, SETTINGS)["topology"].bidirectional
     with pytest.raises(ValueError, match="`setup`"):
         compare(radices=(8, 8), L=3, M=32, loads=[0.001], setup="bidirectional", sim=stub)
@@ -138,10 +139,13 @@ def test_simulate_curve_rows(tmp_cache):
     c = torus_curve(DorParams((4, 4), 3, 8))
     settings = SimSettings(messages=400, warmup_messages=50, batches=5)
     rows = simulate_curve(c, [0.005, 0.01], settings)
-    assert all(isinstance(r, SimPoint) and sorted(r.extra) == ["hops", "multiplexing", "result"] for r in rows)
+    assert all(isinstance(r, SimPoint) and sorted(r.extra) == ["hops", "messages", "multiplexing", "result"]
+               for r in rows)
     assert all(r.latency == r.extra["result"].latency and r.latency_ci == r.extra["result"].latency_ci
                and not r.saturated for r in rows)
-    assert list(rows[0].record()) == ["latency", "latency CI", "saturated", "multiplexing", "hops", "result"]
+    assert list(rows[0].record()) == ["latency", "latency CI", "saturated", "multiplexing", "hops", "messages",
+                                      "result"]
+    assert rows[0].extra["messages"] == 400
 
 
 # ---------------------------------------------------------------- claims table (synthetic runs)

@@ -497,7 +497,7 @@ def test_small_run_end_to_end(tmp_cache):
     assert sat.loc[1, "sim saturation"] > sat.loc[0, "sim saturation"]
     assert list(pts.columns) == ["curve", "setup", "k", "M", "rate", "fraction", "model latency",
                                  "model network latency", "model multiplexing", "sim latency", "sim CI",
-                                 "sim saturated", "sim network latency", "sim multiplexing"]
+                                 "sim saturated", "sim network latency", "sim multiplexing", "sim messages"]
     sim = pts[pts["fraction"].notna()]
     assert len(sim) == 6
     table = error_table(runs)
@@ -531,7 +531,7 @@ def test_small_run_end_to_end(tmp_cache):
     # the hook the command line calls: one SimPoint per rate with the latency, its CI, the flag and the extras
     rows = simulate_curve(runs[0].curve, [0.004], st)
     assert isinstance(rows[0], SimPoint) and not rows[0].saturated and rows[0].latency_ci > 0
-    assert set(rows[0].extra) == {"network latency", "multiplexing"}
+    assert set(rows[0].extra) == {"network latency", "multiplexing", "messages"} and rows[0].extra["messages"] == 1500
 
 
 def test_model_only_run_uses_the_model_saturation():

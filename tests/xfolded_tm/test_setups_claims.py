@@ -58,13 +58,15 @@ def test_setups_differ_only_in_the_knobs_they_name(a, b, V):
 
 
 def test_the_setups_knobs():
-    assert _named("ours", 8) == dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs=8, ejection_vcs=1)
+    assert _named("ours", 8) == dict(router="ideal", buffer_depth=2, router_delay=1, injection_vcs=8, ejection_vcs=1,
+                                     traffic="poisson")
     # "model" is "ours" with V ejection VCs: one knob
     diff = {k for k in SETUP_KNOBS if _named("ours", 8)[k] != _named("model", 8)[k]}
     assert diff == {"ejection_vcs"} and _named("model", 8)["ejection_vcs"] == 8
-    # "booksim": BookSim's router, 8-flit buffers, one injection VC, BookSim's default of V ejection VCs
+    # "booksim": BookSim's router, 8-flit buffers, one injection VC, BookSim's default of V ejection VCs and its
+    # default source (injection_process = bernoulli)
     assert _named("booksim", 2) == dict(router="booksim", buffer_depth=8, router_delay=1, injection_vcs=1,
-                                        ejection_vcs=2)
+                                        ejection_vcs=2, traffic="bernoulli")
     assert {s.stands_for for s in SETUPS.values()} == {"", "model", "paper"}
     assert SETUPS[DEFAULT_SETUP].stands_for == "model" and SETUPS["ours"].stands_for == ""
     with pytest.raises(ValueError, match="must name exactly"):
