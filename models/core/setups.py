@@ -295,6 +295,25 @@ class SimSettings:
         """A copy with some fields changed (checked again)."""
         return dataclasses.replace(self, **changes)
 
+    def run_lengths(self) -> dict:
+        """The run-length keywords of :func:`models.sim.wormhole.simulate` (measured messages).
+
+        Fixed length (``target_ci`` None): ``messages``.  Precision-driven: ``min_messages`` measured messages
+        first (default, and at most, ``messages``), then lengthened (x1.5 at a time) until the latency's 95 %
+        half width is within ``target_ci`` of its mean, at most ``messages`` (the cap), so no point is less
+        precise than a fixed run of ``messages`` would be unless it stopped because it already was precise
+        enough.
+        """
+        if self.target_ci is None:
+            return {"messages": int(self.messages)}
+        least = self.messages if self.min_messages is None else min(self.min_messages, self.messages)
+        return {"messages": int(least), "target_ci": float(self.target_ci), "max_messages": int(self.messages)}
+
+    def fixed_length(self) -> "SimSettings":
+        """These settings without a precision target: runs of exactly ``messages`` (saturation probes and runs
+        whose verdict, not a mean, is what they measure)."""
+        return self.replace(target_ci=None, min_messages=None)
+
 
 @dataclasses.dataclass(frozen=True)
 class RunLengths:

@@ -86,7 +86,7 @@ __all__ = [
     "format_fraction", "count_of", "model_column", "decomposition", "zero_load_check", "switch_variants",
     "switch_variants_2003", "switch_table", "switches_2003_table", "occupancy_check", "assumptions_table",
     "channel_rate_table", "READING_CANDIDATES", "reading_candidates", "PAPER_FIG1", "PAPER_FIG2", "READINGS",
-    "saturation_of", "is_paper_curve", "as_model", "run_lengths", "fixed_length",
+    "saturation_of", "is_paper_curve", "as_model", 
 ]
 
 #: Points of each model line.
@@ -142,7 +142,7 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     ``L`` VCs per channel and ``L`` injection VCs (the simulator's default),
     one ejection VC (its default with the ideal router), buffers of 2 flits,
     one cycle per router, ties at offset ``k/2`` of a bidirectional ring
-    broken at random.  Run lengths, batches and seed are ``settings``' (:func:`run_lengths`: with
+    broken at random.  Run lengths, batches and seed are ``settings``' (:meth:`SimSettings.run_lengths <models.core.setups.SimSettings.run_lengths>`: with
     ``settings.target_ci`` a point stops once precise, at most ``settings.messages``).
     """
     m = curve.model
@@ -153,28 +153,7 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     return dict(topology=Torus(m["radices"], bidirectional=bidirectional), routing="dor", vcs=m["L"],
                 message_length=m["M"], buffer_depth=2, router_delay=1, tie="random",
                 warmup_messages=int(settings.warmup_messages), batches=int(settings.batches),
-                seed=int(settings.seed), rate=float(load), **run_lengths(settings))
-
-
-def run_lengths(settings: SimSettings) -> dict:
-    """The run-length keywords of :func:`models.sim.wormhole.simulate` for ``settings`` (measured messages).
-
-    Fixed length (``settings.target_ci`` None): ``messages``.  Precision-driven: ``settings.min_messages``
-    measured messages first (default, and at most, ``messages``), then lengthened (x1.5 at a time) until the
-    latency's 95 % half width is within ``target_ci`` of its mean, at most ``messages`` (the cap: the paper's
-    120,000 at the paper's scale), so no point is less precise than a fixed run of ``messages`` would be
-    unless it stopped because it already was precise enough.
-    """
-    if settings.target_ci is None:
-        return {"messages": int(settings.messages)}
-    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
-    return {"messages": int(least), "target_ci": float(settings.target_ci), "max_messages": int(settings.messages)}
-
-
-def fixed_length(settings: SimSettings) -> SimSettings:
-    """``settings`` without a precision target: runs of exactly ``messages`` (the saturation probes and the
-    channel-load runs, whose verdict, not a mean, is what they measure)."""
-    return settings.replace(target_ci=None, min_messages=None)
+                seed=int(settings.seed), rate=float(load), **settings.run_lengths())
 
 
 def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = SETTINGS) -> list[SimPoint]:
@@ -209,13 +188,13 @@ def sim_saturation(curve: Curve, guess: float = math.nan, settings: SimSettings 
     fixed, so that the simulated load does not depend on the model.  Each
     probe is one cached simulation (:func:`simulate_curve`) of
     ``settings.probe_messages`` messages after a tenth as many (at least
-    200), 10 batches, fixed length (:func:`fixed_length`), in this process; ``settings.sat_steps`` halvings
+    200), 10 batches, fixed length (:meth:`SimSettings.fixed_length <models.core.setups.SimSettings.fixed_length>`), in this process; ``settings.sat_steps`` halvings
     (default :data:`~models.torus_dor.setups.SAT_STEPS`).  ``.load`` is the
     midpoint of the final bracket (relative width ``2**-steps`` of the
     capacity load).
     """
     probe = settings.probe_messages
-    probes = fixed_length(settings).replace(messages=probe, warmup_messages=max(probe // 10, 200), batches=10,
+    probes = settings.fixed_length().replace(messages=probe, warmup_messages=max(probe // 10, 200), batches=10,
                                             jobs=1)
     steps = SAT_STEPS if settings.sat_steps is None else settings.sat_steps
     return find_saturation(lambda x: simulate_curve(curve, [x], probes)[0].saturated, 0.0,

@@ -27,7 +27,7 @@ from ..core.criteria import spread_beyond_noise
 from ..core.experiment import CurveRun
 from ..core.setups import SimSettings
 from ..sim.sweep import run_sweep
-from .experiments import fixed_length, sim_kwargs
+from .experiments import sim_kwargs
 from .setups import SETTINGS, torus_of
 
 __all__ = ["dor_path", "feeders", "waiting_max_table", "printed_waiting_max", "mean_hops", "channel_equality_table",
@@ -109,7 +109,7 @@ EQUALITY_SEEDS = 4
 
 
 def _loads_of(run: CurveRun, settings: SimSettings, seeds: Sequence[int], rate: float) -> list:
-    kws = [sim_kwargs(run.curve, rate, fixed_length(settings).replace(seed=int(s))) for s in seeds]
+    kws = [sim_kwargs(run.curve, rate, settings.fixed_length().replace(seed=int(s))) for s in seeds]
     res = run_sweep(kws, jobs=settings.jobs, cache=settings.cache, progress=settings.progress)
     return [np.asarray(r.channel_load, dtype=float) for r in res
             if getattr(r, "channel_load", None) is not None and not r.saturated]
@@ -119,7 +119,7 @@ def channel_equality_table(runs: Sequence[CurveRun], settings: SimSettings = SET
                            fraction: float = EQUALITY_FRACTION, seeds: int = EQUALITY_SEEDS) -> pd.DataFrame:
     """The simulated channel loads of each unidirectional network among ``runs`` (its first simulated curve),
     in ``seeds`` independently seeded runs at ``fraction`` of the curve's simulated saturation load, each of
-    exactly ``settings.messages`` (:func:`~models.torus_dor.experiments.fixed_length`: the runs' noise is the
+    exactly ``settings.messages`` (:meth:`~models.core.setups.SimSettings.fixed_length`: the runs' noise is the
     allowance of the verdict, so every run has the same length, whatever ``settings.target_ci``).
 
     One row per network: ``curve``, ``radices``, ``rate`` (messages/node/cycle), ``runs``, ``channels``

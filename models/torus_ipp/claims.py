@@ -218,8 +218,8 @@ def _balance_row(b: pd.DataFrame, su: str, chapter: str) -> dict:
     cause = "-" if holds is not False else "unexplained"
     why = "" if holds is not False else (
         "  Cause unexplained: the + channels carry more than the - ones beyond the noise, and the ideal router's "
-        "order of the minimal ports at a tie (offset k/2), which made them do so until issue #36, is fair now "
-        "(a random turn of their order, tests/sim/test_wormhole_tie_order.py); we could not tell where the split "
+        "order of the minimal ports at a tie (offset k/2), which made them do so while it was a rotation, is fair "
+        "now (a random turn of their order, tests/sim/test_wormhole_tie_order.py); we could not tell where the split "
         "comes from.  The paper says nothing of ties." if plus_split(b) else
         "  Cause unexplained: the spread beyond the noise is not the + / - split (the + and - channels carry "
         "the same load within the noise) and we could not tell where it comes from (the dateline's "

@@ -183,13 +183,10 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS, seed
     m = curve.model
     tr, rate = sim_traffic(m, load, m.get("traffic", "ipp"))
     kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing="duato", vcs=m["V"],
-              message_length=m["M"], rate=rate, traffic=tr, messages=int(settings.messages),
+              message_length=m["M"], rate=rate, traffic=tr, **settings.run_lengths(),
               warmup_messages=int(settings.warmup_messages), batches=int(settings.batches),
               seed=int(settings.seed) + int(seed_offset),
               injection_vcs=1)
-    if settings.target_ci is not None:
-        least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
-        kw.update(messages=int(least), target_ci=float(settings.target_ci), max_messages=int(settings.messages))
     fixed = sorted(set(curve.sim) & _NOT_A_SETUP)
     if fixed:
         raise ParameterError(f"a set-up may not override the network or the traffic ({fixed}); "

@@ -32,7 +32,7 @@ from ..core.validate import require
 from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
 from . import setups as _setups
-from .experiments import describe, fixed_length, sim_kwargs
+from .experiments import describe, sim_kwargs
 
 __all__ = ["BALANCE_COLUMNS", "seeds_of", "channel_classes", "channel_loads", "balance_row", "balance_table"]
 
@@ -68,13 +68,13 @@ def channel_loads(run: CurveRun, settings: SimSettings = _setups.SETTINGS, fract
     """``(rate, loads)``: the load of every channel (flits/cycle) of ``run``'s network at ``fraction`` of its
     simulated saturation rate (the simulated rate of the figure nearest to it), one array per seed of
     :func:`seeds_of`, saturated runs left out, each run exactly ``settings.messages`` long whatever
-    ``settings.target_ci`` (:func:`~models.torus_nbc.experiments.fixed_length`).  Cached like every simulation."""
+    ``settings.target_ci`` (:meth:`~models.core.setups.SimSettings.fixed_length`).  Cached like every simulation."""
     fraction = require("fraction", fraction, 0, 1, lo_open=True, unit="fraction of the simulated saturation rate")
     if run.sim is None or run.sim.empty:
         return math.nan, []
     sim = run.sim
     rate = float(sim["load"].iloc[int(np.argmin(np.abs(sim["fraction"].to_numpy(dtype=float) - fraction)))])
-    fixed = fixed_length(settings)  # the verdict rests on the runs' noise: every seed the same length
+    fixed = settings.fixed_length()  # the verdict rests on the runs' noise: every seed the same length
     kws = [sim_kwargs(run.curve, rate, fixed.replace(seed=s)) for s in seeds_of(settings, runs)]
     res = run_sweep(kws, jobs=settings.jobs, cache=settings.cache, progress=settings.progress)
     return rate, [np.asarray(r.channel_load, dtype=float) for r in res

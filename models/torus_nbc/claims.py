@@ -337,7 +337,7 @@ def _even_rows(balance: pd.DataFrame) -> list:
                   + (" and equal within the noise: the + / - split accounts for the spread; under minimal routing it "
                      "can only come from how the simulator breaks ties at the offset k/2 (both directions minimal; "
                      "the paper says nothing of ties), but the ideal router's order of the minimal ports at a tie, "
-                     "which split them until issue #36, is fair now (tests/sim/test_wormhole_tie_order.py): "
+                     "which split them while it was a rotation, is fair now (tests/sim/test_wormhole_tie_order.py): "
                      "unexplained" if ties else "")
                   + " (tab-torus_nbc-channel-balance.csv).")))
     return rows

@@ -78,7 +78,7 @@ __all__ = [
     "error_table", "ERROR_COLUMNS", "format_errors", "gap_table", "worst_gap_row", "axis_table", "split_table",
     "cdg_table", "run_comparison", "routing_verdicts", "WORST", "WORST_FINITE", "SATURATED_FROM", "GAP_COLUMNS",
     "AXIS_COLUMNS", "VARIANCE_LABELS", "VARIANCE_COLUMNS", "variance_table", "routing_latency_table",
-    "vc_requirements", "value_range", "CLASS1_ACYCLIC", "UNCERTAIN", "run_lengths", "fixed_length",
+    "vc_requirements", "value_range", "CLASS1_ACYCLIC", "UNCERTAIN", 
 ]
 
 #: Simulated rates of every curve, as fractions of the simulated saturation rate.
@@ -155,36 +155,17 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = _setups.SETTIN
     model keywords ``k``, ``M`` (``message_length``), ``V`` (``vcs``),
     ``escape_levels`` (Duato-Nbc only; None: the simulator's minimum, the
     model's too) and the simulator keywords ``routing`` and ``ejection_vcs``.  Run lengths, batches and seed
-    are ``settings``' (:func:`run_lengths`: with ``settings.target_ci`` a point stops once precise, at most
+    are ``settings``' (:meth:`SimSettings.run_lengths <models.core.setups.SimSettings.run_lengths>`: with ``settings.target_ci`` a point stops once precise, at most
     ``settings.messages``).
     """
     m, s = curve.model, curve.sim
     routing = s["routing"]
     kw = dict(topology=Torus((m["k"], m["k"]), bidirectional=True), routing=routing, vcs=m["V"],
               message_length=m["M"], rate=float(load), warmup_messages=settings.warmup_messages,
-              batches=settings.batches, seed=settings.seed, ejection_vcs=s["ejection_vcs"], **run_lengths(settings))
+              batches=settings.batches, seed=settings.seed, ejection_vcs=s["ejection_vcs"], **settings.run_lengths())
     if routing == "duato_nbc":
         kw["escape_levels"] = m["escape_levels"]
     return kw
-
-
-def run_lengths(settings: SimSettings) -> dict:
-    """The run-length keywords of :func:`models.sim.wormhole.simulate` for ``settings`` (measured messages).
-
-    Fixed length (``settings.target_ci`` None): ``messages``.  Precision-driven: ``settings.min_messages``
-    measured messages first (default, and at most, ``messages``), then lengthened (x1.5 at a time) until the
-    latency's 95 % half width is within ``target_ci`` of its mean, at most ``messages`` (the cap).
-    """
-    if settings.target_ci is None:
-        return {"messages": int(settings.messages)}
-    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
-    return {"messages": int(least), "target_ci": float(settings.target_ci), "max_messages": int(settings.messages)}
-
-
-def fixed_length(settings: SimSettings) -> SimSettings:
-    """``settings`` without a precision target: runs of exactly ``messages`` (the saturation probes and the
-    channel-load runs, whose verdict, not a mean, is what they measure)."""
-    return settings.replace(target_ci=None, min_messages=None)
 
 
 def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings = _setups.SETTINGS) -> list[SimPoint]:
@@ -203,9 +184,9 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
 
 def _search(curve: Curve, start: float, settings: SimSettings) -> Saturation:
     """The simulated saturation rate of ``curve``, bracketed from ``start`` (:func:`sim_saturation`); every probe a
-    run of exactly ``settings.messages`` (:func:`fixed_length`)."""
+    run of exactly ``settings.messages`` (:meth:`SimSettings.fixed_length <models.core.setups.SimSettings.fixed_length>`)."""
     start = require("start", start, 0, lo_open=True, unit="messages/node/cycle")
-    probe = fixed_length(settings)
+    probe = settings.fixed_length()
 
     def saturated(rate):
         return simulate_curve(curve, [rate], probe)[0].saturated

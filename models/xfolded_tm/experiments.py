@@ -206,7 +206,7 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     :data:`~models.xfolded_tm.setups.SETUPS` ``[curve.setup]`` (default
     :data:`~models.xfolded_tm.setups.DEFAULT_SETUP`), and any other key of
     ``curve.sim`` overrides them; run lengths and seed from ``settings``
-    (:func:`run_lengths`: with ``settings.target_ci`` a point stops once
+    (:meth:`SimSettings.run_lengths <models.core.setups.SimSettings.run_lengths>`: with ``settings.target_ci`` a point stops once
     precise, at most ``settings.messages``).  A
     figure's injection ``x`` (flits/node/cycle) is the load ``x / M``.
 
@@ -221,26 +221,7 @@ def sim_kwargs(curve: Curve, load: float, settings: SimSettings = SETTINGS) -> d
     return dict(topology=network(curve.sim["topology"], curve.sim["k"]).sim_topology(routing), routing=routing,
                 vcs=curve.model["V"], message_length=curve.model["M"], rate=float(load),
                 warmup_messages=settings.warmup_messages, batches=settings.batches, seed=settings.seed,
-                **run_lengths(settings), **knobs)
-
-
-def run_lengths(settings: SimSettings) -> dict:
-    """The run-length keywords of :func:`models.sim.wormhole.simulate` for ``settings`` (measured messages).
-
-    Fixed length (``settings.target_ci`` None): ``messages``.  Precision-driven: ``settings.min_messages``
-    measured messages first (default, and at most, ``messages``), then lengthened (x1.5 at a time) until the
-    latency's 95 % half width is within ``target_ci`` of its mean, at most ``messages`` (the cap).
-    """
-    if settings.target_ci is None:
-        return {"messages": int(settings.messages)}
-    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
-    return {"messages": int(least), "target_ci": float(settings.target_ci), "max_messages": int(settings.messages)}
-
-
-def fixed_length(settings: SimSettings) -> SimSettings:
-    """``settings`` without a precision target: runs of exactly ``messages`` (the saturation probes, whose
-    verdict, not a mean, is what they measure)."""
-    return settings.replace(target_ci=None, min_messages=None)
+                **settings.run_lengths(), **knobs)
 
 
 def _translation(curve: Curve) -> tuple:
@@ -307,10 +288,10 @@ def _injection_saturation(curve: Curve, guess: float, settings: SimSettings) -> 
     saturated), 1 flit/node/cycle -- the injection channel's capacity -- is
     taken as saturated without a run; the bracket is then halved to
     ``settings.sat_rtol``.  Each probe is one cached run of
-    ``settings.probe_messages`` messages, fixed length (:func:`fixed_length`).
+    ``settings.probe_messages`` messages, fixed length (:meth:`SimSettings.fixed_length <models.core.setups.SimSettings.fixed_length>`).
     """
     guess = require("guess", guess, 0, 1, lo_open=True, hi_open=True, unit="flits/node/cycle")
-    probe = fixed_length(settings).replace(messages=settings.probe_messages)
+    probe = settings.fixed_length().replace(messages=settings.probe_messages)
     M = curve.model["M"]
 
     def saturated(x):

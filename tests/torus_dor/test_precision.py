@@ -12,7 +12,7 @@ import pandas as pd
 from models.core.paths import ROOT
 from models.core.results import SimPoint
 from models.torus_dor import experiments, facts
-from models.torus_dor.experiments import fixed_length, run_lengths, sim_kwargs, sim_saturation
+from models.torus_dor.experiments import sim_kwargs, sim_saturation
 from models.torus_dor.glue import glue_values_precision, precision_sentence
 from models.torus_dor.setups import MIN_MESSAGES, SETTINGS, SIM_MESSAGES, TARGET_CI, DorParams, torus_curve
 
@@ -24,11 +24,11 @@ def test_the_settings_reach_the_simulator():
     assert (SETTINGS.target_ci, SETTINGS.min_messages, SETTINGS.messages) == (TARGET_CI, MIN_MESSAGES, SIM_MESSAGES)
     kw = sim_kwargs(CURVE, 0.01, SETTINGS)
     assert (kw["messages"], kw["target_ci"], kw["max_messages"]) == (MIN_MESSAGES, TARGET_CI, SIM_MESSAGES)
-    fixed = sim_kwargs(CURVE, 0.01, fixed_length(SETTINGS))
+    fixed = sim_kwargs(CURVE, 0.01, SETTINGS.fixed_length())
     assert fixed["messages"] == SIM_MESSAGES and "target_ci" not in fixed and "max_messages" not in fixed
     # a first length above the cap is the cap; no min_messages: the cap
-    assert run_lengths(SETTINGS.replace(messages=3000))["messages"] == 3000
-    assert run_lengths(SETTINGS.replace(min_messages=None)) == {"messages": SIM_MESSAGES, "target_ci": TARGET_CI,
+    assert SETTINGS.replace(messages=3000).run_lengths()["messages"] == 3000
+    assert SETTINGS.replace(min_messages=None).run_lengths() == {"messages": SIM_MESSAGES, "target_ci": TARGET_CI,
                                                                 "max_messages": SIM_MESSAGES}
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from models.core.paths import ROOT
 from models.core.results import SimPoint
 from models.torus_nbc import channels, experiments
-from models.torus_nbc.experiments import fixed_length, run_lengths, sim_kwargs, sim_saturation
+from models.torus_nbc.experiments import sim_kwargs, sim_saturation
 from models.torus_nbc.glue import glue_values_precision, precision_sentence
 from models.torus_nbc.params import NbcParams
 from models.torus_nbc.setups import MIN_MESSAGES, SETTINGS, TARGET_CI, curve
@@ -25,10 +25,10 @@ def test_the_settings_reach_the_simulator():
     assert (SETTINGS.target_ci, SETTINGS.min_messages, CAP) == (TARGET_CI, MIN_MESSAGES, 100_000)
     kw = sim_kwargs(CURVE, 0.005, SETTINGS)
     assert (kw["messages"], kw["target_ci"], kw["max_messages"]) == (MIN_MESSAGES, TARGET_CI, CAP)
-    fixed = sim_kwargs(CURVE, 0.005, fixed_length(SETTINGS))
+    fixed = sim_kwargs(CURVE, 0.005, SETTINGS.fixed_length())
     assert fixed["messages"] == CAP and "target_ci" not in fixed and "max_messages" not in fixed
-    assert run_lengths(SETTINGS.replace(messages=3000))["messages"] == 3000
-    assert run_lengths(SETTINGS.replace(target_ci=None)) == {"messages": CAP}
+    assert SETTINGS.replace(messages=3000).run_lengths()["messages"] == 3000
+    assert SETTINGS.replace(target_ci=None).run_lengths() == {"messages": CAP}
 
 
 def test_verdict_runs_stay_fixed_length(monkeypatch):

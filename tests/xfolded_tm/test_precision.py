@@ -12,7 +12,7 @@ import pandas as pd
 from models.core.paths import ROOT
 from models.core.results import SimPoint
 from models.xfolded_tm import experiments
-from models.xfolded_tm.experiments import delay_curve, fixed_length, run_lengths, sim_kwargs, sim_saturation
+from models.xfolded_tm.experiments import delay_curve, sim_kwargs, sim_saturation
 from models.xfolded_tm.glue import SOURCE_WORDS, glue_values_precision, glue_values_sources, precision_sentence
 from models.xfolded_tm.setups import MIN_MESSAGES, SETTINGS, SETUPS, SIM_MESSAGES, TARGET_CI
 
@@ -33,9 +33,9 @@ def test_the_settings_reach_the_simulator():
     assert (SETTINGS.target_ci, SETTINGS.min_messages, SETTINGS.messages) == (TARGET_CI, MIN_MESSAGES, SIM_MESSAGES)
     kw = sim_kwargs(TORUS["model"], 0.1 / 32, SETTINGS)
     assert (kw["messages"], kw["target_ci"], kw["max_messages"]) == (MIN_MESSAGES, TARGET_CI, SIM_MESSAGES)
-    fixed = sim_kwargs(TORUS["model"], 0.1 / 32, fixed_length(SETTINGS))
+    fixed = sim_kwargs(TORUS["model"], 0.1 / 32, SETTINGS.fixed_length())
     assert fixed["messages"] == SIM_MESSAGES and "target_ci" not in fixed and "max_messages" not in fixed
-    assert run_lengths(SETTINGS.replace(messages=3000))["messages"] == 3000
+    assert SETTINGS.replace(messages=3000).run_lengths()["messages"] == 3000
 
 
 def test_the_saturation_probes_stay_fixed_length(monkeypatch):
