@@ -31,6 +31,7 @@ from ..core.claims import worst_of
 from ..core.errors import ParameterError
 from ..core.experiment import CurveRun
 from ..core.setups import BELOW, SimSettings
+from ..core import precision as _precision
 from ..core.tables import percent
 from ..networks.dor_paths import DorCombinatorics
 from .experiments import READINGS, count_of, format_fraction
@@ -274,43 +275,11 @@ def glue_values_assumptions(assumptions: pd.DataFrame, channel_rates: pd.DataFra
 # ----------------------------------------------------------------------------
 # Every simulating page: run length and precision
 # ----------------------------------------------------------------------------
-def _measured(runs) -> tuple:
-    """``(messages, relative half widths)`` of the unsaturated simulated points of ``runs`` (arrays)."""
-    frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
-    if not frames:
-        return np.array([], dtype=int), np.array([])
-    sim = pd.concat(frames, ignore_index=True)
-    lat = sim["latency"].to_numpy(dtype=float)
-    ok = ~sim["saturated"].to_numpy(dtype=bool) & np.isfinite(lat) & (lat > 0)
-    return sim["messages"].to_numpy()[ok].astype(int), sim["latency CI"].to_numpy(dtype=float)[ok] / lat[ok]
-
-
 def precision_sentence(settings: SimSettings, runs) -> str:
-    """How long the simulated points of ``runs`` (CurveRuns of ``settings``) ran and how precise they are, in words.
-
-    Fixed length (``settings.target_ci`` None): the measured messages of every point.  Precision-driven: the
-    target (relative 95 % half width of the latency), the first length and the cap (``settings.messages``,
-    named the paper's run length when it is :data:`~models.torus_dor.setups.SIM_MESSAGES`), the range of
-    messages the unsaturated points used and how many stopped at the cap; both: the largest half width, a
-    percent of the point's latency.
-    """
-    used, width = _measured(runs)
-    if not used.size:
-        return "No point of this figure was simulated unsaturated."
-    widest = percent(float(width.max()), 1)
-    if settings.target_ci is None:
-        return (f"Every simulated point measured {settings.messages:,} messages after {settings.warmup_messages:,} "
-                f"discarded (a fixed length, no precision target); the widest 95% half width is {widest} of its "
-                "point's latency.")
-    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
+    """:func:`models.core.precision.precision_sentence` of the simulated points of ``runs`` (CurveRuns of
+    ``settings``), the cap named the paper's run length when it is :data:`~models.torus_dor.setups.SIM_MESSAGES`."""
     paper = " (the paper's run length)" if settings.messages == SIM_MESSAGES else ""
-    capped = int((used >= settings.messages).sum())
-    return (f"Every simulated point ran until its latency's 95% half width was within "
-            f"{settings.target_ci * 100:g}% of its mean: {least:,} measured messages first, after "
-            f"{settings.warmup_messages:,} discarded, then lengthened by half at a time, at most "
-            f"{settings.messages:,}{paper}.  The {used.size} unsaturated points used {used.min():,} to "
-            f"{used.max():,} messages ({capped} ran to the cap); the widest half width is {widest} of its "
-            "point's latency.")
+    return _precision.precision_sentence(settings, *_precision.measured([r.sim for r in runs]), cap_words=paper)
 
 
 def glue_values_precision(settings: SimSettings, runs, name: str) -> dict:

@@ -26,6 +26,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..core import precision as _precision
 from ..core.claims import worst_of
 from ..core.setups import SimSettings
 from ..core.tables import percent
@@ -278,44 +279,12 @@ def fastest_sentence(points: pd.DataFrame) -> str:
 # ----------------------------------------------------------------------------
 # Both simulating pages: run length and precision
 # ----------------------------------------------------------------------------
-def _measured(runs=(), points: pd.DataFrame | None = None) -> tuple:
-    """``(messages, relative half widths)`` of the unsaturated simulated points of ``runs`` (CurveRuns) and of
-    ``points`` (rows of :func:`~models.torus_nbc.experiments.run_comparison`: ``latency``, ``CI``, ...)."""
-    frames = [r.sim.rename(columns={"latency CI": "CI"}) for r in runs if r.sim is not None and len(r.sim)]
-    frames += [points] if points is not None and len(points) else []
-    if not frames:
-        return np.array([], dtype=int), np.array([])
-    sim = pd.concat([f[["latency", "CI", "saturated", "messages"]] for f in frames], ignore_index=True)
-    lat = sim["latency"].to_numpy(dtype=float)
-    ok = ~sim["saturated"].to_numpy(dtype=bool) & np.isfinite(lat) & (lat > 0)
-    return sim["messages"].to_numpy()[ok].astype(int), sim["CI"].to_numpy(dtype=float)[ok] / lat[ok]
-
-
 def precision_sentence(settings: SimSettings, runs=(), points: pd.DataFrame | None = None) -> str:
-    """How long a figure's simulated points ran and how precise they are, in words (``runs`` and ``points`` as
-    :func:`_measured`'s, simulated with ``settings``).
-
-    Fixed length (``settings.target_ci`` None): the measured messages of every point.  Precision-driven: the
-    target (relative 95 % half width of the latency), the first length and the cap (``settings.messages``), the
-    range of messages the unsaturated points used and how many ran to the cap; both: the largest half width, a
-    percent of the point's latency.
-    """
-    used, width = _measured(runs, points)
-    if not used.size:
-        return "No point of this figure was simulated unsaturated."
-    widest = percent(float(width.max()), 1)
-    if settings.target_ci is None:
-        return (f"Every simulated point measured {settings.messages:,} messages after {settings.warmup_messages:,} "
-                f"discarded (a fixed length, no precision target); the widest 95% half width is {widest} of its "
-                "point's latency.")
-    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
-    capped = int((used >= settings.messages).sum())
-    return (f"Every simulated point ran until its latency's 95% half width was within "
-            f"{settings.target_ci * 100:g}% of its mean: {least:,} measured messages first, after "
-            f"{settings.warmup_messages:,} discarded, then lengthened by half at a time, at most "
-            f"{settings.messages:,}.  The {used.size} unsaturated points used {used.min():,} to "
-            f"{used.max():,} messages ({capped} ran to the cap); the widest half width is {widest} of its "
-            "point's latency.")
+    """:func:`models.core.precision.precision_sentence` of the simulated points of ``runs`` (CurveRuns) and of
+    ``points`` (rows of :func:`~models.torus_nbc.experiments.run_comparison`: ``latency``, ``CI``, ...),
+    simulated with ``settings``."""
+    frames = [r.sim.rename(columns={"latency CI": "CI"}) for r in runs if r.sim is not None and len(r.sim)]
+    return _precision.precision_sentence(settings, *_precision.measured(frames + [points], ci="CI"))
 
 
 def glue_values_precision(settings: SimSettings, name: str, runs=(), points: pd.DataFrame | None = None) -> dict:

@@ -19,6 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..core import precision as _precision
 from ..core.claims import furthest_from_one, row_outcome, worst_of
 from ..core.setups import SimSettings
 from ..core.tables import percent
@@ -210,41 +211,10 @@ def glue_values_sources() -> dict:
     return {_key(f"source-{name}"): SOURCE_WORDS[su.overrides["traffic"]] for name, su in SETUPS.items()}
 
 
-def _measured(runs) -> tuple:
-    """``(messages, relative half widths)`` of the unsaturated simulated points of ``runs`` (arrays)."""
-    frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
-    if not frames:
-        return np.array([], dtype=int), np.array([])
-    sim = pd.concat(frames, ignore_index=True)
-    lat = sim["latency"].to_numpy(dtype=float)
-    ok = ~sim["saturated"].to_numpy(dtype=bool) & np.isfinite(lat) & (lat > 0)
-    return sim["messages"].to_numpy()[ok].astype(int), sim["latency CI"].to_numpy(dtype=float)[ok] / lat[ok]
-
-
 def precision_sentence(settings: SimSettings, runs) -> str:
-    """How long the simulated points of ``runs`` (CurveRuns of ``settings``) ran and how precise they are, in words.
-
-    Fixed length (``settings.target_ci`` None): the measured messages of every point.  Precision-driven: the
-    target (relative 95 % half width of the delay), the first length and the cap (``settings.messages``), the
-    range of messages the unsaturated points used and how many ran to the cap; both: the largest half width, a
-    percent of the point's delay.
-    """
-    used, width = _measured(runs)
-    if not used.size:
-        return "No point of this figure was simulated unsaturated."
-    widest = percent(float(width.max()), 1)
-    if settings.target_ci is None:
-        return (f"Every simulated point measured {settings.messages:,} messages after {settings.warmup_messages:,} "
-                f"discarded (a fixed length, no precision target); the widest 95% half width is {widest} of its "
-                "point's delay.")
-    least = settings.messages if settings.min_messages is None else min(settings.min_messages, settings.messages)
-    capped = int((used >= settings.messages).sum())
-    return (f"Every simulated point ran until its delay's 95% half width was within "
-            f"{settings.target_ci * 100:g}% of its mean: {least:,} measured messages first, after "
-            f"{settings.warmup_messages:,} discarded, then lengthened by half at a time, at most "
-            f"{settings.messages:,}.  The {used.size} unsaturated points used {used.min():,} to "
-            f"{used.max():,} messages ({capped} ran to the cap); the widest half width is {widest} of its "
-            "point's delay.")
+    """:func:`models.core.precision.precision_sentence` of the simulated points of ``runs`` (CurveRuns of
+    ``settings``): the delay's precision."""
+    return _precision.precision_sentence(settings, *_precision.measured([r.sim for r in runs]), quantity="delay")
 
 
 def glue_values_precision(settings: SimSettings, runs, name: str) -> dict:
