@@ -15,7 +15,23 @@ centers there are.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _ctz(typingctx, x):
+    """The index of the lowest set bit of ``x`` (a uint64 known to be nonzero)."""
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.IntType(1)(1)])
+
+    return sig, codegen
 
 
 @njit(cache=True)
@@ -55,6 +71,9 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
     blk_stamp = np.full(C, -1, np.int64)
     blk_cnt = np.zeros(C, np.int64)
     blk_pre = np.full(C, -1, np.int64)
+    # the switch output ports with a message queued, as bits (port c: bit c % 64 of word c // 64), so that
+    # phase A visits only those, in increasing order (the order of the scan over every port it replaces)
+    queued = np.zeros((n_sw + 63) // 64, np.uint64)
 
     # memories
     mem_msg = np.full(N, -1, np.int64)
@@ -147,54 +166,58 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
                         st_cnt[b, 2 * n] += 1
                         c_sum[c] += res
                         c_cnt[c] += 1
-        # switch output ports: an idle link starts the head message's lead packet
-        for c in range(n_sw):
-            if busy_until[c] >= t:
-                continue
-            h = head[c]
-            if h < 0:
-                continue
-            head[c] = nxt[h]
-            if head[c] < 0:
-                tail[c] = -1
-            busy_until[c] = t + m - 1
-            moves += 1
-            if measured:
-                res = t - arr[h]
-                st = stage_of[c]
-                st_sum[bt, st] += res
-                st_cnt[bt, st] += 1
-                c_sum[c] += res
-                c_cnt[c] += 1
-            hop = m_hop[h]
-            p = m_src[h]
-            d = m_dst[h]
-            if hop < n - 1:
-                m_hop[h] = hop + 1
-                a_msg[na] = h
-                a_ctr[na] = fwd[p, d, hop + 1]
-                na += 1
-            elif hop == n - 1:
-                m_hop[h] = n
-                a_msg[na] = h
-                a_ctr[na] = n_sw + d
-                na += 1
-            elif hop < 2 * n:
-                m_hop[h] = hop + 1
-                a_msg[na] = h
-                a_ctr[na] = ret[d, p, hop - n]
-                na += 1
-            else:  # last return stage: the reply streams into processor p
-                done = t + m - 1
-                done_at[p] = done
-                done_msg[p] = h
-                if done >= warmup and done < cycles:
-                    rt = done - m_t0[h]
-                    b = (done - warmup) * batches // window
-                    r_sum[b] += rt
-                    r_cnt[b] += 1
-                    rp_sum[p] += rt
-                    rp_cnt[p] += 1
+        # switch output ports: an idle link starts the head message's lead packet (the ports with a
+        # message queued, in increasing order)
+        for wd in range(queued.size):
+            bits = queued[wd]
+            while bits:
+                c = wd * 64 + _ctz(bits)
+                bits &= bits - np.uint64(1)
+                if busy_until[c] >= t:
+                    continue
+                h = head[c]
+                head[c] = nxt[h]
+                if head[c] < 0:
+                    tail[c] = -1
+                    queued[wd] &= ~(np.uint64(1) << np.uint64(c - wd * 64))
+                busy_until[c] = t + m - 1
+                moves += 1
+                if measured:
+                    res = t - arr[h]
+                    st = stage_of[c]
+                    st_sum[bt, st] += res
+                    st_cnt[bt, st] += 1
+                    c_sum[c] += res
+                    c_cnt[c] += 1
+                hop = m_hop[h]
+                p = m_src[h]
+                d = m_dst[h]
+                if hop < n - 1:
+                    m_hop[h] = hop + 1
+                    a_msg[na] = h
+                    a_ctr[na] = fwd[p, d, hop + 1]
+                    na += 1
+                elif hop == n - 1:
+                    m_hop[h] = n
+                    a_msg[na] = h
+                    a_ctr[na] = n_sw + d
+                    na += 1
+                elif hop < 2 * n:
+                    m_hop[h] = hop + 1
+                    a_msg[na] = h
+                    a_ctr[na] = ret[d, p, hop - n]
+                    na += 1
+                else:  # last return stage: the reply streams into processor p
+                    done = t + m - 1
+                    done_at[p] = done
+                    done_msg[p] = h
+                    if done >= warmup and done < cycles:
+                        rt = done - m_t0[h]
+                        b = (done - warmup) * batches // window
+                        r_sum[b] += rt
+                        r_cnt[b] += 1
+                        rp_sum[p] += rt
+                        rp_cnt[p] += 1
         # ---- phase B: lead packets sent during t join their queues (end of t).
         # Arrivals in the same cycle to the same FIFO form a block at its tail;
         # the r-th member of the block is inserted at a uniformly random
@@ -213,6 +236,8 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
                 blk_pre[c] = tail[c]
                 if tail[c] < 0:
                     head[c] = msg
+                    if c < n_sw:
+                        queued[c // 64] |= np.uint64(1) << np.uint64(c % 64)
                 else:
                     nxt[tail[c]] = msg
                 tail[c] = msg
