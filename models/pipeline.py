@@ -796,20 +796,18 @@ QUICK_SECONDS = {
     "torus_nbc/04-exercises": 12, "xfolded_tm/04-exercises": 15,
 }
 DEFAULT_QUICK_SECONDS = 15
-#: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores,
-#: 2 notebooks at a time (measured with ``--jobs 2 --force`` at commit 1a91cb4, see the README).  They also order a
-#: first build (:func:`next_run`: the chapter with the most time left first).
+#: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores, 2 notebooks at a
+#: time sharing the 2 cores (:mod:`models.core.cores`; measured with ``make book`` from a fresh clone at commit
+#: d8aba78).  They also order a first build (:func:`next_run`: the chapter with the most time left first).
 FULL_SECONDS = {
-    "min_mva/01-derivation": 5, "min_mva/02-single-packet": 110, "min_mva/03-multi-packet": 67,
-    "min_mva/04-tables": 194, "torus_dor/01-derivation": 7, "torus_dor/02-latency": 1077,
-    "torus_dor/03-comparison": 17, "torus_dor/04-assumptions": 76, "torus_ipp/01-traffic": 24,
-    "torus_ipp/02-latency": 288, "torus_ipp/03-burstiness": 321, "torus_nbc/01-derivation": 13,
-    "torus_nbc/02-latency": 349, "torus_nbc/03-routing-comparison": 426, "xfolded_tm/01-topology": 8,
-    "xfolded_tm/02-model": 8, "xfolded_tm/03-delay": 234, "findings/01-claims": 2,
-    "findings/02-one-network": 41,
-    # the exercises pages: estimates (the curve command's run lengths, about six times the quick ones)
-    "min_mva/05-exercises": 40, "torus_dor/05-exercises": 90, "torus_ipp/04-exercises": 80,
-    "torus_nbc/04-exercises": 150, "xfolded_tm/04-exercises": 80,
+    "min_mva/01-derivation": 4, "min_mva/02-single-packet": 128, "min_mva/03-multi-packet": 87,
+    "min_mva/04-tables": 186, "torus_dor/01-derivation": 4, "torus_dor/02-latency": 569,
+    "torus_dor/03-comparison": 27, "torus_dor/04-assumptions": 49, "torus_ipp/01-traffic": 17,
+    "torus_ipp/02-latency": 186, "torus_ipp/03-burstiness": 207, "torus_nbc/01-derivation": 13,
+    "torus_nbc/02-latency": 178, "torus_nbc/03-routing-comparison": 295, "xfolded_tm/01-topology": 8,
+    "xfolded_tm/02-model": 5, "xfolded_tm/03-delay": 186, "findings/01-claims": 4, "findings/02-one-network": 29,
+    "min_mva/05-exercises": 11, "torus_dor/05-exercises": 15, "torus_ipp/04-exercises": 7,
+    "torus_nbc/04-exercises": 10, "xfolded_tm/04-exercises": 6,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27
