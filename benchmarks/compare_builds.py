@@ -5,8 +5,10 @@ both folders (the executed book's tables, e.g. ``book`` of two checkouts after `
 table with the same shape in both: the numeric cells compared, how many moved, the largest relative move and
 the cells that moved most.  For the simulated points (a ``latency`` column with its 95 % half width, ``latency
 CI`` or ``CI``, or ``sim`` with ``sim CI``) it also counts the points whose move exceeds the two half widths
-together (``beyond noise``), the test of "moved beyond its stated precision".  Tables whose shape changed
-(rows or columns added) are named, not compared.
+together (``beyond noise``), the test of "moved beyond its stated precision", among the points simulated at the
+same load (``rate`` or ``injection`` unchanged: loads that are fractions of a simulated saturation load move
+with it).  A table with columns added or
+removed is compared on the columns both have; one whose rows changed in number is named, not compared.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-CI_PAIRS = (("latency", "latency CI"), ("latency", "CI"), ("sim", "sim CI"), ("sim latency", "sim latency CI"))
+CI_PAIRS = (("latency", "latency CI"), ("latency", "CI"), ("sim latency", "sim CI"), ("sim latency", "sim latency CI"),
+            ("sim delay", "sim 95% CI"))
+#: the load column of a points table: a point is compared with its old value only at the same load
+LOAD_COLUMNS = ("rate", "injection", "load")
 
 
 def _numeric(df: pd.DataFrame) -> pd.DataFrame:
@@ -36,11 +41,17 @@ def compare_table(old: pd.DataFrame, new: pd.DataFrame) -> dict:
     out = dict(cells=int(both.values.sum()), moved=int(moved.values.sum()),
                largest=float(np.nanmax(rel.values)) if moved.values.any() else 0.0, beyond=None, points=None,
                top=[])
+    same_load = pd.Series(True, index=a.index)
+    for col in LOAD_COLUMNS:
+        if col in a:
+            same_load = np.isclose(a[col], b[col], rtol=1e-9, atol=0)
+            break
+    out["same_load"] = int(np.sum(same_load))
     for x, ci in CI_PAIRS:
         if x in a and ci in a:
             d = (b[x] - a[x]).abs()
             band = a[ci].abs() + b[ci].abs()
-            ok = np.isfinite(d) & np.isfinite(band)
+            ok = np.isfinite(d) & np.isfinite(band) & same_load
             out["points"] = int(ok.sum())
             out["beyond"] = int((d[ok] > band[ok]).sum())
             break
@@ -60,15 +71,22 @@ def main(old_book: Path, new_book: Path, top: int = 3) -> int:
             print(f"{str(rel):70s} new table")
             continue
         old, new = pd.read_csv(o), pd.read_csv(new_book / rel)
-        if old.shape != new.shape or list(old.columns) != list(new.columns):
-            print(f"{str(rel):70s} shape {old.shape} -> {new.shape}" +
-                  (f", columns added {sorted(set(new.columns) - set(old.columns))}" if set(new.columns) - set(old.columns) else ""))
+        note = ""
+        if len(old) != len(new):
+            print(f"{str(rel):70s} rows {len(old)} -> {len(new)}")
             continue
+        if list(old.columns) != list(new.columns):  # compare the columns both have
+            added = sorted(set(new.columns) - set(old.columns))
+            note = f"  (columns added: {', '.join(added)})" if added else "  (columns removed)"
+            common = [col for col in old.columns if col in new.columns]
+            old, new = old[common], new[common]
         c = compare_table(old, new)
         if c["cells"] == 0:
             continue
         beyond = "" if c["beyond"] is None else f"{c['beyond']} of {c['points']}"
-        print(f"{str(rel):70s} {c['cells']:6d} {c['moved']:6d} {c['largest']:8.2%} {beyond:>14s}")
+        if c["beyond"] is not None and c["same_load"] < len(new):
+            note += f"  ({len(new) - c['same_load']} of {len(new)} points at another load: not compared)"
+        print(f"{str(rel):70s} {c['cells']:6d} {c['moved']:6d} {c['largest']:8.2%} {beyond:>14s}{note}")
         for t in c["top"][:top] if c["moved"] else []:
             print(f"    {t}")
     return 0
