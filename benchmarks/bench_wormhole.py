@@ -31,6 +31,9 @@ What runs (``--repeat`` runs of each, alternated; medians):
   count, so on ``torus_dor`` both run 4 VCs) and **same rate** (the
   configuration's fixed rate for both, the booksim run with the next even VC
   count);
+* ``--phases``: where a cycle's time goes, each router's share of processor cycles per phase on the four
+  configurations and the cycles per flit-hop, from a profiled build (``MODELS_SIM_PROFILE=1``, its own numba
+  cache: :data:`models.sim.wormhole.steps.PROFILE`);
 * ``--booksim PATH``: issue #36's side by side, BookSim 2's executable at
   ``PATH`` (:mod:`booksim_side_by_side`: its configuration, run length, CPU time
   and flit-hop count), the preset and the ideal router on issue #36's four
@@ -48,7 +51,7 @@ The saturation loads are the table :data:`SATURATION`, measured with
 ``--measure-saturation [NETWORK ...]`` (the smallest load whose run reports
 ``saturated``, by bisection).
 
-Run: ``python benchmarks/bench_wormhole.py [--quick] [--repeat 3] [--config NAME]
+Run: ``python benchmarks/bench_wormhole.py [--quick] [--repeat 3] [--config NAME] [--phases]
 [--router ideal --router booksim] [--booksim PATH | --compare PATH] [--measure-saturation [NETWORK ...]]``.
 """
 
@@ -328,14 +331,43 @@ def side_by_side(booksim: str, names=tuple(ISSUE36), repeat: int = 3, quick: boo
     return res
 
 
+def phases(names=tuple(ISSUE36), routers=("ideal", "booksim"), quick: bool = False) -> dict:
+    """Where a cycle's time goes: each router's share of processor cycles per phase on each configuration,
+    from a profiled build (``MODELS_SIM_PROFILE=1``: the kernels read the cycle counter between their phases,
+    :data:`models.sim.wormhole.steps.PROFILE`; it runs with a numba cache of its own, in a fresh process per run).
+    Also prints the cycles per flit-hop."""
+    import tempfile
+
+    here = str(Path(__file__).resolve().parents[1])
+    res = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ.update(MODELS_SIM_PROFILE="1", NUMBA_CACHE_DIR=tmp)
+        try:
+            for name in names:
+                for router in routers:
+                    r = _subprocess(here, name, quick, _own_load(name, router))
+                    clk = {k[len("cycles_"):]: v for k, v in r["work"].items() if k.startswith("cycles_")}
+                    total = sum(clk.values())
+                    per_hop = total * r["cycles"] / r["flit_hops"]
+                    print(f"{name:9s} {router:8s} " + ", ".join(f"{k} {v / total:.1%}" for k, v in clk.items())
+                          + f"; {per_hop:.0f} processor cycles per flit-hop", flush=True)
+                    res[(name, router)] = dict(shares={k: v / total for k, v in clk.items()}, per_hop=per_hop)
+        finally:
+            for k in ("MODELS_SIM_PROFILE", "NUMBA_CACHE_DIR"):
+                os.environ.pop(k, None)
+    return res
+
+
 def main(quick: bool = False, compare_with: str | None = None, repeat: int = 3, routers=None, booksim=None,
-         configs=None) -> dict:
+         configs=None, profile: bool = False) -> dict:
     """The benchmark the options choose (module docstring)."""
     if not (isinstance(repeat, int) and repeat >= 1):
         raise ValueError(f"`repeat` (runs of each side) must be an integer >= 1; got {repeat!r}")
     unknown = [name for name in configs or () if name not in CONFIGS]
     if unknown:
         raise ValueError(f"`--config` must name configurations of {sorted(CONFIGS)}; got {unknown}")
+    if profile:
+        return phases(configs or tuple(ISSUE36), routers or ("ideal", "booksim"), quick)
     if booksim:
         return side_by_side(booksim, configs or tuple(ISSUE36), repeat, quick)
     if compare_with:
@@ -352,6 +384,7 @@ if __name__ == "__main__":
     side = ap.add_mutually_exclusive_group()
     side.add_argument("--compare", default=None, help="PYTHONPATH of the simulator to compare against")
     side.add_argument("--booksim", default=None, metavar="PATH", help="BookSim 2's executable: the side-by-side run")
+    side.add_argument("--phases", action="store_true", help="each router's share of cycles per phase (profiled build)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--router", action="append", default=None, choices=("ideal", "booksim"))
     ap.add_argument("--config", action="append", default=None, help=f"a configuration of {list(CONFIGS)}")
@@ -361,4 +394,4 @@ if __name__ == "__main__":
     if a.measure_saturation is not None:
         measure_saturation(a.measure_saturation)
         sys.exit(0)
-    main(a.quick, a.compare, a.repeat, tuple(a.router or ()), a.booksim, a.config)
+    main(a.quick, a.compare, a.repeat, tuple(a.router or ()), a.booksim, a.config, a.phases)

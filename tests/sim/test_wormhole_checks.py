@@ -1,8 +1,9 @@
-"""Both kernels' invariant checks (``steps.CHECKS``: ``assert`` statements numba folds away unless
-``MODELS_SIM_CHECKS=1``) hold on every golden case, and the checked build gives the pinned results.
+"""Both kernels' build-time switches.  Invariant checks (``steps.CHECKS``: ``assert`` statements numba folds
+away unless ``MODELS_SIM_CHECKS=1``) hold on every golden case, and the checked build gives the pinned results; a
+profiled build (``steps.PROFILE``, ``MODELS_SIM_PROFILE=1``) counts the cycles of every phase and changes no result.
 
-The checked build runs in a subprocess with its own numba cache folder (the kernels are not cached on disk when
-checked, :data:`models.sim.wormhole.steps.CACHE`; a fresh folder keeps the unchecked cache untouched either way).
+Each build runs in a subprocess with a numba cache folder of its own (the kernels are not cached on disk when
+checked or profiled, :data:`models.sim.wormhole.steps.CACHE`; a fresh folder keeps the plain cache untouched).
 """
 
 import json
@@ -85,3 +86,35 @@ except AssertionError:
                MODELS_CACHE_DIR=str(tmp_path / "results"))
     proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert "asserted" in proc.stdout, proc.stderr[-3000:]
+
+
+def test_a_profiled_build_counts_every_phase_and_changes_no_result(tmp_path):
+    """With ``MODELS_SIM_PROFILE=1`` each router's ``work`` holds the processor cycles of each of its phases
+    (every one counted), and the run's results are those of the unprofiled build."""
+    code = """
+import json
+from models.networks.graph import Torus
+from models.sim.wormhole import simulate, kernel, booksim_kernel
+out = {}
+for router, phases in (("ideal", kernel.PHASES), ("booksim", booksim_kernel.PHASES)):
+    r = simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.02, messages=2000,
+                 warmup_messages=200, seed=5, router=router)
+    out[router] = dict(latency=r.latency, flit_hops=r.flit_hops, cycles={p: r.work.get("cycles_" + p, -1) for p in phases})
+print(json.dumps(out))
+"""
+    got = {}
+    for profiled in (True, False):
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / f"numba{int(profiled)}"),
+                   MODELS_CACHE_DIR=str(tmp_path / "results"))
+        env.pop("MODELS_SIM_PROFILE", None)
+        if profiled:
+            env["MODELS_SIM_PROFILE"] = "1"
+        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                              timeout=900)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        got[profiled] = json.loads(proc.stdout.strip().splitlines()[-1])
+    for router in ("ideal", "booksim"):
+        assert all(c > 0 for c in got[True][router]["cycles"].values()), got[True][router]
+        assert all(c == -1 for c in got[False][router]["cycles"].values())  # not reported when off
+        assert got[True][router]["latency"] == got[False][router]["latency"]
+        assert got[True][router]["flit_hops"] == got[False][router]["flit_hops"]

@@ -600,7 +600,8 @@ def simulate_booksim(topology, **kw):
     return summarise(s.p, s.sc, s.status, s.tags, hist_acc=s.hist.acc, channel_flits=s.sw.chout["flits"][:s.C],
                      params=run_params(topology, s.p, "booksim", wait_for_tail_credit=s.p.wtc,
                                        vc_partition=s.p.vc_partition), wall=s.wall,
-                     work=dict(vc_alloc_requests="va_requests", sw_alloc_requests="sw_requests"))
+                     work=dict(vc_alloc_requests="va_requests", sw_alloc_requests="sw_requests",
+                               **({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES} if steps.PROFILE else {})))
 
 
 def channel_vc_flits(s) -> np.ndarray:

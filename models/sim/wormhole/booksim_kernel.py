@@ -79,7 +79,7 @@ import numpy as np
 from numba import njit
 
 # the status codes, phase and length kinds, and the steps both kernels share (:mod:`.steps`)
-from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE,  # noqa: F401 (the wrapper reads the codes here)
+from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, PROFILE, clock,  # noqa: F401 (the wrapper reads the codes here)
                     RUNNING, SATURATED, all_measured, allowed, arrival, close_cycle, count_delivered, count_new,
                     draw_message, list_free, prefetch, state_after, uidx)
 from .routing import KIND_FIXED_ESCAPE
@@ -136,7 +136,11 @@ SCALARS = np.dtype([
     ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nsw", _i8), ("nsrc", _i8), ("gen", _i8),
     ("insys_w0", _i8), ("va_requests", _i8), ("sw_requests", _i8), ("target", _i8), ("chunk_end", _i8),
     ("nextarr", _f8), ("innet_acc", _f8),
+    ("clk_events", _i8), ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8),
+    ("clk_switch_allocation", _i8), ("clk_bookkeeping", _i8),
 ], align=True)
+#: the phases A-F whose processor cycles a profiled build (``steps.PROFILE``) sums, the fields of :data:`SCALARS`
+PHASES = ("events", "generation", "injection", "vc_allocation", "switch_allocation", "bookkeeping")
 
 #: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection
 #: port, buffer depth; routing kind (``KIND_*``), first adaptive VC, escape class present, escape
@@ -841,19 +845,37 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     status = RUNNING
     while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
         t = sc.t
+        c0 = clock() if PROFILE else 0
         nvca, nsw = _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, nvca, nsw)  # A
+        if PROFILE:
+            c1 = clock()
+            sc.clk_events += c1 - c0
         n = _generation(t, cfg, sc, mm, rng, msg, sources, tagcap, nsrc)  # B
         if n < 0:
             status = SATURATED
             break
         nsrc = n
+        if PROFILE:
+            c0 = clock()
+            sc.clk_generation += c0 - c1
         nsrc, moved = _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc)  # C
+        if PROFILE:
+            c1 = clock()
+            sc.clk_injection += c1 - c0
         nvca, nnew = _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca)  # D
+        if PROFILE:
+            c0 = clock()
+            sc.clk_vc_allocation += c0 - c1
         nsw, nvca, ngr = _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew)  # E
         if ngr > 0:
             moved = True
             sc.flithops += ngr
+        if PROFILE:
+            c1 = clock()
+            sc.clk_switch_allocation += c1 - c0
         status = _bookkeeping(t, moved, cfg, sc, hist, tags)  # F
+        if PROFILE:
+            sc.clk_bookkeeping += clock() - c1
         if status != RUNNING:
             break
     sc.nvca = nvca

@@ -92,8 +92,9 @@ from numba import njit
 
 from .routing import KIND_FIXED_ESCAPE
 from .traffic import rng_next
-from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, all_measured, allowed, arrival,
-                    close_cycle, count_delivered, count_new, ctz, draw_message, prefetch, state_after, uidx)
+from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, PROFILE, RUNNING, SATURATED, all_measured, allowed,
+                    arrival, clock, close_cycle, count_delivered, count_new, ctz, draw_message, prefetch,
+                    state_after, uidx)
 
 # channel types
 CT_NET, CT_INJ, CT_EJ = 0, 1, 2
@@ -134,7 +135,11 @@ SCALARS = np.dtype([
     ("deliv_w", _i8), ("gen_w", _i8), ("cyc_w", _i8), ("free", _i8), ("npend", _i8), ("nact", _i8),
     ("nq", _i8), ("maxlen", _i8), ("gen", _i8), ("insys_w0", _i8), ("alloc_tries", _i8),
     ("chan_visits", _i8), ("target", _i8), ("chunk_end", _i8), ("nextarr", _f8), ("innet_acc", _f8),
+    ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8), ("clk_traversal", _i8),
+    ("clk_bookkeeping", _i8),
 ], align=True)
+#: the phases whose processor cycles a profiled build (``steps.PROFILE``) sums, the fields of :data:`SCALARS`
+PHASES = ("generation", "injection", "vc_allocation", "traversal", "bookkeeping")
 
 #: the run's parameters (read-only scalars): nodes ``n``, ports per router ``p``, VCs per network
 #: channel ``v``, buffer depth ``b`` (flits per VC), router delay ``r`` (cycles a header spends in a
@@ -589,13 +594,26 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
     one here), and every array it touches is an argument, alive for the whole call."""
     sc = sc_arr[0]
     tagcap = tags.lat.size
+    c0 = clock() if PROFILE else 0
     while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
         t = sc.t
         if not _generation(t, cfg, sc, mm, rng, msg, node, lists.qlist, tagcap):
             return SATURATED
+        if PROFILE:
+            c1 = clock()
+            sc.clk_generation += c1 - c0
         nact = _injection(t, cfg, sc, vc, vo, chan, msg, node, lists.act, lists.qlist, sc.nact)
+        if PROFILE:
+            c0 = clock()
+            sc.clk_injection += c0 - c1
         nact = _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, hist.nch, rng, sc, nact)
+        if PROFILE:
+            c1 = clock()
+            sc.clk_vc_allocation += c1 - c0
         moved = _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact)
+        if PROFILE:
+            c0 = clock()
+            sc.clk_traversal += c0 - c1
         if CHECKS:
             _check(cfg, vc, vo, chan, lists, hist, sc)
         status = close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, hist.nch, hist.acc)
@@ -603,4 +621,8 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
             return status
         if sc.phase == MEASURE and all_measured(sc, tags.done):
             return DONE
+        if PROFILE:
+            c1 = clock()
+            sc.clk_bookkeeping += c1 - c0
+            c0 = c1
     return RUNNING if sc.t >= sc.chunk_end else MAXCYCLES  # RUNNING: the wrapper calls again

@@ -182,7 +182,8 @@ def simulate(
         Messages in the system above which the run is declared saturated.
     seed : int
     cache : bool
-        Read / write the on-disk result cache (``cache_dir()/'wormhole'``).
+        Read / write the on-disk result cache (``cache_dir()/'wormhole'``; never with
+        ``MODELS_SIM_PROFILE=1``, whose per-phase cycle counts are of the run itself).
     tie : {'random', 'plus'}
         Direction of a dimension-order hop (``dor``, and the escape VCs of
         ``duato``) when the offset is exactly ``k/2`` on a bidirectional
@@ -260,9 +261,9 @@ def simulate(
            if cache else None)
     if kwargs["ejection_vcs"] is None and router == "ideal":
         kwargs["ejection_vcs"] = 1
-    if cache:  # computed once, even when another process asks for the same point meanwhile
+    if cache and not steps.PROFILE:  # computed once, even when another process asks for the same point meanwhile
         return DiskCache(cache_dir() / "wormhole").fetch_or_compute(key, lambda: run(topology, **kwargs))
-    return run(topology, **kwargs)
+    return run(topology, **kwargs)  # a profiled build's cycle counts are of this run: neither read nor stored
 
 
 simulate.cache_name = "wormhole"
@@ -281,7 +282,8 @@ def _simulate(topology, **kw):
         raise _deadlock(topology, p, s)
     return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=s.hist.flits[:s.C],
                      params=run_params(topology, p, "ideal"), wall=wall,
-                     work=dict(routing_attempts="alloc_tries", channel_visits="chan_visits"),
+                     work=dict(routing_attempts="alloc_tries", channel_visits="chan_visits",
+                               **({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES} if steps.PROFILE else {})),
                      zero_load=zero_load_network_latency(p))
 
 

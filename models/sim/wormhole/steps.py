@@ -37,8 +37,12 @@ from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 #: The kernels' invariant checks (``if CHECKS: assert ...``), off unless ``MODELS_SIM_CHECKS=1``:
 #: numba compiles the constant in, so the checks cost nothing when off.
 CHECKS = os.environ.get("MODELS_SIM_CHECKS", "") == "1"
-#: numba's on-disk cache for the kernels: off for a checked build (the cache key does not see CHECKS).
-CACHE = not CHECKS
+#: The kernels' per-phase cycle counts (``if PROFILE:``, the processor's cycle counter read between the phases
+#: of a cycle, summed per phase in the run's scalars and reported in the result's ``work``), off unless
+#: ``MODELS_SIM_PROFILE=1``; folded away when off, like :data:`CHECKS`.
+PROFILE = os.environ.get("MODELS_SIM_PROFILE", "") == "1"
+#: numba's on-disk cache for the kernels: off for a checked or profiled build (the cache key does not see them).
+CACHE = not (CHECKS or PROFILE)
 
 # status codes
 RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
@@ -130,6 +134,19 @@ def ctz(typingctx, x):
         i64 = ir.IntType(64)
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
         return builder.call(fn, [context.cast(builder, args[0], signature.args[0], types.int64), ir.IntType(1)(1)])
+
+    return sig, codegen
+
+
+@intrinsic
+def clock(typingctx):
+    """The processor's cycle counter (``llvm.readcyclecounter``: the TSC on x86), for :data:`PROFILE`."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, []), "llvm.readcyclecounter")
+        return builder.call(fn, [])
 
     return sig, codegen
 
