@@ -15,23 +15,9 @@ centers there are.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-
-@intrinsic
-def _ctz(typingctx, x):
-    """The index of the lowest set bit of ``x`` (a uint64 known to be nonzero)."""
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
-        return builder.call(fn, [args[0], ir.IntType(1)(1)])
-
-    return sig, codegen
+from .wormhole.steps import ctz as _ctz  # the lowest set bit (llvm cttz), shared with the wormhole kernels
 
 
 @njit(cache=True)

@@ -155,6 +155,7 @@ def _source_hash() -> str:
     for path in (
         _HERE / "closed_min.py",
         _HERE / "_closed_min_kernel.py",
+        _HERE / "wormhole" / "steps.py",  # the kernel compiles its ctz in
         _HERE.parent / "networks" / "multistage.py",
         _HERE.parent / "networks" / "patterns.py",
         _HERE.parent / "core" / "stats.py",
