@@ -322,7 +322,7 @@ def run_key(source: Path, parameters: dict, models_hash: str, env: dict) -> str:
 #: Notebooks that read the other chapters' outputs (their tables): run after every other
 #: notebook, and keyed also by the other notebooks' run keys, so they are never stale.  (The
 #: findings chapter's comparison page, 02-one-network, simulates on its own and runs with the rest.)
-AFTER_NOTEBOOKS = ("findings/01-claims",)
+AFTER_NOTEBOOKS = ("findings/01-claims", "findings/03-trust")
 
 
 def runs_after(slug: str) -> bool:
@@ -794,6 +794,9 @@ QUICK_SECONDS = {
     # the exercises pages, measured from an empty simulation cache (2 cores, one at a time)
     "min_mva/05-exercises": 9, "torus_dor/05-exercises": 28, "torus_ipp/04-exercises": 16,
     "torus_nbc/04-exercises": 12, "xfolded_tm/04-exercises": 15,
+    # the atlas pages (their quick grids) and the page that reads them
+    "min_mva/06-atlas": 6, "torus_dor/06-atlas": 18, "torus_ipp/05-atlas": 20, "torus_nbc/05-atlas": 10,
+    "xfolded_tm/05-atlas": 15, "findings/03-trust": 3,
 }
 DEFAULT_QUICK_SECONDS = 15
 #: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores, 2 notebooks at a
@@ -808,6 +811,8 @@ FULL_SECONDS = {
     "xfolded_tm/02-model": 5, "xfolded_tm/03-delay": 186, "findings/01-claims": 4, "findings/02-one-network": 29,
     "min_mva/05-exercises": 11, "torus_dor/05-exercises": 15, "torus_ipp/04-exercises": 7,
     "torus_nbc/04-exercises": 10, "xfolded_tm/04-exercises": 6,
+    "min_mva/06-atlas": 100, "torus_dor/06-atlas": 200, "torus_ipp/05-atlas": 200, "torus_nbc/05-atlas": 150,
+    "xfolded_tm/05-atlas": 250, "findings/03-trust": 5,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27

@@ -83,6 +83,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from . import atlas_cli
 from .errors import ConvergenceError, ParameterError, SimulationError
 from .paths import cache_dir
 from .saturation import load_grid
@@ -212,6 +213,9 @@ class Chapter:
         is rounded, repeated values dropped.
     example : str
         An example command line (after ``python -m models.<name>``) for ``--help``.
+    atlas : module, optional
+        The chapter's light ``atlas.py`` (its ``SPEC``, :class:`models.core.atlas.AtlasSpec`, and ``run``): the
+        ``atlas`` command (:mod:`models.core.atlas_cli`).
     """
 
     name: str
@@ -224,6 +228,7 @@ class Chapter:
     latency: str = "mean message latency"
     integer_loads: bool = False
     example: str = ""
+    atlas: ModuleType | None = None
 
     @property
     def simulates(self) -> bool:
@@ -385,7 +390,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
     epilog = f"example:\n  {prog} {chapter.example}" if chapter.example else None
     parser = _Parser(prog=prog, description=chapter.description, epilog=epilog,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="{curve,saturation}", required=True)
+    commands = "{curve,saturation,atlas}" if chapter.atlas is not None else "{curve,saturation}"
+    sub = parser.add_subparsers(dest="command", metavar=commands, required=True)
     load = f"{chapter.load}, {chapter.load_unit}"
 
     curve = sub.add_parser(
@@ -470,6 +476,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         p.add_to(group)
     sat.add_argument("--rtol", type=_positive_float, default=SAT_RTOL, metavar="R",
                      help=f"relative tolerance of the saturation load (dimensionless; default: {SAT_RTOL})")
+    if chapter.atlas is not None:
+        atlas_cli.add_parser(sub, chapter, argparse.RawDescriptionHelpFormatter)
     return parser
 
 
@@ -706,6 +714,11 @@ def _saturation(args, parser, chapter: Chapter) -> int:
     return 0
 
 
+def _atlas(args, parser, chapter: Chapter) -> int:
+    return atlas_cli.command(args, parser, chapter, check_output=_check_output, write_failure=_write_failure,
+                             io_failure=_io_failure)
+
+
 def _stop_signals():
     """A context manager for :func:`main`: SIGINT, SIGTERM and SIGHUP raise :class:`KeyboardInterrupt`.
 
@@ -762,19 +775,20 @@ def main(chapter: Chapter, argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser(chapter)
     args = parser.parse_args(None if argv is None else list(argv))
-    command = {"curve": _curve, "saturation": _saturation}[args.command]
+    command = {"curve": _curve, "saturation": _saturation, "atlas": _atlas}[args.command]
     sub = parser._subparsers._group_actions[0].choices[args.command]  # the subcommand's parser, for its usage
     with _stop_signals() as caught:
         try:
             return command(args, sub, chapter)
         except (ValueError, ConvergenceError, SimulationError) as exc:
-            return _fail(sub, chapter, exc, options=("loads", "points", "upto", "out", "plot"))
+            axes = (*(a.name for a in chapter.atlas.SPEC.axes), "setups") if args.command == "atlas" else ()
+            return _fail(sub, chapter, exc, options=("loads", "points", "upto", "out", "plot", *axes))
         except KeyboardInterrupt:
             import signal
 
             signum = caught[0] if caught else signal.SIGINT
             kept = ("; the simulated points that finished are cached, the same command computes only the others"
-                    if getattr(args, "simulate", False) else "")
+                    if getattr(args, "simulate", False) or args.command == "atlas" else "")
             try:
                 print(f"{sub.prog}: interrupted by {signal.Signals(signum).name}{kept}", file=sys.stderr)
             except OSError:  # SIGHUP: the terminal may be gone

@@ -24,7 +24,7 @@ from __future__ import annotations
 import models.min_mva as front
 from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.min_mva import setups
+from models.min_mva import atlas, setups
 from models.networks.multistage import RETURN_WIRINGS, TOPOLOGIES
 from models.networks.patterns import PATTERNS
 
@@ -55,6 +55,7 @@ CHAPTER = Chapter(
     latency="mean response time R",
     integer_loads=True,
     example="curve --k 2 --n 6 --S_mm 2 --loads 1 2 4 8 16 --out curve.csv",
+    atlas=atlas,
 )
 
 

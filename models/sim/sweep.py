@@ -217,6 +217,18 @@ def cluster_executor(address: str | None = None) -> cf.Executor | None:
     return client.get_executor(pure=False)
 
 
+def in_cluster_task() -> bool:
+    """Whether this code runs inside a Dask worker's task (``distributed.get_worker`` finds one)."""
+    mod = sys.modules.get("distributed")
+    if mod is None:
+        return False
+    try:
+        mod.get_worker()
+    except ValueError:
+        return False
+    return True
+
+
 def close_clients() -> None:
     """Close the Dask clients :func:`cluster_executor` opened in this process."""
     with _clients_lock:
@@ -383,6 +395,7 @@ def run_sweep(
     progress: bool = True,
     cache=True,
     errors: str = "raise",
+    hold_tokens: bool = True,
 ) -> list:
     """Run ``simulate_fn(**point)`` for every point, in parallel, cached; results in input order.
 
@@ -412,6 +425,12 @@ def run_sweep(
         On a failed point (e.g. ``DeadlockError``), raise the first error after
         the other points have finished (default), or put the exception in
         its place in the returned list.
+    hold_tokens : bool
+        In a pipeline, each point holds one of its cores while it runs
+        (default).  False for points that are not simulations themselves but
+        run sweeps of their own, whose points take the cores (the cells of an
+        atlas, :func:`models.core.atlas.run_atlas`): a cell holding a core
+        while its points wait for one could wait for ever.
 
     Each point is written to the cache as soon as it finishes (before it is
     counted as done).  An interrupt (``KeyboardInterrupt``) or another
@@ -449,10 +468,15 @@ def run_sweep(
             todo.append(i)
     cluster = False
     if todo and executor is None:
-        executor = cluster_executor()  # None unless $MODELS_DASK_SCHEDULER is set
+        # None unless $MODELS_DASK_SCHEDULER is set; a sweep inside a cluster's task runs in that task's
+        # process (a task that waits on the cluster it runs on could wait for ever)
+        executor = None if in_cluster_task() else cluster_executor()
         cluster = executor is not None
     tokens = cores.from_env() if todo else None  # a pipeline's cores: a point runs while holding one
     workers = cores.sweep_workers(jobs, tokens)
+    if tokens is not None and not hold_tokens:  # the points' own sweeps take the cores
+        tokens.close()
+        tokens = None
     bar = None
     missing = len(todo) + sum(len(c) for c in copies.values())
     if progress:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import models.torus_dor as front
 from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.torus_dor import setups
+from models.torus_dor import atlas, setups
 
 CHAPTER = Chapter(
     name="torus_dor",
@@ -34,6 +34,7 @@ CHAPTER = Chapter(
     setups=setups,
     setup_help="the paper's scheme (L injection VCs, one ejection VC), on the model's torus",
     example="curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv",
+    atlas=atlas,
 )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import models.torus_ipp as front
 from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.torus_ipp import setups
+from models.torus_ipp import atlas, setups
 
 CHAPTER = Chapter(
     name="torus_ipp",
@@ -37,6 +37,7 @@ CHAPTER = Chapter(
     setups=setups,
     setup_help="; ".join(f"{name!r} = {s.short}" for name, s in setups.SETUPS.items()),
     example="curve --k 8 --V 3 --M 32 --sigma1 0.2 --sigma2 0.8 --points 30 --out curve.csv",
+    atlas=atlas,
 )
 
 

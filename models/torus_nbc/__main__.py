@@ -14,7 +14,7 @@ default, or ``model``, ``V`` ejection VCs; ``RUN``)::
 from __future__ import annotations
 
 import models.torus_nbc as front
-from models.torus_nbc import setups
+from models.torus_nbc import atlas, setups
 from models.core.cli import REQUIRED, Chapter, Param, run
 from models.core.cli import main as cli_main
 
@@ -40,6 +40,7 @@ CHAPTER = Chapter(
     setup_help=", ".join(f"'{name}' = {st.short} per node ({_FOLLOWS[st.stands_for]})"
                          for name, st in setups.SETUPS.items()),
     example="curve --k 8 --M 32 --V 10 --points 30 --out curve.csv",
+    atlas=atlas,
 )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import models.xfolded_tm as front
 from models.core.cli import Chapter, Param, run
 from models.core.cli import main as cli_main
-from models.xfolded_tm import setups
+from models.xfolded_tm import atlas, setups
 from models.xfolded_tm.solve import CHANNEL_RATES, SOURCE_RATES, VBAR_READINGS
 
 
@@ -57,6 +57,7 @@ CHAPTER = Chapter(
     setup_help=setups.SETUP_HELP,
     latency="average message delay",
     example="curve --topology xfolded_completed --k 8 --M 32 --V 2 --points 30 --out curve.csv",
+    atlas=atlas,
 )
 
 
