@@ -792,11 +792,11 @@ QUICK_SECONDS = {
     "torus_nbc/02-latency": 10, "torus_nbc/03-routing-comparison": 9, "xfolded_tm/01-topology": 8,
     "xfolded_tm/02-model": 7, "xfolded_tm/03-delay": 43, "findings/01-claims": 2, "findings/02-one-network": 8,
     # the exercises pages, measured from an empty simulation cache (2 cores, one at a time)
-    "min_mva/05-exercises": 9, "torus_dor/05-exercises": 28, "torus_ipp/04-exercises": 16,
-    "torus_nbc/04-exercises": 12, "xfolded_tm/04-exercises": 15,
+    "min_mva/06-exercises": 9, "torus_dor/06-exercises": 28, "torus_ipp/05-exercises": 16,
+    "torus_nbc/05-exercises": 12, "xfolded_tm/05-exercises": 15,
     # the atlas pages (their quick grids) and the page that reads them
-    "min_mva/06-atlas": 6, "torus_dor/06-atlas": 18, "torus_ipp/05-atlas": 20, "torus_nbc/05-atlas": 10,
-    "xfolded_tm/05-atlas": 15, "findings/03-trust": 3,
+    "min_mva/05-atlas": 6, "torus_dor/05-atlas": 18, "torus_ipp/04-atlas": 20, "torus_nbc/04-atlas": 10,
+    "xfolded_tm/04-atlas": 15, "findings/03-trust": 3,
 }
 DEFAULT_QUICK_SECONDS = 15
 #: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores, 2 notebooks at a
@@ -809,10 +809,10 @@ FULL_SECONDS = {
     "torus_ipp/02-latency": 186, "torus_ipp/03-burstiness": 207, "torus_nbc/01-derivation": 13,
     "torus_nbc/02-latency": 178, "torus_nbc/03-routing-comparison": 295, "xfolded_tm/01-topology": 8,
     "xfolded_tm/02-model": 5, "xfolded_tm/03-delay": 186, "findings/01-claims": 4, "findings/02-one-network": 29,
-    "min_mva/05-exercises": 11, "torus_dor/05-exercises": 15, "torus_ipp/04-exercises": 7,
-    "torus_nbc/04-exercises": 10, "xfolded_tm/04-exercises": 6,
-    "min_mva/06-atlas": 100, "torus_dor/06-atlas": 200, "torus_ipp/05-atlas": 200, "torus_nbc/05-atlas": 150,
-    "xfolded_tm/05-atlas": 250, "findings/03-trust": 5,
+    "min_mva/06-exercises": 11, "torus_dor/06-exercises": 15, "torus_ipp/05-exercises": 7,
+    "torus_nbc/05-exercises": 10, "xfolded_tm/05-exercises": 6,
+    "min_mva/05-atlas": 100, "torus_dor/05-atlas": 200, "torus_ipp/04-atlas": 200, "torus_nbc/04-atlas": 150,
+    "xfolded_tm/04-atlas": 250, "findings/03-trust": 5,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27

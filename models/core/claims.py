@@ -501,10 +501,11 @@ def claims_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
 
 
 def claims_file(chapter: str, what: str = "claims") -> str:
-    """The file name ``tab-<chapter>-<what>.csv`` (``what``: ``claims`` or ``reproductions``)."""
+    """The file name ``tab-<chapter>-<what>.csv`` (``what``: ``claims``, ``atlas-claims`` -- the rows the
+    chapter's accuracy atlas judges, :mod:`models.core.atlas_claims` -- or ``reproductions``)."""
     if not isinstance(chapter, str) or not chapter.isidentifier() or chapter != chapter.lower():
         raise ParameterError(f"`chapter` must be a chapter slug (lower case, e.g. 'torus_nbc'); got {chapter!r}")
-    require_choice("what", what, ("claims", "reproductions"))
+    require_choice("what", what, ("claims", "atlas-claims", "reproductions"))
     return f"tab-{chapter}-{what}.csv"
 
 
@@ -580,8 +581,11 @@ def _locked_merge(directory: Path, name: str, frame: pd.DataFrame, columns: Sequ
 
 def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike = "tables", *,
                 setups: Mapping[str, SimulatorSetup] | None = None, owns: Iterable[str] | None = None,
-                order: Sequence[str] | None = None) -> pd.DataFrame:
-    """Write ``frame``'s claims into ``<directory>/tab-<chapter>-claims.csv``; return the whole table.
+                order: Sequence[str] | None = None, what: str = "claims") -> pd.DataFrame:
+    """Write ``frame``'s claims into ``<directory>/tab-<chapter>-<what>.csv``; return the whole table.
+
+    ``what``: ``"claims"`` (the chapter's claims table) or ``"atlas-claims"`` (the rows its atlas page judges,
+    read with it by the findings chapter).
 
     ``frame`` has exactly :data:`CLAIM_COLUMNS` (rows of :meth:`Claim.row`),
     its ``chapter`` column is ``chapter``, one row per claim, set-up and case.
@@ -594,7 +598,9 @@ def save_claims(frame: pd.DataFrame, chapter: str, directory: str | os.PathLike 
     file is rewritten atomically, sorted by ``order`` (claim ids) when given.
     Without ``owns`` the file holds ``frame`` alone.
     """
-    name = claims_file(chapter)
+    name = claims_file(chapter, what)
+    if what == "reproductions":
+        raise ParameterError("`what`: a reproductions table is written by models.core.reproductions")
     if not isinstance(frame, pd.DataFrame) or tuple(frame.columns) != CLAIM_COLUMNS:
         cols = list(frame.columns) if isinstance(frame, pd.DataFrame) else frame
         raise ParameterError(f"a claims table must have exactly the columns {list(CLAIM_COLUMNS)}; got {cols!r}")

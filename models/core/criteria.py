@@ -110,6 +110,13 @@ CRITERIA = _declare(
               "saturated at one of them for every simulated saturation load in the search's bracket, holds when "
               "for none", "the simulated saturation search's bracket: undecided when the model's saturation load "
               "lies inside the bracket of such a fraction"),
+    # the accuracy atlas (models.core.atlas_claims)
+    Criterion("bounded-error", "\"a high (significant, good) degree of accuracy\" as one part of a sentence: "
+              "whatever the word means, an error that is unbounded is not accurate", "fails where the model's worst "
+              "error below 80% of the simulated saturation load is unbounded (the model saturates at 25, 50 or 75% "
+              "of it, models.core.claims.accuracy_below) at a configuration in the sentence's scope; otherwise "
+              "undecided (the sentence's other parts are not measured there)", "the simulated saturation search's "
+              "bracket: a configuration whose model saturation load lies inside it decides nothing"),
 )
 
 

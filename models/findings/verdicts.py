@@ -238,7 +238,8 @@ def check_claims(frame: pd.DataFrame, source: str = "claims table", chapter: str
 
 
 def read_chapter_claims(book_dir, chapter: str) -> pd.DataFrame:
-    """The checked claims table of one chapter (:func:`check_claims`).
+    """The checked claims table of one chapter (:func:`check_claims`), with the rows its atlas page judged
+    (``tab-<chapter>-atlas-claims.csv``, :mod:`models.core.atlas_claims`) once that page has run.
 
     Raises
     ------
@@ -248,16 +249,20 @@ def read_chapter_claims(book_dir, chapter: str) -> pd.DataFrame:
         When it is malformed (the message names the file).
     """
     path = claims_path(book_dir, chapter)
+    atlas = Path(book_dir) / chapter / "tables" / claims_file(chapter, "atlas-claims")
     if not path.is_file():
         raise FileNotFoundError(
             f"{path}: the claims table of chapter {chapter!r} is missing. It is written by the chapter's "
             f"notebooks (notebooks/{chapter}/); run them first, e.g. `python -m models.pipeline {chapter}` "
             f"(or into the same --out folder as this notebook).")
-    try:
-        frame = pd.read_csv(path, keep_default_na=True)
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{path}: empty file (a claims table has the columns {', '.join(CLAIM_COLUMNS)})") from None
-    return check_claims(frame, source=str(path), chapter=chapter)
+    frames = []
+    for p in (path, atlas) if atlas.is_file() else (path,):  # the atlas page's rows, once it has run
+        try:
+            frames.append(pd.read_csv(p, keep_default_na=True))
+        except pd.errors.EmptyDataError:
+            raise ValueError(f"{p}: empty file (a claims table has the columns {', '.join(CLAIM_COLUMNS)})") from None
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return check_claims(frame, source=" + ".join(str(p) for p in (path, atlas)[:len(frames)]), chapter=chapter)
 
 
 def read_claims(book_dir, chapters: Iterable[str] | None = None) -> pd.DataFrame:

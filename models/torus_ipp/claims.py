@@ -24,7 +24,7 @@ from ..core.tables import percent, signed_percent
 from .experiments import gap_source
 from .setups import SETUPS
 
-__all__ = ["CLAIMS", "CONSIDERED", "FIT_TOLERANCE", "claims_table", "error_words"]
+__all__ = ["CLAIMS", "CONSIDERED", "ATLAS_CLAIMS", "FIT_TOLERANCE", "claims_table", "error_words"]
 
 #: The chapter's name, in the first column of its claims table.
 CHAPTER = "torus_ipp"
@@ -62,6 +62,10 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
 # approximation is possible in this model), not "in some cases": a general statement, judged at every curve.
 
 #: Sentences of the paper the book read and does not judge, with the reason.
+#: The sentences whose scope covers the chapter's accuracy atlas: none.  The paper's accuracy sentence speaks of
+#: "the figures" (latency-accuracy), its own two networks.
+ATLAS_CLAIMS: dict = {}
+
 CONSIDERED: tuple[Considered, ...] = (
     Considered("Abstract; Sec. 1",
                "The validity of the model is demonstrated by comparing analytical results to those obtained through "

@@ -2,7 +2,8 @@
 
 The grid (:data:`SPEC`) spans the paper's validation (8x8 and 16x16
 bidirectional tori, ``M`` = 32 and 64 flits, ``V`` = 10) and a step beyond:
-4x4 tori, 8- and 100-flit messages, ``V`` = 14.  Two set-ups: ``"model"``
+4x4 tori, 8- and 100-flit messages, ``V`` = 14 (``M`` = 64 is left out of the
+book's grid, to keep the atlas within its CPU budget; ``--M 64`` adds it).  Two set-ups: ``"model"``
 (``V`` ejection VCs, as the model assumes: its errors measure the model's
 approximations) and the paper's ``"paper"`` (one ejection VC, as the paper
 states) beside it.
@@ -29,7 +30,7 @@ SPEC = core.AtlasSpec(
           core.Axis("M", "message length, flits", int, label="M [flits]"),
           core.Axis("V", "virtual channels per physical channel, >= k/2 + 2 (k/2 + 1 escape levels, one adaptive)",
                     int, label="V [VCs]")),
-    grid={"k": (4, 8, 16), "M": (8, 32, 64, 100), "V": (10, 14)},
+    grid={"k": (4, 8, 16), "M": (8, 32, 100), "V": (10, 14)},
     quick={"k": (4, 8), "M": (8, 32), "V": (10,)},
     setups=("model", "paper"),
     paper=tuple({"k": k, "M": m, "V": 10} for k in (8, 16) for m in (32, 64)),

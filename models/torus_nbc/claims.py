@@ -22,11 +22,12 @@ import math
 import pandas as pd
 
 from ..core import criteria
+from ..core.atlas_claims import WideClaim
 from ..core.claims import Claim, Considered, bracket_status, claims_frame, furthest_from_one
 from ..core.setups import ACCURACY_FRACTIONS
 from .experiments import CLASS1_ACYCLIC, ROUTINGS, SATURATED_FROM, UNCERTAIN, WORST, value_range, worst_gap_row
 
-__all__ = ["CHAPTER", "CLAIMS", "CONSIDERED", "claims_table"]
+__all__ = ["CHAPTER", "CLAIMS", "CONSIDERED", "ATLAS_CLAIMS", "claims_table"]
 
 #: The chapter's slug, as the claims table names it.
 CHAPTER = "torus_nbc"
@@ -59,6 +60,10 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "are in good agreement with those obtained through simulation under different working conditions.",
           "error", quantifier="all", quantifier_quote="under different working conditions"),
 )}
+
+#: The sentences whose scope covers the chapter's accuracy atlas (:mod:`models.core.atlas_claims`), judged there
+#: too: the Conclusions' "good agreement ... under different working conditions".
+ATLAS_CLAIMS = {"good-agreement": WideClaim(CLAIMS["good-agreement"], "under different working conditions")}
 
 #: Checkable sentences of the paper the book read and does not judge, with the reason.
 CONSIDERED: tuple[Considered, ...] = (

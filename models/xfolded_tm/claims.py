@@ -21,6 +21,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from ..core.atlas_claims import WideClaim
 from ..core.claims import Accuracy, Claim, Considered, claims_frame, furthest_from_one, row_outcome
 from ..core.setups import ACCURACY_FRACTIONS, BELOW
 from ..core.tables import UNBOUNDED_WORD, percent
@@ -30,7 +31,7 @@ from .topology import PROP1_FIT_KS, k_ranges, proposition1_fit
 
 __all__ = ["CHAPTER", "CLAIMS", "CONSIDERED", "ACCURATE_5PCT", "ERROR_GROUPS", "GROUP_LABELS", "NETWORK_GROUPS",
            "XFOLDED_GROUPS", "SIMILAR_FACTOR", "UNBOUNDED", "error_text", "setups_in", "tri", "accuracy_of",
-           "similar", "rank_text", "claims_table"]
+           "similar", "rank_text", "claims_table", "ATLAS_CLAIMS"]
 
 #: The chapter's slug, as its claims rows name it.
 CHAPTER = "xfolded_tm"
@@ -94,6 +95,16 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "The uniform's injection rate, [... lambda_u], can be found using [... lambda_u = 1/2 (lambda × AD_k). "
           "(6)]", "fact", quantifier="all"),
 )}
+
+#: The sentences whose scope covers the chapter's accuracy atlas (:mod:`models.core.atlas_claims`), judged there
+#: too: the Abstract's "a significant degree of accuracy for x-Folded TM topology ... even in varied virtual
+#: channels", on the atlas's x-Folded TM configurations (Definition 1 completed: the atlas simulates that
+#: reading; the chapter's own rows give the printed one beside it).  Sec. 4's sentences speak of "the presented
+#: simulation results", the paper's own figures: not judged on the atlas.
+ATLAS_CLAIMS = {"abstract-accuracy": WideClaim(
+    CLAIMS["abstract-accuracy"], "for x-Folded TM topology under the traffic pattern even in varied virtual channels",
+    where=lambda f: f["topology"] == "xfolded_completed", covers="x-Folded TM",
+    reading=READING_LABELS["completed"])}
 
 #: Checkable sentences of the paper the book read and does not judge, with the reason.
 CONSIDERED: tuple[Considered, ...] = (

@@ -120,7 +120,8 @@ def test_rows_bands_and_the_paper_mark():
     assert n == {"configurations": 6, "within 5 %": 2, "within 10 %": 2, "saturates early": 3, "beyond 10 %": 1,
                  "not simulated": 0, "no point": 0}
     assert "within 5 % at 2 of 6 configurations (a = 1, b = 1; a = 2, b = 2)" in core.summary_sentence(frame, SPEC)
-    assert "over the paper's 1 configurations" in core.paper_sentence(frame, SPEC)
+    assert core.paper_sentence(frame, SPEC) == ("At the paper's own configurations in this grid (1), the model's worst "
+                                                "error is 0.0% on 'model'; 0.0% on 'paper'.")
 
 
 @pytest.mark.parametrize("worst, name", [(0.0, "within 5 %"), (0.05, "within 5 %"), (0.0500001, "within 10 %"),
@@ -202,3 +203,62 @@ def test_closed_rows_take_the_fixed_populations(tmp_path, monkeypatch):
     errs = [row[c] for c in atlas.SPEC.error_columns]
     assert atlas.SPEC.error_columns == [f"err @NC={n}" for n in core.CLOSED_POPULATIONS]
     assert all(math.isfinite(e) for e in errs) and row["worst |err|"] == pytest.approx(max(map(abs, errs)))
+
+
+# ----------------------------------------------------------------------------
+# The command
+# ----------------------------------------------------------------------------
+def _main(chapter):
+    import importlib
+
+    return importlib.import_module(f"models.{chapter}.__main__")
+
+
+@pytest.mark.parametrize("chapter", models.CHAPTERS)
+def test_atlas_help_lists_every_axis_with_its_unit(chapter, capsys):
+    m = _main(chapter)
+    with pytest.raises(SystemExit) as e:
+        m.main(["atlas", "--help"])
+    assert e.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for a in m.CHAPTER.atlas.SPEC.axes:
+        assert f"--{a.name}" in out and " ".join(a.unit.split()) in out, a.name
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["--network", "8x1"], "--network"), (["--L", "1"], "--L"), (["--M", "x"], "--M"),
+    (["--messages", "0"], "--messages"),
+])
+def test_a_bad_value_is_one_line_before_anything_is_simulated(argv, option, capsys, monkeypatch):
+    m = _main("torus_dor")
+    monkeypatch.setattr(m.CHAPTER.atlas, "run", lambda *a, **k: pytest.fail("simulated before checking"))
+    assert m.main(["atlas", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"python -m models.torus_dor atlas: error: {option}: "), err[-1]
+
+
+def test_an_interrupted_atlas_says_its_points_are_kept(capsys, monkeypatch):
+    m = _main("torus_nbc")
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(m.CHAPTER.atlas, "run", stop)
+    assert m.main(["atlas", "--k", "4", "--M", "8", "--V", "10"]) == 130
+    assert "the simulated points that finished are cached" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_an_atlas_run_again_reads_every_point_from_the_cache(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path / "cache"))
+    m = _main("xfolded_tm")
+    argv = ["atlas", "--topology", "torus", "--k", "4", "--M", "8", "--V", "2", "--setups", "model", "--jobs", "1",
+            "--messages", "1000", "--warmup", "200", "--no-progress"]
+    assert m.main([*argv, "--out", str(tmp_path / "a.csv"), "--plot", str(tmp_path / "a.svg")]) == 0
+    entries = sorted(p.name for p in (tmp_path / "cache").rglob("*") if p.is_file())
+    assert m.main([*argv, "--out", str(tmp_path / "b.csv")]) == 0
+    assert sorted(p.name for p in (tmp_path / "cache").rglob("*") if p.is_file()) == entries
+    a, b = core.read_atlas(tmp_path / "a.csv"), core.read_atlas(tmp_path / "b.csv")
+    cols = [c for c in a.columns if c != "cpu seconds"]
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+    assert (tmp_path / "a.svg").read_text().startswith("<?xml")
