@@ -460,7 +460,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     sw = K.SwAlloc(new=i32(NV), onlist=i8(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
                    in_n=i8(NCH), out_n=i8(NCH), og=i64(NCH, -1), ia=i64(NCH, -1), p_key=i64(NCH * (P + 1), -1),
                    p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=np.zeros(NV, K.CAND),
-                   gl=i32(NV))
+                   gl=i32(NV), cl=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
                         onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),

@@ -181,7 +181,7 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b"
 #: channel its grant / accept ``og`` / ``ia`` (packed records, -1: none) and the channels with one
 #: (``og_touch``, ``ia_touch``), and the winners ``gl`` (candidate numbers)
 SwAlloc = namedtuple("SwAlloc", ["new", "onlist", "cand", "chin", "chout", "in_n", "out_n", "og", "ia", "p_key",
-                                 "p_touch", "og_touch", "ia_touch", "gl"])
+                                 "p_touch", "og_touch", "ia_touch", "gl", "cl"])
 #: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
 #: channels and ports, the VC's index in its channel (copied from the VC's row once, so that the
 #: arbitration and the grants read one record per candidate, through one array)
@@ -655,16 +655,21 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
         sw.out_n[uidx(och)] = 2 if sw.out_n[uidx(och)] != 0 else 1
     sc.sw_requests += ncand
     # gl holds the winners' candidate numbers (indices into cand)
+    # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
     ngr = 0
-    npr = 0
+    nct = 0
     for i in range(ncand):
+        solo = (sw.in_n[uidx(cand[uidx(i)].ich)] == 1) & (sw.out_n[uidx(cand[uidx(i)].och)] == 1)
+        sw.gl[uidx(ngr)] = i
+        sw.cl[uidx(nct)] = i
+        ngr += solo
+        nct += 1 - solo
+    npr = 0
+    for j in range(nct):  # per (input port, output port), the VC first in round-robin order from the port's offset
+        i = sw.cl[uidx(j)]
         ich = cand[uidx(i)].ich
-        if sw.in_n[uidx(ich)] == 1 and sw.out_n[uidx(cand[uidx(i)].och)] == 1:
-            sw.gl[uidx(ngr)] = i
-            ngr += 1
-        else:  # per (input port, output port), the VC first in round-robin order from the port's offset
-            npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[uidx(i)].op, cand[uidx(i)].vi,
-                         sw.chin[uidx(ich)].rr, V, i)
+        npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[uidx(i)].op, cand[uidx(i)].vi,
+                     sw.chin[uidx(ich)].rr, V, i)
     if npr > 0:
         nog = 0
         for j in range(npr):  # grant: each output port takes the input port first from its pointer
