@@ -184,9 +184,10 @@ SwAlloc = namedtuple("SwAlloc", ["new", "onlist", "cand", "chin", "chout", "in_n
                                  "p_touch", "og_touch", "ia_touch", "gl", "cl"])
 #: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
 #: channels and ports, the VC's index in its channel (copied from the VC's row once, so that the
-#: arbitration and the grants read one record per candidate, through one array)
-CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi"], "formats": [_i4] * 7,
-                 "offsets": [0, 4, 8, 12, 16, 20, 24], "itemsize": 32})
+#: arbitration and the grants read one record per candidate, through one array), and ``drop`` (1: a
+#: grant took it off the list, set by :func:`_send` for the list's rebuild)
+CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi", "drop"], "formats": [_i4] * 8,
+                 "offsets": [0, 4, 8, 12, 16, 20, 24, 28], "itemsize": 32})
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
 #: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
@@ -196,9 +197,10 @@ Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act"
 #: measured), routing state (Nbc level / up*/down* phase ``UD_*`` / BookSim's ring partition ``f->ph``
 #: of :func:`_bs_allowed`), next in its list, tie bits
 Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
-#: the event ring, ``NSLOT * NCH`` entries per kind: flits ``(fl << 32) | b`` (``flit``, counts
-#: ``nflit`` per slot), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
-Events = namedtuple("Events", ["flit", "nflit", "credit", "ncredit"])
+#: the event ring, ``NSLOT * NCH`` entries per kind (and one past the end: a full slot's branch-free
+#: write): flits ``(fl << 32) | b`` entering an input buffer (``flit``, counts ``nflit`` per slot) or
+#: a terminal (``eflit``, ``neflit``), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
+Events = namedtuple("Events", ["flit", "nflit", "eflit", "neflit", "credit", "ncredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -267,6 +269,7 @@ def _sw_add(b, n, vs, cand):
     cd.ip = vs[uidx(r + VS_INPORT)]
     cd.op = vs[uidx(r + VS_OUTPORT)]
     cd.vi = vs[uidx(r + VS_IDX)]
+    cd.drop = 0
     return n + 1
 
 
@@ -387,19 +390,12 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 vcs.tsent[uidx(b)] = 0
                 vcs.inuse[uidx(b)] = 0
     ev.ncredit[uidx(slot)] = 0
-    for i in range(ev.nflit[uidx(slot)]):
+    for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
         b = e & MASK
         fl = e >> 32
-        if b >= ejb:  # a flit reaches the terminal
-            bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
-            if bi < cfg.nbatch:
-                batches.flits[uidx(bi)] += 1
-            if fl & 1:  # the tail: delivered
-                _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
-                if bi < cfg.nbatch:
-                    batches.msgs[uidx(bi)] += 1
-            continue
+        if CHECKS:
+            assert b < ejb
         c = vs[uidx(b * NVS + VS_CNT)]
         if CHECKS:
             assert c < B  # a flit is sent only with a credit: the buffer it enters has room
@@ -426,6 +422,20 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             sw.onlist[uidx(b)] = 1
             nsw = _sw_add(b, nsw, vs, sw.cand)
     ev.nflit[uidx(slot)] = 0
+    bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
+    for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
+        e = ev.eflit[uidx(s0 + i)]
+        b = e & MASK
+        fl = e >> 32
+        if CHECKS:
+            assert b >= ejb
+        if bi < cfg.nbatch:
+            batches.flits[uidx(bi)] += 1
+        if fl & 1:  # the tail: delivered
+            _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
+            if bi < cfg.nbatch:
+                batches.msgs[uidx(bi)] += 1
+    ev.neflit[uidx(slot)] = 0
     return nvca, nsw
 
 
@@ -695,16 +705,18 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
             sw.p_key[uidx(sw.p_touch[uidx(j)])] = -1
     nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
-    # flit and a credit left; every entry copied, kept by advancing ``w``: a test would
-    # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request
-    # counts cleared
+    # flit and a credit left: not ``drop``; every entry copied, kept by advancing ``w``: a test would
+    # mispredict; the flag in the entry, not ``sw.onlist``, so that ``w`` waits on no load), then the
+    # VCs given an output VC in this cycle's (D); the channels' request counts cleared
     w = 0
     for i in range(ncand):
         cd = cand[uidx(i)]
+        if CHECKS:
+            assert cd.drop == 1 - sw.onlist[uidx(cd.b)]
         sw.in_n[uidx(cd.ich)] = 0
         sw.out_n[uidx(cd.och)] = 0
         cand[uidx(w)] = cd
-        w += sw.onlist[uidx(cd.b)]
+        w += 1 - cd.drop
     for j in range(nnew):
         b = sw.new[uidx(j)]
         if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
@@ -727,7 +739,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
-    measuring = sc.phase == MEASURE
+    measuring = np.int64(sc.phase == MEASURE)
     netw = 0
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
@@ -737,6 +749,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     cb5 = sl5 * NCH
     cn2 = ev.ncredit[uidx(sl2)]
     fn3 = ev.nflit[uidx(sl3)]
+    fe3 = ev.neflit[uidx(sl3)]
     cn5 = ev.ncredit[uidx(sl5)]
     for j in range(ngr):
         i = sw.gl[uidx(j)]
@@ -770,18 +783,26 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival)
         ev.credit[uidx(cb2 + cn2)] = (np.int64(vs[uidx(r + VS_OWN)] + 1) << 32) | b
         cn2 += 1
-        # the flit reaches the next buffer (or the terminal) at t + 3
-        ev.flit[uidx(fb3 + fn3)] = (np.int64(fl) << 32) | o
-        fn3 += 1
-        if o >= ejb:
-            # the terminal returns the credit when it reads the flit
-            ev.credit[uidx(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
-            cn5 += 1
-        elif measuring:
-            netw += 1
-            sw.chout[uidx(och)].flits += 1
+        # the flit reaches the next buffer (or the terminal: ``ej``) at t + 3, and the terminal returns
+        # the credit when it reads the flit (each event written to both lists, kept in one by advancing
+        # its length: a test would mispredict; the rings have room for the one entry past a full slot)
+        ej = np.int64(o >= ejb)
+        e = (np.int64(fl) << 32) | o
+        ev.flit[uidx(fb3 + fn3)] = e
+        ev.eflit[uidx(fb3 + fe3)] = e
+        fn3 += 1 - ej
+        fe3 += ej
+        ev.credit[uidx(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
+        cn5 += ej
+        nw = (1 - ej) & measuring
+        netw += nw
+        sw.chout[uidx(och)].flits += nw
+        # off the switch list after its tail, or with nothing more to send, or without a credit
+        # (flagged in its entry for the list's rebuild; no test: it would mispredict)
+        off = np.int8(tail | (c == 0) | (occo >= B))
+        sw.onlist[uidx(b)] = 1 - off
+        cand[uidx(i)].drop = off
         if tail:
-            sw.onlist[uidx(b)] = 0
             if c == 0:
                 vs[uidx(r + VS_ST)] = ST_IDLE
             else:  # the next message's header: routing at t + 1, VC allocation from t + 2
@@ -791,10 +812,9 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
                     va.onlist[uidx(b)] = 1
                     va.pend[uidx(nvca)] = b
                     nvca += 1
-        elif c == 0 or occo >= B:  # nothing more to send, or no credit: off the switch list
-            sw.onlist[uidx(b)] = 0
     ev.ncredit[uidx(sl2)] = cn2
     ev.nflit[uidx(sl3)] = fn3
+    ev.neflit[uidx(sl3)] = fe3
     ev.ncredit[uidx(sl5)] = cn5
     sc.netflits_w += netw
     return nvca
