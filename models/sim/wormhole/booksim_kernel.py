@@ -711,12 +711,15 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     w = 0
     for i in range(ncand):
         cd = cand[uidx(i)]
+        keep = 1 - cd.drop  # read before the entry is copied: a read after it would wait for the copy
+        ich = cd.ich
+        och = cd.och
         if CHECKS:
-            assert cd.drop == 1 - sw.onlist[uidx(cd.b)]
-        sw.in_n[uidx(cd.ich)] = 0
-        sw.out_n[uidx(cd.och)] = 0
+            assert keep == sw.onlist[uidx(cd.b)]
         cand[uidx(w)] = cd
-        w += 1 - cd.drop
+        sw.in_n[uidx(ich)] = 0
+        sw.out_n[uidx(och)] = 0
+        w += keep
     for j in range(nnew):
         b = sw.new[uidx(j)]
         if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
