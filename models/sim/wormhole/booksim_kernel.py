@@ -175,8 +175,8 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b"
                                  "g_touch", "a_key", "a_touch"])
 #: the switch allocator: the switch list ``cand`` (:data:`CAND` records: the candidates of the next
 #: switch allocation; a VC on it, or in ``new``, the VCs given an output VC in this cycle, has
-#: ``onlist`` set), per channel ``chin`` / ``chout`` and this cycle's requests per input / output
-#: channel ``in_n`` / ``out_n`` (0, 1, or 2 for more; a byte each, so that they stay in the L1 cache);
+#: ``onlist`` set), per channel ``chin`` / ``chout`` and the requests per input / output channel
+#: ``in_n`` / ``out_n`` (the entries of the list with that channel, counted as entries join and leave it);
 #: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input
 #: channel its grant / accept ``og`` / ``ia`` (packed records, -1: none) and the channels with one
 #: (``og_touch``, ``ia_touch``), and the winners ``gl`` (candidate numbers)
@@ -257,15 +257,20 @@ def _hold(b, d, vs, injb, c_nbusy, nch):
 
 
 @njit(cache=CACHE, inline="always")
-def _sw_add(b, n, vs, cand):
+def _sw_add(b, n, vs, sw):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
-    ``cand``, with what switch allocation needs from its row (returns ``n + 1``)."""
+    ``sw.cand``, with what switch allocation needs from its row, and count it at its input and
+    output channels (returns ``n + 1``)."""
     r = b * NVS
-    cd = cand[uidx(n)]
+    cd = sw.cand[uidx(n)]
     cd.b = b
     cd.o = vs[uidx(r + VS_OUT)]
-    cd.ich = vs[uidx(r + VS_CHAN)]
-    cd.och = vs[uidx(r + VS_OUTCH)]
+    ich = vs[uidx(r + VS_CHAN)]
+    och = vs[uidx(r + VS_OUTCH)]
+    cd.ich = ich
+    cd.och = och
+    sw.in_n[uidx(ich)] += 1
+    sw.out_n[uidx(och)] += 1
     cd.ip = vs[uidx(r + VS_INPORT)]
     cd.op = vs[uidx(r + VS_OUTPORT)]
     cd.vi = vs[uidx(r + VS_IDX)]
@@ -380,7 +385,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
             if sw.onlist[uidx(ow)] == 0 and vs[uidx(r + VS_CNT)] > 0:  # it slept for lack of this credit
                 sw.onlist[uidx(ow)] = 1
-                nsw = _sw_add(ow, nsw, vs, sw.cand)
+                nsw = _sw_add(ow, nsw, vs, sw)
         else:
             oc = vs[uidx(b * NVS + VS_OCC)] - 1
             vs[uidx(b * NVS + VS_OCC)] = oc
@@ -420,7 +425,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             # front flit of an active VC with a credit: switch allocation now (without a
             # credit, the credit puts it on the list)
             sw.onlist[uidx(b)] = 1
-            nsw = _sw_add(b, nsw, vs, sw.cand)
+            nsw = _sw_add(b, nsw, vs, sw)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
@@ -642,6 +647,14 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
 
 
 @njit(cache=CACHE, inline="always")
+def _check_counts(sw, ncand, d):
+    """CHECKS only: add ``d`` to the request counts of each entry's input and output channel."""
+    for i in range(ncand):
+        sw.in_n[uidx(sw.cand[uidx(i)].ich)] += d
+        sw.out_n[uidx(sw.cand[uidx(i)].och)] += d
+
+
+@njit(cache=CACHE, inline="always")
 def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
@@ -657,12 +670,11 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
     # and the grant / accept phases.
     ncand = nsw
-    for i in range(ncand):
-        # requests per input / output channel this cycle: 1, or 2 for more
-        ich = cand[uidx(i)].ich
-        sw.in_n[uidx(ich)] = 2 if sw.in_n[uidx(ich)] != 0 else 1
-        och = cand[uidx(i)].och
-        sw.out_n[uidx(och)] = 2 if sw.out_n[uidx(och)] != 0 else 1
+    if CHECKS:  # the requests per input / output channel (kept as the list changes) are the list's
+        _check_counts(sw, ncand, -1)
+        for k in range(sw.in_n.size):
+            assert sw.in_n[k] == 0 and sw.out_n[k] == 0
+        _check_counts(sw, ncand, 1)
     sc.sw_requests += ncand
     # gl holds the winners' candidate numbers (indices into cand)
     # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
@@ -707,7 +719,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
     # flit and a credit left: not ``drop``; every entry copied, kept by advancing ``w``: a test would
     # mispredict; the flag in the entry, not ``sw.onlist``, so that ``w`` waits on no load), then the
-    # VCs given an output VC in this cycle's (D); the channels' request counts cleared
+    # VCs given an output VC in this cycle's (D); the channels' request counts follow
     w = 0
     for i in range(ncand):
         cd = cand[uidx(i)]
@@ -717,13 +729,13 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
         if CHECKS:
             assert keep == sw.onlist[uidx(cd.b)]
         cand[uidx(w)] = cd
-        sw.in_n[uidx(ich)] = 0
-        sw.out_n[uidx(och)] = 0
+        sw.in_n[uidx(ich)] -= 1 - keep
+        sw.out_n[uidx(och)] -= 1 - keep
         w += keep
     for j in range(nnew):
         b = sw.new[uidx(j)]
         if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
-            w = _sw_add(b, w, vcs.vs, cand)
+            w = _sw_add(b, w, vcs.vs, sw)
         else:  # no credit yet: the credit puts it on the list
             sw.onlist[uidx(b)] = 0
     return w, nvca, ngr
