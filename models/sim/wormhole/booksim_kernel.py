@@ -179,7 +179,8 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b"
 #: ``in_n`` / ``out_n`` (the entries of the list with that channel, counted as entries join and leave it);
 #: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input
 #: channel its grant / accept ``og`` / ``ia`` (packed records, -1: none) and the channels with one
-#: (``og_touch``, ``ia_touch``), and the winners ``gl`` (candidate numbers)
+#: (``og_touch``, ``ia_touch``), the winners ``gl`` (candidate numbers) and the candidates contested at their
+#: input or output channel ``cl`` (the ones that go through iSLIP)
 SwAlloc = namedtuple("SwAlloc", ["new", "onlist", "cand", "chin", "chout", "in_n", "out_n", "og", "ia", "p_key",
                                  "p_touch", "og_touch", "ia_touch", "gl", "cl"])
 #: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
