@@ -458,7 +458,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                    g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
                    g_key=i64(NV, -1), g_touch=i32(NV), a_key=i64(NV, -1), a_touch=i32(NV))
     sw = K.SwAlloc(new=i32(NV), onlist=i8(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
-                   in_n=np.zeros(NCH, np.int16), out_n=np.zeros(NCH, np.int16), og=i64(NCH, -1), ia=i64(NCH, -1), p_key=i64(NCH * (P + 1), -1),
+                   in_n=np.zeros(NCH, np.int16), out_n=np.zeros(NCH, np.int16), og=i64(NCH, -1), ia=i64(NCH, -1),
+                   p_key=i64(NCH * (P + 1), -1),
                    p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=np.zeros(NV, K.CAND),
                    gl=i32(NV), cl=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
