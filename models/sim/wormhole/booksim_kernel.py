@@ -175,18 +175,20 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b"
                                  "g_touch", "a_key", "a_touch"])
 #: the switch allocator: the switch list ``cand`` (:data:`CAND` records: the candidates of the next
 #: switch allocation; a VC on it, or in ``new``, the VCs given an output VC in this cycle, has
-#: ``onlist`` set), per channel ``chin`` / ``chout`` and this cycle's requests per input / output
-#: channel ``in_n`` / ``out_n`` (0, 1, or 2 for more; a byte each, so that they stay in the L1 cache);
+#: ``onlist`` set), per channel ``chin`` / ``chout`` and the requests per input / output channel
+#: ``in_n`` / ``out_n`` (the entries of the list with that channel, counted as entries join and leave it);
 #: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input
 #: channel its grant / accept ``og`` / ``ia`` (packed records, -1: none) and the channels with one
-#: (``og_touch``, ``ia_touch``), and the winners ``gl`` (candidate numbers)
+#: (``og_touch``, ``ia_touch``), the winners ``gl`` (candidate numbers) and the candidates contested at their
+#: input or output channel ``cl`` (the ones that go through iSLIP)
 SwAlloc = namedtuple("SwAlloc", ["new", "onlist", "cand", "chin", "chout", "in_n", "out_n", "og", "ia", "p_key",
-                                 "p_touch", "og_touch", "ia_touch", "gl"])
+                                 "p_touch", "og_touch", "ia_touch", "gl", "cl"])
 #: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
 #: channels and ports, the VC's index in its channel (copied from the VC's row once, so that the
-#: arbitration and the grants read one record per candidate, through one array)
-CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi"], "formats": [_i4] * 7,
-                 "offsets": [0, 4, 8, 12, 16, 20, 24], "itemsize": 32})
+#: arbitration and the grants read one record per candidate, through one array), and ``drop`` (1: a
+#: grant took it off the list, set by :func:`_send` for the list's rebuild)
+CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi", "drop"], "formats": [_i4] * 8,
+                 "offsets": [0, 4, 8, 12, 16, 20, 24, 28], "itemsize": 32})
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
 #: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
@@ -196,9 +198,10 @@ Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act"
 #: measured), routing state (Nbc level / up*/down* phase ``UD_*`` / BookSim's ring partition ``f->ph``
 #: of :func:`_bs_allowed`), next in its list, tie bits
 Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
-#: the event ring, ``NSLOT * NCH`` entries per kind: flits ``(fl << 32) | b`` (``flit``, counts
-#: ``nflit`` per slot), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
-Events = namedtuple("Events", ["flit", "nflit", "credit", "ncredit"])
+#: the event ring, ``NSLOT * NCH`` entries per kind (and one past the end: a full slot's branch-free
+#: write): flits ``(fl << 32) | b`` entering an input buffer (``flit``, counts ``nflit`` per slot) or
+#: a terminal (``eflit``, ``neflit``), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
+Events = namedtuple("Events", ["flit", "nflit", "eflit", "neflit", "credit", "ncredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -255,18 +258,24 @@ def _hold(b, d, vs, injb, c_nbusy, nch):
 
 
 @njit(cache=CACHE, inline="always")
-def _sw_add(b, n, vs, cand):
+def _sw_add(b, n, vs, sw):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
-    ``cand``, with what switch allocation needs from its row (returns ``n + 1``)."""
+    ``sw.cand``, with what switch allocation needs from its row, and count it at its input and
+    output channels (returns ``n + 1``)."""
     r = b * NVS
-    cd = cand[uidx(n)]
+    cd = sw.cand[uidx(n)]
     cd.b = b
     cd.o = vs[uidx(r + VS_OUT)]
-    cd.ich = vs[uidx(r + VS_CHAN)]
-    cd.och = vs[uidx(r + VS_OUTCH)]
+    ich = vs[uidx(r + VS_CHAN)]
+    och = vs[uidx(r + VS_OUTCH)]
+    cd.ich = ich
+    cd.och = och
+    sw.in_n[uidx(ich)] += 1
+    sw.out_n[uidx(och)] += 1
     cd.ip = vs[uidx(r + VS_INPORT)]
     cd.op = vs[uidx(r + VS_OUTPORT)]
     cd.vi = vs[uidx(r + VS_IDX)]
+    cd.drop = 0
     return n + 1
 
 
@@ -377,7 +386,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
             if sw.onlist[uidx(ow)] == 0 and vs[uidx(r + VS_CNT)] > 0:  # it slept for lack of this credit
                 sw.onlist[uidx(ow)] = 1
-                nsw = _sw_add(ow, nsw, vs, sw.cand)
+                nsw = _sw_add(ow, nsw, vs, sw)
         else:
             oc = vs[uidx(b * NVS + VS_OCC)] - 1
             vs[uidx(b * NVS + VS_OCC)] = oc
@@ -387,19 +396,12 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 vcs.tsent[uidx(b)] = 0
                 vcs.inuse[uidx(b)] = 0
     ev.ncredit[uidx(slot)] = 0
-    for i in range(ev.nflit[uidx(slot)]):
+    for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
         b = e & MASK
         fl = e >> 32
-        if b >= ejb:  # a flit reaches the terminal
-            bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
-            if bi < cfg.nbatch:
-                batches.flits[uidx(bi)] += 1
-            if fl & 1:  # the tail: delivered
-                _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
-                if bi < cfg.nbatch:
-                    batches.msgs[uidx(bi)] += 1
-            continue
+        if CHECKS:
+            assert b < ejb
         c = vs[uidx(b * NVS + VS_CNT)]
         if CHECKS:
             assert c < B  # a flit is sent only with a credit: the buffer it enters has room
@@ -424,8 +426,22 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             # front flit of an active VC with a credit: switch allocation now (without a
             # credit, the credit puts it on the list)
             sw.onlist[uidx(b)] = 1
-            nsw = _sw_add(b, nsw, vs, sw.cand)
+            nsw = _sw_add(b, nsw, vs, sw)
     ev.nflit[uidx(slot)] = 0
+    bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
+    for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
+        e = ev.eflit[uidx(s0 + i)]
+        b = e & MASK
+        fl = e >> 32
+        if CHECKS:
+            assert b >= ejb
+        if bi < cfg.nbatch:
+            batches.flits[uidx(bi)] += 1
+        if fl & 1:  # the tail: delivered
+            _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
+            if bi < cfg.nbatch:
+                batches.msgs[uidx(bi)] += 1
+    ev.neflit[uidx(slot)] = 0
     return nvca, nsw
 
 
@@ -632,6 +648,14 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
 
 
 @njit(cache=CACHE, inline="always")
+def _check_counts(sw, ncand, d):
+    """CHECKS only: add ``d`` to the request counts of each entry's input and output channel."""
+    for i in range(ncand):
+        sw.in_n[uidx(sw.cand[uidx(i)].ich)] += d
+        sw.out_n[uidx(sw.cand[uidx(i)].och)] += d
+
+
+@njit(cache=CACHE, inline="always")
 def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
@@ -647,24 +671,28 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
     # and the grant / accept phases.
     ncand = nsw
-    for i in range(ncand):
-        # requests per input / output channel this cycle: 1, or 2 for more
-        ich = cand[uidx(i)].ich
-        sw.in_n[uidx(ich)] = 2 if sw.in_n[uidx(ich)] != 0 else 1
-        och = cand[uidx(i)].och
-        sw.out_n[uidx(och)] = 2 if sw.out_n[uidx(och)] != 0 else 1
+    if CHECKS:  # the requests per input / output channel (kept as the list changes) are the list's
+        _check_counts(sw, ncand, -1)
+        for k in range(sw.in_n.size):
+            assert sw.in_n[k] == 0 and sw.out_n[k] == 0
+        _check_counts(sw, ncand, 1)
     sc.sw_requests += ncand
     # gl holds the winners' candidate numbers (indices into cand)
+    # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
     ngr = 0
-    npr = 0
+    nct = 0
     for i in range(ncand):
+        solo = (sw.in_n[uidx(cand[uidx(i)].ich)] == 1) & (sw.out_n[uidx(cand[uidx(i)].och)] == 1)
+        sw.gl[uidx(ngr)] = i
+        sw.cl[uidx(nct)] = i
+        ngr += solo
+        nct += 1 - solo
+    npr = 0
+    for j in range(nct):  # per (input port, output port), the VC first in round-robin order from the port's offset
+        i = sw.cl[uidx(j)]
         ich = cand[uidx(i)].ich
-        if sw.in_n[uidx(ich)] == 1 and sw.out_n[uidx(cand[uidx(i)].och)] == 1:
-            sw.gl[uidx(ngr)] = i
-            ngr += 1
-        else:  # per (input port, output port), the VC first in round-robin order from the port's offset
-            npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[uidx(i)].op, cand[uidx(i)].vi,
-                         sw.chin[uidx(ich)].rr, V, i)
+        npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[uidx(i)].op, cand[uidx(i)].vi,
+                     sw.chin[uidx(ich)].rr, V, i)
     if npr > 0:
         nog = 0
         for j in range(npr):  # grant: each output port takes the input port first from its pointer
@@ -690,20 +718,25 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
             sw.p_key[uidx(sw.p_touch[uidx(j)])] = -1
     nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
-    # flit and a credit left; every entry copied, kept by advancing ``w``: a test would
-    # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request
-    # counts cleared
+    # flit and a credit left: not ``drop``; every entry copied, kept by advancing ``w``: a test would
+    # mispredict; the flag in the entry, not ``sw.onlist``, so that ``w`` waits on no load), then the
+    # VCs given an output VC in this cycle's (D); the channels' request counts follow
     w = 0
     for i in range(ncand):
         cd = cand[uidx(i)]
-        sw.in_n[uidx(cd.ich)] = 0
-        sw.out_n[uidx(cd.och)] = 0
+        keep = 1 - cd.drop  # read before the entry is copied: a read after it would wait for the copy
+        ich = cd.ich
+        och = cd.och
+        if CHECKS:
+            assert keep == sw.onlist[uidx(cd.b)]
         cand[uidx(w)] = cd
-        w += sw.onlist[uidx(cd.b)]
+        sw.in_n[uidx(ich)] -= 1 - keep
+        sw.out_n[uidx(och)] -= 1 - keep
+        w += keep
     for j in range(nnew):
         b = sw.new[uidx(j)]
         if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
-            w = _sw_add(b, w, vcs.vs, cand)
+            w = _sw_add(b, w, vcs.vs, sw)
         else:  # no credit yet: the credit puts it on the list
             sw.onlist[uidx(b)] = 0
     return w, nvca, ngr
@@ -722,7 +755,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
-    measuring = sc.phase == MEASURE
+    measuring = np.int64(sc.phase == MEASURE)
     netw = 0
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
@@ -732,6 +765,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     cb5 = sl5 * NCH
     cn2 = ev.ncredit[uidx(sl2)]
     fn3 = ev.nflit[uidx(sl3)]
+    fe3 = ev.neflit[uidx(sl3)]
     cn5 = ev.ncredit[uidx(sl5)]
     for j in range(ngr):
         i = sw.gl[uidx(j)]
@@ -765,18 +799,26 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival)
         ev.credit[uidx(cb2 + cn2)] = (np.int64(vs[uidx(r + VS_OWN)] + 1) << 32) | b
         cn2 += 1
-        # the flit reaches the next buffer (or the terminal) at t + 3
-        ev.flit[uidx(fb3 + fn3)] = (np.int64(fl) << 32) | o
-        fn3 += 1
-        if o >= ejb:
-            # the terminal returns the credit when it reads the flit
-            ev.credit[uidx(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
-            cn5 += 1
-        elif measuring:
-            netw += 1
-            sw.chout[uidx(och)].flits += 1
+        # the flit reaches the next buffer (or the terminal: ``ej``) at t + 3, and the terminal returns
+        # the credit when it reads the flit (each event written to both lists, kept in one by advancing
+        # its length: a test would mispredict; the rings have room for the one entry past a full slot)
+        ej = np.int64(o >= ejb)
+        e = (np.int64(fl) << 32) | o
+        ev.flit[uidx(fb3 + fn3)] = e
+        ev.eflit[uidx(fb3 + fe3)] = e
+        fn3 += 1 - ej
+        fe3 += ej
+        ev.credit[uidx(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
+        cn5 += ej
+        nw = (1 - ej) & measuring
+        netw += nw
+        sw.chout[uidx(och)].flits += nw
+        # off the switch list after its tail, or with nothing more to send, or without a credit
+        # (flagged in its entry for the list's rebuild; no test: it would mispredict)
+        off = np.int8(tail | (c == 0) | (occo >= B))
+        sw.onlist[uidx(b)] = 1 - off
+        cand[uidx(i)].drop = off
         if tail:
-            sw.onlist[uidx(b)] = 0
             if c == 0:
                 vs[uidx(r + VS_ST)] = ST_IDLE
             else:  # the next message's header: routing at t + 1, VC allocation from t + 2
@@ -786,10 +828,9 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
                     va.onlist[uidx(b)] = 1
                     va.pend[uidx(nvca)] = b
                     nvca += 1
-        elif c == 0 or occo >= B:  # nothing more to send, or no credit: off the switch list
-            sw.onlist[uidx(b)] = 0
     ev.ncredit[uidx(sl2)] = cn2
     ev.nflit[uidx(sl3)] = fn3
+    ev.neflit[uidx(sl3)] = fe3
     ev.ncredit[uidx(sl5)] = cn5
     sc.netflits_w += netw
     return nvca
