@@ -811,8 +811,9 @@ FULL_SECONDS = {
     "xfolded_tm/02-model": 5, "xfolded_tm/03-delay": 186, "findings/01-claims": 4, "findings/02-one-network": 29,
     "min_mva/06-exercises": 11, "torus_dor/06-exercises": 15, "torus_ipp/05-exercises": 7,
     "torus_nbc/05-exercises": 10, "xfolded_tm/05-exercises": 6,
-    "min_mva/05-atlas": 100, "torus_dor/05-atlas": 200, "torus_ipp/04-atlas": 200, "torus_nbc/04-atlas": 150,
-    "xfolded_tm/04-atlas": 250, "findings/03-trust": 5,
+    # the atlas pages: measured one chapter at a time on one core (CPU seconds), before the book's grid was cut
+    "min_mva/05-atlas": 80, "torus_dor/05-atlas": 120, "torus_ipp/04-atlas": 60, "torus_nbc/04-atlas": 130,
+    "xfolded_tm/04-atlas": 300, "findings/03-trust": 5,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27

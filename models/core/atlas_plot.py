@@ -57,7 +57,9 @@ def heatmaps(frame, spec: AtlasSpec, setups=None):
     others = [a.name for a in spec.axes if a.name not in (spec.x, spec.y)]
     facets = [(s, combo) for s in setups for combo in itertools.product(*(_values(frame, o) for o in others))]
     xs, ys = _values(frame, spec.x), _values(frame, spec.y)
-    cols = min(len(facets), 3 if len(xs) <= 4 else 2)
+    # one row per set-up and value of the other axes after the first; the first other axis across (<= 3 wide)
+    across = len(_values(frame, others[-1])) if others else len(setups)
+    cols = across if across <= 3 else min(len(facets), 3 if len(xs) <= 4 else 2)
     rows = math.ceil(len(facets) / cols)
     fig, axes = plotting.column_figure(rows, cols, row_height=0.45 * len(ys) + 1.3,
                                        height=max(2.6, (0.45 * len(ys) + 1.3) * rows + 1.0))
