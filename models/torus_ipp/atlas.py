@@ -20,6 +20,7 @@ The command is ``python -m models.torus_ipp atlas`` (``--help`` lists the axes).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Mapping
 
 from ..core import atlas as core
@@ -42,7 +43,9 @@ SPEC = core.AtlasSpec(
     quick={"k": (8,), "M": (8, 48), "V": (3,), "source": ("0.2/0.8", "0.6/0.6")},
     setups=("paper/model",),
     paper=({"k": 16, "M": 48, "V": 3, "source": "0.2/0.8"}, {"k": 16, "M": 48, "V": 3, "source": "0.6/0.6"}),
-    x="M", y="k", threshold=None)
+    x="M", y="k", threshold=None,
+    # bursty sources need longer saturation probes (the chapter's figures probe 50,000 messages)
+    settings=dataclasses.replace(core.SETTINGS, sat_messages=20_000))
 
 
 def cell(cell: Mapping, setup: str, settings: Mapping) -> dict:
