@@ -502,6 +502,8 @@ def listing(frame, spec: AtlasSpec, within: float, setup: str | None = None, mos
     words = [_cell_words(spec, r) for _, r in rows.iterrows()]
     if not words:
         return "none"
+    if len(words) == int((frame["setup"] == (spec.setups[0] if setup is None else setup)).sum()):
+        return "all of them"
     more = f", and {len(words) - most} more" if len(words) > most else ""
     return "; ".join(words[:most]) + more
 

@@ -120,6 +120,8 @@ def test_rows_bands_and_the_paper_mark():
     assert n == {"configurations": 6, "within 5 %": 2, "within 10 %": 2, "saturates early": 3, "beyond 10 %": 1,
                  "not simulated": 0, "no point": 0}
     assert "within 5 % at 2 of 6 configurations (a = 1, b = 1; a = 2, b = 2)" in core.summary_sentence(frame, SPEC)
+    every = frame.assign(**{"worst |err|": 0.01})
+    assert "within 5 % at 6 of 6 configurations (all of them)" in core.summary_sentence(every, SPEC)
     assert core.paper_sentence(frame, SPEC) == ("At the paper's own configurations in this grid (1), the model's worst "
                                                 "error is 0.0% on 'model'; 0.0% on 'paper'.")
 
