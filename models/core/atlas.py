@@ -559,7 +559,7 @@ def display_frame(frame, spec: AtlasSpec):
     cols += ([] if spec.closed else ["saturation ratio"]) + spec.error_columns
     cols += ["worst |err|", "band"]
     shown = frame[cols].copy()
-    shown["paper configuration"] = np.where(shown["paper configuration"].astype(bool), "paper", "")
+    shown["paper configuration"] = np.where(shown["paper configuration"].astype(bool), "paper", "-")
     return shown.rename(columns={"paper configuration": "paper's"})
 
 
