@@ -24,6 +24,10 @@ CLAIMS = {c.claim_id: c for c in (
           "error", quantifier="all"),
 )}
 
+#: The paper's main claim (the paper's headline accuracy claim).
+#: The chapter opens with its verdict (:func:`models.findings.verdicts.main_claim_text`).
+MAIN_CLAIM = "placeholder-accuracy"
+
 #: Checkable sentences of the paper the book read and does not judge, each with the reason (PLACEHOLDER).
 CONSIDERED: tuple = ()
 

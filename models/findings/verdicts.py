@@ -121,12 +121,12 @@ from ..core.tables import UNBOUNDED, UNBOUNDED_WORD, format_table, percent, perc
 __all__ = [
     "CLAIM_COLUMNS", "KINDS", "CAUSES", "VERDICTS", "OUTCOMES", "claims_path", "read_chapter_claims",
     "read_claims", "check_claims", "Verdict", "verdict", "verdict_table", "format_verdicts",
-    "format_percent", "format_ratio", "short_claim", "verdict_rows", "verdict_counts", "counts_by_chapter",
+    "format_percent", "format_ratio", "verdict_rows", "verdict_counts", "counts_by_chapter",
     "glue_values", "FOOTNOTES",
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
     "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables", "combine", "criteria_table",
     "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS", "combine_readings", "considered_details",
-    "criteria_details",
+    "criteria_details", "VERDICT_MEANING", "verdict_words", "verdict_legend", "main_claim_text", "main_claim_id",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
@@ -134,6 +134,20 @@ __all__ = [
 KINDS = CLAIM_KINDS
 #: The verdicts, best first.
 VERDICTS = ("holds", "holds with a caveat", "does not hold", "cannot be checked")
+#: What each verdict word means, in words, shown wherever a verdict is (:func:`verdict_legend`).
+VERDICT_MEANING = {
+    "holds": "the rows that decide the claim agree with it, by the paper's own tolerance where it names one, "
+             "else by a criterion the book declares (What the words mean).",
+    "holds with a caveat": "it holds, but a row fails, is uncertain or was not judged, or it holds under one "
+                           "reading of the paper's text and not another; the caveat names them.",
+    "does not hold": "a row that decides the claim contradicts it: an error beyond the paper's tolerance, an "
+                     "unbounded error (the model saturates before the load where the error is taken), or a "
+                     "criterion that fails; the cause says where the difference comes from.",
+    "cannot be checked": "no row passes or fails, and the numbers are shown. Mostly the paper names no number "
+                         "to hold them to (\"quite accurate\", with no tolerance), and a claim without one fails "
+                         "only on an unbounded error, which none of its rows has; otherwise the claim rests on "
+                         "evidence outside the book (a result of another paper), as its note says.",
+}
 #: The outcome of one row ("uncertain": the row's error may or may not be unbounded; it decides nothing).
 OUTCOMES = ("pass", "fail", "unknown", "uncertain")
 #: ``stands_for`` values whose rows may decide a verdict.
@@ -707,27 +721,31 @@ def format_verdicts(table: pd.DataFrame) -> pd.DataFrame:
                                       f"worst |error| {ACCURACY_WORDS}", "saturation ratio", "verdict", "set-ups it rests on", "cause", "source"])
 
 
-#: Words of a claim's quotation that the verdict tables show (the whole quotation is in :func:`claim_details`).
-SHORT_WORDS = 12
+def verdict_words(row) -> str:
+    """The verdict of one row of :func:`verdict_table` as the tables show it: the verdict, and for "cannot be
+    checked" why, in words (``"cannot be checked: the paper names no number for it, and no error is
+    unbounded"``)."""
+    v = row["verdict"]
+    if v != "cannot be checked":
+        return v
+    if row["kind"] == "error" and math.isnan(as_number(row["threshold"])):
+        return f"{v}: the paper names no number for it, and no error is unbounded"
+    return f"{v}: no criterion can judge it on the book's evidence (the note says why)"
 
 
-def short_claim(text: str, words: int = SHORT_WORDS) -> str:
-    """The first ``words`` words of a claim's quotation, with an ellipsis if it is longer (the paper's own words,
-    cut, never paraphrased): ``"The figure reveals that the model predicts the mean message latency with a ..."``."""
-    if not isinstance(words, int) or words < 1:
-        raise ValueError(f"`words` must be a positive integer; got {words!r}")
-    parts = str(text).split()
-    if len(parts) <= words:
-        return " ".join(parts)
-    return " ".join(parts[:words]).rstrip(",;:") + " \u2026"
+def verdict_legend(verdicts: Iterable[str] = VERDICTS) -> str:
+    """The verdict words of ``verdicts`` and what each means (:data:`VERDICT_MEANING`), as one Markdown paragraph
+    per word: shown under every verdict table (the findings page, each chapter's Findings section)."""
+    return "\n\n".join(f"**{v}**: {VERDICT_MEANING[v]}" for v in dict.fromkeys(verdicts))
 
 
 def verdict_rows(table: pd.DataFrame) -> pd.DataFrame:
     """The findings page's verdict table, one row per claim, numbered as :func:`claim_details`: ``#``,
-    ``chapter``, ``claim`` (:func:`short_claim`), ``verdict``, ``cause``, ``set-ups it rests on``, ``what we
-    measured`` (the long text last, so that the verdict and its cause show without scrolling)."""
+    ``chapter``, ``claim`` (the paper's whole sentence: a cut could drop the number or the quantifier that
+    decides it), ``verdict`` (:func:`verdict_words`: "cannot be checked" says why), ``cause``, ``set-ups it rests
+    on``, ``what we measured`` (the long text last, so that the verdict and its cause show without scrolling)."""
     shown = format_verdicts(table).assign(**{"#": range(1, len(table) + 1)})
-    shown["claim"] = [short_claim(c) for c in shown["claim"]]
+    shown["verdict"] = [verdict_words(r) for _, r in table.iterrows()]
     return shown[["#", "chapter", "claim", "verdict", "cause", "set-ups it rests on", "what we measured"]]
 
 
@@ -753,7 +771,7 @@ def claim_details(table: pd.DataFrame) -> str:
 def chapter_verdicts(table: pd.DataFrame, chapter: str) -> pd.DataFrame:
     """The verdict table one chapter's page shows in its Findings section (glued by the findings page, so that a
     chapter and the findings chapter show the same verdicts): ``#`` (the row of the findings table), ``section``,
-    ``claim`` (:func:`short_claim`; the whole quotation is in the chapter's claims table), ``verdict``, ``cause``,
+    ``claim`` (the whole sentence), ``verdict`` (:func:`verdict_words`), ``cause``,
     ``set-ups it rests on``, ``what we measured``."""
     shown = verdict_rows(table).assign(section=list(table["section"]))
     mine = shown[shown["chapter"] == chapter]
@@ -778,6 +796,92 @@ def chapter_summary(table: pd.DataFrame, chapter: str, reproductions: pd.DataFra
             text += (f"; {int((rep['verdict'] == 'reproduced').sum())} of {len(rep)} columns of the paper's "
                      "tables reproduced")
     return text
+
+
+def main_claim_id(chapter: str) -> str:
+    """The id of the paper's main claim, as its chapter declares it (``models.<chapter>.claims.MAIN_CLAIM``, a key
+    of that module's ``CLAIMS``): the sentence the chapter's opening paragraph judges."""
+    import importlib
+
+    module = importlib.import_module(f"models.{chapter}.claims")
+    cid = getattr(module, "MAIN_CLAIM", None)
+    if cid not in getattr(module, "CLAIMS", {}):
+        raise ValueError(f"models.{chapter}.claims: MAIN_CLAIM must name one of its CLAIMS; got {cid!r}")
+    return cid
+
+
+def _evidence(row, label: str) -> str:
+    """What one row of claim ``row`` (:func:`verdict_table`) measured, in words: its worst error or saturation
+    ratio, and the criterion a fact was judged by."""
+    err, ratio = as_number(row["worst_err"][label]), as_number(row["sat_ratio"][label])
+    fractions = ", ".join(f"{100 * f:g}" for f in ACCURACY_FRACTIONS[:-1]) + f" or {100 * ACCURACY_FRACTIONS[-1]:g}"
+    parts = []
+    if math.isinf(err):
+        parts.append(f"the model saturates at {ratio:.2f} of the simulated saturation load, so its error at "
+                     f"{fractions} % of that load has no bound" if not math.isnan(ratio) else
+                     f"the model saturates below {100 * ACCURACY_FRACTIONS[-1]:g} % of the simulated saturation "
+                     "load, so its error there has no bound")
+    elif not math.isnan(err):  # without a saturation ratio (a closed system) the note says over which loads
+        parts.append(f"its worst error at {fractions} % of the simulated saturation load is {format_percent(err)}"
+                     if not math.isnan(ratio) else f"its worst error is {format_percent(err)}")
+    elif row["kind"] == "saturation" and not math.isnan(ratio):
+        parts.append(f"the model's saturation load is {ratio:.3f} times the simulated one")
+    crit = row["criterion"].get(label, "")
+    if row["kind"] == "fact" and crit:
+        parts.append(f"the criterion \u201c{crit}\u201d {'holds' if row['outcome'].get(label) == 'pass' else 'fails'}")
+    return ", and ".join(parts) if parts else "its note says what was measured"
+
+
+def _median_row(r, labels: Sequence[str]) -> str:
+    """The row of ``labels`` in the middle by severity (error, then the saturation ratio's distance from 1; table
+    order on ties): the typical one, neither the worst nor the mildest."""
+    def severity(lb):
+        e, q = as_number(r["worst_err"][lb]), as_number(r["sat_ratio"][lb])
+        return (-1.0 if math.isnan(e) else e, 0.0 if math.isnan(q) else abs(math.log(q)) if q > 0 else math.inf)
+    ranked = sorted(labels, key=severity)   # sorted() is stable: ties keep the table's order
+    return ranked[(len(ranked) - 1) // 2]
+
+
+def _of(n: int, total: int) -> str:
+    if total == 1:
+        return "its one deciding row"
+    return f"all {total} rows that decide it" if n == total else f"{n} of the {total} rows that decide it"
+
+
+def main_claim_text(table: pd.DataFrame, chapter: str, claim_id: str | None = None) -> str:
+    """The paragraph that opens a chapter: the paper's main claim (``claim_id``, default :func:`main_claim_id`),
+    quoted whole, its verdict and the one reason, from the verdict table ``table`` (:func:`verdict_table`).
+
+    The reason is one deciding row, the typical one (:func:`_median_row`): a failing row for "does not hold", a
+    passing one for "holds", with how many of the claim's deciding rows (on the paper's configurations) agree,
+    and the cause.  Every number comes from the table.
+    """
+    cid = main_claim_id(chapter) if claim_id is None else claim_id
+    mine = table[(table["chapter"] == chapter) & (table["claim_id"] == cid)]
+    if len(mine) != 1:
+        raise ValueError(f"{chapter}: claim {cid!r} is not in the verdict table")
+    r = mine.iloc[0]
+    deciding = [lb for lb in r["rows"] if r["decides"].get(lb, True) and r["stands_for"][lb] in DECIDING
+                and r["paper_config"][lb]]
+
+    head = f"The paper's main claim ({r['section']}): \u201c{r['claim']}\u201d"
+    v = r["verdict"]
+    if v == "does not hold":
+        fails = [lb for lb in deciding if r["outcome"].get(lb) == "fail"]
+        lb = _median_row(r, fails)
+        why = (f"It fails on {_of(len(fails), len(deciding))}. On {lb}, {_evidence(r, lb)}"
+               + (f" (the cause: {r['cause']})." if r["cause"] != "-" else "."))
+    elif v in ("holds", "holds with a caveat"):
+        passes = [lb for lb in deciding if r["outcome"].get(lb) == "pass"]
+        lb = _median_row(r, passes)
+        t = as_number(r["threshold"])
+        limit = f", within the paper's {format_percent(t)}" if not math.isnan(t) and r["kind"] == "error" else ""
+        why = f"It passes on {_of(len(passes), len(deciding))}; on {lb}, {_evidence(r, lb)}{limit}."
+        if r["caveat"]:
+            why += f" The caveat: {r['caveat']}."
+    else:
+        why = verdict_words(r).split(": ", 1)[1].capitalize() + "."
+    return f"{head} **Verdict: {v}.** {why}"
 
 
 # ----------------------------------------------------------------------------
@@ -847,13 +951,17 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
 
     ``findings-verdicts-<chapter>`` (:func:`chapter_verdicts` in the book's table style: the chapter's
     Findings section shows it), ``findings-summary-<chapter>`` (:func:`chapter_summary`: the intro's
-    chapter table and the chapter's verdict box) and, with the referee's ``record``,
+    chapter table and the chapter's verdict box), ``findings-main-<chapter>`` (:func:`main_claim_text`: the
+    paragraph that opens the chapter), ``findings-verdict-legend`` (:func:`verdict_legend`) and, with the referee's ``record``,
     ``findings-before-after`` (:func:`before_after`, the response page's table).
     """
-    out = {}
+    from IPython.display import Markdown  # text/markdown, pasted with {glue:md}; IPython is there when a page runs
+
+    out = {"findings-verdict-legend": Markdown(verdict_legend())}
     for chapter in CHAPTERS if chapters is None else chapters:
         out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
         out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
+        out[f"findings-main-{chapter}"] = Markdown(main_claim_text(table, chapter))
     if record is not None:
         ba = before_after(table, reproductions, record).drop(columns="referee suggests")
         if all(now == then.split(": ", 1)[-1] for now, then in zip(ba["now"], ba["claim then"])):

@@ -108,6 +108,10 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "S_mem = 2m.", "fact", quantifier="all", quantifier_quote="For each size"),
 )}
 
+#: The paper's main claim (the accuracy of Fig. 2, the one claim with the paper's own number).
+#: The chapter opens with its verdict (:func:`models.findings.verdicts.main_claim_text`).
+MAIN_CLAIM = "fig2-within-5pct"
+
 #: The sentences whose scope covers the chapter's accuracy atlas: none.  Every accuracy sentence of the paper
 #: speaks of its own figures ("the analytical results shown", "in all cases" of Figs. 4 and 5).
 ATLAS_CLAIMS: dict = {}

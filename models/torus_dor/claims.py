@@ -74,6 +74,10 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "dimension $d_i$ .", "fact", quantifier="all"),
 )}
 
+#: The paper's main claim (the Abstract's accuracy over network sizes and operating conditions).
+#: The chapter opens with its verdict (:func:`models.findings.verdicts.main_claim_text`).
+MAIN_CLAIM = "abstract-accuracy"
+
 #: The sentences whose scope covers the chapter's accuracy atlas (:mod:`models.core.atlas_claims`), judged there
 #: too: the Abstract's accuracy "for various network sizes, under different operating conditions" (its comparison
 #: with [16] is not measured on the atlas, so the atlas can only find it failing: an unbounded error).

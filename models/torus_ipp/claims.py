@@ -56,6 +56,11 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "stage-type of exponential distributions [9], the distribution of the blocking time can be reasonably "
           "approximated by an exponential distribution.", "fact", quantifier="all"),
 )}
+
+#: The paper's main claim (the figures' agreement in the steady-state region, restated in Sec. 4).
+#: The chapter opens with its verdict (:func:`models.findings.verdicts.main_claim_text`).
+MAIN_CLAIM = "latency-accuracy"
+
 # Quantifiers.  "latency-accuracy": a general statement of the figures (every curve, no quantifying word);
 # "mmpp-fit": the one fit the paper defines; "channel-load-balanced": "on all network channels", judged on every
 # curve the chapter simulates; "blocking-time-exponential": "can be reasonably approximated" is modal (the

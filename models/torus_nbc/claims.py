@@ -61,6 +61,10 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "error", quantifier="all", quantifier_quote="under different working conditions"),
 )}
 
+#: The paper's main claim (the Conclusions' good agreement).
+#: The chapter opens with its verdict (:func:`models.findings.verdicts.main_claim_text`).
+MAIN_CLAIM = "good-agreement"
+
 #: The sentences whose scope covers the chapter's accuracy atlas (:mod:`models.core.atlas_claims`), judged there
 #: too: the Conclusions' "good agreement ... under different working conditions".
 ATLAS_CLAIMS = {"good-agreement": WideClaim(CLAIMS["good-agreement"], "under different working conditions")}

@@ -96,6 +96,10 @@ CLAIMS: dict[str, Claim] = {c.claim_id: c for c in (
           "(6)]", "fact", quantifier="all"),
 )}
 
+#: The paper's main claim (the Abstract's and Sec. 5's 5 % accuracy).
+#: The chapter opens with its verdict (:func:`models.findings.verdicts.main_claim_text`).
+MAIN_CLAIM = "within-5pct"
+
 #: The sentences whose scope covers the chapter's accuracy atlas (:mod:`models.core.atlas_claims`), judged there
 #: too: the Abstract's "a significant degree of accuracy for x-Folded TM topology ... even in varied virtual
 #: channels", on the atlas's x-Folded TM configurations (Definition 1 completed: the atlas simulates that

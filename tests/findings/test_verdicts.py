@@ -353,24 +353,63 @@ def test_before_after_follows_each_referee_row():
         "2 claims: 1 holds, 1 does not hold; 2 of 2 columns of the paper's tables reproduced"
 
 
-def test_verdict_rows_show_the_claims_own_words_cut_short():
+def test_verdict_rows_show_each_claim_whole():
+    """A cut claim could drop the number or the quantifier that decides it ("with less than ..."): the verdict
+    tables show the paper's whole sentence."""
     long = ("The figure reveals that the model predicts the mean message latency with a good degree of accuracy "
-            "when the network operates in the steady-state regions.")
-    assert V.short_claim(long) == "The figure reveals that the model predicts the mean message latency with \u2026"
-    assert V.short_claim("Short and whole.") == "Short and whole."
-    assert V.short_claim("one two, three", words=2) == "one two \u2026"   # no dangling comma before the ellipsis
-    with pytest.raises(ValueError, match="words"):
-        V.short_claim(long, words=0)
+            "when the network operates in the steady-state regions, with less than 5% error in all cases.")
     table = V.verdict_table(pd.DataFrame([row(claim=long), row(claim_id="sat", kind="saturation", chapter="min_mva",
                                                                claim="Saturation is close.", sat_ratio=1.02)]))
     shown = V.verdict_rows(table)
     assert list(shown.columns) == ["#", "chapter", "claim", "verdict", "cause", "set-ups it rests on",
                                    "what we measured"]
-    assert list(shown["#"]) == [1, 2] and shown["claim"].iloc[0].startswith("The figure reveals")
-    assert shown["claim"].iloc[0].endswith("\u2026") and shown["claim"].iloc[1] == "Saturation is close."
+    assert list(shown["#"]) == [1, 2] and list(shown["claim"]) == [long, "Saturation is close."]
     mine = V.chapter_verdicts(table, "min_mva")   # a chapter's rows keep the findings table's numbers
     assert list(mine["#"]) == [2] and list(mine["claim"]) == ["Saturation is close."]
     assert list(mine["section"]) == ["Sec. 4"]
+
+
+def test_every_verdict_word_is_explained_where_it_is_shown():
+    legend = V.verdict_legend()
+    for v in V.VERDICTS:
+        assert f"**{v}**: " in legend and V.VERDICT_MEANING[v]
+    # "cannot be checked" says why on its own row: no number in the paper, or evidence outside the book
+    no_number = V.verdict_table(pd.DataFrame([row(threshold=math.nan, worst_err=0.08, sat_ratio=1.0)]))
+    assert no_number["verdict"].iloc[0] == "cannot be checked"
+    assert V.verdict_rows(no_number)["verdict"].iloc[0] == \
+        "cannot be checked: the paper names no number for it, and no error is unbounded"
+    fact = V.verdict_table(pd.DataFrame([row(kind="fact", setup="-", holds=None, threshold=math.nan,
+                                             cause="reading")]))
+    assert V.verdict_rows(fact)["verdict"].iloc[0].startswith("cannot be checked: no criterion can judge it")
+    judged = V.verdict_table(pd.DataFrame([row(worst_err=0.02, sat_ratio=1.0)]))
+    assert V.verdict_rows(judged)["verdict"].iloc[0] == "holds"
+
+
+def test_the_main_claim_paragraph_gives_the_verdict_and_one_reason():
+    rows = [row(claim_id="acc", case=f"M = {m}", worst_err=e, sat_ratio=q, threshold=0.05)
+            for m, e, q in ((8, math.inf, 0.40), (32, 0.20, 0.90), (64, 0.03, 1.0), (100, math.inf, 0.60))]
+    rows.append(row(claim_id="acc", setup="ours", case="M = 8", worst_err=0.01, sat_ratio=1.0, cause="-"))
+    table = V.verdict_table(pd.DataFrame(rows))
+    text = V.main_claim_text(table, "torus_nbc", "acc")
+    assert text.startswith(f"The paper's main claim (Sec. 4): \u201c{QUOTE}\u201d **Verdict: does not hold.**")
+    # 3 of the 4 deciding rows fail (the "ours" row decides nothing); the typical one of them is the unbounded
+    # error with the saturation ratio nearer 1 (0.60), neither the worst (0.40) nor the mildest (20 %)
+    assert "It fails on 3 of the 4 rows that decide it. On paper (M = 100), the model saturates at 0.60 " in text
+    assert text.endswith("has no bound (the cause: model).")
+    holds = V.verdict_table(pd.DataFrame([row(claim_id="acc", worst_err=0.031, sat_ratio=1.0)]))
+    assert V.main_claim_text(holds, "torus_nbc", "acc").endswith(
+        "**Verdict: holds.** It passes on its one deciding row; on paper, its worst error at 25, 50 or 75 % of the "
+        "simulated saturation load is 3.1%, within the paper's 5.0%.")
+    with pytest.raises(ValueError, match="not in the verdict table"):
+        V.main_claim_text(holds, "torus_nbc", "other")
+
+
+@pytest.mark.parametrize("chapter", __import__("models").CHAPTERS)
+def test_every_chapter_names_its_papers_main_claim(chapter):
+    import importlib
+
+    module = importlib.import_module(f"models.{chapter}.claims")
+    assert V.main_claim_id(chapter) == module.MAIN_CLAIM in module.CLAIMS
 
 
 # ----------------------------------------------------------------------------- issue #34: the combinator
