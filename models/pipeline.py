@@ -320,9 +320,10 @@ def run_key(source: Path, parameters: dict, models_hash: str, env: dict) -> str:
 
 
 #: Notebooks that read the other chapters' outputs (their tables): run after every other
-#: notebook, and keyed also by the other notebooks' run keys, so they are never stale.  (The
-#: findings chapter's comparison page, 02-one-network, simulates on its own and runs with the rest.)
-AFTER_NOTEBOOKS = ("findings/01-claims", "findings/03-trust")
+#: notebook, and keyed also by the other notebooks' run keys, so they are never stale.  The findings chapter's
+#: comparison page, 02-one-network, simulates on its own and reads the torus_nbc chapter's saturation table, to
+#: put the same network's two searches side by side.
+AFTER_NOTEBOOKS = ("findings/01-claims", "findings/02-one-network", "findings/03-trust")
 
 
 def runs_after(slug: str) -> bool:

@@ -88,7 +88,7 @@ __all__ = [
     "sim_saturation", "curves", "run", "worst_error_below", "error_table", "most_accurate",
     "summary_sentences", "setups_table", "own_setup", "OWN_SETUP", "BANDS", "models_table", "plot",
     "ERROR_FRACTIONS", "BELOW", "format_errors", "format_best", "points_table", "saturation_table", "glue_key",
-    "glue_values",
+    "glue_values", "chapter_check", "CHAPTER_SATURATION",
 ]
 
 
@@ -521,6 +521,66 @@ def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
         rows.append({"routing": key[0], "setup": key[1], "sim saturation": b.load, "lo": b.lo, "hi": b.hi,
                      "probes": b.evaluations})
     return pd.DataFrame(rows)
+
+
+#: The chapter table that simulates one of this page's networks too: torus_nbc's Fig. 1 saturation loads
+#: (Duato-Nbc, its set-up "model", V ejection VCs, the page's own set-up "V ejection VCs").
+CHAPTER_SATURATION = "torus_nbc/tables/tab-torus_nbc-saturation.csv"
+
+
+def chapter_check(saturation: pd.DataFrame, errors: pd.DataFrame, net: Network, probe_messages: int,
+                  book_dir=".."):
+    """The same network in the torus_nbc chapter: where this page's Duato-Nbc run and the chapter's Fig. 1 run
+    simulate one network (``k``, ``M``, the chapter's ``V``, V ejection VCs), their saturation loads side by side.
+
+    ``saturation`` and ``errors`` are this page's (:func:`saturation_table`, :func:`error_table`),
+    ``probe_messages`` its probes' length; the chapter's row comes from its table :data:`CHAPTER_SATURATION` under
+    ``book_dir`` (the chapter runs first: the pipeline's ``AFTER_NOTEBOOKS``), with its probes' length
+    (``probe messages``).  Returns ``(frame, sentence)``: one row per page, and why the numbers differ, in words;
+    ``(None, sentence)`` when the chapter does not simulate this network or its table is not built.
+    """
+    from pathlib import Path
+
+    path = Path(book_dir) / CHAPTER_SATURATION
+    if net.V != torus_nbc.NbcParams(k=net.k, M=net.M).V:
+        return None, f"The torus_nbc chapter simulates V = {torus_nbc.NbcParams(k=net.k, M=net.M).V}, not this page's V."
+    if not path.is_file():
+        return None, f"The torus_nbc chapter's saturation table ({CHAPTER_SATURATION}) is not built."
+    theirs = pd.read_csv(path)
+    theirs = theirs[(theirs["k"] == net.k) & (theirs["M"] == net.M) & (theirs["setup"] == "model")]
+    mine = saturation[(saturation["routing"] == "duato_nbc") & (saturation["setup"] == "V ejection VCs")]
+    model = errors[(errors["routing"] == "duato_nbc") & (errors["setup"] == "V ejection VCs")]
+    if theirs.empty or mine.empty or model.empty:
+        return None, (f"The torus_nbc chapter does not simulate this {net.k}x{net.k} torus with M = {net.M} on its "
+                      "V-ejection-VC set-up.")
+    c, h, m = theirs.iloc[0], mine.iloc[0], float(model["model saturation"].iloc[0])
+    probes_there = int(c["probe messages"]) if "probe messages" in c else math.nan
+    frame = pd.DataFrame([
+        {"page": "torus_nbc chapter (Fig. 1)", "probe messages": probes_there, "sim saturation": c["sim saturation"],
+         "lo": c["sim saturation lo"], "hi": c["sim saturation hi"], "model saturation": m,
+         "saturation ratio": m / c["sim saturation"]},
+        {"page": "this page", "probe messages": int(probe_messages), "sim saturation": h["sim saturation"],
+         "lo": h["lo"], "hi": h["hi"], "model saturation": m, "saturation ratio": m / h["sim saturation"]}])
+    gap = h["sim saturation"] / c["sim saturation"] - 1
+    overlap = h["lo"] <= c["sim saturation hi"] and c["sim saturation lo"] <= h["hi"]
+    text = (f"The torus_nbc chapter simulates this network too (Duato-Nbc, {net.k}x{net.k}, M = {net.M}, V = {net.V}, "
+            f"V ejection VCs; its Fig. 1). Its search puts the simulated saturation load at "
+            f"{c['sim saturation']:.5f}, this page's at {h['sim saturation']:.5f} ({gap:+.1%}), so the model's "
+            f"saturation ratio reads {m / c['sim saturation']:.3f} there and {m / h['sim saturation']:.3f} here. ")
+    if overlap:
+        text += "The two brackets overlap: the searches agree within their resolution."
+    else:
+        text += (f"The brackets do not overlap. The searches differ in their probes: "
+                 f"{probes_there:,} measured messages each in the chapter, {int(probe_messages):,} here"
+                 if probes_there == probes_there else "The searches differ in their probes")
+        if probes_there == probes_there and probe_messages < probes_there and gap > 0:
+            text += (". A shorter probe can end before a load just past saturation has grown the source queues "
+                     "enough to flag it, so it calls saturation at a higher load. The chapter's longer probes are "
+                     "the reference for this network; this page's shorter ones serve its comparison of models, "
+                     "which all share them.")
+        else:
+            text += "."
+    return frame, text
 
 
 def _abs_max(values) -> float:

@@ -277,8 +277,10 @@ def points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
-    """One row per curve and set-up: ``k``, ``M``, the model's and the simulated saturation rate (bracket, runs)."""
+def saturation_table(runs: Sequence[CurveRun], settings: SimSettings | None = None) -> pd.DataFrame:
+    """One row per curve and set-up: ``k``, ``M``, the model's and the simulated saturation rate (bracket, runs),
+    and with ``settings`` (the runs') the measured messages of each probe of the search (``probe messages``:
+    :func:`sim_saturation` probes run exactly ``settings.messages``)."""
     rows = []
     for run in runs:
         row = {**describe(run.curve), "model saturation": run.model_saturation}
@@ -286,6 +288,8 @@ def saturation_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
         if s is not None:
             row.update({"sim saturation": s.load, "sim saturation lo": s.lo, "sim saturation hi": s.hi,
                         "saturation runs": s.evaluations})
+            if settings is not None:
+                row["probe messages"] = int(settings.fixed_length().messages)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -169,3 +169,27 @@ def test_glue_values_and_the_shown_table():
     assert shown.loc["75-90%", "value"] == "20.0%" and shown.loc["75-90%", "runner-up value"] == "\u221e"
     assert one.format_best(best.assign(value=math.nan))["value"].eq("n/a").all()
     assert best["value"].dtype.kind == "f"                          # the input is left as it was
+
+
+def test_the_same_network_in_the_torus_nbc_chapter_is_put_side_by_side(tmp_path):
+    """Where this page and the torus_nbc chapter simulate one network, the page shows both searches' saturation
+    loads with their probes' lengths and says why they differ; it never fails for a chapter not built."""
+    net = one.Network(k=8, M=32, V=10)
+    sat = pd.DataFrame([{"routing": "duato_nbc", "setup": "V ejection VCs", "sim saturation": 0.0270,
+                         "lo": 0.0268, "hi": 0.0272, "probes": 6}])
+    err = pd.DataFrame([{"routing": "duato_nbc", "setup": "V ejection VCs", "model saturation": 0.0182}])
+    frame, why = one.chapter_check(sat, err, net, 10_000, book_dir=tmp_path)
+    assert frame is None and "not built" in why
+    table = tmp_path / one.CHAPTER_SATURATION
+    table.parent.mkdir(parents=True)
+    pd.DataFrame([{"curve": "8x8, M=32", "setup": "model", "k": 8, "M": 32, "model saturation": 0.0182,
+                   "sim saturation": 0.0260, "sim saturation lo": 0.0258, "sim saturation hi": 0.0262,
+                   "saturation runs": 8, "probe messages": 100_000}]).to_csv(table, index=False)
+    frame, why = one.chapter_check(sat, err, net, 10_000, book_dir=tmp_path)
+    assert list(frame["probe messages"]) == [100_000, 10_000]
+    assert frame["saturation ratio"].round(3).tolist() == [0.7, 0.674]
+    assert "0.02600, this page's at 0.02700 (+3.8%)" in why and "reads 0.700 there and 0.674 here" in why
+    assert "100,000 measured messages each in the chapter, 10,000 here" in why and "shorter probe" in why
+    close = sat.assign(**{"sim saturation": 0.0261, "lo": 0.0259, "hi": 0.0263})
+    assert "agree within their resolution" in one.chapter_check(close, err, net, 10_000, book_dir=tmp_path)[1]
+    assert one.chapter_check(sat, err, one.Network(k=16, M=32, V=10), 10_000, book_dir=tmp_path)[0] is None
