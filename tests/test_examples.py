@@ -2,7 +2,7 @@
 
 The test extracts the fenced ``python`` blocks and the ``.venv/bin/python -m models...`` /
 ``papermill`` lines of the ``bash`` blocks of ``README.md`` and ``book/intro.md`` and runs them as
-written, in a scratch folder (``runs/`` becomes a temporary folder, the cache is a fresh one), so a
+written, in a scratch folder (``runs/`` becomes a temporary folder; the cache is the test run's own), so a
 change of a front door cannot leave a broken example behind.  Commands that build, install, start
 services or write into the repository (``make``, ``pip``, ``git``, ``dask``, ``ssh``, ``openssl``,
 ``models.new_chapter``) are not examples of the book's results and are tested elsewhere
@@ -65,8 +65,11 @@ def _examples():
 
 
 def _env(tmp_path: Path) -> dict:
+    """The example's environment.  The cache is this test run's (``MODELS_CACHE_DIR``, a fresh folder per run:
+    conftest.py, ``make test``), shared with the other tests, as a reader's examples share one cache: a model an
+    example derives or a point it simulates is not done again for the next (an example's own code still runs;
+    the cache only saves the work a result it holds would repeat)."""
     env = dict(os.environ)
-    env["MODELS_CACHE_DIR"] = str(tmp_path / "cache")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
     env["MPLBACKEND"] = "Agg"
     return env
