@@ -126,7 +126,7 @@ __all__ = [
     "read_reproductions", "format_reproductions", "threshold_in_quote", "REFEREE_RECORD", "referee_record",
     "before_after", "chapter_verdicts", "row_label", "chapter_summary", "glue_tables", "combine", "criteria_table",
     "considered_table", "QUANTIFIER_WORDS", "ACCURACY_WORDS", "combine_readings", "considered_details",
-    "criteria_details", "VERDICT_MEANING", "verdict_words", "verdict_legend", "main_claim_text", "main_claim_id",
+    "criteria_details", "VERDICT_MEANING", "verdict_words", "verdict_legend", "main_claim_text", "main_claim_id", "bold_html",
 ]
 
 # CLAIM_COLUMNS (the exact columns of a chapter's claims table, in order) is models.core.claims's, re-exported.
@@ -739,6 +739,15 @@ def verdict_legend(verdicts: Iterable[str] = VERDICTS) -> str:
     return "\n\n".join(f"**{v}**: {VERDICT_MEANING[v]}" for v in dict.fromkeys(verdicts))
 
 
+def bold_html(text: str) -> str:
+    """Paragraphs of ``text`` (blank-line separated; ``**bold**`` their only markup) as HTML, escaped: what a page
+    pastes from another page's glue, where myst-nb renders HTML and not Markdown."""
+    import html
+
+    paras = [re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(p, quote=False)) for p in text.split("\n\n")]
+    return "".join(f"<p>{p}</p>" for p in paras)
+
+
 def verdict_rows(table: pd.DataFrame) -> pd.DataFrame:
     """The findings page's verdict table, one row per claim, numbered as :func:`claim_details`: ``#``,
     ``chapter``, ``claim`` (the paper's whole sentence: a cut could drop the number or the quantifier that
@@ -955,13 +964,13 @@ def glue_tables(table: pd.DataFrame, reproductions: pd.DataFrame, chapters: Sequ
     paragraph that opens the chapter), ``findings-verdict-legend`` (:func:`verdict_legend`) and, with the referee's ``record``,
     ``findings-before-after`` (:func:`before_after`, the response page's table).
     """
-    from IPython.display import Markdown  # text/markdown, pasted with {glue:md}; IPython is there when a page runs
+    from IPython.display import HTML  # pasted on another page by {glue} :doc: (HTML, as the tables); IPython runs it
 
-    out = {"findings-verdict-legend": Markdown(verdict_legend())}
+    out = {"findings-verdict-legend": HTML(bold_html(verdict_legend()))}
     for chapter in CHAPTERS if chapters is None else chapters:
         out[f"findings-verdicts-{chapter}"] = format_table(chapter_verdicts(table, chapter))
         out[f"findings-summary-{chapter}"] = chapter_summary(table, chapter, reproductions)
-        out[f"findings-main-{chapter}"] = Markdown(main_claim_text(table, chapter))
+        out[f"findings-main-{chapter}"] = HTML(bold_html(main_claim_text(table, chapter)))
     if record is not None:
         ba = before_after(table, reproductions, record).drop(columns="referee suggests")
         if all(now == then.split(": ", 1)[-1] for now, then in zip(ba["now"], ba["claim then"])):

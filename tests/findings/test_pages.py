@@ -73,15 +73,16 @@ def test_a_chapters_findings_show_the_findings_verdicts(chapter):
     table, glued by the findings page, and types no verdict of its own that could disagree with it."""
     section = _findings_section(chapter)
     assert f"```{{glue}} findings-verdicts-{chapter}\n:doc: ../findings/01-claims.ipynb\n```" in section
-    assert "```{glue:md} ../findings/01-claims.ipynb::findings-verdict-legend\n:format: myst\n```" in section
+    assert "```{glue} findings-verdict-legend\n:doc: ../findings/01-claims.ipynb\n```" in section
     assert "glue_tables(" in _source("01-claims")
     claim = Claim(verdicts.main_claim_id(chapter), "Sec. 1", "c", "fact", quantifier="one").row(
         chapter, holds=True, criterion="exact", stands_for="-")
     table = verdicts.verdict_table(claims_frame([claim]))
     glued = verdicts.glue_tables(table, verdicts.read_reproductions(ROOT / "nothing"), [chapter])
     assert f"findings-verdicts-{chapter}" in glued and glued[f"findings-summary-{chapter}"] == "1 claim: 1 holds"
-    assert glued[f"findings-main-{chapter}"].data.startswith("The paper's main claim (Sec. 1): \u201cc\u201d "
-                                                             "**Verdict: holds.**")
+    assert glued[f"findings-main-{chapter}"].data.startswith("<p>The paper's main claim (Sec. 1): \u201cc\u201d "
+                                                             "<b>Verdict: holds.</b>")
+    assert glued["findings-verdict-legend"].data.count("<p><b>") == len(verdicts.VERDICTS)
     typed = re.findall(r"\*\*(holds|holds with a caveat|does not hold|cannot be checked|reproduced|"
                        r"not reproduced)\*\*", section)
     assert not typed, f"book/{chapter}/index.md types verdicts by hand in its Findings section: {typed}"
@@ -119,9 +120,9 @@ def test_the_verdict_comes_first(chapter):
     table has the verdict column."""
     text = (BOOK / chapter / "index.md").read_text()
     first_section = text.index("\n## ")
-    box = text.find("```{admonition} The paper's main claim, and its verdict")
+    box = text.find("````{admonition} The paper's main claim, and its verdict")
     assert 0 < box < first_section
-    assert f"{{glue:md}}`../findings/01-claims.ipynb::findings-main-{chapter}`" in text[box:first_section]
+    assert f"```{{glue}} findings-main-{chapter}\n:doc: ../findings/01-claims.ipynb\n```" in text[box:first_section]
     assert f"../findings/01-claims.ipynb::findings-summary-{chapter}:s" in text[box:first_section]
     intro = (BOOK / "intro.md").read_text()
     assert f"{{glue:text}}`findings/01-claims.ipynb::findings-summary-{chapter}:s`" in intro

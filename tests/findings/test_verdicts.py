@@ -519,3 +519,7 @@ def test_the_considered_and_criteria_lists_escape_and_keep_every_item():
     table = V.verdict_table(pd.DataFrame([_fact("paper", True, criterion="lower-beyond-noise")]))
     crit = V.criteria_details(V.criteria_table(table))
     assert crit.count("<li>") == 1 and "<code>lower-beyond-noise</code>" in crit and "torus_nbc/err-5" in crit
+
+
+def test_bold_html_escapes_and_keeps_only_bold():
+    assert V.bold_html("a < b **c & d**\n\nnext") == "<p>a &lt; b <b>c &amp; d</b></p><p>next</p>"
