@@ -841,6 +841,14 @@ def _evidence(row, label: str) -> str:
     return ", and ".join(parts) if parts else "its note says what was measured"
 
 
+def _row_words(label: str) -> str:
+    """A row label (:func:`row_label`) in a sentence: ``"model (M = 8)"`` -> ``"the set-up \u201cmodel\u201d (M = 8)"``."""
+    setup, _, case = label.partition(" (")
+    if setup == "no simulation":
+        return "the row that needs no simulation" + (f" ({case}" if case else "")
+    return f"the set-up \u201c{setup}\u201d" + (f" ({case}" if case else "")
+
+
 def _median_row(r, labels: Sequence[str]) -> str:
     """The row of ``labels`` in the middle by severity (error, then the saturation ratio's distance from 1; table
     order on ties): the typical one, neither the worst nor the mildest."""
@@ -878,14 +886,14 @@ def main_claim_text(table: pd.DataFrame, chapter: str, claim_id: str | None = No
     if v == "does not hold":
         fails = [lb for lb in deciding if r["outcome"].get(lb) == "fail"]
         lb = _median_row(r, fails)
-        why = (f"It fails on {_of(len(fails), len(deciding))}. On {lb}, {_evidence(r, lb)}"
+        why = (f"It fails on {_of(len(fails), len(deciding))}. On {_row_words(lb)}, {_evidence(r, lb)}"
                + (f" (the cause: {r['cause']})." if r["cause"] != "-" else "."))
     elif v in ("holds", "holds with a caveat"):
         passes = [lb for lb in deciding if r["outcome"].get(lb) == "pass"]
         lb = _median_row(r, passes)
         t = as_number(r["threshold"])
         limit = f", within the paper's {format_percent(t)}" if not math.isnan(t) and r["kind"] == "error" else ""
-        why = f"It passes on {_of(len(passes), len(deciding))}; on {lb}, {_evidence(r, lb)}{limit}."
+        why = f"It passes on {_of(len(passes), len(deciding))}; on {_row_words(lb)}, {_evidence(r, lb)}{limit}."
         if r["caveat"]:
             why += f" The caveat: {r['caveat']}."
     else:

@@ -394,11 +394,11 @@ def test_the_main_claim_paragraph_gives_the_verdict_and_one_reason():
     assert text.startswith(f"The paper's main claim (Sec. 4): \u201c{QUOTE}\u201d **Verdict: does not hold.**")
     # 3 of the 4 deciding rows fail (the "ours" row decides nothing); the typical one of them is the unbounded
     # error with the saturation ratio nearer 1 (0.60), neither the worst (0.40) nor the mildest (20 %)
-    assert "It fails on 3 of the 4 rows that decide it. On paper (M = 100), the model saturates at 0.60 " in text
+    assert "It fails on 3 of the 4 rows that decide it. On the set-up \u201cpaper\u201d (M = 100), the model saturates at 0.60 " in text
     assert text.endswith("has no bound (the cause: model).")
     holds = V.verdict_table(pd.DataFrame([row(claim_id="acc", worst_err=0.031, sat_ratio=1.0)]))
     assert V.main_claim_text(holds, "torus_nbc", "acc").endswith(
-        "**Verdict: holds.** It passes on its one deciding row; on paper, its worst error at 25, 50 or 75 % of the "
+        "**Verdict: holds.** It passes on its one deciding row; on the set-up \u201cpaper\u201d, its worst error at 25, 50 or 75 % of the "
         "simulated saturation load is 3.1%, within the paper's 5.0%.")
     with pytest.raises(ValueError, match="not in the verdict table"):
         V.main_claim_text(holds, "torus_nbc", "other")
