@@ -407,3 +407,105 @@ def test_sim_saturation_is_searched_when_the_loads_or_the_figure_need_it(tmp_pat
     with pytest.raises(SystemExit):
         importlib.import_module("models.min_mva.__main__").main(["curve", "--sim-saturation"])
     assert "unrecognized arguments: --sim-saturation" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- one set of defaults; several configurations
+def test_the_command_and_compare_share_every_default():
+    """``--points``, ``--upto``, ``--seed``, ``--jobs`` and the run lengths default to what ``compare`` takes
+    (``core.setups``: written once; the run lengths are the chapter's ``setups.RUN``)."""
+    from models.core import compare as C
+    from models.core import setups as S
+
+    assert cli.POINTS is S.POINTS == C.POINTS == C.RunOptions().points == 10
+    for name in models.CHAPTERS:
+        chapter = importlib.import_module(f"models.{name}.__main__").CHAPTER
+        parser = cli.build_parser(chapter)
+        curve = parser._subparsers._group_actions[0].choices["curve"]
+        assert curve.get_default("points") == S.POINTS and curve.get_default("upto") is None
+        if chapter.simulates:
+            defaults = cli._sim_defaults(chapter)
+            assert defaults["length"][1] == chapter.setups.RUN.length and defaults["warmup"][1] == chapter.setups.RUN.warmup
+            assert defaults["seed"][1] == S.SEED and defaults["jobs"][1] == S.JOBS
+            settings = C.RunOptions().sim_settings(chapter.setups.RUN)
+            assert (settings.seed, settings.jobs) == (S.SEED, S.JOBS)
+
+
+@pytest.mark.parametrize("name", models.CHAPTERS)
+def test_the_command_and_compare_give_the_same_model_numbers_without_options(name, tmp_path):
+    main = importlib.import_module(f"models.{name}.__main__")
+    out = tmp_path / "c.csv"
+    assert main.main(["curve", *CASES[name]["argv"], "--out", str(out)]) == 0
+    options = vars(cli.build_parser(main.CHAPTER).parse_args(["curve", *CASES[name]["argv"]]))
+    cli._configurations(None, main.CHAPTER, options)
+    c = main.CHAPTER.front.compare(**main.CHAPTER.compare_kwargs(options), simulate=False)
+    rows = _read(out)
+    assert _floats(rows, cli.columns(main.CHAPTER)[0]).tolist() == list(c.loads)
+    assert _floats(rows, "model latency [cycles]").tolist() == c.table()["model latency"].tolist()
+
+
+@pytest.mark.slow
+def test_the_command_and_compare_give_the_same_simulated_numbers_without_options(tmp_path, tmp_cache, capsys):
+    """``curve --simulate`` with no run option and ``compare(...)`` with none: the same loads, the same simulated
+    points, the same accuracy line (the review's 10 points against 20 are one default now)."""
+    main = importlib.import_module("models.torus_dor.__main__")
+    out = tmp_path / "c.csv"
+    assert main.main(["curve", *DOR_TINY, "--simulate", "--no-progress", "--out", str(out)]) == 0
+    line = capsys.readouterr().err.splitlines()[-1]
+    from models import torus_dor
+
+    c = torus_dor.compare(radices=(4, 4), L=3, M=8)
+    t = c.table()
+    rows = _read(out)
+    assert len(rows) == len(c.loads) == 10 + 2  # the default grid and the 25 and 75 % loads it lacks
+    assert _floats(rows, "lam_g [messages/node/cycle]").tolist() == list(c.loads)
+    assert _floats(rows, "sim latency [cycles]").tolist() == t["sim latency"].tolist()
+    assert _floats(rows, "model latency [cycles]").tolist() == t["model latency"].tolist()
+    assert line == c.summary() and c.worst_rule.startswith("at 25%, 50%, 75% of the simulated saturation load")
+
+
+def test_several_values_of_one_option_draw_one_curve_each(tmp_path, capsys):
+    """``--M 8 32``: one configuration per value, the CSV's first column naming it, one figure with both, one
+    summary line per configuration naming it; the rows are ``compare``'s for each value."""
+    main = importlib.import_module("models.torus_dor.__main__")
+    out, svg = tmp_path / "c.csv", tmp_path / "f.svg"
+    assert main.main(["curve", "--radices", "8", "8", "--L", "3", "--M", "8", "32", "--points", "3", "--out", str(out),
+                      "--plot", str(svg), "--style", "paper", "--no-title", "--font", "serif"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [e.split(":")[0] for e in err] == ["--M 8", "--M 32"]
+    rows = _read(out)
+    assert list(rows[0]) == ["M", *cli.columns(main.CHAPTER)]
+    assert [r["M"] for r in rows] == ["8.0"] * 3 + ["32.0"] * 3
+    from models import torus_dor
+
+    for i, M in enumerate((8, 32)):
+        c = torus_dor.compare(radices=(8, 8), L=3, M=M, points=3, simulate=False)
+        assert _floats(rows[3 * i:3 * i + 3], "model latency [cycles]").tolist() == c.table()["model latency"].tolist()
+    text = svg.read_text()
+    assert "M = 8 flits" in text and "M = 32 flits" in text  # the legend names what differs
+    assert "dimension-order routing" not in text  # --no-title: no title (it would say what they share)
+    assert "STIXGeneral" in text  # --font serif
+
+
+def test_two_options_with_several_values_are_refused(capsys):
+    main = importlib.import_module("models.torus_dor.__main__")
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", "--radices", "8", "8", "--L", "3", "4", "--M", "8", "32"])
+    assert exc.value.code == 2
+    assert ("error: --M: only one parameter may take several values (one curve each); --L already does: give --M "
+            "one value") in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", "--radices", "8", "8", "--L", "3", "--M", "8", "8"])
+    assert exc.value.code == 2 and "error: --M: 8.0 given twice" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:  # the saturation command takes one value
+        main.main(["saturation", "--radices", "8", "8", "--L", "3", "--M", "8", "32"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("option", [["--no-title"], ["--font", "serif"]])
+def test_figure_options_need_plot(option, capsys):
+    main = importlib.import_module("models.torus_dor.__main__")
+    with pytest.raises(SystemExit) as exc:
+        main.main(["curve", *CASES["torus_dor"]["argv"], *option])
+    assert exc.value.code == 2
+    assert f"error: {option[0]}: only used with --plot; add --plot FILE.svg, or leave out {' '.join(option)}" in \
+        capsys.readouterr().err

@@ -12,6 +12,7 @@ model alone imports no simulator.  The shared loop itself: ``tests/core/test_com
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import math
@@ -21,6 +22,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import models
@@ -80,8 +82,11 @@ def test_model_and_simulation_are_the_chapters_own(name, comparisons):
         one = front.solve(x, **curve.model).latency
         assert (math.isinf(one) and math.isinf(lat)) or lat == pytest.approx(one, rel=1e-9)
     assert not c.model["latency"].isna().any() and (c.model["latency"] > 0).all()  # saturated: inf, never NaN
-    # the simulation: the chapter's own hook, same settings and seed, exactly
-    rows = experiments.simulate_curve(curve, loads, c.settings)
+    # the simulation: the chapter's own hook, same settings and seed, exactly (the accuracy loads as their own list)
+    rows = [None] * len(loads)
+    for group in _sweeps(c):
+        for i, r in zip(group, experiments.simulate_curve(curve, [loads[i] for i in group], c.settings)):
+            rows[i] = r
     assert all(isinstance(r, SimPoint) for r in rows)
     assert np.array_equal(c.sim["latency"].to_numpy(), [r.latency for r in rows])
     assert np.array_equal(c.sim[ci_column("latency")].to_numpy(), [r.latency_ci for r in rows], equal_nan=True)
@@ -100,14 +105,36 @@ def test_model_and_simulation_are_the_chapters_own(name, comparisons):
         assert math.isnan(c.sim_saturation) and math.isnan(c.model_saturation) and front.CLOSED_SYSTEM
 
 
+def _sweeps(c) -> list[list[int]]:
+    """The indices of the comparison's loads in the order ``compare`` simulates them: the loads at the fixed accuracy
+    fractions as one list first (so they are the same runs whatever the grid), then the others; one list when the
+    loads were given or there is no simulated saturation load."""
+    from models.core.compare import loads_computed_at_accuracy
+
+    computed = c.run.params.get("fractions_of") == "sim" and not c.worst_rule.startswith("over the given")
+    first = [i for i, f in enumerate(c.sim["fraction"]) if loads_computed_at_accuracy(float(f), computed)]
+    rest = [i for i in range(len(c.loads)) if i not in first]
+    return [g for g in (first, rest) if g]
+
+
 def _figure_run(name, c):
-    """The chapter's run_figure on the comparison's curve at the same fractions of the simulated saturation."""
+    """The chapter's run_figure on the comparison's curve at the same fractions of the simulated saturation, each of
+    the comparison's sweeps (:func:`_sweeps`) a figure of its own, their simulated points put together by load."""
+    runs = [_figure_run_at(name, c, group) for group in _sweeps(c)]
+    run, scale = runs[0]
+    if len(runs) > 1:
+        sim = pd.concat([r.sim for r, _ in runs]).sort_values("load", kind="mergesort").reset_index(drop=True)
+        run = dataclasses.replace(run, sim=sim)
+    return run, scale
+
+
+def _figure_run_at(name, c, group):
     ex = importlib.import_module(f"models.{name}.experiments")
     curve = c.run.curve
     if name == "min_mva":
-        fig = Figure("fig-min_mva-test", "t", (curve.replace(loads=c.loads),), quantity="R")
+        fig = Figure("fig-min_mva-test", "t", (curve.replace(loads=tuple(c.loads[i] for i in group)),), quantity="R")
         return ex.run_figure(fig, c.settings, setups=(curve.setup,))[0], 1.0
-    fractions = tuple(c.sim["fraction"])
+    fractions = tuple(c.sim["fraction"].iloc[i] for i in group)
     if name == "torus_dor":
         fig = ex.curves_figure("fig-torus_dor-test", "t", [curve.replace(loads=fractions)])
         return ex.run_figure(fig, c.settings, model_points=0)[0], 1.0

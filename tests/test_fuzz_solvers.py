@@ -544,7 +544,7 @@ def check_curve_outcome(given, argv) -> str:
     if rc == 2:
         named = re.search(r"error: (--[\w-]+)", lines[0])
         options = set(given) | {"--radices", "--L", "--M"}
-        if "loads evenly up to" in lines[0]:  # the default --points grid (20 loads) made a load the model refuses
+        if "loads evenly up to" in lines[0]:  # the default --points grid made a load the model refuses
             options.add("--points")
         assert named and named.group(1) in options, f"{call}: {lines[0]!r} names none of {sorted(given)}"
         return "ValueError"  # counted with the solvers' ValueErrors: a refusal naming the option

@@ -364,47 +364,50 @@ def test_findings_one_network_figure():
 
 
 # ---------------------------------------------------------------- model against simulation (issue #28, item 4)
-def fake_comparison(*, bidirectional: bool = False, sim: bool = True):
+def fake_comparison(*, bidirectional: bool = False, sim: bool = True, M: int = 32):
     """A :class:`~models.core.compare.Comparison` of the shared loop on a synthetic chapter: model
     ``40 / (1 - x / 0.010)``, simulation ``44 / (1 - x / 0.013)`` with 3% CIs, saturated from 0.013 on, its
     saturation found by the package's bisection; loads up to 1.1 of the simulated saturation, so one is
-    saturated."""
+    saturated.  ``M`` other than 32: the saturation loads scaled by ``32 / M``, as a message length would."""
     from types import SimpleNamespace
 
     from models.core import compare as C
     from models.core.saturation import find_saturation
 
+    f = 32 / M  # the saturation loads scale as 1/M, as a message's length would move them
+    sm, ss, z = 0.010 * f, 0.013 * f, 40.0
+
     def model(loads):
         x = np.asarray(loads, dtype=float)
-        return SimpleNamespace(latency=np.where(x < 0.010, 40 / (1 - np.minimum(x, 0.00999) / 0.010), np.inf),
-                               saturated=x >= 0.010)
+        return SimpleNamespace(latency=np.where(x < sm, z / (1 - np.minimum(x, 0.999 * sm) / sm), np.inf),
+                               saturated=x >= sm)
 
     def simulate(curve, loads, settings):
-        return [SimPoint(44 / (1 - x / 0.013), 0.03 * 44 / (1 - x / 0.013), False)
-                if x < 0.013 else SimPoint(math.inf, math.inf, True) for x in loads]
+        return [SimPoint(1.1 * z / (1 - x / ss), 0.03 * 1.1 * z / (1 - x / ss), False)
+                if x < ss else SimPoint(math.inf, math.inf, True) for x in loads]
 
     hooks = SimpleNamespace(simulate_curve=simulate, sim_saturation=lambda c, s, settings: find_saturation(
-        lambda x: x >= 0.013, 0.0, 0.05, rtol=0, max_steps=9))
+        lambda x: x >= ss, 0.0, 0.05 * f, rtol=0, max_steps=9))
     torus = "bidirectional" if bidirectional else "unidirectional"
     subject = C.Subject(chapter="toy", network=f"12\u00d712 {torus} torus, dimension-order routing, L = 3 VCs, "
-                                               "M = 32 flits", load="lam_g", load_label=r"$\lambda_g$",
+                                               f"M = {M} flits", load="lam_g", load_label=r"$\lambda_g$",
                         load_unit="messages/node/cycle")
-    return C.compare(Curve("toy"), subject, C.RunOptions(points=8, upto=1.1, simulate=bool(sim)), model=model,
-                     model_saturation=lambda: 0.010, experiments=lambda: hooks)
+    return C.compare(Curve("toy", model={"M": M}), subject, C.RunOptions(points=8, upto=1.1, simulate=bool(sim)),
+                     model=model, model_saturation=lambda: sm, experiments=lambda: hooks, params={"M": M})
 
 
 def _marker_lines(ax):
     return [line for line in ax.get_lines() if line.get_visible() and P._has_marker(line)]
 
 
-def check_paper_figure(fig, svg: str, comparison) -> list:
+def check_paper_figure(fig, svg: str, comparison, titled: bool = True) -> list:
     """The paper style's rules on a drawn figure and its SVG; returns the failures (empty: it passes).
 
     One column (3.3-3.5 in wide, nothing drawn outside it), every text 8-9 pt at that printed size (in the
     figure and in the SVG, whose user unit is the point), no simulated point or CI end clipped (y as the
     book's check, x inside the limits), saturated loads drawn as marked points, the network's torus named
-    in the title, y from 0, tick labels apart, a legend covering no data, SVG text as ``<text>`` (no glyphs
-    drawn as paths).
+    in the title (unless not ``titled``), y from 0, tick labels apart, a legend covering no data, SVG text as
+    ``<text>`` (no glyphs drawn as paths).  ``comparison``: one, or the list drawn on one axis.
     """
     import re
 
@@ -444,10 +447,12 @@ def check_paper_figure(fig, svg: str, comparison) -> list:
     if ax.get_legend() is not None and P.legend_covers(ax) > 0:
         bad.append("the legend covers data")
     title = ax.get_title() + " ".join(P.legend_texts(fig))
-    if "unidirectional" not in title and "bidirectional" not in title:
+    if titled and "unidirectional" not in title and "bidirectional" not in title:
         bad.append(f"neither uni- nor bidirectional named in {ax.get_title()!r}")
-    if comparison.sim is not None:
-        saturated = comparison.sim.loc[comparison.sim["saturated"], "load"].to_numpy(dtype=float)
+    comparisons = list(comparison) if isinstance(comparison, (list, tuple)) else [comparison]
+    sims = [c.sim for c in comparisons if c.sim is not None]
+    if sims:
+        saturated = np.concatenate([s.loc[s["saturated"], "load"].to_numpy(dtype=float) for s in sims])
         marked = [line for line in ax.get_lines() if line.get_gid() == "sim-saturated"]
         xs = np.concatenate([line.get_xdata() for line in marked]) if marked else np.empty(0)
         if saturated.size and not np.array_equal(np.sort(xs), np.sort(saturated)):
@@ -504,3 +509,100 @@ def test_comparison_model_only_paper_figure(tmp_path):
     bad = check_paper_figure(fig, svg, c)
     plt.close(fig)
     assert not bad, "\n".join(bad)
+
+
+# ---------------------------------------------------------------- figures a journal accepts (issue #38, item 6)
+def _pdf_fonts(path) -> list[tuple[str, str, str]]:
+    """``(name, subtype, descendant subtype)`` of every font the PDF's pages use (pypdf)."""
+    from pypdf import PdfReader
+
+    out = []
+    for page in PdfReader(str(path)).pages:
+        fonts = page["/Resources"].get("/Font", {})
+        for font in fonts.values():
+            font = font.get_object()
+            kids = font.get("/DescendantFonts")
+            kid = kids[0].get_object()["/Subtype"] if kids else ""
+            out.append((str(font.get("/BaseFont")), str(font["/Subtype"]), str(kid)))
+    return out
+
+
+@pytest.mark.parametrize("font", ["sans", "serif"])
+def test_a_paper_pdf_embeds_truetype_fonts_never_type3(font, tmp_path):
+    """Journals' PDF checkers reject Type 3 fonts: the PDF embeds TrueType (Type 42: a Type0 font over a
+    CIDFontType2, or TrueType), its text and mathematics alike, in either face."""
+    c = fake_comparison()
+    path = c.save(tmp_path / "f.pdf", style="paper", font=font, title=False)
+    fonts = _pdf_fonts(path)
+    assert fonts and all(sub != "/Type3" for _, sub, _ in fonts), fonts
+    assert all(sub == "/TrueType" or kid == "/CIDFontType2" for _, sub, kid in fonts), fonts
+    assert b"/Type3" not in path.read_bytes()
+    names = " ".join(name for name, _, _ in fonts)
+    assert ("STIXGeneral" in names) == (font == "serif") and ("DejaVuSans" in names) == (font == "sans")
+    assert b"/CreationDate" not in path.read_bytes()  # reproducible
+
+
+def test_postscript_embeds_truetype_fonts_too(tmp_path):
+    """Every style sets ``ps.fonttype`` 42 as well: an EPS saved from a comparison's axes has no Type 3 font."""
+    c = fake_comparison()
+    with plt.rc_context(P.PAPER_STYLE):
+        fig = c.plot(style="paper")
+        fig.savefig(tmp_path / "f.eps")
+    plt.close(fig)
+    text = (tmp_path / "f.eps").read_bytes()
+    assert b"/FontType 42" in text and b"/FontType 3 " not in text
+    assert P.STYLE["pdf.fonttype"] == P.STYLE["ps.fonttype"] == P.PAPER_STYLE["pdf.fonttype"] == 42
+
+
+def test_two_configurations_on_one_axis_have_their_own_colours_and_markers_and_one_legend(tmp_path):
+    """``save_comparisons([a, b])``, and ``b.plot(ax=...)`` on the axes of ``a.plot()``: two colours, two
+    markers, one legend naming what differs (``M = 8 flits``), the shared part as the title."""
+    from models.core import compare as C
+
+    a, b = fake_comparison(M=8), fake_comparison(M=32)
+    svg = C.save_comparisons([a, b], tmp_path / "two.svg", "paper").read_text()
+    fig = a.plot(style="paper")
+    ax = fig.axes[0]
+    again = b.plot(style="paper", ax=ax)
+    assert again is fig
+    with plt.rc_context(P.PAPER_STYLE):
+        bad = check_paper_figure(fig, svg, [a, b])
+    legends = [x for x in [ax.get_legend(), *fig.legends] if x is not None]
+    texts = P.legend_texts(fig)
+    models = [line for line in ax.get_lines() if not P._has_marker(line) and line.get_gid() is None]
+    sims = _marker_lines(ax)
+    title = ax.get_title().replace("\n", " ")
+    plt.close(fig)
+    assert not bad, "\n".join(bad)
+    assert len(legends) == 1  # one legend, each entry once
+    assert {"M = 8 flits", "M = 32 flits", "model (lines)", "simulation (markers), 95% CI",
+            "saturation load, model", "saturation load, simulation", "simulation saturated"} == texts
+    assert len({to_hex(line.get_color()) for line in models}) == 2
+    sim_markers = {(line.get_marker(), to_hex(line.get_color())) for line in sims
+                   if line.get_gid() != "sim-saturated" and line.get_marker() not in ("_", "|")}  # not the CI caps
+    assert len({m for m, _ in sim_markers}) == 2 and len({c for _, c in sim_markers}) == 2
+    assert "M =" not in title and "unidirectional torus" in title
+    assert "M = 8 flits" in svg and "M = 32 flits" in svg
+    book = C.plot_comparisons([a, fake_comparison(M=32, bidirectional=True)], "book")
+    assert_style(book)  # the book's rules too; what differs may be several parts (the torus and M)
+    assert {"12\u00d712 unidirectional torus, M = 8 flits", "12\u00d712 bidirectional torus, M = 32 flits"} <= \
+        P.legend_texts(book)
+    plt.close(book)
+
+
+def test_a_paper_figure_with_a_serif_face_and_no_title(tmp_path):
+    c = fake_comparison()
+    svg = c.save(tmp_path / "s.svg", style="paper", font="serif", title=False).read_text()
+    with plt.rc_context({**P.PAPER_STYLE, **P.font_style("serif")}):
+        fig = c.plot(style="paper", font="serif", title=False)
+        bad = check_paper_figure(fig, svg, c, titled=False)
+    title = fig.axes[0].get_title()
+    plt.close(fig)
+    assert not bad, "\n".join(bad)
+    assert title == "" and "dimension-order routing" not in svg  # no title anywhere
+    assert "STIXGeneral" in svg and "DejaVu Sans" not in svg
+    from models.core import compare as C
+
+    with pytest.raises(ValueError, match="`font`"):
+        c.save(tmp_path / "x.svg", font="comic")
+    assert tuple(P.FONT_STYLES) == C.FONTS  # the names --font offers, written once (core.setups)

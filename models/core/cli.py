@@ -7,6 +7,7 @@ same way everywhere::
 
     python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 50 --out curve.csv
     python -m models.torus_dor curve --radices 12 12 --L 3 --M 32 --points 8 --simulate --plot curve.svg
+    python -m models.torus_dor curve --radices 8 8 --L 3 --M 8 32 --simulate --plot two.pdf --style paper --no-title
     python -m models.torus_dor saturation --radices 12 12 --L 3 --M 32
     python -m models.torus_dor curve --help
 
@@ -33,7 +34,21 @@ same way everywhere::
     (``--plot``).  ``--plot FILE.svg|png|pdf`` draws the figure
     (:meth:`~models.core.compare.Comparison.save`): ``--style book`` (the
     default, the book's 7.5 in figure) or ``--style paper`` (a single column,
-    3.4 in wide, 8-9 pt text, SVG text kept as text).
+    3.4 in wide, 8-9 pt text, SVG text kept as text); PDF fonts TrueType
+    (Type 42), never Type 3; ``--font serif`` (Times-like STIX) and
+    ``--no-title``.  One parameter may take several values (``--M 8 32``):
+    one comparison per value, drawn on one axis
+    (:func:`~models.core.compare.save_comparisons`: a colour and a marker
+    each, one legend), the CSV's first column naming each row's value, one
+    summary line each; two such parameters are refused.
+
+    Every default (``--points``, ``--upto``, the run lengths, ``--seed``,
+    ``--jobs``, the search) is ``compare``'s, written once in
+    :mod:`models.core.setups` (``POINTS`` = 10, ...; the chapter's
+    ``setups.RUN``), so ``curve --simulate`` and ``compare(...)`` with the
+    same parameters give the same numbers, and the accuracy line is the
+    book's number at 25, 50 and 75 % of the simulated saturation load, the
+    same runs whatever the grid.
 ``saturation``
     Prints the model's saturation load (the chapter's ``saturation_load``).
 
@@ -48,7 +63,8 @@ one file, ``--points`` above 10,000 (the solvers' limit), run lengths above
 :func:`~models.core.setups.require_run_length`), a simulation option
 (``--seed``, ``--messages``/``--cycles``, ``--warmup``, ``--jobs``,
 ``--setup``, ``--[no-]sim-saturation``) given without ``--simulate``,
-``--style`` without ``--plot``, and ``--points`` or ``--upto`` with
+``--style``, ``--font`` or ``--no-title`` without ``--plot``, two parameters
+with several values, and ``--points`` or ``--upto`` with
 ``--loads``; ``compare`` refuses the same, in the same words
 (:func:`~models.core.setups.only_used_with`,
 :func:`~models.core.setups.not_allowed_with`).  A ``--points`` grid with a
@@ -87,17 +103,17 @@ from . import atlas_cli
 from .errors import ConvergenceError, ParameterError, SimulationError
 from .paths import cache_dir
 from .saturation import load_grid
-from .setups import GRID, MAX_RUN, SAT_RTOL, STYLES, UPTO_MODEL, not_allowed_with, only_used_with, require_run_length
+from .setups import (FONTS, GRID, JOBS, MAX_RUN, POINTS, SAT_RTOL, SEED, STYLES, UPTO_MODEL, UPTO_SIM, not_allowed_with,
+                     only_used_with, require_run_length)
 from .validate import MAX_POINTS
 
-__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "comparison", "main", "STYLES"]
+__all__ = ["Param", "Chapter", "columns", "load_grid", "build_parser", "comparison", "main", "STYLES", "FONTS",
+           "POINTS"]
 
 #: Exit status of a parameter error (argparse's own) and of a failed computation.
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
-#: Defaults of the shared options.
-POINTS = 20
 #: File types ``--plot`` writes (matplotlib's formats, by suffix).
 PLOT_SUFFIXES = (".svg", ".png", ".pdf")
 #: ``--out`` value meaning standard output.
@@ -141,7 +157,7 @@ class Param:
     def required(self) -> bool:
         return self.default is REQUIRED
 
-    def help(self) -> str:
+    def help(self, several: bool = False) -> str:
         if self.flag:
             return f"{self.unit} (a switch; default: off)"
         if self.required:
@@ -152,15 +168,25 @@ class Param:
             default = "default: " + " ".join(map(str, self.default))
         else:
             default = f"default: {self.default}"
-        return f"{self.unit} ({default})"
+        several = "; several values: one curve each, on one figure" if several and self.varies else ""
+        return f"{self.unit}{several} ({default})"
 
-    def add_to(self, parser: argparse.ArgumentParser) -> None:
+    @property
+    def varies(self) -> bool:
+        """Whether ``curve`` takes several values of it (``--M 8 32``: one curve each): a single value, not a switch."""
+        return not self.flag and self.nargs is None
+
+    def add_to(self, parser: argparse.ArgumentParser, several: bool = False) -> None:
+        """The option ``--<name>`` of ``parser``; with ``several`` (the ``curve`` command) a single-valued
+        option takes one or more values (:attr:`varies`), which the command turns into one curve each."""
         if self.flag:
             parser.add_argument(f"--{self.name}", dest=self.name, action="store_true", help=self.help())
             return
-        kw: dict[str, Any] = dict(dest=self.name, type=self.type, help=self.help(), metavar=self.name.upper())
+        kw: dict[str, Any] = dict(dest=self.name, type=self.type, help=self.help(several), metavar=self.name.upper())
         if self.nargs is not None:
             kw["nargs"] = self.nargs
+        elif several:
+            kw["nargs"] = "+"
         if self.choices is not None:
             kw["choices"] = list(self.choices)
             kw.pop("metavar")
@@ -375,7 +401,7 @@ def _sim_defaults(chapter: Chapter) -> dict:
     """The simulation options of ``curve`` (parser dest -> (flag, default)), in the order of ``--help``."""
     out = {"length": (_length_flag(chapter), chapter.lengths.length),
            "warmup": ("--warmup", chapter.lengths.warmup),
-           "seed": ("--seed", 1), "jobs": ("--jobs", 1)}
+           "seed": ("--seed", SEED), "jobs": ("--jobs", JOBS)}
     if len(chapter.setup_names) > 1:
         out["setup"] = ("--setup", chapter.setup_names[0])
     out["progress"] = ("--progress", None)  # None: a bar when standard error is a terminal
@@ -404,7 +430,7 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     model = curve.add_argument_group("model parameters (the keywords of solve)")
     for p in chapter.params:
-        p.add_to(model)
+        p.add_to(model, several=True)
     loads = curve.add_argument_group("loads")
     grid = loads.add_mutually_exclusive_group()
     sat_name = "the knee N* of the model's asymptotic bounds" if chapter.closed else (
@@ -412,10 +438,13 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         else "the model's saturation load")
     grid.add_argument("--points", type=_points, default=POINTS, metavar="N",
                       help=f"number of loads, evenly spaced up to --upto times {sat_name}, "
-                           f"at most {MAX_POINTS} (default: {POINTS})")
+                           f"at most {MAX_POINTS}" + (", and with --simulate the loads at 25, 50 and 75%% of the "
+                                                      "simulated saturation load (the book's accuracy number)"
+                                                      if chapter.simulates and not chapter.closed else "")
+                           + f" (default: {POINTS}, the same as compare's)")
     grid.add_argument("--loads", type=_load_value, nargs="+", metavar="X",
                       help=f"explicit loads, {chapter.load} in {chapter.load_unit} (default: the --points grid)")
-    upto_default = (f"{UPTO_MODEL}, or 1.0 of the simulated saturation load when it is searched"
+    upto_default = (f"{UPTO_MODEL}, or {UPTO_SIM} of the simulated saturation load when it is searched"
                     if chapter.simulates and not chapter.closed else f"{UPTO_MODEL}")
     loads.add_argument("--upto", type=_positive_float, default=None, metavar="F",
                        help=f"last load of the --points grid as a fraction of {sat_name} "
@@ -429,8 +458,14 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                                                         "loads (default: no plot)")
     out.add_argument("--style", choices=STYLES, default=None,
                      help="the figure's style: 'book' (7.5 in wide, as the book's) or 'paper' (one column of a "
-                          "two-column paper, 3.4 in wide, 8-9 pt text, SVG text kept as text); only with --plot "
-                          "(default: book)")
+                          "two-column paper, 3.4 in wide, 8-9 pt text, SVG text kept as text); PDF fonts are "
+                          "TrueType (Type 42) in both; only with --plot (default: book)")
+    out.add_argument("--font", choices=FONTS, default=None,
+                     help="the figure's typeface: 'sans' (the book's) or 'serif' (Times-like STIX, for a journal "
+                          "set in Times); only with --plot (default: sans)")
+    out.add_argument("--no-title", dest="no_title", action="store_true",
+                     help="draw the figure without a title (a paper's caption says it); only with --plot "
+                          "(default: a title naming the network)")
     if chapter.simulates:
         # the options below default to None in the parser (so that one given without --simulate is refused,
         # not ignored); _curve fills in the defaults their help states (_sim_defaults)
@@ -449,9 +484,9 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
                          default=None, metavar=chapter.sim_unit.upper(),
                          help=f"discarded warm-up per load, {chapter.sim_unit}, at most {MAX_RUN:,} "
                               f"(default: {chapter.lengths.warmup})")
-        sim.add_argument("--seed", type=_nonneg_int, default=None, help="random seed (integer; default: 1)")
+        sim.add_argument("--seed", type=_nonneg_int, default=None, help=f"random seed (integer; default: {SEED})")
         sim.add_argument("--jobs", type=_positive_int, default=None,
-                         help="worker processes for the simulated loads (default: 1)")
+                         help=f"worker processes for the simulated loads (default: {JOBS})")
         sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                          help="a progress bar of the simulated loads on standard error (default: on when standard "
                               "error is a terminal)")
@@ -646,14 +681,44 @@ def _write_failure(parser: argparse.ArgumentParser, option: str, value: str, exc
     return EXIT_FAILURE
 
 
+def _configurations(parser, chapter: Chapter, options: dict) -> tuple[str | None, list]:
+    """``(name, values)`` of the one parameter given several values (``--M 8 32``), or ``(None, [None])``.
+
+    Every other single-valued parameter is made a single value again in ``options``; two parameters with
+    several values are a usage error (one varies at a time: the figure's legend and the CSV's column name it).
+    """
+    several = []
+    for p in chapter.params:
+        value = options.get(p.name)
+        if p.varies and isinstance(value, list):
+            if len(value) == 1:
+                options[p.name] = value[0]
+            else:
+                several.append(p.name)
+    if len(several) > 1:
+        parser.error(f"--{several[1]}: only one parameter may take several values (one curve each); --{several[0]} "
+                     f"already does: give --{several[1]} one value")
+    if not several:
+        return None, [None]
+    name = several[0]
+    values = list(options[name])
+    repeated = sorted({str(v) for v in values if values.count(v) > 1})
+    if repeated:
+        parser.error(f"--{name}: {', '.join(repeated)} given twice; give each value once")
+    return name, values
+
+
 def _curve(args, parser, chapter: Chapter) -> int:
     options = vars(args)
     simulated = bool(options.get("simulate"))
     plot = Path(args.plot) if args.plot else None
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         parser.error(f"--plot: the file must end in {', '.join(PLOT_SUFFIXES)}; got {args.plot!r}")
-    if args.style is not None and plot is None:  # never silently ignored
-        parser.error(only_used_with("--style", "--plot", f"--style {args.style}", add="--plot FILE.svg"))
+    for flag, given in (("--style", args.style is not None and f"--style {args.style}"),
+                        ("--font", args.font is not None and f"--font {args.font}"),
+                        ("--no-title", args.no_title and "--no-title")):
+        if given and plot is None:  # never silently ignored
+            parser.error(only_used_with(flag, "--plot", given, add="--plot FILE.svg"))
     if args.loads is not None and args.upto is not None:  # --upto spaces the --points grid: never silently ignored
         parser.error(not_allowed_with("--upto", "--loads"))
     if chapter.simulates:
@@ -665,6 +730,7 @@ def _curve(args, parser, chapter: Chapter) -> int:
         for dest, (_, default) in defaults.items():
             if options.get(dest) is None:
                 options[dest] = default  # vars(args) is args' own namespace: args.<dest> too
+    varying, values = _configurations(parser, chapter, options)
     out = None if args.out in (None, STDOUT) else args.out  # '-': standard output, never a file named '-'
     if out and plot is not None and _same_file(out, args.plot):  # the figure would replace the CSV (review N-38)
         parser.error(f"--plot: {args.plot!r} is the --out file too; give the CSV and the figure each its own name")
@@ -674,32 +740,61 @@ def _curve(args, parser, chapter: Chapter) -> int:
     loads = None
     if args.loads is not None:
         loads = [int(x) if chapter.integer_loads and float(x).is_integer() else x for x in args.loads]
+    results = []
+    for value in values:
+        if varying is not None:
+            options[varying] = value
+        try:
+            results.append(comparison(chapter, options, loads=loads, simulated=simulated, plot=plot is not None))
+        except OSError as exc:  # the cache (read-only, full, a file) or an unreachable Dask scheduler
+            return _io_failure(parser, exc)
+        except ValueError as exc:  # a bad value among several: name it
+            if varying is not None and len(values) > 1:
+                raise type(exc)(f"{exc} (--{varying} {value})") from None
+            raise
+    header, rows = columns(chapter, simulated), []
+    if varying is not None:
+        header = [varying] + header  # the configuration of each row
+    for value, result in zip(values, results):
+        rows += [([_fmt(value)] if varying is not None else []) + row for row in _rows(result.table())]
     try:
-        result = comparison(chapter, options, loads=loads, simulated=simulated, plot=plot is not None)
-    except OSError as exc:  # the cache (read-only, full, a file) or an unreachable Dask scheduler
-        return _io_failure(parser, exc)
-    try:
-        _write_csv(out, columns(chapter, simulated), _rows(result.table()))
+        _write_csv(out, header, rows)
     except OSError as exc:
         if out is None:
             raise  # standard output (a closed pipe): as before
         return _write_failure(parser, "--out", out, exc)
     if plot is not None:
+        from .compare import save_comparisons  # pandas and matplotlib: only when a figure is drawn
+
+        labels = None
+        if varying is not None:  # what differs, in the words of the figure's title (M = 8 flits), else the option
+            made, _ = _config_labels(results)
+            labels = [m if not m.startswith("configuration ") else f"{varying} = {v}" for m, v in zip(made, values)]
         try:
-            result.save(plot, args.style or STYLES[0])
+            save_comparisons(results, plot, args.style or STYLES[0], title=not args.no_title,
+                             font=args.font or FONTS[0], labels=labels)
         except OSError as exc:
             return _write_failure(parser, "--plot", args.plot, exc)
-    if out or plot is not None:
-        saturation = result.knee if chapter.closed else result.model_saturation
-        sat = f"; model saturation load {saturation:.6g} {chapter.load_unit}" if math.isfinite(saturation) else ""
-        written = " and ".join(str(p) for p in (out, args.plot) if p)
-        print(f"{len(result.loads)} loads{sat} -> {written}", file=sys.stderr)
-    if simulated:
-        line = result.summary()
-        if not chapter.closed and not math.isfinite(result.sim_saturation):
-            line += " (add --sim-saturation to search it)"
-        print(line, file=sys.stderr)
+    for value, result in zip(values, results):
+        which = f"--{varying} {value:g}: " if isinstance(value, float) else f"--{varying} {value}: "
+        which = which if varying is not None else ""
+        if out or plot is not None:
+            saturation = result.knee if chapter.closed else result.model_saturation
+            sat = f"; model saturation load {saturation:.6g} {chapter.load_unit}" if math.isfinite(saturation) else ""
+            written = " and ".join(str(p) for p in (out, args.plot) if p)
+            print(f"{which}{len(result.loads)} loads{sat} -> {written}", file=sys.stderr)
+        if simulated:
+            line = result.summary()
+            if not chapter.closed and not math.isfinite(result.sim_saturation):
+                line += " (add --sim-saturation to search it)"
+            print(f"{which}{line}", file=sys.stderr)
     return 0
+
+
+def _config_labels(results):
+    from .compare import config_labels  # pandas: only when a figure of several curves is drawn
+
+    return config_labels(results)
 
 
 def _saturation(args, parser, chapter: Chapter) -> int:

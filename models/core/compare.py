@@ -13,7 +13,8 @@ every chapter, in this order:
    ``min_mva`` there is none: its ``saturation_load`` is the knee ``N*`` of
    the asymptotic bounds, kept as :attr:`Comparison.knee`, which only spaces
    the default loads.
-2. **The simulated saturation load** (``search=True``, open systems): the
+2. **The simulated saturation load** (open systems; by default when the
+   loads depend on it, i.e. without ``loads``, as the ``curve`` command): the
    chapter's own search, the one its figures use
    (``models.<slug>.experiments.sim_saturation``: a bisection of the
    simulator's saturated verdict, :func:`models.core.saturation.find_saturation`),
@@ -26,7 +27,10 @@ every chapter, in this order:
    (``upto`` default :data:`UPTO_MODEL` = 0.9); integers for a closed system.
 4. **The simulation** at those loads (the chapter's
    ``experiments.simulate_curve``: the same model-to-simulator translation as
-   its notebooks, every point cached on disk).
+   its notebooks, every point cached on disk): the loads at the fixed
+   accuracy fractions as one list of their own first, so they are the same
+   runs whatever other loads the grid holds (``torus_ipp`` seeds a load by
+   its place in the list), then the others.
 5. **The model** at those loads and on a fine grid of ``grid`` loads over the
    whole x range (up to 5 % past the largest load or saturation load shown,
    refined towards the model's saturation), by the chapter's ``solve_curve``.
@@ -38,7 +42,8 @@ every chapter, in this order:
    the worst ``|error|`` at the fixed fractions
    :data:`~models.core.setups.ACCURACY_FRACTIONS` (25, 50, 75 %) of the
    *simulated* saturation load, which :func:`compare` always simulates
-   whatever ``points`` (:func:`models.core.claims.worst_error_below`, DESIGN.md
+   whatever ``points``, as the same runs, so the number is the curve's and
+   never moves with the grid (:func:`models.core.claims.worst_error_below`, DESIGN.md
    "The experiment hook"; "unbounded" decided from the model's saturation load
    against the simulated search's bracket).  Given ``loads``, the worst is
    over those below 80 % and :attr:`Comparison.worst_rule` says it is not the
@@ -54,7 +59,19 @@ result holds everything as data (:meth:`Comparison.to_frame`,
 draws itself (:meth:`Comparison.plot`, :meth:`Comparison.save`: ``style="book"``,
 the book's 7.5 in figure, or ``"paper"``, a single-column figure
 :data:`~models.core.plotting.PAPER_WIDTH` wide with 8-9 pt text and SVG text
-kept as text).
+kept as text; ``font="serif"`` for a Times-like face, ``title=False`` for
+none; PDF and PostScript with TrueType (Type 42) fonts, never Type 3).
+Several comparisons share one axis (:func:`plot_comparisons`,
+:func:`save_comparisons`, or ``plot(ax=ax)`` again on the axes of an earlier
+one): one colour and marker per configuration, one legend naming what
+differs between them.
+
+The defaults (``points``, ``upto``, the run lengths, ``seed``, ``jobs``, the
+search) are those of the ``curve`` command, written once in
+:mod:`models.core.setups` (``POINTS``, ``UPTO_SIM``/``UPTO_MODEL``,
+``SEED``, ``JOBS``, the chapter's ``setups.RUN``), so ``compare(...)`` and
+``python -m models.<slug> curve --simulate`` with the same parameters give
+the same numbers.
 
 This module imports no chapter and no simulator (the floors of DESIGN.md):
 the chapter passes its functions in.
@@ -75,17 +92,15 @@ from .claims import accuracy_below, counted_below
 from .errors import ParameterError
 from .experiment import Curve, CurveRun, sim_record
 from .results import ci_column
-from .setups import (ACCURACY_FRACTIONS, BELOW, GRID, SAT_RTOL, STYLES, UPTO_MODEL, UPTO_SIM, RunLengths, SimSettings, not_allowed_with,
-                     only_used_with, require_run_length)
+from .setups import (ACCURACY_FRACTIONS, BELOW, FONTS, GRID, JOBS, POINTS, SAT_RTOL, SEED, STYLES, UPTO_MODEL, UPTO_SIM,
+                     RunLengths, SimSettings, not_allowed_with, only_used_with, require_run_length)
 from .saturation import Saturation, load_grid
 from .validate import MAX_POINTS, require, require_choice, require_loads
 from .validation import saturation_aware_error
 
-__all__ = ["Subject", "Comparison", "compare", "module_loader", "RunOptions", "RunLengths", "STYLES", "POINTS",
-           "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL"]
+__all__ = ["Subject", "Comparison", "compare", "module_loader", "RunOptions", "RunLengths", "STYLES", "FONTS",
+           "POINTS", "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL", "plot_comparisons", "save_comparisons"]
 
-#: Default number of loads of :func:`compare` (the command's ``--points`` default is its own, 20).
-POINTS = 10
 #: Past the largest load or saturation load shown, the x axis goes on by this fraction.
 X_MARGIN = 0.05
 #: The multiplication sign of network sizes in titles (12×12).
@@ -149,17 +164,20 @@ class RunOptions:
         ``points`` loads evenly up to ``upto`` times the simulated saturation
         load (the model's without a simulation; the knee ``N*`` of a closed system).
     points : int, optional
-        How many (default :data:`POINTS`, at most 10,000); not with ``loads``.
+        How many (default :data:`~models.core.setups.POINTS` = 10, the
+        ``curve`` command's ``--points`` default too; at most 10,000); not
+        with ``loads``.
     upto : float, optional
         The last default load as a fraction of that saturation load (default
         :data:`UPTO_SIM` = 1.0 of the simulated one, :data:`UPTO_MODEL` = 0.9
         of the model's); not with ``loads``.
     simulate : bool
         Run the simulation (default); False: the model alone (no simulator is imported).
-    search : bool
-        Search the simulated saturation load with the chapter's own search
-        (default; with ``loads`` it sets the 80 % line of the worst error and is
-        drawn).  Open systems only.
+    search : bool, optional
+        Search the simulated saturation load with the chapter's own search.
+        Default (None): when the loads depend on it (no ``loads``), as the
+        ``curve`` command does; True with ``loads`` too (it sets the 80 % line
+        of the worst error and is drawn), False never.  Open systems only.
     messages : int, optional
         Measured messages per simulated load (default: the chapter's
         ``setups.RUN``; at most :data:`~models.core.setups.MAX_RUN`); each
@@ -171,9 +189,9 @@ class RunOptions:
         Discarded warm-up per load, in the same unit (default: the chapter's;
         at most ``MAX_RUN``).
     seed : int, optional
-        Random seed (default 1).
+        Random seed (default :data:`~models.core.setups.SEED` = 1).
     jobs : int, optional
-        Worker processes for the simulated loads (default 1).
+        Worker processes for the simulated loads (default :data:`~models.core.setups.JOBS` = 1).
     progress : bool, optional
         A progress bar of the simulated loads on standard error (default off).
     settings : SimSettings, optional
@@ -203,7 +221,7 @@ class RunOptions:
     points: int | None = None
     upto: float | None = None
     simulate: bool = True
-    search: bool = True
+    search: bool | None = None
     messages: int | None = None
     cycles: int | None = None
     warmup: int | None = None
@@ -231,9 +249,10 @@ class RunOptions:
         return cls(**run)
 
     def __post_init__(self):
-        for name in ("simulate", "search"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ParameterError(f"`{name}` must be True or False; got {getattr(self, name)!r}")
+        if not isinstance(self.simulate, (bool, np.bool_)):
+            raise ParameterError(f"`simulate` must be True or False; got {self.simulate!r}")
+        if self.search is not None and not isinstance(self.search, (bool, np.bool_)):
+            raise ParameterError(f"`search` must be True, False or None; got {self.search!r}")
         if self.progress is not None and not isinstance(self.progress, (bool, np.bool_)):
             raise ParameterError(f"`progress` must be True, False or None; got {self.progress!r}")
         if self.loads is not None:
@@ -287,7 +306,7 @@ class RunOptions:
         length = getattr(self, lengths.unit)
         length = lengths.length if length is None else length
         warmup = lengths.warmup if self.warmup is None else self.warmup
-        common = dict(seed=1 if self.seed is None else self.seed, jobs=1 if self.jobs is None else self.jobs,
+        common = dict(seed=SEED if self.seed is None else self.seed, jobs=JOBS if self.jobs is None else self.jobs,
                       progress=bool(self.progress))
         if lengths.unit == "cycles":
             if warmup >= length:
@@ -502,13 +521,16 @@ class Comparison:
                 f"{sim}, {sat}; {self.summary()})")
 
     # ------------------------------------------------------------------ figures
-    def plot(self, style: str = "book", *, ax=None, title: bool = True):
+    def plot(self, style: str = "book", *, ax=None, title: bool = True, font: str = "sans", label: str | None = None):
         """The figure: model line on its fine grid, simulated points with 95 % CIs, saturation loads; returns it.
 
         ``style="book"``: the book's figure (:data:`~models.core.plotting.COLUMN_WIDTH`
         wide, 9 pt text); ``"paper"``: a single-column figure
         :data:`~models.core.plotting.PAPER_WIDTH` wide with 8 pt ticks and
         legend and 9 pt labels and title (:data:`~models.core.plotting.PAPER_STYLE`).
+        ``font``: ``"sans"`` (the book's) or ``"serif"`` (Times-like STIX,
+        :data:`~models.core.plotting.FONT_STYLES`).  ``title``: False for no
+        title (a paper's caption says it).
         The title names the network (uni- or bidirectional, size, VCs,
         message length), the axes are labelled as the book writes them
         (``\u03bb_g [messages/node/cycle]``, ``... [cycles]``), y starts at 0.
@@ -516,38 +538,30 @@ class Comparison:
         triangles (``simulation saturated``), never dropped; the model's and
         the simulation's saturation loads are dashed and dotted vertical
         lines, named in the legend with their values.  ``ax``: draw into
-        these axes instead of a new figure.  Save with :meth:`save` to keep a
-        paper figure's SVG text as text.
+        these axes instead of a new figure; axes that already hold
+        comparisons drawn here get this one beside them, as
+        :func:`plot_comparisons` draws several (one colour and marker each,
+        one legend; ``label`` names this one in it, default what differs).
+        Save with :meth:`save` to keep a paper figure's SVG text as text.
         """
-        plotting = _plotting()
-        require_choice("style", style, STYLES)
-        with plotting.plt.rc_context(plotting.STYLE if style == "book" else plotting.PAPER_STYLE):
-            return _draw(self, style, ax, title, plotting)
+        return plot_comparisons([self], style, ax=ax, title=title, font=font,
+                                labels=None if label is None else [label])
 
-    def save(self, path: str | Path, style: str = "book", *, title: bool = True) -> Path:
+    def save(self, path: str | Path, style: str = "book", *, title: bool = True, font: str = "sans") -> Path:
         """Draw (:meth:`plot`) and write the figure to ``path`` (.svg, .png or .pdf); returns the path.
 
         ``"paper"``: exactly :data:`~models.core.plotting.PAPER_WIDTH` wide
         (no tight bounding box; constrained layout keeps every label inside),
         SVG text as ``<text>`` (``svg.fonttype: none``), PNG at 300 dpi.
         ``"book"``: as the book saves its figures (tight bounding box, 192 dpi
-        PNG, text as paths).  SVGs carry no date (reproducible).
+        PNG, text as paths).  PDF fonts are TrueType (Type 42), never Type 3.
+        SVGs and PDFs carry no date (reproducible).  ``title``, ``font``: as :meth:`plot`.
         """
-        plotting = _plotting()
-        require_choice("style", style, STYLES)
-        path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix not in (".svg", ".png", ".pdf"):
-            raise ParameterError(f"`path` must end in .svg, .png or .pdf; got {str(path)!r}")
-        rc = plotting.STYLE if style == "book" else plotting.PAPER_STYLE
-        meta = {".svg": {"Date": None}, ".pdf": {"CreationDate": None}, ".png": {"Software": None}}[suffix]
-        with plotting.plt.rc_context(rc):
-            fig = _draw(self, style, None, title, plotting)
-            try:
-                fig.savefig(path, metadata=meta, **({"bbox_inches": "tight"} if style == "book" else {}))
-            finally:
-                plotting.plt.close(fig)
-        return path
+        return save_comparisons([self], path, style, title=title, font=font)
+
+
+#: File types :meth:`Comparison.save` and :func:`save_comparisons` write (matplotlib's formats, by suffix).
+SUFFIXES = (".svg", ".png", ".pdf")
 
 
 def _plotting():
@@ -555,6 +569,83 @@ def _plotting():
     from . import plotting  # matplotlib: only when a figure is drawn
 
     return plotting
+
+
+def _checked(comparisons, style: str, font: str, labels) -> list:
+    """``[(comparison, label or None), ...]`` after checking the arguments of :func:`plot_comparisons`."""
+    if isinstance(comparisons, Comparison):
+        comparisons = [comparisons]
+    comparisons = list(comparisons) if isinstance(comparisons, (list, tuple)) else None
+    if not comparisons or not all(isinstance(c, Comparison) for c in comparisons):
+        raise ParameterError("`comparisons` must be a non-empty list of Comparison (what compare(...) returns)")
+    require_choice("style", style, STYLES)
+    require_choice("font", font, FONTS)
+    if labels is None:
+        labels = [None] * len(comparisons)
+    elif (isinstance(labels, (str, bytes)) or len(labels) != len(comparisons)
+          or not all(isinstance(x, str) and x for x in labels)):
+        raise ParameterError(f"`labels` must be one non-empty string per comparison ({len(comparisons)}); got "
+                             f"{labels!r}")
+    return list(zip(comparisons, labels))
+
+
+def plot_comparisons(comparisons: Sequence[Comparison], style: str = "book", *, ax=None, title: bool = True,
+                     font: str = "sans", labels: Sequence[str] | None = None):
+    """Several comparisons (configurations) on one axis; returns the figure.
+
+    Each configuration takes its own colour of :data:`~models.core.plotting.PALETTE`
+    and its own marker of :data:`~models.core.plotting.MARKERS`: its model
+    line, its simulated points and its saturation lines (dashed: model,
+    dotted: simulation).  One legend: an entry per configuration named by
+    ``labels`` (default: what differs between their networks' descriptions,
+    e.g. ``M = 8 flits`` and ``M = 32 flits``), then grey entries for what
+    the line, the markers and the vertical lines are.  The title is what the
+    configurations share (``title=False``: none).  One comparison alone is
+    :meth:`Comparison.plot`'s figure.  ``ax``: draw into these axes; if they
+    already hold comparisons drawn here, these are added to them and the
+    whole is drawn again (one legend, limits holding all).  The comparisons
+    must share the load axis and the latency (one chapter).  ``style`` and
+    ``font`` as :meth:`Comparison.plot`.
+    """
+    items = _checked(comparisons, style, font, labels)
+    P = _plotting()
+    earlier = getattr(ax, _ON_AXES, None) if ax is not None else None
+    if earlier is not None:
+        items = earlier.items + items
+    first = items[0][0].subject
+    for c, _ in items[1:]:
+        s = c.subject
+        if (s.load, s.load_unit, s.latency, s.closed) != (first.load, first.load_unit, first.latency, first.closed):
+            raise ParameterError(f"comparisons on one axis must share the load and the latency: {first.load} "
+                                 f"[{first.load_unit}] against {s.load} [{s.load_unit}]")
+    with P.plt.rc_context({**(P.STYLE if style == "book" else P.PAPER_STYLE), **P.font_style(font)}):
+        return _draw(items, style, ax, title, P)
+
+
+def save_comparisons(comparisons: Sequence[Comparison], path: str | Path, style: str = "book", *, title: bool = True,
+                     font: str = "sans", labels: Sequence[str] | None = None) -> Path:
+    """Draw (:func:`plot_comparisons`) and write the figure to ``path`` (.svg, .png or .pdf); returns the path.
+
+    As :meth:`Comparison.save`: ``"paper"`` exactly one column wide (taller by
+    its legend when that goes below the axes), SVG text as text, PNG at 300
+    dpi; PDF fonts TrueType (Type 42, ``pdf.fonttype``), never Type 3; no
+    date in SVG or PDF.
+    """
+    items = _checked(comparisons, style, font, labels)
+    P = _plotting()
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ParameterError(f"`path` must end in {', '.join(SUFFIXES)}; got {str(path)!r}")
+    rc = {**(P.STYLE if style == "book" else P.PAPER_STYLE), **P.font_style(font)}
+    meta = {".svg": {"Date": None}, ".pdf": {"CreationDate": None}, ".png": {"Software": None}}[suffix]
+    with P.plt.rc_context(rc):
+        fig = _draw(items, style, None, title, P)
+        try:
+            fig.savefig(path, metadata=meta, **({"bbox_inches": "tight"} if style == "book" else {}))
+        finally:
+            P.plt.close(fig)
+    return path
 
 
 def _wrap(text: str, width: int) -> str:
@@ -583,8 +674,62 @@ def _legend_rank(label: str) -> int:
     return 9
 
 
-def _draw(c: Comparison, style: str, ax, title: bool, P):
-    """Draw ``c`` (see :meth:`Comparison.plot`) with the plotting module ``P`` under the style's rcParams."""
+def _segments(text: str) -> list[str]:
+    """A network's description cut at its commas outside parentheses (``"8×8 torus, L = 3 VCs, M = 8 flits"``)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [s for s in out + [cur.strip()] if s]
+
+
+def config_labels(comparisons: Sequence[Comparison]) -> tuple[list[str], str]:
+    """``(labels, shared)``: what tells each comparison from the others, and what they share, in words.
+
+    The networks' descriptions (:attr:`Subject.network`) are cut at their
+    commas; a comparison's label is its parts that not all share (``"M = 8
+    flits"``), with its simulator set-up when the set-ups differ; ``shared``
+    the parts all share, in the first one's order (the figure's title).
+    Without a differing part, the parameters that differ (``"k = 8"``), else
+    ``"configuration 2"``.
+    """
+    parts = [_segments(c.subject.network) for c in comparisons]
+    shared = [p for p in parts[0] if all(p in q for q in parts[1:])]
+    setups = [c.subject.setup for c in comparisons]
+    labels = []
+    for i, (c, p) in enumerate(zip(comparisons, parts)):
+        own = [x for x in p if x not in shared]
+        if not own:
+            keys = sorted({k for o in comparisons for k in o.params})
+            own = [f"{k} = {c.params.get(k)}" for k in keys
+                   if len({repr(o.params.get(k)) for o in comparisons}) > 1]
+        if len(set(setups)) > 1 and setups[i]:
+            own.append(f"simulation: {setups[i]}")
+        labels.append(", ".join(own) or f"configuration {i + 1}")
+    return labels, ", ".join(shared)
+
+
+#: The attribute of an axes that holds what :func:`plot_comparisons` drew into it (so a later call adds to it).
+_ON_AXES = "_models_comparisons"
+
+
+@dataclasses.dataclass
+class _Drawn:
+    """What :func:`_draw` put into one axes: the comparisons, the artists and legends, the figure's first height."""
+
+    items: list
+    artists: list
+    legends: list
+    height: float
+
+
+def _draw(items: list, style: str, ax, title: bool, P):
+    """Draw ``items`` (``[(Comparison, label or None), ...]``; see :func:`plot_comparisons`) with the plotting
+    module ``P`` under the style's rcParams; returns the figure."""
     book = style == "book"
     if ax is None:
         if book:
@@ -593,65 +738,126 @@ def _draw(c: Comparison, style: str, ax, title: bool, P):
         else:
             fig, ax = P.paper_figure()
     fig = ax.figure
+    earlier = getattr(ax, _ON_AXES, None)
+    if earlier is not None:  # drawn again with the new ones: what was drawn goes, the user's own artists stay
+        for artist in earlier.artists + earlier.legends:
+            try:
+                artist.remove()
+            except (ValueError, NotImplementedError, AttributeError):  # already gone
+                pass
+        fig.set_figheight(earlier.height)
+    drawn = _Drawn(items=list(items), artists=[], legends=[], height=fig.get_figheight())
+    setattr(ax, _ON_AXES, drawn)
+    keep = drawn.artists.append
     if not book:
         ax.tick_params(labelsize=P.PAPER_FONT)  # ticks are made at draw time: fix their size now
-    s = c.subject
-    color = P.PALETTE[0]
-    m = c.model
-    P.model_line(ax, m["load"], m["latency"], color=color, label="model",
-                 lw=None if book else P.PAPER_STYLE["lines.linewidth"])
-    sat_x = np.empty(0)
-    if c.sim is not None:
-        x = c.sim["load"].to_numpy(dtype=float)
-        y = c.sim["latency"].to_numpy(dtype=float)
-        ci = c.sim[ci_column("latency")].to_numpy(dtype=float)
-        sat = c.sim["saturated"].to_numpy(dtype=bool) | ~np.isfinite(y)
-        label = f"simulation{f' ({s.setup})' if s.setup else ''}, 95% CI"
-        kw = {} if book else dict(ms=P.PAPER_STYLE["lines.markersize"], capsize=P.PAPER_STYLE["errorbar.capsize"],
-                                  elinewidth=0.8, mew=1.0)
-        P.sim_errorbar(ax, x[~sat], y[~sat], ci[~sat], color=color, label=label, **kw)
-        sat_x = x[sat]
-    for kind, load, text in (("model", c.model_saturation, "saturation load, model"),
-                             ("sim", c.sim_saturation, "saturation load, simulation")):
-        if math.isfinite(load):
-            line = P.saturation_line(ax, load, color=P.NEUTRAL, kind=kind)
-            line.set_label(f"{text}: {load:.3g}")
+    comparisons = [c for c, _ in items]
+    several = len(items) > 1
+    auto, shared = config_labels(comparisons) if several else ([""], comparisons[0].subject.network)
+    names = [given or made for (_, given), made in zip(items, auto)]
+    s = comparisons[0].subject
+    lw = None if book else P.PAPER_STYLE["lines.linewidth"]
+    kw = {} if book else dict(ms=P.PAPER_STYLE["lines.markersize"], capsize=P.PAPER_STYLE["errorbar.capsize"],
+                              elinewidth=0.8, mew=1.0)
+    entries = []  # several: one legend entry per configuration
+    saturated_marks, any_sim, sat_kinds = [], False, set()
+    for i, c in enumerate(comparisons):
+        color = P.PALETTE[i % len(P.PALETTE)]
+        marker = P.MARKERS[i % len(P.MARKERS)] if several else "o"
+        m = c.model
+        keep(P.model_line(ax, m["load"], m["latency"], color=color, label="_nolegend_" if several else "model", lw=lw))
+        if c.sim is not None:
+            any_sim = True
+            x = c.sim["load"].to_numpy(dtype=float)
+            y = c.sim["latency"].to_numpy(dtype=float)
+            ci = c.sim[ci_column("latency")].to_numpy(dtype=float)
+            sat = c.sim["saturated"].to_numpy(dtype=bool) | ~np.isfinite(y)
+            label = "_nolegend_" if several else f"simulation{f' ({s.setup})' if s.setup else ''}, 95% CI"
+            bars = P.sim_errorbar(ax, x[~sat], y[~sat], ci[~sat], color=color, marker=marker, label=label, **kw)
+            if bars is not None:
+                keep(bars)
+            if sat.any():
+                saturated_marks.append((x[sat], color))
+        for kind, load, text in (("model", c.model_saturation, "saturation load, model"),
+                                 ("sim", c.sim_saturation, "saturation load, simulation")):
+            if math.isfinite(load):
+                line = P.saturation_line(ax, load, color=color if several else P.NEUTRAL, kind=kind)
+                line.set_label("_nolegend_" if several else f"{text}: {load:.3g}")
+                keep(line)
+                sat_kinds.add(kind)
+        if several:
+            entries.append(P.Line2D([], [], color=color, ls="-", lw=lw or P.MODEL_STYLE["lw"],
+                                    marker=marker if c.sim is not None else None, mfc="none",
+                                    ms=kw.get("ms", P.SIM_STYLE["ms"])))
     # x from 0 past everything shown (the open systems' grid already runs 5 % past it); y from 0, holding every
-    # point and CI, the model line up to a cap
-    xs = [float(np.nanmax(m["load"]))] if len(m) else [1.0]
-    if c.sim is not None and len(c.sim):
-        xs.append(float(np.nanmax(c.sim["load"])))
-    ax.set_xlim(0, max(xs) * (1 + X_MARGIN if s.closed else 1 + 1e-9))
+    # point and CI, the model lines up to a cap
+    xs, caps, tops = [], [], []
+    for c in comparisons:
+        m = c.model
+        if len(m):
+            xs.append(float(np.nanmax(m["load"])))
+        if c.sim is not None and len(c.sim):
+            xs.append(float(np.nanmax(c.sim["load"])))
+        finite_model = m["latency"].to_numpy(dtype=float)
+        finite_model = finite_model[np.isfinite(finite_model) & (finite_model > 0)]
+        if finite_model.size:
+            caps.append(3.0 * float(finite_model.min()))
+        if c.sim is not None:
+            top = c.sim["latency"].to_numpy(dtype=float) + np.nan_to_num(
+                c.sim[ci_column("latency")].to_numpy(dtype=float))
+            tops += [float(v) for v in top[np.isfinite(top)]]
+    ax.set_xlim(0, max(xs or [1.0]) * (1 + X_MARGIN if s.closed else 1 + 1e-9))
     if s.closed:  # populations: integer ticks
         ax.xaxis.set_major_locator(P.MaxNLocator(nbins=8 if book else 5, integer=True))
-    finite_model = m["latency"].to_numpy(dtype=float)
-    finite_model = finite_model[np.isfinite(finite_model) & (finite_model > 0)]
-    cap = 3.0 * float(finite_model.min()) if finite_model.size else None
-    if c.sim is not None:
-        top = c.sim["latency"].to_numpy(dtype=float) + np.nan_to_num(c.sim[ci_column("latency")].to_numpy(dtype=float))
-        top = top[np.isfinite(top)]
-        if top.size and cap is not None:
-            cap = max(cap, 1.15 * float(top.max()))
+    cap = max(caps) if caps else None
+    if tops and cap is not None:
+        cap = max(cap, 1.15 * max(tops))
     P.fit_ylim(ax, bottom=0.0, cap=cap)
-    if sat_x.size:  # saturated simulated loads: at the top, inside the axes, marked
+    if saturated_marks:  # saturated simulated loads: at the top, inside the axes, marked
         lo, hi = ax.get_ylim()
         hi = lo + (hi - lo) * 1.12
         ax.set_ylim(lo, hi)
         y_mark = lo + 0.95 * (hi - lo)
-        mark = ax.plot(sat_x, np.full(sat_x.shape, y_mark), ls="none", marker="^", color=color, mfc=color,
-                       ms=6 if book else 4.5, label="simulation saturated")[0]
-        mark.set_gid("sim-saturated")
+        for j, (sx, color) in enumerate(saturated_marks):
+            mark = ax.plot(sx, np.full(sx.shape, y_mark), ls="none", marker="^", color=color, mfc=color,
+                           ms=6 if book else 4.5,
+                           label="simulation saturated" if not several and j == 0 else "_nolegend_")[0]
+            mark.set_gid("sim-saturated")
+            keep(mark)
     ax.set_xlabel(s.xlabel)
     ax.set_ylabel(s.ylabel)
-    if title:
-        _fit_title(ax, s.network, (90, 80, 70, 60) if book else (46, 42, 38, 34, 30))
-    handles, labels = ax.get_legend_handles_labels()
-    order = sorted(range(len(labels)), key=lambda i: (_legend_rank(labels[i]), i))
-    handles, labels = [handles[i] for i in order], [labels[i] for i in order]
-    if not book:
-        P.place_legend(ax, handles, labels, ncols=max(1, P.legend_columns(labels, P.PAPER_WIDTH, P.PAPER_FONT)))
+    if title and shared:
+        _fit_title(ax, shared, (90, 80, 70, 60) if book else (46, 42, 38, 34, 30))
     else:
-        P.place_legend(ax, handles, labels)
+        ax.set_title("")
+    if several:
+        grey = P.NEUTRAL
+        setups = {c.subject.setup for c in comparisons}
+        setup = next(iter(setups)) if len(setups) == 1 else ""
+        handles, labels = list(entries), list(names)
+        handles.append(P.Line2D([], [], color=grey, ls="-", lw=lw or P.MODEL_STYLE["lw"]))
+        labels.append("model (lines)")
+        if any_sim:
+            handles.append(P.Line2D([], [], color=grey, ls="none", marker="o", mfc="none",
+                                    ms=kw.get("ms", P.SIM_STYLE["ms"])))
+            labels.append(f"simulation{f' ({setup})' if setup else ''} (markers), 95% CI")
+        h2, l2 = P.saturation_handles("model" in sat_kinds, "sim" in sat_kinds)
+        handles += h2
+        labels += l2
+        if saturated_marks:
+            handles.append(P.Line2D([], [], color=grey, ls="none", marker="^", mfc=grey, ms=6 if book else 4.5))
+            labels.append("simulation saturated")
+    else:
+        handles, labels = ax.get_legend_handles_labels()
+        order = sorted(range(len(labels)), key=lambda i: (_legend_rank(labels[i]), i))
+        handles, labels = [handles[i] for i in order], [labels[i] for i in order]
+    if not book:
+        legend = P.place_legend(ax, handles, labels,
+                                ncols=max(1, P.legend_columns(labels, P.PAPER_WIDTH, P.PAPER_FONT)))
+    else:
+        legend = P.place_legend(ax, handles, labels)
+    if legend is not None:
+        drawn.legends.append(legend)
     return fig
 
 
@@ -735,6 +941,13 @@ def _fine_grid(xmax: float, points: int, saturation: float, closed: bool) -> lis
     return sorted(set(float(x) for x in grid))
 
 
+def loads_computed_at_accuracy(fraction: float, computed: bool) -> bool:
+    """Whether a load :func:`compare` computed (``computed``: not given as ``loads``) lies at one of the fixed
+    :data:`~models.core.setups.ACCURACY_FRACTIONS` of the simulated saturation load (``fraction``; NaN without one)."""
+    return computed and math.isfinite(fraction) and any(math.isclose(fraction, f, rel_tol=1e-9)
+                                                        for f in ACCURACY_FRACTIONS)
+
+
 def compare(
     curve: Curve,
     subject: Subject,
@@ -805,7 +1018,8 @@ def compare(
     hooks = experiments() if simulate and experiments is not None else None
     if simulate:
         sim = run.sim or (lambda c, xs: hooks.simulate_curve(c, xs, settings))
-    searching = simulate and run.search and not closed and hooks is not None
+    search = run.search if run.search is not None else loads is None  # by default when the loads depend on it
+    searching = simulate and search and not closed and hooks is not None
 
     # 1. the model's saturation load (or a closed system's knee)
     sat_model = math.nan
@@ -848,12 +1062,20 @@ def compare(
     # 4. the model at the loads first (it checks the chapter's parameters before anything is simulated)
     lat, msat = _model_rows(model, loads, made_by)
 
-    # 5. the simulation
+    # 5. the simulation: the loads at the fixed accuracy fractions first, as one list of their own, so that they are
+    # the same runs whatever other loads the grid holds (a chapter that seeds a load by its place in the list,
+    # torus_ipp, gives them the same seeds), then the others
     sim_frame = None
     if simulate:
-        rows = list(sim(curve, list(loads)))
-        if len(rows) != len(loads):
-            raise ParameterError(f"the sim function returned {len(rows)} rows for {len(loads)} loads")
+        first = [i for i, f in enumerate(fractions) if loads_computed_at_accuracy(f, run.loads is None)]
+        groups = [first, [i for i in range(len(loads)) if i not in first]] if first else [list(range(len(loads)))]
+        rows = [None] * len(loads)
+        for group in (g for g in groups if g):
+            got = list(sim(curve, [loads[i] for i in group]))
+            if len(got) != len(group):
+                raise ParameterError(f"the sim function returned {len(got)} rows for {len(group)} loads")
+            for i, r in zip(group, got):
+                rows[i] = r
         sim_frame = pd.DataFrame([{"load": x, "fraction": f, **_numbers(sim_record(r))}
                                   for x, f, r in zip(loads, fractions, rows)])
 

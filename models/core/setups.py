@@ -43,13 +43,24 @@ from .cores import AUTO, require_jobs
 from .errors import ParameterError
 from .validate import require, require_choice
 
-__all__ = ["BELOW", "ACCURACY_FRACTIONS", "STANDS_FOR", "MAX_RUN", "MAX_BATCHES", "require_run_length", "not_allowed_with",
-           "only_used_with", "STYLES", "GRID", "UPTO_MODEL", "UPTO_SIM", "SAT_RTOL", "SimulatorSetup", "named_setup", "SimSettings", "RunLengths", "Curve",
-           "Figure", "FRACTIONS_OF", "ERROR_FRACTIONS"]
+__all__ = ["BELOW", "ACCURACY_FRACTIONS", "STANDS_FOR", "MAX_RUN", "MAX_BATCHES", "require_run_length",
+           "not_allowed_with", "only_used_with", "STYLES", "FONTS", "POINTS", "SEED", "JOBS", "GRID", "UPTO_MODEL",
+           "UPTO_SIM", "SAT_RTOL", "SimulatorSetup", "named_setup", "SimSettings", "RunLengths", "Curve", "Figure",
+           "FRACTIONS_OF", "ERROR_FRACTIONS"]
 
-#: The comparison's constants, read by ``core.compare`` and by the light ``core.cli`` (``--help``) alike:
+#: The comparison's constants, the one set of defaults of ``compare()`` (``core.compare.RunOptions``) and of the
+#: ``curve`` command (``core.cli``, its ``--help``) alike, so that the same call gives the same numbers:
 #: figure styles of ``Comparison.plot`` / ``--style`` (the book's column figure, a single-column paper figure),
 STYLES = ("book", "paper")
+#: the figure's typeface (``Comparison.save(font=...)`` / ``--font``): the book's sans serif, or a Times-like serif
+#: (STIX, shipped with matplotlib) for a journal set in Times,
+FONTS = ("sans", "serif")
+#: loads of the default grid (``points`` / ``--points``; the fixed accuracy fractions are added to it),
+POINTS = 10
+#: the simulation's random seed and worker processes (``seed``/``jobs``, ``--seed``/``--jobs``); the run lengths
+#: are the chapter's ``setups.RUN`` (:class:`RunLengths`) for both,
+SEED = 1
+JOBS = 1
 #: model loads on the drawn line (the fine grid of ``compare``, ``--plot``),
 GRID = 160
 #: the default ``upto`` of the loads: a fraction of the model's saturation load (no simulated one) ...

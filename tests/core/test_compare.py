@@ -96,7 +96,7 @@ def test_model_at_the_loads_is_the_model_exactly():
 
 def test_errors_and_the_worst_below_80_percent_of_the_simulated_saturation():
     loads = [0.002, 0.006, 0.0095, 0.0102, 0.011, 0.0125, 0.02]
-    c = run(loads=loads)
+    c = run(loads=loads, search=True)  # given loads: searched when asked (the command's --sim-saturation)
     e = c.errors
     sat = c.sim_saturation
     assert list(e["fraction"]) == [x / sat for x in loads]
@@ -136,6 +136,34 @@ def test_the_book_number_does_not_move_with_the_grid():
     assert a.worst_error == b.worst_error == worst_error_below(a.run)
     assert sorted(a.errors.loc[a.errors["counted"], "fraction"]) == pytest.approx([0.25, 0.5, 0.75])
     assert a.worst_rule.startswith("at 25%, 50%, 75% of the simulated saturation load")
+
+
+def test_the_accuracy_points_are_the_same_runs_whatever_the_grid():
+    """The loads at 25/50/75 % of the simulated saturation are simulated as one list of their own, first: a chapter
+    that seeds a load by its place in the list it is given (torus_ipp) gives them the same runs whatever the grid,
+    so the book's number is the same with 4, 5 or 8 points (it moved with the seeds before)."""
+    calls = []
+
+    def seeded(curve, loads):  # each load's noise follows its index in the list, as torus_ipp's seeds do
+        calls.append(list(loads))
+        return [SimPoint(r.latency * (1 + 0.07 * i), r.latency_ci, r.saturated) for i, r in enumerate(sim(curve, loads))]
+
+    results = [run(points=n, sim=seeded) for n in (4, 5, 8)]  # in one list, 25 % would be the 1st, 2nd, 2nd load
+    assert len({c.worst_error for c in results}) == 1 and not math.isnan(results[0].worst_error)
+    for c in results:
+        assert c.worst_error == worst_error_below(c.run)
+        assert c.errors.loc[c.errors["counted"], "sim latency"].tolist() == \
+            results[0].errors.loc[results[0].errors["counted"], "sim latency"].tolist()
+    s = results[0].sim_saturation
+    assert calls[0] == [0.25 * s, 0.5 * s, 0.75 * s] and calls[1] == [s]  # 4 points: the fixed three, then 1.0
+    assert calls[2] == [0.25 * s, 0.5 * s, 0.75 * s] and len(calls[3]) == 5  # 5 points: the same three first
+
+
+def test_the_search_defaults_as_the_command_does():
+    """Searched when the loads depend on it (no ``loads``), as ``curve`` does; with ``loads`` only when asked."""
+    assert math.isnan(run(loads=[0.002, 0.005]).sim_saturation)
+    assert math.isfinite(run(loads=[0.002, 0.005], search=True).sim_saturation)
+    assert math.isfinite(run(points=3).sim_saturation) and C.RunOptions().search is None
 
 
 def test_to_frame_is_tidy():
