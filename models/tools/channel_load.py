@@ -39,7 +39,7 @@ from ..networks.graph import torus_average_distance
 __all__ = ["SYMBOLS", "equations", "channels_per_node", "channel_load", "channel_bound", "ejection_bound",
            "throughput_bound"]
 
-SYMBOLS = SimpleNamespace(**dict(zip(("lam", "M", "h", "c"), sp.symbols("lambda M hbar c", positive=True))))
+SYMBOLS = SimpleNamespace(**dict(zip(("lam", "M", "h", "c"), sp.symbols(r"lambda M \bar{h} c", positive=True))))
 """Symbols of :func:`equations`: load ``lam`` (messages/node/cycle), message length ``M`` (flits), mean
 distance ``h`` (hops), network channels per node ``c``."""
 _s = SYMBOLS
