@@ -798,6 +798,9 @@ QUICK_SECONDS = {
     # the atlas pages (their quick grids) and the page that reads them
     "min_mva/05-atlas": 6, "torus_dor/05-atlas": 18, "torus_ipp/04-atlas": 20, "torus_nbc/04-atlas": 10,
     "xfolded_tm/04-atlas": 15, "findings/03-trust": 3,
+    # the warm-up part, measured from an empty simulation cache (one at a time, on a shared machine)
+    "tools/01-zero-load": 12, "tools/02-littles-law": 10, "tools/03-mg1-wait": 11, "tools/04-saturation": 18,
+    "tools/05-exercises": 7,
 }
 DEFAULT_QUICK_SECONDS = 15
 #: Stated estimates (seconds per notebook) of the full profile, from an empty cache on 2 cores, 2 notebooks at a
@@ -815,6 +818,8 @@ FULL_SECONDS = {
     # the atlas pages: measured one chapter at a time on one core (CPU seconds), before the book's grid was cut
     "min_mva/05-atlas": 80, "torus_dor/05-atlas": 120, "torus_ipp/04-atlas": 60, "torus_nbc/04-atlas": 130,
     "xfolded_tm/04-atlas": 300, "findings/03-trust": 5,
+    "tools/01-zero-load": 11, "tools/02-littles-law": 8, "tools/03-mg1-wait": 12, "tools/04-saturation": 14,
+    "tools/05-exercises": 11,
 }
 #: A notebook of neither table (a reader's own page) is estimated at its quick time (or the default) times this.
 FULL_OVER_QUICK = 27

@@ -1,6 +1,7 @@
 """The package's floors (DESIGN.md): imports only go down, never in a circle.
 
-Floors, top down: ``findings`` (the papers side by side) -> chapters -> ``sim``, ``classroom`` ->
+Floors, top down: ``findings`` (the papers side by side) -> chapters and ``tools`` (the warm-up part, a floor-0
+unit that is no chapter: no chapter imports it) -> ``sim``, ``classroom`` ->
 ``networks``, ``queueing``, ``traffic``, ``pipeline`` -> ``citation``, ``book`` -> ``core``.  No chapter imports another; ``sim`` imports no
 chapter; ``networks``, ``queueing``, ``traffic`` and ``core`` import neither
 ``sim`` nor a chapter; ``core`` imports nothing of ``models`` above it.  The
@@ -21,7 +22,7 @@ import models
 MODELS = Path(__file__).resolve().parents[1] / "models"
 #: The chapters, and the template chapter the scaffold copies (a chapter in all but its page in the book).
 CHAPTERS = set(models.CHAPTERS) | {"chapter_template"}
-FLOOR = {"findings": -1, "sim": 1, "classroom": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "new_chapter": 2,
+FLOOR = {"findings": -1, "tools": 0, "sim": 1, "classroom": 1, "networks": 2, "queueing": 2, "traffic": 2, "pipeline": 2, "new_chapter": 2,
          "citation": 3, "book": 3, "core": 4}
 
 

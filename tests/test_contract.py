@@ -247,3 +247,32 @@ def test_the_command_offers_the_chapter_setups(rooms):
     st = r["setups"]
     assert cli.simulates and cli.setups is st
     assert cli.setup_names[0] == st.DEFAULT_SETUP and set(cli.setup_names) == set(st.SETUPS)
+
+
+#: The parts of the book that are not chapters of the contract, and why: each has notebooks and pages like a
+#: chapter, but reproduces no paper, so it has no front door, claims or atlas to check.  Said here, so that a
+#: part the contract tests do not run is never skipped silently.
+NOT_CHAPTERS = {
+    "tools": "the warm-up part: textbook models (zero-load latency, Little's law, M/G/1, the channel-load bound) "
+             "beside short simulations; no paper, no claims",
+    "findings": "the papers side by side: reads every chapter's tables",
+}
+
+
+def test_every_part_with_pages_is_a_chapter_or_says_why_not():
+    from models import pipeline
+
+    parts = {chapter for chapter, _, _ in pipeline.notebook_sources()}
+    assert parts - set(models.CHAPTERS) == set(NOT_CHAPTERS), \
+        "a part with notebook pages that is neither in models.CHAPTERS nor in NOT_CHAPTERS (with its reason)"
+    assert not set(NOT_CHAPTERS) & set(models.CHAPTERS)
+
+
+def test_the_warm_up_is_not_a_chapter():
+    """``models.tools`` has the pages, models and tests of a chapter but none of the contract's front door: a reader
+    who calls ``solve`` on it gets an AttributeError, not a model of a paper."""
+    import models.tools
+
+    assert "tools" not in models.CHAPTERS
+    for attr in ("solve", "solve_curve", "saturation_load", "compare", "LOAD", "CLAIMS"):
+        assert not hasattr(models.tools, attr), f"models.tools.{attr}: the warm-up has no chapter contract"

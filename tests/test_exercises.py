@@ -1,7 +1,9 @@
-"""Every chapter ends with an exercises page (``notebooks/<chapter>/NN-exercises.ipynb``).
+"""Every chapter ends with an exercises page (``notebooks/<chapter>/NN-exercises.ipynb``), and so does the warm-up
+part, ``tools`` (not a chapter: its exercises are *Read* and *Run* only, on textbook models).
 
 The page holds at least three exercises (``{exercise}``, MyST, ``sphinx-exercise``), graded by the level its title
-starts with (``Read:``, ``Run:``, ``Extend:``, each at least once), and one solution for every exercise, gated
+starts with and timed by the estimate that follows it (``Read (10 min):``, ``Run (20 min):``, ``Extend (40 min):``;
+every level at least once in a chapter, every title of the book with its time), and one solution for every exercise, gated
 (``{solution-start} <label>`` ... ``{solution-end}``) so that the solution's code cells run when the book is built,
 folded (``:class: dropdown``), after its exercise.  Labels are ``<chapter>-ex-<what>`` and unique in the book.  The
 page is the chapter's last in ``_toc.yml`` and has its own quick and full values in the chapter's
@@ -22,6 +24,12 @@ from models import CHAPTERS, pipeline
 from models.core.paths import ROOT
 
 LEVELS = ("Read", "Run", "Extend")
+#: A title: its level, its estimated time in minutes, then what it is about.
+TITLE = re.compile(r"^(?P<level>\w+) \((?P<minutes>\d+) min\): \S")
+#: The parts with an exercises page: the chapters, then the warm-up part, which reproduces no paper (no *Extend*:
+#: its exercises stay on the textbook models; ``tests/test_contract.py`` says why it is not a chapter).
+WARM_UP = "tools"
+PARTS = (*CHAPTERS, WARM_UP)
 #: ```{exercise} Title  (three or more backticks or colons) then its options.
 EXERCISE = re.compile(r"^(`{3,}|:{3,})\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)",
                       re.M)
@@ -96,20 +104,27 @@ def test_parser_finds_what_it_should():
                     md("```{exercise} Run: b\n:label: c-ex-b\n```"), md("```{solution} c-ex-b\n```")]}
     got = parse(nb)
     assert [(e[1], e[2]) for e in got["exercises"]] == [("c-ex-a", "Read: a"), ("c-ex-b", "Run: b")]
+    assert not [t for *_, t in got["exercises"] if TITLE.match(t)], "a title without its time is refused"
+    assert TITLE.match("Read (10 min): a").group("level", "minutes") == ("Read", "10")
+    assert not TITLE.match("Read (ten min): a") and not TITLE.match("Read (10 min):")
     assert got["solutions"] == [(1, 3, "c-ex-a", "dropdown", [2])]
     assert got["problems"] == ["cell 5: use {exercise} and a gated {solution-start}/{solution-end}"]
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("chapter", PARTS)
 def test_every_chapter_has_graded_exercises_with_solutions(chapter):
     got = _parsed(chapter)
     assert not got["problems"], got["problems"]
     labels = [label for _, label, _ in got["exercises"]]
     assert len(labels) >= 3, f"{chapter}: {len(labels)} exercises, at least 3 wanted"
     assert all(label and label.startswith(f"{chapter}-ex-") for label in labels), labels
-    levels = [title.split(":", 1)[0] for _, _, title in got["exercises"]]
+    titles = [title for _, _, title in got["exercises"]]
+    untimed = [t for t in titles if not TITLE.match(t)]
+    assert not untimed, f"{chapter}: a title is '<level> (<minutes> min): <what>': {untimed}"
+    levels = [TITLE.match(t).group("level") for t in titles]
     assert set(levels) <= set(LEVELS), f"{chapter}: a title must start with one of {LEVELS}: {levels}"
-    assert set(levels) == set(LEVELS), f"{chapter}: every level at least once; found {sorted(set(levels))}"
+    wanted = {"Read", "Run"} if chapter == WARM_UP else set(LEVELS)
+    assert set(levels) >= wanted, f"{chapter}: every level of {sorted(wanted)} at least once; found {sorted(set(levels))}"
     solved = [label for *_, label, _, _ in got["solutions"]]
     assert sorted(solved) == sorted(labels), f"{chapter}: one solution per exercise (exercises {labels}, solutions {solved})"
     where = {label: cell for cell, label, _ in got["exercises"]}
@@ -120,11 +135,25 @@ def test_every_chapter_has_graded_exercises_with_solutions(chapter):
 
 
 def test_exercise_labels_are_unique_in_the_book():
-    labels = [label for ch in CHAPTERS for _, label, _ in _parsed(ch)["exercises"]]
+    labels = [label for ch in PARTS for _, label, _ in _parsed(ch)["exercises"]]
     assert len(labels) == len(set(labels)), labels
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_exercise_of_the_book_has_an_estimated_time():
+    """Every exercises page of ``notebooks/`` (whatever part it belongs to), every title timed, in minutes a
+    reader needs (at least 5, at most 2 hours: a longer task is a project, not an exercise)."""
+    pages = sorted((ROOT / "notebooks").glob("*/[0-9][0-9]-exercises.ipynb"))
+    assert {p.parent.name for p in pages} == set(PARTS), "an exercises page outside the parts this test knows"
+    bad = []
+    for page in pages:
+        for _, label, title in parse(json.loads(page.read_text()))["exercises"]:
+            m = TITLE.match(title)
+            if not m or not 5 <= int(m.group("minutes")) <= 120:
+                bad.append(f"{page.relative_to(ROOT)}: {label}: {title!r}")
+    assert not bad, "an exercise without an estimated time '(N min)' after its level:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("chapter", PARTS)
 def test_exercises_are_the_chapters_last_page_and_have_profiles(chapter):
     path = exercises_notebook(chapter)
     pages = [p for p in pipeline.toc_pages() if p.startswith(f"book/{chapter}/") and p != f"book/{chapter}/index"]
