@@ -313,13 +313,14 @@ def test_findings_key_follows_the_other_chapters_runs(tmp_path):
     own.write_text('{"key": "x"}')
     k1 = with_dependencies("base", "findings/01-claims", tmp_path)
     assert with_dependencies("base", "torus_dor/02-latency", tmp_path) == "base"  # others keep their key
-    assert with_dependencies("base", "findings/02-one-network", tmp_path) == "base"  # simulates on its own
+    # the one-network page reads the torus_nbc chapter's saturation table (the same network's other search)
+    assert with_dependencies("base", "findings/02-one-network", tmp_path) != "base"
     own.write_text('{"key": "y"}')
     assert with_dependencies("base", "findings/01-claims", tmp_path) == k1  # not keyed by its own last run
     prov.write_text('{"key": "bbb"}')
     assert with_dependencies("base", "findings/01-claims", tmp_path) != k1
     assert "findings/01-claims" in AFTER_NOTEBOOKS and runs_after("findings/01-claims")
-    assert not runs_after("findings/02-one-network")
+    assert runs_after("findings/02-one-network") and not runs_after("torus_nbc/02-latency")
 
 
 def test_cell_timeout_is_hours_for_the_full_profile_and_can_be_overridden(monkeypatch):
