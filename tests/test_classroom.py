@@ -329,17 +329,18 @@ def test_the_run_box_of_an_exercises_page_says_it_has_no_solutions():
 
 
 @pytest.mark.notebooks
-def test_a_student_download_runs(tmp_path, monkeypatch):
-    """The download of the fastest page, written as the book writes it, runs top to bottom in a fresh kernel."""
+@pytest.mark.parametrize("docname", ["book/torus_dor/01-derivation", "book/torus_dor/06-exercises"])
+def test_a_student_download_runs(docname, tmp_path, monkeypatch):
+    """The download of the fastest page, and of an exercises page (the student edition: no solution, no check of
+    one), written as the book writes it, runs top to bottom in a fresh kernel."""
     import nbclient
     import nbformat
 
     ext = _extension()
-    docname = "book/torus_dor/01-derivation"
     dest = tmp_path / "html" / ext.student_target(docname)
     classroom.write_student_notebook(ext.notebook_source(docname), dest, ext.STUDENT_PROFILE)
     nb = json.loads(dest.read_text())
-    assert _parameters(nb) == pipeline.resolve_parameters("torus_dor", "01-derivation",
+    assert _parameters(nb) == pipeline.resolve_parameters("torus_dor", docname.rsplit("/", 1)[1],
                                                            ext.notebook_source(docname), "quick")
     assert _parameters(nb)["profile"] == "quick"
     assert not [c for c in nb["cells"] if "injected-parameters" in c.get("metadata", {}).get("tags", [])]
