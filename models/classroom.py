@@ -26,8 +26,9 @@ by that cell.  A student needs something else:
   the line that ran when the book was built.
 
 ``python -m models.classroom [NOTEBOOK|CHAPTER ...] [--out runs/notebooks] [--profile quick] [--edition student]
-[--force]`` writes the student copies (every notebook of ``_toc.yml`` by default) into ``<out>/<chapter>/NN-name.ipynb``; a copy that is
-already there is left alone (it may hold a student's work) unless ``--force``.  ``--out`` is checked before any copy
+[--force]`` writes the student copies (every notebook of ``_toc.yml`` by default) into
+``<out>/<chapter>/NN-name.ipynb``; a copy that is already there is left alone (it may hold a student's work) unless
+``--force``.  ``--out`` is checked before any copy
 is written (:func:`check_out`): never the repository or its sources (``notebooks/``, ``models/``, ``book/``, a
 chapter folder linked into them included), always a folder this user can write; a fault is one line
 ``error: --out: ...``, status 2.

@@ -448,12 +448,17 @@ def student_edition_findings(html: Path) -> dict:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+        log = []
+        page.on("console", lambda m: log.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: log.append(str(e)))
+        page.on("request", lambda r: None if r.url.startswith(("file:", "data:", "blob:")) else log.append(r.url))
         for path in sorted(html.glob("book/*/*-exercises.html")):
+            log.clear()
             page.goto(path.as_uri(), wait_until="load")
             page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
                                    timeout=30_000)
             page.evaluate("() => MathJax.startup.promise")
-            found[path.relative_to(html).as_posix()] = page.evaluate(_STUDENT_JS)
+            found[path.relative_to(html).as_posix()] = {**page.evaluate(_STUDENT_JS), "console": list(log)}
             if path.parent.name == "min_mva":
                 (BUILD / "screenshots").mkdir(parents=True, exist_ok=True)
                 page.evaluate("() => document.querySelector('div.exercise').scrollIntoView({block: 'start'})")
@@ -502,6 +507,7 @@ def check_student_edition(html: Path) -> None:
         titles = f["exercises"]
         assert len(titles) >= 3 and all(re.match(r"Exercise [\d.]+ \((Read|Run|Extend)", t) for t in titles), titles
         assert f["solutions"] == 0 and f["math"] > 0 and f["merror"] == 0, rel
+        assert not f["console"], (rel, f["console"][:5])  # no console error, no request leaving the book
         assert not [t for t in ("\\(", "\\[", "$") if t in f["prose"]], rel
         lines = solution_lines(source)
         assert len(lines) >= 5, (rel, lines)
