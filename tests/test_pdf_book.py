@@ -350,6 +350,7 @@ def test_the_student_edition_prints_no_solution(editions):
     assert "EXERCISETEXT" in text and "GATEDEXERCISE" in text and "VISIBLECODE" in text
     assert not [word for word in SOLUTIONS if word in text]  # the gated solution's cells too
     assert "Student edition (no solutions)" in text and "student edition" in text.split("page 2 of")[0]
+    assert "This is the student edition of the book: the solutions are left out" in text
 
 
 def test_the_student_editions_html_holds_no_solution_anywhere(editions):

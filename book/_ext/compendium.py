@@ -38,7 +38,8 @@
   ``{solution-end}``) is taken out of the page as it is read, before the
   search index, the singlehtml page of the PDF or any cross-reference sees
   it, and a page that had solutions offers no executed notebook and no
-  source (``_sources/``) to download.  Its footer says "Student edition".
+  source (``_sources/``) to download, and says at its top that the
+  solutions are left out.  Its footer says "Student edition".
   (sphinx-exercise's own ``hide_solutions`` is not used: with the gated
   form it drops only a solution's opening directive, so the solution's cells
   stay and its unmerged ``solution_end_node`` stops the HTML build.)
@@ -258,6 +259,11 @@ def _doctree_resolved(app, doctree, docname):
     section.insert(titles[0] + 1 if titles else 0, box)
 
 
+#: What the student edition says at the top of a page whose solutions it took out.
+STUDENT_NOTE = ("This is the student edition of the book: the solutions are left out.  The full edition folds "
+                "each one under its exercise; an instructor has them all in the solutions PDF.")
+
+
 def _drop_solutions(app, doctree):
     """The student edition: every solution out of the page as it is read; the page is noted as one that had some."""
     if app.config.compendium_edition != "student":
@@ -270,6 +276,14 @@ def _drop_solutions(app, doctree):
     pages = _solution_pages(app.env)
     if found:
         pages.add(app.env.docname)
+        note = nodes.note()
+        note += nodes.paragraph("", STUDENT_NOTE)
+        section = next(iter(doctree.findall(nodes.section)), None)
+        if section is None:
+            doctree.insert(0, note)
+        else:
+            titles = [i for i, child in enumerate(section.children) if isinstance(child, nodes.title)]
+            section.insert(titles[0] + 1 if titles else 0, note)
     else:
         pages.discard(app.env.docname)
 
