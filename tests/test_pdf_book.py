@@ -371,6 +371,15 @@ def test_the_solutions_print_holds_the_exercise_pages_only(editions):
     assert "LONGLINEEND" not in text and "E = m c" not in text  # the pages without solutions are left out
 
 
+def test_the_solutions_print_needs_solutions(editions, tmp_path):
+    """The student edition's build has no solution to print: one clear error, no PDF."""
+    html, _ = editions["html"]
+    root = html.parents[3]  # <root>/_build/student/_build/html
+    with pytest.raises(ValueError, match="no page .* holds a solution"):
+        pdf.print_pdf(pdf.singlehtml_page(root, "student"), tmp_path / "none.pdf", root=root, edition="solutions")
+    assert not (tmp_path / "none.pdf").exists()
+
+
 def test_a_print_without_code(editions):
     """``make pdf CODE=hidden``: no code cell's input; their outputs stay."""
     path, text = editions["nocode"]

@@ -246,6 +246,7 @@ PREPARE_JS = r"""
       top.append(k.span, k.sec);
     }
     meta.parts = [];
+    report.solution_pages = keep.length;
   }
 
   // -- the web page each element belongs to (the singlehtml marks each with <span id="document-...">)
@@ -818,9 +819,9 @@ def print_pdf(html: Path, out: Path, *, meta: dict | None = None, root: Path = R
         raise ParameterError(f"code: {code!r}; expected one of {', '.join(CODES)}")
     t0 = time.perf_counter()
     meta = dict(meta or book_meta(root), edition=edition, edition_title=EDITION_TITLES[edition], code=code)
-    note = EDITION_TITLES[edition].split(" (")[0]
+    note = EDITION_TITLES[edition].split(" (")[0].lower()  # "student edition" in every footer
     footer = FOOTER.format(title=_html.escape(meta["title"]), version=_html.escape(meta["version"]),
-                           edition=f" &middot; {_html.escape(note.lower() if note else '')}" if note else "")
+                           edition=f" &middot; {_html.escape(note)}" if note else "")
     options = dict(format=FORMAT, margin=MARGINS, scale=SCALE, print_background=True,
                    display_header_footer=True, header_template=HEADER, footer_template=footer)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -836,6 +837,9 @@ def print_pdf(html: Path, out: Path, *, meta: dict | None = None, root: Path = R
             page.emulate_media(media="print")
             page.add_style_tag(content=PRINT_CSS + (NO_CODE_CSS if code == "hidden" else ""))
             report = page.evaluate(PREPARE_JS, meta)
+            if edition == "solutions" and not report.get("solution_pages"):
+                raise ParameterError(f"--edition solutions: no page of {html} holds a solution (the full "
+                                     "edition's build has them; the student edition's has none)")
             if report["math_errors"]:
                 err = MathErrors(report["math_errors"])
                 if not allow_math_errors:
