@@ -28,8 +28,17 @@ quick build it checks:
   ("issue #12", "before this revision") and no file name that is not in the
   repository.
 
+Two more readers' views:
+
+* **the student edition** (``BOOK_EDITION=student``, built from the same executed notebooks): each exercises
+  page shows every exercise with its title and typeset math, and no solution -- no solution box, none of the
+  solutions' lines on the page or in the search index, no executed notebook or source of the page to download;
+* **an exercises notebook in JupyterLab** (``make lab``'s student copy, served on 127.0.0.1 with a token,
+  jupyterlab-myst rendering its MyST): each exercise shows its title, its math is typeset (KaTeX, no raw ``$``),
+  no solution and no check of one is on the page, and nothing is loaded from outside (about 15 s).
+
 One screenshot per chapter (its first page) is saved under
-``_build/screenshots/`` so a person can look.
+``_build/screenshots/`` so a person can look, and ``student-exercise.png`` and ``lab-exercise.png`` of those two.
 """
 
 from __future__ import annotations
