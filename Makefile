@@ -4,9 +4,13 @@
 #   make test   runs the test suite (unit tests, every notebook with the quick
 #               profile, and a -W build of the book)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (needs Chromium)
+#   make book EDITION=student   the student edition: HTML without solutions in _build/student/_build/html,
+#               its PDF _build/pdf/book-student.pdf and the instructor's _build/pdf/solutions.pdf
+#   make pdf CODE=hidden        the PDF without the code cells (_build/pdf/book-nocode.pdf)
 #   make lab    JupyterLab (the optional extra `lab`) on the notebooks to run, runs/notebooks/,
 #               on 127.0.0.1 only, with Jupyter's token (README, "Running the notebooks yourself")
-# PROFILE=quick JOBS=2 TEST_JOBS=2 PYTHON=python3.11 may be set on the command line (TEST_JOBS: pytest-xdist workers),
+# PROFILE=quick JOBS=2 TEST_JOBS=2 PYTHON=python3.11 EDITION=full|student CODE=shown|hidden may be set on the
+# command line (TEST_JOBS: pytest-xdist workers; `make lab` writes the student edition unless EDITION=full is given),
 # ARGS="..." extra arguments of `python -m models.pipeline` (e.g. ARGS="min_mva --force"), and
 # PDF_ARGS="..." of `python -m models.book.pdf` (e.g. PDF_ARGS=--allow-math-errors).
 # Ctrl-C or `kill -TERM` on make stops the pipeline cleanly (README).
@@ -21,13 +25,27 @@ TEST_JOBS ?= 2
 LAB_DIR ?= runs/notebooks
 LAB_PORT ?= 8888
 LAB_ARGS ?=
+EDITION ?= full
+CODE    ?= shown
 PY      := $(VENV)/bin/python
+
+ifeq ($(filter $(EDITION),full student),)
+$(error EDITION=$(EDITION): the book's editions are full and student)
+endif
+ifeq ($(filter $(CODE),shown hidden),)
+$(error CODE=$(CODE): shown or hidden)
+endif
+# The student edition is built beside the full one (jupyter-book puts its build under <path-output>/_build/).
+HTML_OUT := $(if $(filter student,$(EDITION)),--path-output _build/student )
+PDF_OPTS  = --edition $(EDITION) --code $(CODE) $(PDF_ARGS)
+# `make lab`: the notebooks to run are the student edition, unless EDITION is given (EDITION=full: an instructor's).
+LAB_EDITION := $(if $(filter command line environment,$(origin EDITION)),$(EDITION),student)
 STAMP   := $(VENV)/.installed
 
 export OMP_NUM_THREADS := 1
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: book run html pdf test test-fast bench clean venv browser deps lab
+.PHONY: book run html pdf pdf-print solutions-print test test-fast bench clean venv browser deps lab
 
 venv: $(STAMP)
 
@@ -56,19 +74,36 @@ $(STAMP): requirements.txt pyproject.toml package.json package-lock.json
 run: $(STAMP)
 	$(PY) -m models.pipeline --profile $(PROFILE) --jobs $(JOBS) $(ARGS)
 
+# BOOK_EDITION: the edition the book's extension builds (book/_ext/compendium.py; student: no solutions anywhere).
 html: $(STAMP)
-	$(VENV)/bin/jupyter-book build . -n -W --keep-going
+	BOOK_EDITION=$(EDITION) $(VENV)/bin/jupyter-book build . $(HTML_OUT)-n -W --keep-going
 
+ifeq ($(EDITION),student)
+# the student edition: its HTML, its PDF and the instructor's solutions PDF beside it
+book: run html pdf-print solutions-print
+	@echo "The student edition is in _build/student/_build/html/index.html, _build/pdf/book-student.pdf;"
+	@echo "the solutions (for the instructor) in _build/pdf/solutions.pdf"
+else
 book: run html
 	@echo "The book is in _build/html/index.html"
+endif
 
 # One HTML page of the whole book (jupyter-book's singlehtml builder), printed
 # to PDF by the system's headless Chromium (models/book/pdf.py; CHROMIUM=... elsewhere):
 # title page, contents, bookmarks, page numbers; fails on a MathJax error box.
+# EDITION=student prints the student edition and, beside it, the solutions (every exercises page, solutions open);
+# CODE=hidden leaves the code cells out (their outputs stay).
 pdf: $(STAMP) browser
-	$(PY) -m models.book.pdf --check-out $(PDF_ARGS)
+	$(PY) -m models.book.pdf --check-out $(PDF_OPTS)
 	$(MAKE) run
-	$(PY) -m models.book.pdf $(PDF_ARGS)
+	$(MAKE) pdf-print $(if $(filter student,$(EDITION)),solutions-print,)
+
+# the prints alone, after `make run` (`make book EDITION=student` runs them after the notebooks)
+pdf-print: $(STAMP) browser
+	$(PY) -m models.book.pdf $(PDF_OPTS)
+
+solutions-print: $(STAMP) browser
+	$(PY) -m models.book.pdf --edition solutions --code $(CODE) $(PDF_ARGS)
 
 # $(call shell_word,TEXT): TEXT as one word of the shell, a backslash before each blank and each character the
 # shell would act on (make lab LAB_DIR="my lab", review L6); a plain path is written as it is.
@@ -87,7 +122,7 @@ LAB_DIR_WORD = $(call shell_word,$(LAB_DIR))
 # may hold a student's work) and serves them from 127.0.0.1 only; Jupyter's token is on (the URL it prints).
 lab: $(STAMP)
 	$(PY) -m pip install --quiet --no-build-isolation -e ".[lab]"
-	$(PY) -m models.classroom --out $(LAB_DIR_WORD)
+	$(PY) -m models.classroom --out $(LAB_DIR_WORD) --edition $(LAB_EDITION)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser --ServerApp.root_dir=$(LAB_DIR_WORD) $(LAB_ARGS)
 
 # pytest on TEST_JOBS cores (pytest-xdist); the workers share one fresh simulation cache (unless MODELS_CACHE_DIR is

@@ -11,6 +11,12 @@ by that cell.  A student needs something else:
   download runs exactly what ``python -m models.pipeline NOTEBOOK --profile quick`` runs), with no injected cell,
   no outputs and no execution counts.  Each changed value keeps its comment and says the book's default
   (``[full: 100000]``), and a comment at the top of the cell says where the values come from.
+* The notebook to run is the **student edition** of its page by default (:data:`EDITIONS`): on an exercises page
+  every solution is left out (:func:`without_solutions`: the cells from each ``{solution-start}`` to its
+  ``{solution-end}``, both included, and the text of a cell outside them kept), and so is every ``remove-cell``
+  code cell with an ``assert`` after a solution (the book's check of the numbers a solution states: it would
+  give the answer away, and fail without the solution's variables).  The ``full`` edition keeps them (an
+  instructor's copy); the book itself always executes every solution.
 * :func:`write_student_notebook` writes it (atomically); the book's Sphinx extension
   (``book/_ext/compendium.py``) writes one beside every notebook page of the HTML build and links it from the
   page, ``python -m models.classroom`` writes them for ``make lab``.
@@ -19,9 +25,10 @@ by that cell.  A student needs something else:
   interpreter; its CSV comes back as a table.  The exercises' solutions call it, so the line a solution shows is
   the line that ran when the book was built.
 
-``python -m models.classroom [NOTEBOOK|CHAPTER ...] [--out runs/notebooks] [--profile quick] [--force]`` writes the
-student copies (every notebook of ``_toc.yml`` by default) into ``<out>/<chapter>/NN-name.ipynb``; a copy that is
-already there is left alone (it may hold a student's work) unless ``--force``.  ``--out`` is checked before any copy
+``python -m models.classroom [NOTEBOOK|CHAPTER ...] [--out runs/notebooks] [--profile quick] [--edition student]
+[--force]`` writes the student copies (every notebook of ``_toc.yml`` by default) into
+``<out>/<chapter>/NN-name.ipynb``; a copy that is already there is left alone (it may hold a student's work) unless
+``--force``.  ``--out`` is checked before any copy
 is written (:func:`check_out`): never the repository or its sources (``notebooks/``, ``models/``, ``book/``, a
 chapter folder linked into them included), always a folder this user can write; a fault is one line
 ``error: --out: ...``, status 2.
@@ -33,6 +40,7 @@ import argparse
 import ast
 import io
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -47,6 +55,85 @@ from .pipeline import PROFILES, notebook_sources, read_notebook, resolve_paramet
 INJECTED = "injected-parameters"
 #: The folder ``make lab`` opens (the README's scratch folder, git-ignored).
 LAB_DIR = "runs/notebooks"
+#: The editions of a notebook to run: ``student`` (no solutions, no checks that give them away; the default) and
+#: ``full`` (every cell of the source, for an instructor).
+EDITIONS = ("student", "full")
+
+#: The note a student edition puts after the title of a page whose solutions it left out.
+STUDENT_NOTE = ("*This notebook leaves the solutions out, and the checks of them: write and run your own answer "
+                "under each exercise.  The book's full edition folds a solution under each exercise.*")
+
+#: The opening line of a solution, gated (``{solution-start} label``) or whole (``{solution}``), and of the gate's end.
+_SOLUTION_START = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<kind>solution-start|solution)\}[^\n]*$", re.M)
+_SOLUTION_END = re.compile(r"^(?P<fence>`{3,}|:{3,})\{solution-end\}[^\n]*$", re.M)
+
+
+def _closing(text: str, fence: str, start: int) -> int:
+    """The end of the line that closes the directive opened with ``fence`` (searched from ``start``), or the text's
+    end when none does."""
+    m = re.compile(rf"^{re.escape(fence)}[ \t]*$", re.M).search(text, start)
+    return m.end() if m else len(text)
+
+
+def _split_solutions(text: str, inside: bool) -> tuple[str, bool]:
+    """The text of a markdown cell outside every solution, and whether a gated solution is still open at its end
+    (``inside``: one was open at its start)."""
+    kept, pos = [], 0
+    while pos <= len(text):
+        if inside:
+            end = _SOLUTION_END.search(text, pos)
+            if end is None:
+                break
+            pos, inside = _closing(text, end["fence"], end.end() + 1), False
+            continue
+        start = _SOLUTION_START.search(text, pos)
+        if start is None:
+            kept.append(text[pos:])
+            break
+        kept.append(text[pos:start.start()])
+        if start["kind"] == "solution":  # a whole {solution} directive: up to its closing fence
+            pos = _closing(text, start["fence"], start.end() + 1)
+        else:
+            pos, inside = start.end(), True
+    return "".join(kept), inside
+
+
+def _has_assert(source: str) -> bool:
+    try:
+        return any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(source)))
+    except SyntaxError:  # IPython magics: a plain look at the lines
+        return bool(re.search(r"^\s*assert\b", source, re.M))
+
+
+def without_solutions(cells: list[dict]) -> tuple[list[dict], int]:
+    """``cells`` of the student edition: no solution, no check that gives one away; ``(cells, solutions left out)``.
+
+    A solution is the cells from a ``{solution-start}`` to its ``{solution-end}``, both included (sphinx-exercise's
+    gated form), or a whole ``{solution}`` directive; a markdown cell's text before the start or after the end is
+    kept (a cell left blank goes).  A ``remove-cell`` code cell holding an ``assert`` after a solution's start goes
+    too: it is the book's check of what the solution says.
+    """
+    out, inside, count = [], False, 0
+    for cell in cells:
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"])
+            count += len(_SOLUTION_START.findall(text))
+            kept, inside_after = _split_solutions(text, inside)
+            if kept != text:
+                if not kept.strip():
+                    inside = inside_after
+                    continue
+                cell = {**cell, "source": kept.strip("\n").splitlines(keepends=True)}
+            inside = inside_after
+            out.append(cell)
+        elif inside:
+            continue
+        elif (count and cell["cell_type"] == "code" and "remove-cell" in cell.get("metadata", {}).get("tags", [])
+              and _has_assert("".join(cell["source"]))):
+            continue
+        else:
+            out.append(cell)
+    return out, count
 
 
 def literal(value: Any) -> str:
@@ -125,14 +212,24 @@ def set_parameters(source: str, values: dict[str, Any], notes: dict[str, Any] | 
     return out
 
 
-def student_notebook(source: Path, profile: str = "quick", overrides: dict[str, str] | None = None) -> dict:
+def student_notebook(source: Path, profile: str = "quick", overrides: dict[str, str] | None = None,
+                     edition: str = "student") -> dict:
     """The notebook ``source`` (``notebooks/<chapter>/NN-name.ipynb``) for a student to run: the ``profile``'s
-    values in its ``parameters`` cell, no injected cell, no outputs, no execution counts (module docstring)."""
+    values in its ``parameters`` cell, no injected cell, no outputs, no execution counts, and in the ``student``
+    ``edition`` no solutions (:func:`without_solutions`; module docstring)."""
+    if edition not in EDITIONS:
+        raise ValueError(f"edition: {edition!r}; expected one of {', '.join(EDITIONS)}")
     source = Path(source)
     chapter, name = source.parent.name, source.stem
     values = resolve_parameters(chapter, name, source, profile, overrides)
     nb = strip_outputs(read_notebook(source))
     nb["cells"] = [c for c in nb["cells"] if INJECTED not in c.get("metadata", {}).get("tags", [])]
+    if edition == "student":
+        nb["cells"], solutions = without_solutions(nb["cells"])
+        if solutions:  # after the page's title cell
+            at = next((i + 1 for i, c in enumerate(nb["cells"]) if c["cell_type"] == "markdown"), 0)
+            nb["cells"].insert(at, {"cell_type": "markdown", "metadata": {"tags": ["student-edition"]},
+                                    "source": [STUDENT_NOTE]})
     cells = [c for c in nb["cells"] if c["cell_type"] == "code" and "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(cells) != 1:
         raise ValueError(f"{source}: expected one cell tagged 'parameters', found {len(cells)}")
@@ -144,15 +241,16 @@ def student_notebook(source: Path, profile: str = "quick", overrides: dict[str, 
             "runs this notebook.\n"
             "# Edit them and run all cells; [full: ...] is the value at the papers' scale (profile full).\n")
     cell["source"] = (head + text).splitlines(keepends=True)
-    nb.setdefault("metadata", {})["models_student"] = {"source": _rel(source), "profile": profile}
+    nb.setdefault("metadata", {})["models_student"] = {"source": _rel(source), "profile": profile, "edition": edition}
     return nb
 
 
-def write_student_notebook(source: Path, dest: Path, profile: str = "quick") -> Path:
+def write_student_notebook(source: Path, dest: Path, profile: str = "quick", edition: str = "student") -> Path:
     """Write :func:`student_notebook` of ``source`` to ``dest`` (atomically, the umask's mode); ``dest``."""
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(dest, json.dumps(student_notebook(source, profile), indent=1, ensure_ascii=False) + "\n")
+    atomic_write_text(dest, json.dumps(student_notebook(source, profile, edition=edition), indent=1,
+                                       ensure_ascii=False) + "\n")
     return dest
 
 
@@ -197,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                                                      "default: every notebook of _toc.yml")
     parser.add_argument("--out", default=LAB_DIR, help=f"folder of the copies, <out>/<chapter>/ (default: {LAB_DIR})")
     parser.add_argument("--profile", choices=PROFILES, default="quick", help="the values written (default: quick)")
+    parser.add_argument("--edition", choices=EDITIONS, default="student",
+                        help="student (default): exercises without their solutions; full: every cell, for an "
+                             "instructor")
     parser.add_argument("--force", action="store_true", help="overwrite copies that are already there")
     args = parser.parse_args(argv)
     sources = notebook_sources()
@@ -222,13 +323,13 @@ def main(argv: list[str] | None = None) -> int:
             kept += 1
             continue
         try:
-            write_student_notebook(source, dest, args.profile)
+            write_student_notebook(source, dest, args.profile, args.edition)
         except OSError as exc:  # a folder in the copy's place, a disk that filled up meanwhile
             print(f"error: --out: cannot write {dest}: {exc.strerror or exc}"
                   f" ({written} notebook(s) written before it)", file=sys.stderr)
             return 2
         written += 1
-    print(f"{written} notebook(s) written to {out}/ (profile {args.profile})"
+    print(f"{written} notebook(s) written to {out}/ (profile {args.profile}, {args.edition} edition)"
           + (f", {kept} already there and left as they were (--force overwrites them)" if kept else ""))
     return 0
 

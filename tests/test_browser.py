@@ -28,8 +28,17 @@ quick build it checks:
   ("issue #12", "before this revision") and no file name that is not in the
   repository.
 
+Two more readers' views:
+
+* **the student edition** (``BOOK_EDITION=student``, built from the same executed notebooks): each exercises
+  page shows every exercise with its title and typeset math, and no solution -- no solution box, none of the
+  solutions' lines on the page or in the search index, no executed notebook or source of the page to download;
+* **an exercises notebook in JupyterLab** (``make lab``'s student copy, served on 127.0.0.1 with a token,
+  jupyterlab-myst rendering its MyST): each exercise shows its title, its math is typeset (KaTeX, no raw ``$``),
+  no solution and no check of one is on the page, and nothing is loaded from outside (about 15 s).
+
 One screenshot per chapter (its first page) is saved under
-``_build/screenshots/`` so a person can look.
+``_build/screenshots/`` so a person can look, and ``student-exercise.png`` and ``lab-exercise.png`` of those two.
 """
 
 from __future__ import annotations
@@ -274,3 +283,245 @@ def test_every_file_named_on_a_page_is_in_the_repository(pages):
         if bad:
             missing[rel] = bad
     assert not missing
+
+
+# ----------------------------------------------------------------- an exercise notebook in JupyterLab
+#: The exercises page opened in JupyterLab (its notebook to run, the student edition).
+LAB_NOTEBOOK = "min_mva/06-exercises"
+
+#: What the notebook shows once JupyterLab and jupyterlab-myst have rendered its markdown cells.
+_LAB_JS = """() => {
+  const cells = Array.from(document.querySelectorAll('.jp-MarkdownCell .myst'));
+  const text = cells.map(c => {
+    const k = c.cloneNode(true);
+    k.querySelectorAll('code, pre, .katex, script, style').forEach(e => e.remove());
+    return k.innerText;
+  }).join('\\n');
+  return {
+    cells: cells.length,
+    exercises: Array.from(document.querySelectorAll('aside.myst-exercise')).map(a => a.innerText.split('\\n')[0]),
+    katex: document.querySelectorAll('.jp-MarkdownCell .katex').length,
+    errors: document.querySelectorAll('.jp-MarkdownCell .myst .katex-error').length,
+    text: text,
+    page: document.body.innerText,
+  };
+}"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab_page(tmp_path_factory):
+    """The student edition of an exercises notebook opened in JupyterLab (jupyterlab-myst renders its markdown):
+    JupyterLab on 127.0.0.1 with a token, its settings in a temporary folder, driven by headless Chromium.
+    Returns ``(findings, the notebook's source)``; a screenshot goes to ``_build/screenshots/lab-exercise.png``."""
+    import json
+    import secrets
+    import sys
+    import time
+    import urllib.request
+
+    from models import classroom
+
+    lab = Path(sys.executable).with_name("jupyter-lab")
+    if not lab.exists():
+        pytest.fail(f"no {lab}: JupyterLab and jupyterlab-myst are pinned in requirements.txt (`make deps`)")
+    base = tmp_path_factory.mktemp("lab")
+    notebooks, home = base / "notebooks", base / "home"
+    assert classroom.main([LAB_NOTEBOOK, "--out", str(notebooks)]) == 0
+    settings = home / "settings"
+    for name, value in {"notebook-extension/tracker": {"windowingMode": "none"},  # every cell in the page
+                        "apputils-extension/notification": {"fetchNews": "false"}}.items():
+        path = settings / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(settings),
+           "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"), "PYTHONPATH": str(ROOT)}
+    args = [str(lab), "--ip=127.0.0.1", f"--port={port}", "--no-browser", f"--ServerApp.token={token}",
+            f"--ServerApp.root_dir={notebooks}", "--ServerApp.port_retries=0"]
+    if os.geteuid() == 0:
+        args.append("--allow-root")
+    log = (base / "lab.log").open("w")
+    server = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("JupyterLab did not start:\n" + (base / "lab.log").read_text()[-3000:])
+                time.sleep(0.5)
+        from playwright.sync_api import sync_playwright  # heavy, and only the browser tests need it
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+            requests = []
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(f"http://127.0.0.1:{port}/lab/tree/{LAB_NOTEBOOK}.ipynb?token={token}", wait_until="load")
+            page.wait_for_selector("aside.myst-exercise", timeout=60_000)
+            page.wait_for_function("() => document.querySelectorAll('.jp-MarkdownCell .katex').length > 0",
+                                   timeout=30_000)
+            found = page.evaluate(_LAB_JS)
+            found["requests"] = [u for u in requests if not u.startswith(f"http://127.0.0.1:{port}/")]
+            page.evaluate("() => document.querySelector('aside.myst-exercise').scrollIntoView({block: 'center'})")
+            time.sleep(0.5)
+            shots = BUILD / "screenshots"
+            shots.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shots / "lab-exercise.png"))
+            browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+    return found, ROOT / "notebooks" / f"{LAB_NOTEBOOK}.ipynb"
+
+
+def _solution_lines(source: Path) -> list[str]:
+    """A line of every cell the student edition leaves out (each solution's cells, the checks after them)."""
+    import json
+
+    from models import classroom
+
+    cells = json.loads(source.read_text())["cells"]
+    kept, _ = classroom.without_solutions(cells)
+    kept_sources = {"".join(c["source"]) for c in kept}
+    lines = []
+    for cell in cells:
+        text = "".join(cell["source"])
+        if text in kept_sources or "{solution-start}" in text.split("\n")[0]:
+            continue
+        body = [ln.strip() for ln in text.splitlines() if len(ln.strip()) > 20 and "{solution" not in ln
+                and "$" not in ln and "`" not in ln]
+        lines += body[:1]
+    return lines
+
+
+def test_jupyterlab_renders_the_exercises_without_their_solutions(lab_page):
+    """``make lab``'s notebooks in JupyterLab: each exercise shows its title (jupyterlab-myst), its math is typeset
+    (KaTeX, no raw ``$``), no solution and no check of one is on the page, and nothing is loaded from outside."""
+    import json
+
+    found, source = lab_page
+    exercises = sum("{exercise}" in "".join(c["source"]) for c in json.loads(source.read_text())["cells"])
+    titles = found["exercises"]
+    assert len(titles) == exercises and all(re.match(r"Exercise \d+ \((Read|Run|Extend)", t) for t in titles), titles
+    assert any("Read: from eq. (1) to Kruskal and Snir" in t for t in titles), titles
+    assert found["katex"] > 10 and found["errors"] == 0
+    assert "$" not in found["text"], [ln for ln in found["text"].splitlines() if "$" in ln][:5]
+    assert "Solution" not in found["page"]
+    lines = _solution_lines(source)
+    assert len(lines) >= 8, lines  # the check below looks for something
+    assert not [ln for ln in lines if ln in found["page"]]
+    assert "cycles: int = 20000" in found["page"]  # a cell that stays is found the same way
+    assert not found["requests"], found["requests"][:5]
+
+
+# ----------------------------------------------------------------- the student edition's HTML
+#: Each exercises page of the student edition, as a reader sees it: the exercises' titles, the text of the page
+#: (code cells and the run box included), MathJax's errors, and raw TeX left outside code.
+_STUDENT_JS = """() => {
+  const art = document.querySelector('article') || document.body;
+  const clone = art.cloneNode(true);
+  clone.querySelectorAll('pre, code, script, style, mjx-container, .highlight').forEach(e => e.remove());
+  return {
+    exercises: Array.from(document.querySelectorAll('div.exercise .admonition-title')).map(t => t.innerText.trim()),
+    solutions: document.querySelectorAll('div.solution, .solution-title').length,
+    math: art.querySelectorAll('mjx-container').length,
+    merror: document.querySelectorAll('mjx-merror').length,
+    prose: clone.innerText,
+    text: art.innerText,
+  };
+}"""
+
+
+def student_edition_findings(html: Path) -> dict:
+    """Every exercises page of a student edition's HTML build ``html``, opened in headless Chromium:
+    ``{relative path: findings}`` (:data:`_STUDENT_JS`, and the page's download menu)."""
+    from playwright.sync_api import sync_playwright  # heavy, and only the browser tests need it
+
+    found = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+        log = []
+        page.on("console", lambda m: log.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: log.append(str(e)))
+        page.on("request", lambda r: None if r.url.startswith(("file:", "data:", "blob:")) else log.append(r.url))
+        for path in sorted(html.glob("book/*/*-exercises.html")):
+            log.clear()
+            page.goto(path.as_uri(), wait_until="load")
+            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                                   timeout=30_000)
+            page.evaluate("() => MathJax.startup.promise")
+            found[path.relative_to(html).as_posix()] = {**page.evaluate(_STUDENT_JS), "console": list(log)}
+            if path.parent.name == "min_mva":
+                (BUILD / "screenshots").mkdir(parents=True, exist_ok=True)
+                page.evaluate("() => document.querySelector('div.exercise').scrollIntoView({block: 'start'})")
+                page.screenshot(path=str(BUILD / "screenshots" / "student-exercise.png"))
+        browser.close()
+    return found
+
+
+def solution_lines(source: Path) -> list[str]:
+    """A line of prose or code from every cell of ``source`` the student edition leaves out (a solution's)."""
+    return _solution_lines(source)
+
+
+@pytest.fixture(scope="module")
+def student_html(quick_book, tmp_path_factory):
+    """The student edition of the quick book (``BOOK_EDITION=student``), built beside the full one's folder."""
+    import sys
+
+    site, _, failures = quick_book
+    assert failures == 0
+    out = tmp_path_factory.mktemp("student")
+    jb = Path(sys.executable).with_name("jupyter-book")
+    proc = subprocess.run([str(jb), "build", str(site), "--path-output", str(out), "-n", "-W", "--keep-going"],
+                          capture_output=True, text=True, timeout=900, env={**os.environ, "BOOK_EDITION": "student"})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out / "_build" / "html"
+
+
+def test_the_student_edition_shows_the_exercises_and_no_solution(student_html):
+    """Each exercises page of the student edition: every exercise with its title and typeset math, no solution
+    (no solution box, none of the solutions' lines), no executed notebook or source of the page to download, and
+    the search index without the solutions."""
+    check_student_edition(student_html)
+
+
+def check_student_edition(html: Path) -> None:
+    found = student_edition_findings(html)
+    from models import pipeline
+
+    pages = [f"book/{c}/{n}.html" for c, n, _ in pipeline.notebook_sources() if n.endswith("-exercises")]
+    assert sorted(found) == sorted(pages)
+    search = (html / "searchindex.js").read_text()
+    for rel, f in found.items():
+        chapter, name = Path(rel).parent.name, Path(rel).stem
+        source = ROOT / "notebooks" / chapter / f"{name}.ipynb"
+        titles = f["exercises"]
+        assert len(titles) >= 3 and all(re.match(r"Exercise [\d.]+ \((Read|Run|Extend)", t) for t in titles), titles
+        assert f["solutions"] == 0 and f["math"] > 0 and f["merror"] == 0, rel
+        assert not f["console"], (rel, f["console"][:5])  # no console error, no request leaving the book
+        assert not [t for t in ("\\(", "\\[", "$") if t in f["prose"]], rel
+        lines = solution_lines(source)
+        assert len(lines) >= 5, (rel, lines)
+        assert not [ln for ln in lines if ln in f["text"]], rel
+        assert not [ln for ln in lines if ln[:30] in search], rel
+        assert not list(html.glob(f"_sources/book/{chapter}/{name}.*")), rel
+        page = (html / rel).read_text()
+        assert "download-executed-button" not in page and "download-student-button" in page

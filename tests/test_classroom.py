@@ -61,9 +61,72 @@ def test_every_student_notebook_has_the_quick_values_and_nothing_else(chapter, n
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert all(not c["outputs"] and c["execution_count"] is None for c in code)
     original = json.loads(source.read_text())
-    assert len(nb["cells"]) == len(original["cells"])  # the same notebook, cell for cell
-    same = [a["source"] == b["source"] for a, b in zip(nb["cells"], original["cells"])]
+    full = classroom.student_notebook(source, edition="full")
+    assert len(full["cells"]) == len(original["cells"])  # the full edition: the same notebook, cell for cell
+    same = [a["source"] == b["source"] for a, b in zip(full["cells"], original["cells"])]
     assert same.count(False) <= 1  # only the parameters cell differs
+    kept, solutions = classroom.without_solutions(original["cells"])  # the student edition: no solution
+    assert len(nb["cells"]) == len(kept) + (1 if solutions else 0)
+    assert "{solution" not in json.dumps(nb) and nb["metadata"]["models_student"]["edition"] == "student"
+    if name.endswith("-exercises"):
+        assert solutions >= 3 and classroom.STUDENT_NOTE in json.dumps(nb)
+        assert "{exercise}" in json.dumps(nb)
+        assert not [c for c in nb["cells"] if "remove-cell" in c["metadata"].get("tags", []) and "assert" in
+                    "".join(c["source"])]
+    else:
+        assert solutions == 0 and len(nb["cells"]) == len(original["cells"])
+
+
+def _md(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": text.splitlines(keepends=True)}
+
+
+def _code(text: str, *tags: str) -> dict:
+    return {"cell_type": "code", "metadata": {"tags": list(tags)} if tags else {}, "execution_count": None,
+            "outputs": [], "source": text.splitlines(keepends=True)}
+
+
+def test_the_student_edition_leaves_out_each_solution_and_its_checks():
+    """From ``{solution-start}`` to ``{solution-end}``, both included, whatever cells hold them and whatever text
+    shares their cells; a whole ``{solution}``; a ``remove-cell`` assert after a solution.  Everything else stays."""
+    cells = [
+        _md("# Exercises\n\nIntro."),
+        _code("x = 1", "remove-cell"),
+        _code("assert x == 1  # a check before any solution", "remove-cell"),
+        _md("````{exercise} Read: one\n:label: ex-one\n\nQUESTION ONE $x^2$\n````"),
+        _md("```{solution-start} ex-one\n:class: dropdown\n```\n\nANSWER ONE"),
+        _code("answer = 42"),
+        _code("assert answer == 42", "remove-cell"),
+        _md("ANSWER ONE, MORE.\n\n```{solution-end}\n```\n\nAFTER THE END"),
+        _code("assert answer > 0", "remove-cell"),
+        _code("shown = 2", "remove-cell"),
+        _md("````{exercise} Run: two\n:label: ex-two\n\nQUESTION TWO\n````\n\n"
+            "```{solution} ex-two\n:class: dropdown\n\nANSWER TWO\n```\n\nTAIL TWO"),
+        _md("```{solution-start} ex-two\n```"),
+        _md("ANSWER THREE"),
+        _md("```{solution-end}\n```"),
+    ]
+    kept, count = classroom.without_solutions(cells)
+    text = json.dumps(kept)
+    assert count == 3
+    assert "ANSWER" not in text and "answer" not in text and "{solution" not in text
+    for stays in ("Intro.", "x = 1", "a check before any solution", "QUESTION ONE $x^2$", "AFTER THE END",
+                  "shown = 2", "QUESTION TWO", "TAIL TWO"):
+        assert stays in text, stays
+    assert [c["cell_type"] for c in kept] == ["markdown", "code", "code", "markdown", "markdown", "code", "markdown"]
+    assert classroom.without_solutions(kept) == (kept, 0)
+
+
+def test_the_full_edition_is_for_an_instructor(tmp_path, capsys):
+    out = tmp_path / "class"
+    assert classroom.main(["min_mva/06-exercises", "--out", str(out / "student")]) == 0
+    assert "student edition" in capsys.readouterr().out
+    assert classroom.main(["min_mva/06-exercises", "--out", str(out / "full"), "--edition", "full"]) == 0
+    student = (out / "student" / "min_mva" / "06-exercises.ipynb").read_text()
+    full = (out / "full" / "min_mva" / "06-exercises.ipynb").read_text()
+    assert "solution-start" not in student and "solution-start" in full
+    with pytest.raises(ValueError, match="edition"):
+        classroom.student_notebook(ROOT / "notebooks" / "min_mva" / "06-exercises.ipynb", edition="teacher")
 
 
 def test_an_injected_cell_never_reaches_a_student(tmp_path):
@@ -224,18 +287,60 @@ def test_the_download_menu_offers_the_notebook_to_run_first():
     assert [b["text"] for b in plain["header_buttons"][0]["buttons"]] == [".md"]  # a text page keeps its menu
 
 
+def test_the_books_edition_comes_from_book_edition(monkeypatch):
+    ext = _extension()
+    monkeypatch.delenv("BOOK_EDITION", raising=False)
+    assert ext.edition() == "full"
+    monkeypatch.setenv("BOOK_EDITION", "student")
+    assert ext.edition() == "student"
+    monkeypatch.setenv("BOOK_EDITION", "teacher")
+    with pytest.raises(ValueError, match="BOOK_EDITION"):
+        ext.edition()
+
+
+def test_the_student_edition_offers_no_executed_notebook_of_a_page_with_solutions():
+    """A page whose solutions the student edition took out: the notebook to run only (the executed notebook holds
+    the solutions and their outputs); the other pages keep both."""
+    from types import SimpleNamespace
+
+    ext = _extension()
+    env = SimpleNamespace(compendium_solution_pages={"book/min_mva/06-exercises"})
+    app = SimpleNamespace(config=SimpleNamespace(compendium_edition="student"), env=env)
+
+    def menu(pagename):
+        executed = {"type": "link", "url": "x.ipynb", "text": ".ipynb", "label": "download-source-button"}
+        context = {"header_buttons": [{"type": "group", "label": "download-buttons", "buttons": [executed]}],
+                   "pathto": lambda target, resource=0: "../../" + target}
+        ext._download_menu(app, pagename, "page.html", context, None)
+        return [b["text"] for b in context["header_buttons"][0]["buttons"]]
+
+    assert menu("book/min_mva/06-exercises") == [".ipynb to run (quick)"]
+    assert menu("book/min_mva/02-single-packet") == [".ipynb to run (quick)", ".ipynb as built (outputs)"]
+    app.config.compendium_edition = "full"
+    assert menu("book/min_mva/06-exercises") == [".ipynb to run (quick)", ".ipynb as built (outputs)"]
+
+
+def test_the_run_box_of_an_exercises_page_says_it_has_no_solutions():
+    ext = _extension()
+    box = ext.run_box(ext.notebook_source("book/min_mva/06-exercises"), "x.ipynb").astext()
+    assert "without their solutions" in box
+    assert "without their solutions" not in ext.run_box(ext.notebook_source("book/min_mva/02-single-packet"),
+                                                        "x.ipynb").astext()
+
+
 @pytest.mark.notebooks
-def test_a_student_download_runs(tmp_path, monkeypatch):
-    """The download of the fastest page, written as the book writes it, runs top to bottom in a fresh kernel."""
+@pytest.mark.parametrize("docname", ["book/torus_dor/01-derivation", "book/torus_dor/06-exercises"])
+def test_a_student_download_runs(docname, tmp_path, monkeypatch):
+    """The download of the fastest page, and of an exercises page (the student edition: no solution, no check of
+    one), written as the book writes it, runs top to bottom in a fresh kernel."""
     import nbclient
     import nbformat
 
     ext = _extension()
-    docname = "book/torus_dor/01-derivation"
     dest = tmp_path / "html" / ext.student_target(docname)
     classroom.write_student_notebook(ext.notebook_source(docname), dest, ext.STUDENT_PROFILE)
     nb = json.loads(dest.read_text())
-    assert _parameters(nb) == pipeline.resolve_parameters("torus_dor", "01-derivation",
+    assert _parameters(nb) == pipeline.resolve_parameters("torus_dor", docname.rsplit("/", 1)[1],
                                                            ext.notebook_source(docname), "quick")
     assert _parameters(nb)["profile"] == "quick"
     assert not [c for c in nb["cells"] if "injected-parameters" in c.get("metadata", {}).get("tags", [])]
@@ -250,3 +355,39 @@ def test_a_student_download_runs(tmp_path, monkeypatch):
     errors = [o for c in ran.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors
     assert sum(len(c.get("outputs", [])) for c in ran.cells if c.cell_type == "code") > 0
+
+
+# ----------------------------------------------------------------- the default cache of a shared checkout
+def test_the_default_cache_is_the_users_own_when_the_checkout_is_read_only(tmp_path, monkeypatch):
+    """``<root>/.cache`` in a checkout this user can write; else ``$XDG_CACHE_HOME/interconnect-models`` (or
+    ``~/.cache/interconnect-models``): a read-only checkout shared by a class never holds one cache for all."""
+    from models.core import paths
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert paths.default_cache_dir(checkout) == checkout / ".cache"
+    monkeypatch.setattr(paths, "_writable", lambda path: False)
+    assert paths.default_cache_dir(checkout) == tmp_path / "xdg" / "interconnect-models"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert paths.default_cache_dir(checkout) == tmp_path / "home" / ".cache" / "interconnect-models"
+    monkeypatch.delenv("MODELS_CACHE_DIR", raising=False)
+    monkeypatch.setattr(paths, "ROOT", checkout)
+    assert paths.cache_dir() == tmp_path / "home" / ".cache" / "interconnect-models"
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path / "mine"))
+    assert paths.cache_dir() == tmp_path / "mine"
+
+
+def test_a_read_only_checkout_is_not_written_into(tmp_path):
+    """As a user who cannot write the checkout (root without its capabilities), the default cache is elsewhere."""
+    checkout = tmp_path / "ro"
+    checkout.mkdir()
+    checkout.chmod(0o555)
+    code = ("import sys; from pathlib import Path; from models.core.paths import default_cache_dir; "
+            "print(default_cache_dir(Path(sys.argv[1])))")
+    proc = subprocess.run(_without_root_override([sys.executable, "-c", code, str(checkout)]), capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                      "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(tmp_path / "xdg" / "interconnect-models")

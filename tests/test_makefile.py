@@ -78,3 +78,41 @@ def test_make_lab_serves_the_notebooks_to_run_on_loopback_only():
     assert "token" not in serve.lower() and "0.0.0.0" not in serve
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lab"]
     assert extra and all("==" in pin for pin in extra)
+
+
+def _dry_run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([shutil.which("make"), "-C", str(ROOT), "-n", *args], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "MAKEFLAGS": ""})
+
+
+def test_make_book_edition_student_builds_the_html_the_pdf_and_the_solutions():
+    """The student edition: its HTML (``BOOK_EDITION=student``, in ``_build/student/``), its PDF and the solutions
+    PDF beside it; the full edition (the default) as before."""
+    lines = _dry_run("book", "EDITION=student").stdout.splitlines()
+    html = [ln for ln in lines if "jupyter-book build" in ln]
+    assert html == ["BOOK_EDITION=student .venv/bin/jupyter-book build . --path-output _build/student -n -W "
+                    "--keep-going"]
+    prints = [ln for ln in lines if "-m models.book.pdf" in ln]
+    assert [p.split("models.book.pdf ")[1].strip() for p in prints] == ["--edition student --code shown",
+                                                                          "--edition solutions --code shown"]
+    assert lines.index(html[0]) > next(i for i, ln in enumerate(lines) if "-m models.pipeline" in ln)
+    full = _dry_run("book").stdout
+    assert "BOOK_EDITION=full .venv/bin/jupyter-book build . -n -W --keep-going" in full
+    assert "models.book.pdf" not in full
+
+
+def test_make_pdf_takes_the_edition_and_the_code():
+    out = _dry_run("pdf", "CODE=hidden").stdout
+    assert "-m models.book.pdf --check-out --edition full --code hidden" in out
+    assert "-m models.book.pdf --edition full --code hidden" in out and "--edition solutions" not in out
+    out = _dry_run("pdf", "EDITION=student").stdout
+    assert "--edition student --code shown" in out and "--edition solutions --code shown" in out
+    for bad in ("EDITION=teacher", "CODE=none"):
+        proc = _dry_run("pdf", bad)
+        assert proc.returncode != 0 and bad.split("=")[0] in proc.stderr
+
+
+def test_make_lab_writes_the_student_edition_unless_told():
+    assert "-m models.classroom --out runs/notebooks --edition student" in _dry_run("-W", "pyproject.toml",
+                                                                                     "lab").stdout
+    assert "--edition full" in _dry_run("-W", "pyproject.toml", "lab", "EDITION=full").stdout

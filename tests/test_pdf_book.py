@@ -100,6 +100,14 @@ A table of {COLUMNS} columns:
 | first | {" | ".join(f"{i}.25" for i in range(1, COLUMNS))} |
 | second | {" | ".join(f"{i}.75" for i in range(1, COLUMNS))} |
 
+A table whose rows are told apart by two columns (a figure and its panel):
+
+| figure | panel | {" | ".join(f"series {i}" for i in range(1, COLUMNS - 1))} |
+|---|---|{"---|" * (COLUMNS - 2)}
+| 1 | a | {" | ".join(f"{i}.5" for i in range(1, COLUMNS - 1))} |
+| 1 | b | {" | ".join(f"{i}.5" for i in range(1, COLUMNS - 1))} |
+| 2 | a | {" | ".join(f"{i}.5" for i in range(1, COLUMNS - 1))} |
+
 A numbered equation wider than the page:
 
 $$
@@ -140,6 +148,18 @@ CELLS = {
         {"cell_type": "markdown", "metadata": {},
          "source": ["```{exercise} A question\n", ":label: small-ex\n", "\n", "EXERCISETEXT\n", "```\n",
                     "\n", "```{solution} small-ex\n", ":class: dropdown\n", "\n", "SOLUTIONTEXT\n", "```\n"]},
+        {"cell_type": "code", "execution_count": 2, "metadata": {},
+         "outputs": [{"name": "stdout", "output_type": "stream", "text": ["VISIBLEOUTPUT\n"]}],
+         "source": ["print('VISIBLECODE')"]},
+        {"cell_type": "markdown", "metadata": {},
+         "source": ["```{exercise} Run: a gated one\n", ":label: small-gated\n", "\n", "GATEDEXERCISE $x^2$\n",
+                    "```\n"]},
+        {"cell_type": "markdown", "metadata": {},
+         "source": ["```{solution-start} small-gated\n", ":class: dropdown\n", "```\n", "\n", "GATEDSOLUTIONTEXT\n"]},
+        {"cell_type": "code", "execution_count": 3, "metadata": {},
+         "outputs": [{"name": "stdout", "output_type": "stream", "text": ["GATEDOUTPUT\n"]}],
+         "source": ["print('GATEDCODE')"]},
+        {"cell_type": "markdown", "metadata": {}, "source": ["```{solution-end}\n", "```\n"]},
     ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
     "nbformat": 4, "nbformat_minor": 5,
@@ -278,3 +298,92 @@ def test_the_books_extensions_print_together(reader):
     text = "".join(page.extract_text() for page in reader.pages)
     assert "HIDDENCELLOUTPUT" in text and "print('HIDDENCELLOUTPUT')" not in text
     assert "EXERCISETEXT" in text and "SOLUTIONTEXT" in text
+
+
+def test_a_split_table_repeats_its_row_key(small_book, reader):
+    """The first wide table's rows are named by their first column ("row"); the second's by two ("figure" repeats
+    for two rows, "figure, panel" names each): every continuation repeats the whole key, never a data column."""
+    _, report, _ = small_book
+    first, second = report["split"][:2]
+    assert first["keys"] == 1 and second["keys"] == 2 and second["groups"] >= 2
+    text = re.sub(r"\s+", " ", " ".join(_texts(reader)))
+    assert text.count("with the first 2 columns repeated") == second["groups"] - 1
+    assert len(re.findall(r"figure ?panel", text)) == second["groups"]  # the key's headers above every group
+
+
+@pytest.fixture(scope="module")
+def editions(small_book):
+    """The small book's other prints, through ``python -m models.book.pdf`` as ``make pdf`` runs it: the student
+    edition (built with ``BOOK_EDITION=student`` into ``_build/student/``), the solutions (from the full edition's
+    build) and the full edition without its code; and the student edition's HTML build.  ``{name: (path, text)}``."""
+    from pypdf import PdfReader
+
+    out, _, _ = small_book
+    root = out.parents[2]
+    prints = {"student": ["--edition", "student"], "solutions": ["--edition", "solutions", "--no-build"],
+              "nocode": ["--code", "hidden", "--no-build"]}
+    found = {}
+    for name, args in prints.items():
+        assert pdf.main(["--root", str(root), *args]) == 0, name
+    for name, file in (("student", "book-student.pdf"), ("solutions", "solutions.pdf"), ("nocode", "book-nocode.pdf")):
+        path = root / "_build" / "pdf" / file
+        found[name] = (path, re.sub(r"\s+", " ", " ".join(_texts(PdfReader(str(path))))))
+    jb = Path(sys.executable).with_name("jupyter-book")
+    proc = subprocess.run([str(jb), "build", str(root), "--path-output", str(root / "_build" / "student")],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "BOOK_EDITION": "student"})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    found["html"] = (root / "_build" / "student" / "_build" / "html", "")
+    return found
+
+
+SOLUTIONS = ("SOLUTIONTEXT", "GATEDSOLUTIONTEXT", "GATEDCODE", "GATEDOUTPUT")
+
+
+def test_the_full_edition_prints_every_solution(reader):
+    text = " ".join(_texts(reader))
+    assert all(word in text for word in SOLUTIONS) and "VISIBLECODE" in text
+
+
+def test_the_student_edition_prints_no_solution(editions):
+    path, text = editions["student"]
+    assert path.name == "book-student.pdf"
+    assert "EXERCISETEXT" in text and "GATEDEXERCISE" in text and "VISIBLECODE" in text
+    assert not [word for word in SOLUTIONS if word in text]  # the gated solution's cells too
+    assert "Student edition (no solutions)" in text and "student edition" in text.split("page 2 of")[0]
+    assert "This is the student edition of the book: the solutions are left out" in text
+
+
+def test_the_student_editions_html_holds_no_solution_anywhere(editions):
+    """Not on the page, not in the search index, not in a source or notebook offered for download."""
+    html, _ = editions["html"]
+    assert (html / "beta" / "cells.html").exists()
+    files = [p for p in html.rglob("*") if p.is_file() and p.suffix in (".html", ".js", ".ipynb", ".txt", ".md")]
+    leaks = {p.relative_to(html).as_posix(): w for p in files for w in SOLUTIONS if w in p.read_text(errors="ignore")}
+    assert not leaks
+    assert "EXERCISETEXT" in (html / "beta" / "cells.html").read_text()
+    assert not list(html.glob("_sources/beta/cells.*")) and list(html.glob("_sources/beta/index.*"))
+
+
+def test_the_solutions_print_holds_the_exercise_pages_only(editions):
+    _, text = editions["solutions"]
+    assert all(word in text for word in SOLUTIONS) and "EXERCISETEXT" in text
+    assert "Solutions to the exercises" in text and "2. The second chapter: Cells and exercises" in text
+    assert "LONGLINEEND" not in text and "E = m c" not in text  # the pages without solutions are left out
+
+
+def test_the_solutions_print_needs_solutions(editions, tmp_path):
+    """The student edition's build has no solution to print: one clear error, no PDF."""
+    html, _ = editions["html"]
+    root = html.parents[3]  # <root>/_build/student/_build/html
+    with pytest.raises(ValueError, match="no page .* holds a solution"):
+        pdf.print_pdf(pdf.singlehtml_page(root, "student"), tmp_path / "none.pdf", root=root, edition="solutions")
+    assert not (tmp_path / "none.pdf").exists()
+
+
+def test_a_print_without_code(editions):
+    """``make pdf CODE=hidden``: no code cell's input; their outputs stay."""
+    path, text = editions["nocode"]
+    assert path.name == "book-nocode.pdf"
+    assert "VISIBLEOUTPUT" in text and "SOLUTIONTEXT" in text
+    assert "print('VISIBLECODE')" not in text and "VISIBLECODE" not in text.replace("VISIBLECODE')", "")
+    assert "left out (the code cells' outputs are printed)" in text

@@ -27,11 +27,28 @@
   offers it first, as ".ipynb to run (quick)", and names the executed
   notebook ".ipynb as built (outputs)" (re-running that one resets its
   parameters: papermill's hidden cell follows the parameters cell).
-  Not in ``singlehtml`` (the PDF), which has no downloads.
+  Not in ``singlehtml`` (the PDF), which has no downloads.  The notebook to
+  run is the student edition of its page (no solutions: ``models.classroom``)
+  in both editions of the book.
+* Two editions (:data:`EDITIONS`, chosen by the environment variable
+  ``BOOK_EDITION``, ``make book EDITION=student``): ``full`` (the default)
+  folds each solution under its exercise; ``student`` has no solution
+  anywhere in the build: every solution (sphinx-exercise's ``solution``
+  node, a gated one merged from its ``{solution-start}`` to its
+  ``{solution-end}``) is taken out of the page as it is read, before the
+  search index, the singlehtml page of the PDF or any cross-reference sees
+  it, and a page that had solutions offers no executed notebook and no
+  source (``_sources/``) to download, and says at its top that the
+  solutions are left out.  Its footer says "Student edition".
+  (sphinx-exercise's own ``hide_solutions`` is not used: with the gated
+  form it drops only a solution's opening directive, so the solution's cells
+  stay and its unmerged ``solution_end_node`` stops the HTML build.)
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -67,6 +84,19 @@ def commit() -> str:
         return "unknown"
 
 
+#: The editions of the book; the environment variable that chooses one (``make book EDITION=...``).
+EDITIONS = ("full", "student")
+EDITION_ENV = "BOOK_EDITION"
+
+
+def edition() -> str:
+    """The edition ``BOOK_EDITION`` names (``full`` when unset or empty); another value is a ``ValueError``."""
+    value = os.environ.get(EDITION_ENV, "").strip() or "full"
+    if value not in EDITIONS:
+        raise ValueError(f"{EDITION_ENV}={value!r}: the book's editions are {', '.join(EDITIONS)}")
+    return value
+
+
 def _config_inited(app, config):
     _drop_thebe(app)  # every extension is set up by now
     if not (MATHJAX / FILES[0]).exists():
@@ -79,7 +109,8 @@ def _config_inited(app, config):
         "options": {"processHtmlClass": "tex2jax_process|mathjax_process|math|output_area"},
     }
     footer = (f'Version {version()}, commit <code>{commit()}</code>. '
-              'How to cite: <a href="{pathto}cite.html">this book and its chapters</a>.')
+              + ('Student edition (no solutions). ' if config.compendium_edition == "student" else '')
+              + 'How to cite: <a href="{pathto}cite.html">this book and its chapters</a>.')
     options = dict(config.html_theme_options or {})
     options["extra_footer"] = footer
     config.html_theme_options = options
@@ -169,7 +200,12 @@ def run_box(source: Path, href: str) -> nodes.admonition:
                        f'download="{name}-{STUDENT_PROFILE}.ipynb"><strong>the notebook to run</strong></a>',
                    format="html")
     p += nodes.Text(f": this page's notebook with the quick profile's values in its parameters cell (short "
-                    f"runs, about {quick} on two cores) and no outputs.  Save it in the repository's folder ")
+                    f"runs, about {quick} on two cores) and no outputs")
+    _, solutions = classroom.without_solutions(json.loads(source.read_text())["cells"])
+    if solutions:
+        p += nodes.Text(", and its exercises without their solutions (and without the checks that would give them "
+                        "away): try them first")
+    p += nodes.Text(".  Save it in the repository's folder ")
     p += _code("runs/")
     p += nodes.Text(", open it in JupyterLab (")
     p += _code("make lab")
@@ -223,10 +259,63 @@ def _doctree_resolved(app, doctree, docname):
     section.insert(titles[0] + 1 if titles else 0, box)
 
 
+#: What the student edition says at the top of a page whose solutions it took out.
+STUDENT_NOTE = ("This is the student edition of the book: the solutions are left out.  The full edition folds "
+                "each one under its exercise; an instructor has them all in the solutions PDF.")
+
+
+def _drop_solutions(app, doctree):
+    """The student edition: every solution out of the page as it is read; the page is noted as one that had some."""
+    if app.config.compendium_edition != "student":
+        return
+    from sphinx_exercise.nodes import solution_node  # the exercises' extension (_config.yml)
+
+    found = list(doctree.findall(solution_node))
+    for node in found:
+        node.parent.remove(node)
+    pages = _solution_pages(app.env)
+    if found:
+        pages.add(app.env.docname)
+        note = nodes.note()
+        note += nodes.paragraph("", STUDENT_NOTE)
+        section = next(iter(doctree.findall(nodes.section)), None)
+        if section is None:
+            doctree.insert(0, note)
+        else:
+            titles = [i for i, child in enumerate(section.children) if isinstance(child, nodes.title)]
+            section.insert(titles[0] + 1 if titles else 0, note)
+    else:
+        pages.discard(app.env.docname)
+
+
+def _solution_pages(env) -> set:
+    """The pages whose solutions the student edition took out (kept in the build environment)."""
+    if not hasattr(env, "compendium_solution_pages"):
+        env.compendium_solution_pages = set()
+    return env.compendium_solution_pages
+
+
+def _merge_solution_pages(app, env, docnames, other):
+    _solution_pages(env).update(_solution_pages(other) & set(docnames))
+
+
+def _drop_solution_sources(app, exception):
+    """The student edition: the source and executed notebooks of a page that had solutions are not in the build."""
+    if exception is not None or app.builder.format != "html" or app.config.compendium_edition != "student":
+        return
+    sources = Path(app.outdir) / "_sources"
+    for docname in _solution_pages(app.env):
+        for path in sources.glob(f"{docname}.*"):
+            path.unlink()
+
+
 def _download_menu(app, pagename, templatename, context, doctree):
-    """The header's download menu of a notebook page: the notebook to run first, the executed one named so."""
+    """The header's download menu of a notebook page: the notebook to run first, the executed one named so; in the
+    student edition a page that had solutions offers no executed notebook and no source."""
     if notebook_source(pagename) is None:
         return
+    hide_executed = app is not None and app.config.compendium_edition == "student" \
+        and pagename in _solution_pages(app.env)
     for group in context.get("header_buttons", []):
         if group.get("label") != "download-buttons":
             continue
@@ -244,7 +333,7 @@ def _download_menu(app, pagename, templatename, context, doctree):
             b["icon"] = "fas fa-file"
             b["tooltip"] = ("The notebook as the book ran it, with its outputs, to read: re-running it resets "
                             "its parameters")
-        group["buttons"] = [student, *executed, *buttons]
+        group["buttons"] = [student, *buttons] if hide_executed else [student, *executed, *buttons]
 
 
 def _singlehtml_handlers(app):
@@ -263,6 +352,10 @@ def _singlehtml_handlers(app):
 
 
 def setup(app):
+    app.add_config_value("compendium_edition", edition(), "env", [str])
+    app.connect("doctree-read", _drop_solutions, priority=400)  # before sphinx-exercise registers the solutions
+    app.connect("env-merge-info", _merge_solution_pages)
+    app.connect("build-finished", _drop_solution_sources)
     app.connect("builder-inited", _singlehtml_handlers)
     app.connect("config-inited", _tables_css)
     app.add_css_file("compendium-tables.css")

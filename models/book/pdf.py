@@ -39,8 +39,11 @@ before printing (:data:`PRINT_CSS`, :data:`PREPARE_JS`, :data:`FIT_JS`):
   so every character stays at its size; table cells and headers may wrap
   (a header also after ``/`` and ``_``); a table still too wide to print at
   :data:`SPLIT_BELOW` zoom is *split* into groups of columns, each under the
-  table's key columns (the pandas index, else the first column) with a
-  caption "The table above, continued: columns 9-16 of 16"; whatever is
+  table's row key (the pandas index; else the fewest leading columns, up to
+  :data:`SPLIT_MAX_KEYS`, that tell the rows apart: "torus" alone repeats
+  on the book's tables, "torus, curve" names a row), so every continuation
+  can be read on its own, with a caption "The table above, continued:
+  columns 9-16 of 16 (with the first 2 columns repeated)"; whatever is
   still wider than the box it sits in (a table, a display equation --
   MathJax's ``mjx-container[display="true"]``, measured glyph by glyph, as a
   numbered equation is centred in a full-width box and spills out on *both*
@@ -66,7 +69,19 @@ before printing (:data:`PRINT_CSS`, :data:`PREPARE_JS`, :data:`FIT_JS`):
   which prints anyway and warns on stderr.  A PDF is shared, read offline
   and never rebuilt by its reader: it should not carry raw TeX silently.
 * Code a reader does not need, hidden on the web page (``hide-input``), is
-  left out of the print.
+  left out of the print; ``--code hidden`` (``make pdf CODE=hidden``) leaves
+  out every code cell (its outputs, figures and tables stay): a book to read
+  on paper, ``book-nocode.pdf``.
+
+**Editions** (:data:`EDITIONS`, ``--edition``, ``make pdf EDITION=...``):
+``full`` prints the book as the web shows it (each solution under its
+exercise), ``_build/pdf/book.pdf``; ``student`` prints the student edition
+(built with ``BOOK_EDITION=student`` into ``_build/student/``: no solution
+anywhere, ``book/_ext/compendium.py``), ``book-student.pdf``; ``solutions``
+prints, from the full edition, only the chapters' exercises pages (every
+page that holds a solution), each under its chapter's title, for an
+instructor: ``solutions.pdf``.  The title page and every footer name the
+edition.
 
 Figures keep their size on the web page (:mod:`models.core.plotting`: 7.5 in
 at 96 dpi = 720 CSS px): 152 mm of the 182 mm text width at :data:`SCALE`.
@@ -94,6 +109,15 @@ from ..core.cache import atomic_write_bytes
 from ..core.errors import ParameterError
 from ..core.paths import ROOT, git_commit, read_regular, safe_destination, writable_folder
 
+#: The printed editions (module docstring) and the file name each prints to by default (``-nocode`` added for
+#: ``--code hidden``).
+EDITIONS = {"full": "book", "student": "book-student", "solutions": "solutions"}
+#: What each edition says on its title page and in its footer.
+EDITION_TITLES = {"full": "", "student": "Student edition (no solutions)",
+                  "solutions": "Solutions to the exercises (for the instructor)"}
+#: ``--code``: the code cells printed (``shown``) or left out (``hidden``; their outputs stay).
+CODES = ("shown", "hidden")
+
 #: Page size and margins of the printed book (the bottom margin holds the footer).
 FORMAT = "A4"
 PAGE_MM = (210, 297)
@@ -102,6 +126,8 @@ MARGINS = {"top": "14mm", "bottom": "16mm", "left": "14mm", "right": "14mm"}
 #: ``SPLIT_ZOOM`` or more (under its key columns); anything else too wide is zoomed down to fit.
 SPLIT_BELOW = 0.7
 SPLIT_ZOOM = 0.85
+#: The most leading columns repeated as a split table's row key (:data:`FIT_JS`).
+SPLIT_MAX_KEYS = 4
 #: The print scale: the web page's 16 px text prints at 0.8 x 12 pt, about 10 pt (Chromium's ``scale``).
 SCALE = 0.8
 #: Width of the text column in CSS px (96 px per inch, before the scale): the width Chromium lays the page out at.
@@ -164,9 +190,15 @@ details.hide:not([open]), details.above-input:not([open]), details.below-input:n
 .pdf-part-heading { text-align: left; font-size: 2.2em !important; margin-top: 30mm !important; }
 """
 
+#: Added to :data:`PRINT_CSS` for ``--code hidden``: no code cell's input, its outputs kept.
+NO_CODE_CSS = """
+div.cell > div.cell_input, div.cell > details.above-input, div.cell > details.hide.above-input {
+  display: none !important; }
+"""
+
 #: Chromium's footer: the title, the version, the page number (``pageNumber``/``totalPages`` are filled in by Chromium).
 FOOTER = """<div style="width:100%; margin:0 14mm; font:9px sans-serif; color:#555; display:flex;
-justify-content:space-between; -webkit-print-color-adjust:exact"><span>{title} &middot; version {version}</span>
+justify-content:space-between; -webkit-print-color-adjust:exact"><span>{title} &middot; version {version}{edition}</span>
 <span>page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>"""
 HEADER = "<span></span>"
 
@@ -177,6 +209,45 @@ PREPARE_JS = r"""
                   math_errors: [], clipped: [], toc: []};
   const article = document.querySelector('article.bd-article') || document.querySelector('article') || document.body;
   const esc = s => String(s).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
+
+  // -- the solutions edition: only the web pages that hold a solution, each under its chapter's title
+  if (meta.edition === 'solutions') {
+    const keep = [];
+    for (const span of document.querySelectorAll('span[id^="document-"]')) {
+      const sec = span.nextElementSibling;
+      if (!sec || sec.tagName !== 'SECTION' || !sec.querySelector('div.solution')) continue;
+      if (Array.from(sec.querySelectorAll('span[id^="document-"]')).some(
+          s => s.nextElementSibling && s.nextElementSibling.querySelector('div.solution'))) continue;  // a chapter
+      const chapterSec = span.parentElement && span.parentElement.closest('section');  // the page's chapter
+      const ch = chapterSec && chapterSec.querySelector(':scope > h1, :scope > h2');
+      keep.push({span, sec, chapter: ch ? ch.cloneNode(true) : null});
+    }
+    article.innerHTML = '';
+    const top = document.createElement('section');
+    top.id = 'pdf-root';
+    const h1 = document.createElement('h1');
+    h1.textContent = 'Solutions to the exercises';
+    top.append(h1);
+    const p = document.createElement('p');
+    p.textContent = 'Every chapter\'s exercises page of the full edition, each solution under its exercise: '
+      + 'the instructor\'s copy of what the student edition leaves out.';
+    top.append(p);
+    article.append(top);
+    for (const k of keep) {
+      const h = k.sec.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4');
+      if (h) {  // a chapter's heading, so that the page starts a sheet and the contents name its chapter
+        const h2 = document.createElement('h2');
+        for (const a of Array.from(h.attributes)) h2.setAttribute(a.name, a.value);
+        k.chapter && k.chapter.querySelectorAll('a.headerlink').forEach(a => a.remove());
+        h2.textContent = (k.chapter ? k.chapter.textContent.replace(/\s+/g, ' ').trim() + ': ' : '')
+          + h.textContent.replace(/[#¶]/g, '').trim();
+        h.replaceWith(h2);
+      }
+      top.append(k.span, k.sec);
+    }
+    meta.parts = [];
+    report.solution_pages = keep.length;
+  }
 
   // -- the web page each element belongs to (the singlehtml marks each with <span id="document-...">)
   const docOf = new Map();
@@ -313,6 +384,8 @@ PREPARE_JS = r"""
     + '<tr><td>Released</td><td>' + esc(meta.date) + '</td></tr>'
     + '<tr><td>Commit</td><td><code>' + esc(meta.commit) + '</code></td></tr>'
     + (meta.license ? '<tr><td>Licence</td><td>' + esc(meta.license) + '</td></tr>' : '')
+    + (meta.edition_title ? '<tr><td>Edition</td><td>' + esc(meta.edition_title) + '</td></tr>' : '')
+    + (meta.code === 'hidden' ? '<tr><td>Code</td><td>left out (the code cells\' outputs are printed)</td></tr>' : '')
     + '</table><div class="pdf-note">Printed on ' + esc(meta.printed)
     + ' from the HTML book (Jupyter Book, headless Chromium).<br>The book is executable: every number, figure and '
     + 'table is regenerated by <code>make book</code>.</div>';
@@ -386,10 +459,26 @@ FIT_JS = r"""
     const n = rows[0].cells.length;
     if (n < 3 || rows.some(row => row.cells.length !== n)) continue;
     const body = Array.from(t.tBodies).flatMap(b => Array.from(b.rows));
+    const w = Array.from(rows[0].cells).map(c => c.getBoundingClientRect().width);
+    // the row's key, repeated before every group: the index cells (th) of pandas' markup; else the fewest leading
+    // columns that tell the rows apart (the book's tables have no index: "torus" alone repeats, "torus, curve"
+    // names a row), at most opts.maxKeys of them and half the room
     let keys = 0;
     while (keys < n - 2 && body.length && body.every(row => row.cells[keys].tagName === 'TH')) keys++;
+    if (!keys && body.length) {
+      const distinct = k => new Set(body.map(row => Array.from(row.cells).slice(0, k)
+                                                     .map(c => c.textContent.trim()).join('\u0001'))).size;
+      const most = Math.max(1, Math.min(opts.maxKeys, n - 2));
+      let best = 1, bestCount = distinct(1);
+      for (let k = 2; k <= most && bestCount < body.length; k++) {
+        const c = distinct(k);
+        if (c > bestCount) { best = k; bestCount = c; }
+      }
+      keys = best;
+      const half = (room(t) - r.left) / opts.splitZoom / 2;
+      while (keys > 1 && w.slice(0, keys).reduce((a, b) => a + b, 0) > half) keys--;
+    }
     keys = Math.max(keys, 1);
-    const w = Array.from(rows[0].cells).map(c => c.getBoundingClientRect().width);
     const keyW = w.slice(0, keys).reduce((a, b) => a + b, 0);
     const restW = w.slice(keys).reduce((a, b) => a + b, 0);
     const budget = avail / opts.splitZoom - keyW;
@@ -427,7 +516,7 @@ FIT_JS = r"""
       return c;
     });
     t.replaceWith(...pieces);
-    splits.push({what: label(t), columns: n, groups: groups.length, el: pieces[0]});
+    splits.push({what: label(t), columns: n, groups: groups.length, keys: keys, el: pieces[0]});
   }
 
   const scaled = [];
@@ -470,7 +559,8 @@ FIT_JS = r"""
   return {
     scaled: scaled.map(el => ({page: where.get(el) || '', what: label(el),
                                zoom: Math.round(parseFloat(el.dataset.pdfZoom) * 1000) / 1000})),
-    split: splits.map(s => ({page: where.get(s.el) || '', what: s.what, columns: s.columns, groups: s.groups})),
+    split: splits.map(s => ({page: where.get(s.el) || '', what: s.what, columns: s.columns, groups: s.groups,
+                             keys: s.keys})),
   };
 }
 """
@@ -528,21 +618,31 @@ def chromium() -> str:
     return path
 
 
-def build_singlehtml(root: Path = ROOT) -> Path:
-    """Run ``jupyter-book build --builder singlehtml`` on the book at ``root``; returns its ``print.html``."""
+def build_folder(root: Path = ROOT, edition: str = "full") -> Path:
+    """The folder jupyter-book builds an edition into: ``<root>/_build``, the student edition's
+    ``<root>/_build/student/_build`` (``--path-output _build/student``, as ``make html EDITION=student``)."""
+    return root / "_build" / "student" / "_build" if edition == "student" else root / "_build"
+
+
+def build_singlehtml(root: Path = ROOT, edition: str = "full") -> Path:
+    """Run ``jupyter-book build --builder singlehtml`` on the book at ``root`` (the student edition with
+    ``BOOK_EDITION=student`` into its own folder, :func:`build_folder`); returns its ``print.html``."""
     jb = Path(sys.executable).with_name("jupyter-book")
-    subprocess.run([str(jb), "build", str(root), "--builder", "singlehtml"], check=True)
-    return singlehtml_page(root)
+    book = "student" if edition == "student" else "full"  # the solutions print from the full edition
+    where = ["--path-output", str(root / "_build" / "student")] if book == "student" else []
+    subprocess.run([str(jb), "build", str(root), "--builder", "singlehtml", *where], check=True,
+                   env={**os.environ, "BOOK_EDITION": book})
+    return singlehtml_page(root, edition)
 
 
-def singlehtml_page(root: Path = ROOT) -> Path:
+def singlehtml_page(root: Path = ROOT, edition: str = "full") -> Path:
     """The one page of the ``singlehtml`` build, copied to the build's top folder as ``print.html``.
 
     The build's ``index.html`` only redirects to the root document
     (``book/intro.html``), whose links (``_static/``, ``_images/``) are
     relative to the top folder: the copy there resolves them.
     """
-    top = root / "_build" / "singlehtml"
+    top = build_folder(root, edition) / "singlehtml"
     index = top / "index.html"
     if not index.exists():
         raise SystemExit(f"no {index}: run jupyter-book build --builder singlehtml first")
@@ -695,8 +795,11 @@ def write_outline(pdf: bytes, tree: list[dict], headings: list[str] | None = Non
 
 
 def print_pdf(html: Path, out: Path, *, meta: dict | None = None, root: Path = ROOT, timeout_ms: int = 300_000,
-              allow_math_errors: bool = False, log=print) -> dict:
+              allow_math_errors: bool = False, edition: str = "full", code: str = "shown", log=print) -> dict:
     """Print ``html`` to ``out`` as a book (see the module's docstring); returns the report.
+
+    ``edition`` (:data:`EDITIONS`) is the book ``html`` is a build of (``solutions``: the full edition's, of which
+    only the pages with solutions are printed); ``code="hidden"`` leaves the code cells out (:data:`NO_CODE_CSS`).
 
     The report: ``pages``, ``links_internal`` (rewritten to an anchor of the
     PDF), ``links_unlinked``, ``links_external``, ``split`` (the tables printed
@@ -710,9 +813,15 @@ def print_pdf(html: Path, out: Path, *, meta: dict | None = None, root: Path = R
     from playwright.sync_api import sync_playwright
     from pypdf import PdfReader
 
+    if edition not in EDITIONS:
+        raise ParameterError(f"edition: {edition!r}; expected one of {', '.join(EDITIONS)}")
+    if code not in CODES:
+        raise ParameterError(f"code: {code!r}; expected one of {', '.join(CODES)}")
     t0 = time.perf_counter()
-    meta = meta or book_meta(root)
-    footer = FOOTER.format(title=_html.escape(meta["title"]), version=_html.escape(meta["version"]))
+    meta = dict(meta or book_meta(root), edition=edition, edition_title=EDITION_TITLES[edition], code=code)
+    note = EDITION_TITLES[edition].split(" (")[0].lower()  # "student edition" in every footer
+    footer = FOOTER.format(title=_html.escape(meta["title"]), version=_html.escape(meta["version"]),
+                           edition=f" &middot; {_html.escape(note)}" if note else "")
     options = dict(format=FORMAT, margin=MARGINS, scale=SCALE, print_background=True,
                    display_header_footer=True, header_template=HEADER, footer_template=footer)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -726,14 +835,18 @@ def print_pdf(html: Path, out: Path, *, meta: dict | None = None, root: Path = R
                                        timeout=timeout_ms)
                 page.evaluate("() => MathJax.startup.promise")
             page.emulate_media(media="print")
-            page.add_style_tag(content=PRINT_CSS)
+            page.add_style_tag(content=PRINT_CSS + (NO_CODE_CSS if code == "hidden" else ""))
             report = page.evaluate(PREPARE_JS, meta)
+            if edition == "solutions" and not report.get("solution_pages"):
+                raise ParameterError(f"--edition solutions: no page of {html} holds a solution (the full "
+                                     "edition's build has them; the student edition's has none)")
             if report["math_errors"]:
                 err = MathErrors(report["math_errors"])
                 if not allow_math_errors:
                     raise err
                 print(f"WARNING: printing anyway (--allow-math-errors): {err}", file=sys.stderr)
-            report.update(page.evaluate(FIT_JS, {"splitBelow": SPLIT_BELOW, "splitZoom": SPLIT_ZOOM}))
+            report.update(page.evaluate(FIT_JS, {"splitBelow": SPLIT_BELOW, "splitZoom": SPLIT_ZOOM,
+                                                 "maxKeys": SPLIT_MAX_KEYS}))
             report["min_zoom"] = min((s["zoom"] for s in report["scaled"]), default=1.0)
             report["clipped"] = page.evaluate(CLIPPED_JS)
             # first print, tagged: Chromium's bookmarks, one per heading (Chromium writes them only in a tagged PDF)
@@ -769,6 +882,12 @@ def summary(report: dict) -> str:
             f"of columns, {len(report['scaled'])} element(s) scaled to the "
             f"column (smallest zoom {report['min_zoom']:.2f}); {len(report['clipped'])} still too wide; "
             f"{len(report['math_errors'])} MathJax error(s)")
+
+
+def default_out(root: Path, edition: str = "full", code: str = "shown") -> Path:
+    """Where an edition prints by default: ``<root>/_build/pdf/`` ``book.pdf``, ``book-student.pdf`` or
+    ``solutions.pdf``, with ``-nocode`` before ``.pdf`` for ``code="hidden"``."""
+    return root / "_build" / "pdf" / f"{EDITIONS[edition]}{'-nocode' if code == 'hidden' else ''}.pdf"
 
 
 #: The first bytes of every PDF file: an existing ``--out`` without them is not a PDF, and not ours to replace.
@@ -807,8 +926,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.book.pdf", description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=ROOT, help="the book's folder (with _config.yml, _toc.yml)")
     ap.add_argument("--out", type=Path, default=None,
-                    help="the PDF to write (default <root>/_build/pdf/book.pdf); checked before anything is built: a "
-                         ".pdf name in a writable folder, outside the sources, not replacing a file that is not a PDF")
+                    help="the PDF to write (default <root>/_build/pdf/book.pdf, book-student.pdf, solutions.pdf, "
+                         "-nocode before .pdf with --code hidden); checked before anything is built: a .pdf name in "
+                         "a writable folder, outside the sources, not replacing a file that is not a PDF")
+    ap.add_argument("--edition", choices=list(EDITIONS), default="full",
+                    help="full (default): solutions under their exercises; student: no solutions; solutions: only "
+                         "the exercises pages with their solutions, for an instructor")
+    ap.add_argument("--code", choices=CODES, default="shown", help="hidden: leave the code cells out (their "
+                                                                     "outputs are printed)")
     ap.add_argument("--no-build", action="store_true", help="print the existing _build/singlehtml")
     ap.add_argument("--allow-math-errors", action="store_true",
                     help="print even if MathJax rendered TeX errors (warns; the default is to fail)")
@@ -816,7 +941,7 @@ def main(argv=None) -> int:
                     help="only check --out and exit (status 2 with one line if it cannot be written)")
     args = ap.parse_args(argv)
     root = args.root.resolve()
-    out = args.out or root / "_build" / "pdf" / "book.pdf"
+    out = args.out or default_out(root, args.edition, args.code)
     try:
         check_out(out)
     except ValueError as exc:
@@ -825,9 +950,10 @@ def main(argv=None) -> int:
     if args.check_out:
         return 0
     t0 = time.perf_counter()
-    html = singlehtml_page(root) if args.no_build else build_singlehtml(root)
+    html = singlehtml_page(root, args.edition) if args.no_build else build_singlehtml(root, args.edition)
     try:
-        report = print_pdf(html, out, root=root, allow_math_errors=args.allow_math_errors)
+        report = print_pdf(html, out, root=root, allow_math_errors=args.allow_math_errors, edition=args.edition,
+                           code=args.code)
     except MathErrors as e:
         if args.out is None and out.exists():
             out.unlink()  # our own older print, in our _build folder: it must not pass for this book

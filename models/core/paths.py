@@ -2,8 +2,12 @@
 
 The cache (:func:`cache_dir`) can be moved with the environment variable
 ``MODELS_CACHE_DIR`` (CI restores it between runs; a reader may point it
-anywhere writable); a relative value is resolved once against the current
-directory, an empty one means the default ``<root>/.cache``.
+anywhere writable; a course server sets one per user); a relative value is
+resolved once against the current directory, an empty one means the default
+(:func:`default_cache_dir`): ``<root>/.cache`` in a checkout this user can
+write, else a folder of this user's own, ``$XDG_CACHE_HOME/interconnect-models``
+(``~/.cache/interconnect-models``), so a shared read-only checkout never
+shares one cache between its users.
 
 Every place the project writes goes through one guard, :func:`safe_destination`: the pipeline's ``--out`` and
 ``--book-dir`` (and each ``<folder>/<chapter>`` it writes into), ``python -m models.classroom --out`` (and each
@@ -56,15 +60,41 @@ def resolve_cache_dir(value: str | None) -> Path | None:
     return _RESOLVED[value]
 
 
+#: The cache's folder in the user's cache directory (:func:`user_cache_dir`).
+USER_CACHE_NAME = "interconnect-models"
+
+
+def user_cache_dir() -> Path:
+    """This user's cache folder of the project: ``$XDG_CACHE_HOME/interconnect-models``, or
+    ``~/.cache/interconnect-models`` (the XDG base directory rule: a relative ``$XDG_CACHE_HOME`` is ignored)."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / USER_CACHE_NAME
+
+
+def _writable(path: Path) -> bool:
+    """Whether this user may create files in the folder ``path`` (``access(2)``: a read-only mount says no)."""
+    return os.access(path, os.W_OK | os.X_OK)
+
+
+def default_cache_dir(root: Path | None = None) -> Path:
+    """The cache without ``$MODELS_CACHE_DIR``: ``<root>/.cache`` when this user can write it (or, before it
+    exists, the repository ``root``), else :func:`user_cache_dir` -- a checkout installed read-only for a class,
+    or another user's, is never written into and never shared between users."""
+    root = Path(root or ROOT)
+    own = root / ".cache"
+    return own if _writable(own if own.is_dir() else root) else user_cache_dir()
+
+
 def cache_dir() -> Path:
-    """The on-disk result cache: ``$MODELS_CACHE_DIR`` as an absolute path, or ``<root>/.cache``.
+    """The on-disk result cache: ``$MODELS_CACHE_DIR`` as an absolute path, or :func:`default_cache_dir`.
 
     A relative value is taken from the current directory of the process that
     first reads it (:func:`resolve_cache_dir`); the pipeline hands its
     notebooks' kernels the absolute path (:func:`models.pipeline.worker_env`),
     so they share the one cache however their working directory is set.
     """
-    return resolve_cache_dir(os.environ.get(CACHE_ENV)) or ROOT / ".cache"
+    return resolve_cache_dir(os.environ.get(CACHE_ENV)) or default_cache_dir()
 
 
 #: The repository's sources, which nothing the project runs may write into: the source notebooks, the package and
