@@ -471,7 +471,8 @@ def build_parser(chapter: Chapter) -> argparse.ArgumentParser:
         # not ignored); _curve fills in the defaults their help states (_sim_defaults)
         sim = curve.add_argument_group("simulation (only with --simulate; refused without it)")
         sim.add_argument("--simulate", action="store_true",
-                         help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/; "
+                         help="also simulate every load (cached on disk under MODELS_CACHE_DIR, default .cache/ "
+                              "in the repository, or the user's cache folder when that cannot be written; "
                               "default: off)")
         sim.add_argument(_length_flag(chapter), type=_run_length_at_least(1, chapter.sim_unit,
                                                                            f"simulated {chapter.sim_unit} per load"),
