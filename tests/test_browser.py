@@ -419,7 +419,7 @@ def test_jupyterlab_renders_the_exercises_without_their_solutions(lab_page):
     exercises = sum("{exercise}" in "".join(c["source"]) for c in json.loads(source.read_text())["cells"])
     titles = found["exercises"]
     assert len(titles) == exercises and all(re.match(r"Exercise \d+ \((Read|Run|Extend)", t) for t in titles), titles
-    assert any("Read: from eq. (1) to Kruskal and Snir" in t for t in titles), titles
+    assert any("Read (20 min): from eq. (1) to Kruskal and Snir" in t for t in titles), titles
     assert found["katex"] > 10 and found["errors"] == 0
     assert "$" not in found["text"], [ln for ln in found["text"].splitlines() if "$" in ln][:5]
     assert "Solution" not in found["page"]

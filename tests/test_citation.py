@@ -132,7 +132,7 @@ def test_the_cite_page_has_the_papers_own_entries_from_references_bib(tmp_path):
     page = cit.write_cite_page(tmp_path, "0123abc").read_text()
     for slug, key, text in papers:
         assert text == entries[key]["text"] and text in page  # verbatim, read from the file
-        assert re.sub(r"[{}]", "", entries[key]["title"]) == refs[cit.PAPER_OF[slug]]["title"]
+        assert " ".join(re.sub(r"[{}]", "", entries[key]["title"]).split()) == refs[cit.PAPER_OF[slug]]["title"]
         assert f"BibTeX key `{key}`" in page
     assert "## The papers" in page
 

@@ -131,13 +131,13 @@ def test_make_lab_passes_a_folder_with_spaces_and_quotes_as_one_word(tmp_path):
     lines = [line for line in proc.stdout.splitlines() if "models.classroom" in line or "jupyter lab" in line]
     assert len(lines) == 2, proc.stdout + proc.stderr
     copies, serve = lines
-    shown = subprocess.run(["sh", "-c", "printf '%s\\n' " + copies.split(" --out ", 1)[1]], capture_output=True,
-                           text=True, check=True).stdout
-    assert shown == folder + "\n"
+    out, edition = copies.split(" --out ", 1)[1].rsplit(" --edition ", 1)
+    shown = subprocess.run(["sh", "-c", "printf '%s\\n' " + out], capture_output=True, text=True, check=True).stdout
+    assert shown == folder + "\n" and edition == "student"  # the notebooks to run: the student edition
     shown = subprocess.run(["sh", "-c", "printf '%s\\n' " + serve.split(" --no-browser ", 1)[1]], capture_output=True,
                            text=True, check=True).stdout
     assert shown == f"--ServerApp.root_dir={folder}\n"
     plain = subprocess.run([shutil.which("make"), "-s", "-n", "-C", str(ROOT), "-W", "pyproject.toml", "lab"],
                            capture_output=True, text=True, timeout=60).stdout
-    assert "-m models.classroom --out runs/notebooks\n" in plain and "root_dir=runs/notebooks " in plain
+    assert "-m models.classroom --out runs/notebooks --edition student\n" in plain and "root_dir=runs/notebooks " in plain
     assert Path(folder).exists() is False  # make -n ran nothing

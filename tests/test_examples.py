@@ -6,7 +6,8 @@ written, in a scratch folder (``runs/`` becomes a temporary folder; the cache is
 change of a front door cannot leave a broken example behind.  Commands that build, install, start
 services or write into the repository (``make``, ``pip``, ``git``, ``dask``, ``ssh``, ``openssl``,
 ``models.new_chapter``) are not examples of the book's results and are tested elsewhere
-(``tests/test_makefile.py``, ``tests/test_dask.py``, ``tests/test_new_chapter.py``).
+(``tests/test_makefile.py``, ``tests/test_dask.py``, ``tests/test_new_chapter.py``).  A configuration file
+shown for a server (a ``py`` block: ``jupyterhub_config.py``) is not an example and does not run.
 """
 
 from __future__ import annotations

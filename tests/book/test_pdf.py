@@ -105,7 +105,7 @@ def test_heading_pages_and_bookmarks():
 
 
 def test_main_fails_on_math_errors(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(pdf, "singlehtml_page", lambda root: tmp_path / "print.html")
+    monkeypatch.setattr(pdf, "singlehtml_page", lambda root, edition="full": tmp_path / "print.html")
 
     def refuse(html, out, **kw):
         assert kw["allow_math_errors"] is False
@@ -154,7 +154,7 @@ def test_nested_bookmarks_keep_their_levels_and_places():
 def _nothing_is_built(monkeypatch):
     """The checks below must come before the build and the print."""
     monkeypatch.setattr(pdf, "build_singlehtml", lambda root: pytest.fail("the book was built"))
-    monkeypatch.setattr(pdf, "singlehtml_page", lambda root: pytest.fail("the book was read"))
+    monkeypatch.setattr(pdf, "singlehtml_page", lambda root, edition="full": pytest.fail("the book was read"))
     monkeypatch.setattr(pdf, "print_pdf", lambda *a, **kw: pytest.fail("the book was printed"))
 
 
