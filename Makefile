@@ -75,8 +75,12 @@ run: $(STAMP)
 	$(PY) -m models.pipeline --profile $(PROFILE) --jobs $(JOBS) $(ARGS)
 
 # BOOK_EDITION: the edition the book's extension builds (book/_ext/compendium.py; student: no solutions anywhere).
+# A _toc.yml newer than the edition's Sphinx environment rebuilds every page (--all): Sphinx's incremental build
+# cannot follow a table of contents whose parts changed (a KeyError on a page that moved).
+DOCTREES := $(if $(filter student,$(EDITION)),_build/student/_build/.doctrees,_build/.doctrees)
+TOC_CHANGED = $(shell [ -f $(DOCTREES)/environment.pickle ] && [ _toc.yml -nt $(DOCTREES)/environment.pickle ] && echo --all)
 html: $(STAMP)
-	BOOK_EDITION=$(EDITION) $(VENV)/bin/jupyter-book build . $(HTML_OUT)-n -W --keep-going
+	BOOK_EDITION=$(EDITION) $(VENV)/bin/jupyter-book build . $(HTML_OUT)$(if $(TOC_CHANGED),$(TOC_CHANGED) )-n -W --keep-going
 
 ifeq ($(EDITION),student)
 # the student edition: its HTML, its PDF and the instructor's solutions PDF beside it

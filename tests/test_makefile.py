@@ -88,7 +88,7 @@ def _dry_run(*args: str) -> subprocess.CompletedProcess:
 def test_make_book_edition_student_builds_the_html_the_pdf_and_the_solutions():
     """The student edition: its HTML (``BOOK_EDITION=student``, in ``_build/student/``), its PDF and the solutions
     PDF beside it; the full edition (the default) as before."""
-    lines = _dry_run("book", "EDITION=student").stdout.splitlines()
+    lines = _dry_run("book", "EDITION=student", "DOCTREES=/nonexistent").stdout.splitlines()
     html = [ln for ln in lines if "jupyter-book build" in ln]
     assert html == ["BOOK_EDITION=student .venv/bin/jupyter-book build . --path-output _build/student -n -W "
                     "--keep-going"]
@@ -96,9 +96,23 @@ def test_make_book_edition_student_builds_the_html_the_pdf_and_the_solutions():
     assert [p.split("models.book.pdf ")[1].strip() for p in prints] == ["--edition student --code shown",
                                                                           "--edition solutions --code shown"]
     assert lines.index(html[0]) > next(i for i, ln in enumerate(lines) if "-m models.pipeline" in ln)
-    full = _dry_run("book").stdout
+    full = _dry_run("book", "DOCTREES=/nonexistent").stdout
     assert "BOOK_EDITION=full .venv/bin/jupyter-book build . -n -W --keep-going" in full
     assert "models.book.pdf" not in full
+
+
+def test_a_changed_table_of_contents_rebuilds_every_page(tmp_path):
+    """Sphinx's incremental build cannot follow a _toc.yml whose parts changed (a KeyError on a moved page): a
+    _toc.yml newer than the edition's Sphinx environment makes ``make html`` rebuild every page (``--all``); an
+    environment newer than it, or none (a first build), does not."""
+    env = tmp_path / "environment.pickle"
+    env.write_bytes(b"")
+    os.utime(env, (0, 0))  # older than _toc.yml
+    html = [ln for ln in _dry_run("html", f"DOCTREES={tmp_path}").stdout.splitlines() if "jupyter-book build" in ln]
+    assert html == ["BOOK_EDITION=full .venv/bin/jupyter-book build . --all -n -W --keep-going"]
+    os.utime(env, None)  # now: newer than _toc.yml
+    assert "--all" not in _dry_run("html", f"DOCTREES={tmp_path}").stdout
+    assert "--all" not in _dry_run("html", "DOCTREES=/nonexistent").stdout
 
 
 def test_make_pdf_takes_the_edition_and_the_code():
