@@ -1,6 +1,7 @@
 """One network, every model: the translation to the simulator, the set-ups, the rankings."""
 
 import itertools
+from types import SimpleNamespace
 import math
 
 import numpy as np
@@ -189,7 +190,26 @@ def test_the_same_network_in_the_torus_nbc_chapter_is_put_side_by_side(tmp_path)
     assert list(frame["probe messages"]) == [100_000, 10_000]
     assert frame["saturation ratio"].round(3).tolist() == [0.7, 0.674]
     assert "0.02600, this page's at 0.02700 (+3.8%)" in why and "reads 0.700 there and 0.674 here" in why
-    assert "100,000 measured messages each in the chapter, 10,000 here" in why and "shorter probe" in why
+    assert "100,000 measured messages each in the chapter, 10,000 here." in why
+    assert "shorter probe" not in why  # without the search run again, the page asserts no explanation
+    # the page's search run again with the chapter's probes: a third row, and the sentence says whether it agrees
+    asked = []
+
+    def rerun(lo, hi):
+        def search(probes):
+            asked.append(probes)
+            return SimpleNamespace(load=(lo + hi) / 2, lo=lo, hi=hi)
+        return search
+
+    frame, why = one.chapter_check(sat, err, net, 10_000, book_dir=tmp_path, rerun=rerun(0.0259, 0.0263))
+    assert asked == [100_000] and list(frame["probe messages"]) == [100_000, 10_000, 100_000]
+    assert "this page's search finds 0.02610 (0.02590 to 0.02630)" in why
+    assert "accounts for the difference" in why and "shorter probe" in why
+    frame, why = one.chapter_check(sat, err, net, 10_000, book_dir=tmp_path, rerun=rerun(0.0266, 0.0270))
+    assert "does not account for all of the difference" in why and "shorter probe" not in why
     close = sat.assign(**{"sim saturation": 0.0261, "lo": 0.0259, "hi": 0.0263})
-    assert "agree within their resolution" in one.chapter_check(close, err, net, 10_000, book_dir=tmp_path)[1]
+    asked.clear()
+    assert "agree within their resolution" in one.chapter_check(close, err, net, 10_000, book_dir=tmp_path,
+                                                                 rerun=rerun(0.0, 1.0))[1]
+    assert asked == []  # overlapping brackets: nothing to explain, nothing run again
     assert one.chapter_check(sat, err, one.Network(k=16, M=32, V=10), 10_000, book_dir=tmp_path)[0] is None
