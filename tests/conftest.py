@@ -20,6 +20,18 @@ if "MODELS_CACHE_DIR" not in os.environ:
     os.environ["MODELS_CACHE_DIR"] = tempfile.mkdtemp(prefix="models-test-cache-")
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (``make test``: ``-n 2``), the controller compiles the simulator kernels once, in
+    parallel, before the workers start (:mod:`models.sim.warm`): otherwise both workers' first simulations
+    compile the same kernels at once on a fresh checkout (32 CPU-seconds of the two routers, measured)."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from models.sim.warm import warm  # the controller only; it imports nothing heavy
+
+    jobs = config.option.numprocesses
+    warm(jobs=jobs if isinstance(jobs, int) and jobs > 0 else os.cpu_count() or 1)
+
+
 @pytest.fixture
 def tmp_cache(tmp_path, monkeypatch):
     """A fresh, empty result cache for one test."""

@@ -1,0 +1,100 @@
+"""Compile every simulator kernel once, before many processes need them: ``python -m models.sim.warm``.
+
+numba compiles a kernel on its first call and keeps the machine code in its
+cache (``__pycache__`` beside the source, ``cache=True``); a process that
+finds it there loads it in about a second instead of compiling (seconds of
+CPU time).  Processes that start together on a fresh checkout each compile
+the same kernel, since none has written it yet: the test run's two pytest
+workers did so with both wormhole routers (the ideal router 13 CPU-seconds,
+the BookSim preset 19, measured on the project's 2-core machine).  This
+module runs one tiny case per kernel, each in a process of its own, as many
+at a time as ``--jobs`` (the kernels compile in parallel, each once), so
+that everything started after it loads them.  ``tests/conftest.py`` calls
+:func:`warm` before pytest-xdist starts its workers.
+
+The tiny cases are not cached as results (``cache=False``) and run with the
+kernels' checks and profile off (the environment's ``MODELS_SIM_CHECKS`` and
+``MODELS_SIM_PROFILE`` are removed for them), the build every simulation
+uses by default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+__all__ = ["KERNELS", "compile_kernel", "warm"]
+
+#: The kernels, by name, longest compile first (the order in which :func:`warm` starts them).
+KERNELS = ("booksim", "ideal", "closed_min")
+
+
+def compile_kernel(name: str) -> None:
+    """Compile (or load from numba's cache) the kernel ``name`` (one of :data:`KERNELS`) on a tiny case."""
+    if name not in KERNELS:
+        raise ValueError(f"`name` must be one of {', '.join(KERNELS)}; got {name!r}")
+    from . import closed_min, wormhole  # numba, in the process that compiles only (not in the caller of warm)
+
+    if name in ("ideal", "booksim"):
+        kw = dict(router="booksim", injection_vcs=1, buffer_depth=8) if name == "booksim" else {}
+        wormhole.simulate(wormhole.Torus((4, 4)), routing="dor", vcs=2, message_length=4, rate=0.01,
+                          messages=100, warmup_messages=10, batches=5, cache=False, **kw)
+    else:
+        closed_min.simulate(k=2, n=2, cycles=1000, warmup=100, batches=5, cache=False)
+
+
+def warm(jobs: int = 2, kernels=KERNELS, timeout: float = 600.0) -> dict:
+    """Compile ``kernels`` (names of :data:`KERNELS`), each in a process of its own, ``jobs`` at a time.
+
+    Returns ``{name: (exit status, seconds)}``; a kernel that fails to compile is reported there (status
+    non-zero), not raised: the first simulation that needs it then shows the error where it happens."""
+    if int(jobs) < 1:
+        raise ValueError(f"`jobs` must be at least 1; got {jobs!r}")
+    env = {k: v for k, v in os.environ.items() if k not in ("MODELS_SIM_CHECKS", "MODELS_SIM_PROFILE")}
+    waiting = list(kernels)
+    running: dict = {}
+    done: dict = {}
+    deadline = time.monotonic() + timeout
+    while waiting or running:
+        while waiting and len(running) < int(jobs):
+            name = waiting.pop(0)
+            running[name] = (subprocess.Popen([sys.executable, "-m", "models.sim.warm", name], env=env,
+                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL), time.monotonic())
+        for name, (proc, t0) in list(running.items()):
+            if proc.poll() is None and time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+            if proc.poll() is not None:
+                done[name] = (proc.returncode, time.monotonic() - t0)
+                del running[name]
+        time.sleep(0.05)
+    return done
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.sim.warm", description=__doc__.splitlines()[0])
+    parser.add_argument("kernels", nargs="*", help=f"one kernel to compile in this process ({', '.join(KERNELS)}); none: all of "
+                             "them, each in its own process")
+    parser.add_argument("--jobs", type=int, default=2, help="kernels compiled at a time (default 2)")
+    args = parser.parse_args(argv)
+    for name in args.kernels:
+        if name not in KERNELS:
+            parser.error(f"unknown kernel {name!r}: {', '.join(KERNELS)}")
+    if len(args.kernels) == 1:
+        compile_kernel(args.kernels[0])
+        return 0
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    done = warm(args.jobs, args.kernels or KERNELS)
+    for name, (status, seconds) in done.items():
+        print(f"{name}: {'compiled or loaded' if status == 0 else f'failed (exit status {status})'} "
+              f"in {seconds:.1f} s")
+    return 0 if all(status == 0 for status, _ in done.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
