@@ -32,6 +32,30 @@ def pytest_configure(config):
     warm(jobs=jobs if isinstance(jobs, int) and jobs > 0 else os.cpu_count() or 1)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ``MODELS_TEST_TIMELINE=<file>``: one JSON line per test appended to the file (the xdist worker, the test's
+    id, its start and end as Unix times, and the CPU-seconds its worker and the worker's children used meanwhile),
+    which ``benchmarks/timeline.py`` sums per worker and per file.  Off (nothing measured) when unset."""
+    out = os.environ.get("MODELS_TEST_TIMELINE")
+    if not out:
+        yield
+        return
+    import resource
+    import time
+
+    def cpu():
+        own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    t0, c0 = time.time(), cpu()
+    yield
+    line = json.dumps({"worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "test": item.nodeid, "start": t0,
+                       "end": time.time(), "cpu": cpu() - c0})
+    with open(out, "a") as f:  # one short line per write: the workers' lines do not interleave
+        f.write(line + "\n")
+
+
 @pytest.fixture
 def tmp_cache(tmp_path, monkeypatch):
     """A fresh, empty result cache for one test."""
