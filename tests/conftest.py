@@ -24,7 +24,14 @@ def pytest_configure(config):
     """Under pytest-xdist (``make test``: ``-n 2``), the controller compiles the simulator kernels once, in
     parallel, before the workers start (:mod:`models.sim.warm`): otherwise both workers' first simulations
     compile the same kernels at once on a fresh checkout (32 CPU-seconds of the two routers, measured)."""
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+    if hasattr(config, "workerinput"):
+        return
+    if os.environ.get("MODELS_TEST_TIMELINE"):  # the timeline (below) is of the run started first, not of the
+        if os.environ.get("MODELS_TEST_TIMELINE_TOP"):  # pytest runs its tests start (e.g. test_new_chapter.py)
+            del os.environ["MODELS_TEST_TIMELINE"]
+        else:
+            os.environ["MODELS_TEST_TIMELINE_TOP"] = str(os.getpid())
+    if not getattr(config.option, "numprocesses", None):
         return
     from models.sim.warm import warm  # the controller only; it imports nothing heavy
 
@@ -36,7 +43,8 @@ def pytest_configure(config):
 def pytest_runtest_protocol(item, nextitem):
     """With ``MODELS_TEST_TIMELINE=<file>``: one JSON line per test appended to the file (the xdist worker, the test's
     id, its start and end as Unix times, and the CPU-seconds its worker and the worker's children used meanwhile),
-    which ``benchmarks/timeline.py`` sums per worker and per file.  Off (nothing measured) when unset."""
+    which ``benchmarks/timeline.py`` sums per worker and per file.  Off (nothing measured) when unset, and in a
+    pytest run that a test starts (:func:`pytest_configure` unsets it there)."""
     out = os.environ.get("MODELS_TEST_TIMELINE")
     if not out:
         yield

@@ -58,3 +58,17 @@ def test_the_conftest_writes_one_line_per_test(tmp_path):
                                                          "test_a_cut_or_foreign_line_is_skipped"]
     assert all(r["worker"] == "main" and r["end"] >= r["start"] and r["cpu"] >= 0 for r in rows)
 
+
+def test_a_pytest_run_started_by_a_test_is_not_in_the_timeline(tmp_path):
+    """A test that runs pytest itself (the new-chapter test does) inherits the variable; its tests would be
+    counted twice, inside the test that started them.  The run started first marks the environment, and a run
+    that finds the mark writes nothing."""
+    out = tmp_path / "t.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "MODELS_TEST_TIMELINE"))}
+    env.update(MODELS_TEST_TIMELINE=str(out), MODELS_TEST_TIMELINE_TOP="1")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_timeline.py::test_a_cut_or_foreign_line_is_skipped"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert not out.exists()
+
