@@ -1,4 +1,6 @@
-"""Where a test run's time goes: ``MODELS_TEST_TIMELINE=t.jsonl make test``, then ``python benchmarks/timeline.py t.jsonl``.
+"""Where a test run's time goes: ``MODELS_TEST_TIMELINE=t.jsonl make test``, then ``python benchmarks/timeline.py``.
+
+The second command takes the file's name: ``python benchmarks/timeline.py t.jsonl``.
 
 ``tests/conftest.py`` appends one JSON line per test to the file named by
 ``MODELS_TEST_TIMELINE`` (its xdist worker, id, start, end, and the CPU-seconds

@@ -23,7 +23,9 @@ if "MODELS_CACHE_DIR" not in os.environ:
 def pytest_configure(config):
     """Under pytest-xdist (``make test``: ``-n 2``), the controller compiles the simulator kernels once, in
     parallel, before the workers start (:mod:`models.sim.warm`): otherwise both workers' first simulations
-    compile the same kernels at once on a fresh checkout (32 CPU-seconds of the two routers, measured)."""
+    compile the same kernels at once on a fresh checkout (32 CPU-seconds of the two routers, measured).  With
+    ``MODELS_TEST_TIMELINE``, the run started first marks the environment, so that the pytest runs its tests start
+    write no timeline (:func:`pytest_runtest_protocol`)."""
     if hasattr(config, "workerinput"):
         return
     if os.environ.get("MODELS_TEST_TIMELINE"):  # the timeline (below) is of the run started first, not of the

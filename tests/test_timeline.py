@@ -38,7 +38,8 @@ def test_a_cut_or_foreign_line_is_skipped(tmp_path):
 
 def test_the_command_line_refuses_what_it_cannot_read(tmp_path):
     script = ROOT / "benchmarks" / "timeline.py"
-    proc = subprocess.run([sys.executable, str(script), str(tmp_path / "missing.jsonl")], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, str(script), str(tmp_path / "missing.jsonl")], capture_output=True,
+                          text=True)
     assert proc.returncode == 2 and "cannot read" in proc.stderr
     proc = subprocess.run([sys.executable, str(script), "x", "--top", "0"], capture_output=True, text=True)
     assert proc.returncode == 2 and "--top must be at least 1" in proc.stderr

@@ -77,8 +77,9 @@ def warm(jobs: int = 2, kernels=KERNELS, timeout: float = 600.0) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.sim.warm", description=__doc__.splitlines()[0])
-    parser.add_argument("kernels", nargs="*", help=f"one kernel to compile in this process ({', '.join(KERNELS)}); none: all of "
-                             "them, each in its own process")
+    parser.add_argument("kernels", nargs="*",
+                        help=f"one kernel to compile in this process ({', '.join(KERNELS)}); none: all of them, "
+                             "each in its own process")
     parser.add_argument("--jobs", type=int, default=2, help="kernels compiled at a time (default 2)")
     args = parser.parse_args(argv)
     for name in args.kernels:
