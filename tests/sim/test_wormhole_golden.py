@@ -11,6 +11,13 @@ the order of a header's minimal ports from the run's stream (a fair order, :mod:
 which changes every adaptive run.  Unchanged to the last digit: the DOR runs on the bidirectional torus
 (``dor_bidir_*``, ``inj1_self``, ``ipp_r2_ej2``).  That the changed runs agree with the old ones within the noise
 is tested in :mod:`test_wormhole_repin` (many seeds, old kernel's means pinned).
+
+Re-pinned again later in issue #36, with the reason: the headers that reach their routers in the same cycle join
+the pending list in the order of their VC numbers instead of the order the traversal visited their channels
+(which now visits the network, injection and ejection channels in loops of their own), so that no result depends
+on that order; every run's digits change, DOR's too.  The checked build visits each segment of the active list
+in reverse every other cycle and must still give these digits (:mod:`test_wormhole_checks`).  That the runs
+agree with the previous kernel's within the noise is tested in :mod:`test_wormhole_repin`.
 """
 
 import math
@@ -37,19 +44,19 @@ CASES = {
 }
 
 GOLDEN = {
-    'dor_bidir_tie': (27.3825, 27.3825, 0.006092566977285964, 11428, 356033, 23139, 534382),
-    'dor_bidir_plus': (30.59, 30.5895, 0.008087099266125917, 8574, 357406, 23639, 540003),
-    'duato': (33.30775, 33.29125, 0.010289446721311475, 6791, 360333, 24439, 636908),
-    'duato_nbc': (15.8485, 15.83525, 0.020017953321364454, 6185, 143623, 19267, 227387),
-    'nbc': (14.44775, 14.40075, 0.02069385899661129, 13493, 109650, 14891, 180267),
-    'updown': (12.22625, 12.179, 0.01003239654169425, 48979, 99720, 12876, 148944),
-    'mmpp_uni': (62.301, 61.26425, 0.0070749747134187455, 9828, 575232, 46417, 1051209),
-    'geometric': (16.1295, 16.127, 0.008155726058539358, 14991, 175809, 18588, 251204),
-    'b1': (21.03725, 20.93425, 0.0101906941266209, 17414, 152412, 19991, 363011),
-    'inj1_self': (26.5055, 25.25375, 0.006086737908306678, 11441, 352276, 22762, 500265),
-    'ipp_r2_ej2': (79.91, 37.90725, 0.03617312217770146, 3837, 162330, 34991, 364257),
-    'saturated': (math.inf, math.inf, 0.021703919663103338, 1205, 61087, 9447, 160547),
-    'target_ci': (13.998962962962963, 13.965135802469137, 0.019951021340982884, 64710, 517194, 69656, 832252),
+    'dor_bidir_tie': (27.39025, 27.39025, 0.006092566977285964, 11428, 356033, 23143, 534785),
+    'dor_bidir_plus': (30.60675, 30.60625, 0.008087099266125917, 8574, 357406, 23642, 540181),
+    'duato': (34.18125, 34.17325, 0.010293695687817675, 6795, 356108, 24404, 640558),
+    'duato_nbc': (15.89575, 15.89575, 0.020027582898602868, 6141, 143405, 19265, 227987),
+    'nbc': (14.5875, 14.5495, 0.02072804473902237, 13468, 109793, 14951, 182049),
+    'updown': (12.19675, 12.15025, 0.010023800576224477, 49017, 99656, 12868, 148546),
+    'mmpp_uni': (60.38925, 60.0735, 0.007081582633053221, 9866, 577399, 46522, 1055957),
+    'geometric': (16.984, 16.9825, 0.008063478274858035, 15233, 181444, 18560, 260876),
+    'b1': (21.04975, 20.98075, 0.01042402136390282, 17128, 151640, 19923, 361726),
+    'inj1_self': (26.518, 25.267, 0.006086737908306678, 11441, 352276, 22764, 500504),
+    'ipp_r2_ej2': (71.472, 37.59525, 0.03638486074117918, 3722, 158440, 34186, 352725),
+    'saturated': (math.inf, math.inf, 0.022940674349125053, 1265, 68346, 10567, 171029),
+    'target_ci': (13.975012345679012, 13.946469135802468, 0.02004322971924435, 64425, 516693, 69593, 831513),
 }
 
 

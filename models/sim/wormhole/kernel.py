@@ -25,14 +25,14 @@ node) sits in one cache line and is read by name (``vc[b].nin``):
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
     :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr``,
     number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits ``want`` (the VCs
-    the traversal looks at) and its index ``pos`` on the active list (kept only with ``CHECKS``).
+    the traversal looks at) and its index ``pos`` in the active list (kept only with ``CHECKS``).
 ``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
     the source queues).
 ``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
     into the injection channel, VC releases at its router, its injection and
     ejection channels.
-``lists`` (:data:`Lists`) work lists: active channels, pending headers, nodes
-    with a non-empty source queue.
+``lists`` (:data:`Lists`) work lists: active channels (one segment per channel type), pending headers
+    (in the order: cycle the header arrived, VC number), nodes with a non-empty source queue.
 ``mm``    (:data:`Mmpp`) the MMPP(2) modulating chains of the nodes.
 ``tags``  (:data:`Tags`) per measured message: latency, network latency,
     source wait, hops, done flag.
@@ -61,7 +61,8 @@ the in-place update equals a synchronous one):
    (tail not yet in its injection VC);
 3. routing / VC allocation: every header at the head of a buffer that has
    spent ``router_delay`` cycles in this router requests a VC allowed by
-   the routing function; oldest requests first; granted at once if free;
+   the routing function; oldest requests first (of the same cycle: lower VC number first, so that no
+   result depends on the order the traversal visits the channels in); granted at once if free;
 4. switch / link traversal: every physical channel with a held VC moves at
    most one flit, round-robin among its VCs that are *ready* (upstream flit
    present since the start of the cycle, and fewer than ``buffer_depth``
@@ -125,14 +126,14 @@ NODE = np.dtype([("qhead", _i4), ("qtail", _i4), ("qlen", _i4), ("inlist", _i4),
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, completed tags in order
 #: (``prefix``), messages in the system / network; cycles without a flit moving (``idle``); flit hops;
 #: network flits, deliveries, generations and cycles in the window; the free list's head; entries of the
-#: pending-header, active-channel and source-queue lists; the longest message so far; generated
+#: pending-header and source-queue lists; the longest message so far; generated
 #: messages; messages in the system when the window opened; routing attempts, channel visits; the
 #: wrapper's ``target`` and ``chunk_end``; the next Poisson arrival; the time integral of the messages
 #: in the network over the window
 SCALARS = np.dtype([
     ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8),
     ("insys", _i8), ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8),
-    ("deliv_w", _i8), ("gen_w", _i8), ("cyc_w", _i8), ("free", _i8), ("npend", _i8), ("nact", _i8),
+    ("deliv_w", _i8), ("gen_w", _i8), ("cyc_w", _i8), ("free", _i8), ("npend", _i8),
     ("nq", _i8), ("maxlen", _i8), ("gen", _i8), ("insys_w0", _i8), ("alloc_tries", _i8),
     ("chan_visits", _i8), ("target", _i8), ("chunk_end", _i8), ("nextarr", _f8), ("innet_acc", _f8),
     ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8), ("clk_traversal", _i8),
@@ -155,12 +156,13 @@ Config = namedtuple("Config", [
     "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "M",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej",
 ])
-#: work lists: active channels ``act``, pending headers ``pend``, nodes with a non-empty source queue
-#: ``qlist``; ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs, a dense copy
-#: that the traversal's look-ahead reads to prefetch a channel's VCs without waiting for its channel
-#: record (and the routing function, :func:`allowed`, reads for a channel's first VC); ``granted``:
-#: one entry, the VC :func:`_route` grants
-Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase", "granted"])
+#: work lists: active channels ``act`` (NCH: the active channels of type ``k`` (``CT_*``) are
+#: ``act[seg[k] : seg[k] + nact[k]]``, ``seg`` the first channel of each type, ``nact`` (int64) their counts),
+#: pending headers ``pend``, nodes with a non-empty source queue ``qlist``; ``vbase`` (NCH + 1, int32):
+#: ``chan[ch].base`` and, last, the number of VCs, a dense copy that the traversal's look-ahead reads to
+#: prefetch a channel's VCs without waiting for its channel record (and the routing function,
+#: :func:`allowed`, reads for a channel's first VC); ``granted``: one entry, the VC :func:`_route` grants
+Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase", "granted", "seg", "nact"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc`` over the window,
 #: ``flits`` per network channel in the window
 Hist = namedtuple("Hist", ["nch", "acc", "flits"])
@@ -191,15 +193,16 @@ def _take(vc, vo, b, m, M, prv):
 
 
 @njit(cache=CACHE, inline="always")
-def _activate(chan, ch, act, nact):
-    """Put channel ``ch`` on the active list unless it is on it (a channel is on the list iff one of its VCs
-    waits for a flit: ``want != 0``; the caller sets the new VC's bit after this); the new list length."""
+def _activate(chan, ch, lists):
+    """Put channel ``ch`` on the active list, in its type's segment, unless it is on it (a channel is on the
+    list iff one of its VCs waits for a flit: ``want != 0``; the caller sets the new VC's bit after this)."""
     c = chan[ch]
     if c.want == 0:
-        c.pos = nact
-        act[nact] = ch
-        return nact + 1
-    return nact
+        k = c.typ
+        pos = lists.seg[k] + lists.nact[k]
+        lists.nact[k] += 1
+        c.pos = pos
+        lists.act[pos] = ch
 
 
 @njit(cache=CACHE, inline="always")
@@ -229,8 +232,15 @@ def _pick(vc, c, t, B, from_vc, to_buffer):
     from ``c.rr`` on and around; one is chosen if :func:`_ready`."""
     nv = np.int64(c.nvc)
     base = np.int64(c.base)
-    r = np.int64(c.rr)
     want = np.int64(c.want)
+    if want & (want - 1) == 0:  # one candidate (the common case)
+        k = ctz(want)
+        if _ready(vc[uidx(base + k)], t, B, from_vc, to_buffer):
+            k += 1
+            c.rr = k if k < nv else 0
+            return base + k - 1
+        return -1
+    r = np.int64(c.rr)
     hi = want >> r
     while hi:
         k = r + ctz(hi)
@@ -316,10 +326,11 @@ def _generation(t, cfg, sc, mm, rng, msg, node, qlist, tagcap):
 
 
 @njit(cache=CACHE, inline="always")
-def _injection(t, cfg, sc, vc, vo, chan, msg, node, act, qlist, nact):
+def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists):
     """2. Injection VCs: the head of each non-empty source queue takes a free VC of its node's injection
     channel while fewer than ``cfg.streams`` of the node's messages are being written into it; the active
     list's new length."""
+    qlist = lists.qlist
     w = 0
     for i in range(sc.nq):
         u = qlist[i]
@@ -335,7 +346,7 @@ def _injection(t, cfg, sc, vc, vo, chan, msg, node, act, qlist, nact):
             q.qhead = msg[m].next
             q.qlen -= 1
             _take(vc, vo, b, m, msg[m].len, -1)
-            nact = _activate(chan, ch, act, nact)
+            _activate(chan, ch, lists)
             chan[ch].busy += 1
             chan[ch].want |= np.int32(1) << np.int32(b - lo)
             msg[m].tinj = t
@@ -351,15 +362,13 @@ def _injection(t, cfg, sc, vc, vo, chan, msg, node, act, qlist, nact):
         # messages present during this cycle (a message counts from the cycle it takes
         # its injection VC to the cycle its tail is ejected: Little's law with network latency)
         sc.innet_acc += sc.innet
-    return nact
 
 
 @njit(cache=CACHE, inline="always")
-def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc, nact):
+def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc):
     """3. Routing / VC allocation: every header that has spent ``cfg.r`` cycles in its router, oldest
     request first, is granted the first free VC its routing function allows (:func:`_route`), if any; a
-    header that failed is not tried again until a VC is released at its router.  The active list's new
-    length."""
+    header that failed is not tried again until a VC is released at its router."""
     pend = lists.pend
     tries = 0
     w = 0
@@ -384,7 +393,7 @@ def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc, na
         _take(vc, vo, nb, m, vc[b].len, b)
         vc[b].nxt = nb
         ch = vo[nb].chan
-        nact = _activate(chan, ch, lists.act, nact)
+        _activate(chan, ch, lists)
         c = chan[ch]
         if c.typ == CT_NET:
             k = c.busy
@@ -398,7 +407,6 @@ def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc, na
         c.want |= np.int32(1) << np.int32(nb - c.base)
     sc.npend = w
     sc.alloc_tries += tries
-    return nact
 
 
 @njit(cache=CACHE, inline="always")
@@ -439,10 +447,9 @@ def _release(yb, vo, chan, node, nch):
 
 
 @njit(cache=CACHE, inline="always")
-def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact):
-    """4. Switch / link traversal: every channel on the active list moves at most one flit, round-robin
-    among its ready VCs (:func:`_pick`), the list compacted in the same pass; a header that crosses is
-    routed ``cfg.r`` cycles later.  Whether a flit moved."""
+def _traverse(typ, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc):
+    """Phase 4 on the active channels of type ``typ`` (a constant: the branches on it fold away), the
+    segment ``act[seg[typ] ..]`` of the active list, compacted in the same pass.  Whether a flit moved."""
     act = lists.act
     pend = lists.pend
     vbase = lists.vbase
@@ -451,30 +458,32 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact
     npend = sc.npend
     moved = False
     measuring = sc.phase == MEASURE
-    visits = 0
     hops = 0
     netflits = 0
-    w = 0  # the active list is compacted in the same pass
-    for i in range(nact):
+    lo = lists.seg[typ]
+    hi = lo + lists.nact[typ]
+    if CHECKS:  # a checked build visits the segment in reverse every other cycle: no result may change
+        if t & 1:
+            for i in range(lo, lo + (hi - lo) // 2):
+                j = hi - 1 - (i - lo)
+                a, z = act[i], act[j]
+                act[i], act[j] = z, a
+                chan[z].pos = i
+                chan[a].pos = j
+    w = lo  # the segment is compacted in the same pass
+    for i in range(lo, hi):
         # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
-        if i + PF_CHAN < nact:
+        if i + PF_CHAN < hi:
             prefetch(chan, act[uidx(i + PF_CHAN)])
-        if i + PF_VC < nact:
+        if i + PF_VC < hi:
             cq = uidx(act[uidx(i + PF_VC)])
             prefetch(vc, vbase[cq])
             prefetch(vc, vbase[cq + np.uint64(1)] - 1)
         ch = act[uidx(i)]
         c = chan[uidx(ch)]
         if CHECKS:
-            assert c.want != 0 and c.pos == i  # one entry per channel with a VC that waits for a flit
-        visits += 1
-        typ = c.typ
-        if typ == CT_NET:
-            b = _pick(vc, c, t, B, True, True)
-        elif typ == CT_EJ:
-            b = _pick(vc, c, t, B, True, False)
-        else:
-            b = _pick(vc, c, t, B, False, True)
+            assert c.want != 0 and c.pos == i and c.typ == typ  # one entry per channel with a VC that waits
+        b = _pick(vc, c, t, B, typ != CT_INJ, typ != CT_EJ)
         if b < 0:
             act[uidx(w)] = ch
             if CHECKS:
@@ -503,11 +512,12 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact
         x.nin = nin
         if nin == M:  # the tail: b takes no more flits
             c.want &= ~(np.int32(1) << np.int32(b - c.base))
-        nx = x.nxt
-        if nx >= 0:  # mirror into the next VC of the message
-            z = vc[uidx(nx)]
-            z.up = nin
-            z.uplast = t
+        if typ != CT_EJ:
+            nx = x.nxt
+            if nx >= 0:  # mirror into the next VC of the message
+                z = vc[uidx(nx)]
+                z.up = nin
+                z.uplast = t
         if typ == CT_EJ:
             hops += 1
             if nin == M:
@@ -533,11 +543,41 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact
             if CHECKS:
                 c.pos = w
             w += 1
+    lists.nact[typ] = w - lo
     sc.npend = npend
-    sc.chan_visits += visits
+    sc.chan_visits += hi - lo
     sc.flithops += hops
     sc.netflits_w += netflits
-    sc.nact = w
+    return moved
+
+
+@njit(cache=CACHE, inline="always")
+def _sort_new(pend, lo, hi):
+    """Sort ``pend[lo:hi]``, the headers that reached their routers in this cycle, by VC number (insertion
+    sort: a few entries per cycle)."""
+    for i in range(lo + 1, hi):
+        b = pend[uidx(i)]
+        j = i - 1
+        while j >= lo and pend[uidx(j)] > b:
+            pend[uidx(j + 1)] = pend[uidx(j)]
+            j -= 1
+        pend[uidx(j + 1)] = b
+
+
+@njit(cache=CACHE, inline="always")
+def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc):
+    """4. Switch / link traversal: every channel on the active list moves at most one flit, round-robin
+    among its ready VCs (:func:`_pick`); a header that crosses is routed ``cfg.r`` cycles later.  The list
+    is three segments, network, injection and ejection channels, each visited by a loop of its own
+    (:func:`_traverse`).  The headers that crossed join the pending list in the order of their VC numbers
+    (:func:`_sort_new`), not in the order the channels were visited: so the pending list is in the order
+    (cycle the header arrived, VC), and no result depends on the order of the active list.  Whether a flit
+    moved."""
+    npend = sc.npend
+    moved = _traverse(CT_NET, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
+    moved |= _traverse(CT_INJ, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
+    moved |= _traverse(CT_EJ, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
+    _sort_new(lists.pend, npend, sc.npend)
     return moved
 
 
@@ -545,7 +585,8 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact
 def _check(cfg, vc, vo, chan, lists, hist, sc):
     """The invariants of the state between two cycles (``CHECKS`` only; O(VCs) per cycle): a VC is held by a
     message iff it counts in its channel's ``busy``; a channel's ``want`` bits are its held VCs whose tail
-    has not entered; the active list holds each channel with a ``want`` bit once, at its ``pos``; a VC holds
+    has not entered; the active list holds each channel with a ``want`` bit once, at its ``pos`` in its type's
+    segment; a VC holds
     at most ``cfg.b`` flits (the ejection "buffer" is the PE) and no more than its message's; the histogram
     of network channels by busy VCs counts every network channel once; messages in the network <= in the
     system."""
@@ -570,10 +611,11 @@ def _check(cfg, vc, vo, chan, lists, hist, sc):
         assert want == c.want
         if want != 0:
             on += 1
-            assert 0 <= c.pos < sc.nact and act[c.pos] == ch
+            k = c.typ
+            assert lists.seg[k] <= c.pos < lists.seg[k] + lists.nact[k] and act[c.pos] == ch
         if c.typ == CT_NET:
             net_channels += 1
-    assert on == sc.nact
+    assert on == lists.nact[0] + lists.nact[1] + lists.nact[2]
     total = 0
     for v in range(hist.nch.size):
         assert hist.nch[v] >= 0
@@ -602,15 +644,15 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         if PROFILE:
             c1 = clock()
             sc.clk_generation += c1 - c0
-        nact = _injection(t, cfg, sc, vc, vo, chan, msg, node, lists.act, lists.qlist, sc.nact)
+        _injection(t, cfg, sc, vc, vo, chan, msg, node, lists)
         if PROFILE:
             c0 = clock()
             sc.clk_injection += c0 - c1
-        nact = _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, hist.nch, rng, sc, nact)
+        _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, hist.nch, rng, sc)
         if PROFILE:
             c1 = clock()
             sc.clk_vc_allocation += c1 - c0
-        moved = _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, nact)
+        moved = _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
         if PROFILE:
             c0 = clock()
             sc.clk_traversal += c0 - c1

@@ -368,8 +368,9 @@ def _allocate(topology, p):
     nch[0] = C
     return types.SimpleNamespace(
         C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
-        lists=K.Lists(np.zeros(2 * NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
-                      np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32)),
+        lists=K.Lists(np.zeros(NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
+                      np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32),
+                      np.array([0, C, C + N], np.int64), np.zeros(3, np.int64)),
         mm=mm, tags=steps.alloc_tags(tag_capacity(p, p.messages)),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
@@ -382,8 +383,9 @@ def _deadlock(topology, p, s) -> DeadlockError:
     pend = s.lists.pend[: sc["npend"]]
     chans, detail = _deadlock_report(topology, s, pend)
     err = DeadlockError(int(sc["t"]), chans, detail)
-    err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, act=s.lists.act[: sc["nact"]],
-                     pend=pend, scalars=sc, tables=p.rt)
+    act = np.concatenate([s.lists.act[o: o + n] for o, n in zip(s.lists.seg, s.lists.nact)])  # the 3 segments
+    err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, act=act, pend=pend, scalars=sc,
+                     tables=p.rt)
     return err
 
 
