@@ -229,7 +229,7 @@ def _ready(x, t, B, from_vc, to_buffer):
 def _pick(vc, c, t, B, from_vc, to_buffer):
     """The VC of channel ``c`` that moves a flit in cycle ``t`` (round-robin from ``c.rr``, which
     advances past it), or -1.  The candidates are the bits of ``c.want`` (held, tail not in yet), visited
-    from ``c.rr`` on and around; one is chosen if :func:`_ready`."""
+    from ``c.rr`` on and around (a single candidate without the loops); one is chosen if :func:`_ready`."""
     nv = np.int64(c.nvc)
     base = np.int64(c.base)
     want = np.int64(c.want)
@@ -328,8 +328,8 @@ def _generation(t, cfg, sc, mm, rng, msg, node, qlist, tagcap):
 @njit(cache=CACHE, inline="always")
 def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists):
     """2. Injection VCs: the head of each non-empty source queue takes a free VC of its node's injection
-    channel while fewer than ``cfg.streams`` of the node's messages are being written into it; the active
-    list's new length."""
+    channel while fewer than ``cfg.streams`` of the node's messages are being written into it (the channel
+    joins the active list)."""
     qlist = lists.qlist
     w = 0
     for i in range(sc.nq):
