@@ -26,9 +26,10 @@ def glue_values_zero_load(table) -> dict:
 
 def glue_values_little(table) -> dict:
     """``tools-little-worst``: the worst |gap| between ``lambda W`` and the counted ``L``; ``tools-little-max-L``:
-    the most messages counted in the network; ``tools-little-points``: the loads compared."""
+    the most messages counted in the network; ``tools-little-points``: the loads compared;
+    ``tools-little-top-fraction``: the highest of them, a fraction of the throughput bound."""
     return {"tools-little-worst": _worst(table["gap"]), "tools-little-max-L": float(table["counted L"].max()),
-            "tools-little-points": int(len(table))}
+            "tools-little-points": int(len(table)), "tools-little-top-fraction": float(table["fraction of bound"].max())}
 
 
 def glue_values_mg1(table) -> dict:

@@ -16,8 +16,10 @@ def test_glue_values_zero_load():
 
 
 def test_glue_values_little():
-    g = glue_values_little(pd.DataFrame({"gap": [0.001, -0.003], "counted L": [2.0, 9.0]}))
-    assert g == {"tools-little-worst": 0.003, "tools-little-max-L": 9.0, "tools-little-points": 2}
+    g = glue_values_little(pd.DataFrame({"gap": [0.001, -0.003], "counted L": [2.0, 9.0],
+                                         "fraction of bound": [0.1, 0.45]}))
+    assert g == {"tools-little-worst": 0.003, "tools-little-max-L": 9.0, "tools-little-points": 2,
+                 "tools-little-top-fraction": 0.45}
 
 
 def test_glue_values_mg1():
