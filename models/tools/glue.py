@@ -29,7 +29,8 @@ def glue_values_little(table) -> dict:
     the most messages counted in the network; ``tools-little-points``: the loads compared;
     ``tools-little-top-fraction``: the highest of them, a fraction of the throughput bound."""
     return {"tools-little-worst": _worst(table["gap"]), "tools-little-max-L": float(table["counted L"].max()),
-            "tools-little-points": int(len(table)), "tools-little-top-fraction": float(table["fraction of bound"].max())}
+            "tools-little-points": int(len(table)),
+            "tools-little-top-fraction": float(table["fraction of bound"].max())}
 
 
 def glue_values_mg1(table) -> dict:

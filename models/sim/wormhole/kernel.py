@@ -586,10 +586,9 @@ def _check(cfg, vc, vo, chan, lists, hist, sc):
     """The invariants of the state between two cycles (``CHECKS`` only; O(VCs) per cycle): a VC is held by a
     message iff it counts in its channel's ``busy``; a channel's ``want`` bits are its held VCs whose tail
     has not entered; the active list holds each channel with a ``want`` bit once, at its ``pos`` in its type's
-    segment; a VC holds
-    at most ``cfg.b`` flits (the ejection "buffer" is the PE) and no more than its message's; the histogram
-    of network channels by busy VCs counts every network channel once; messages in the network <= in the
-    system."""
+    segment; a VC holds at most ``cfg.b`` flits (the ejection "buffer" is the PE) and no more than its
+    message's; the histogram of network channels by busy VCs counts every network channel once; messages in
+    the network <= in the system."""
     act = lists.act
     nchan = chan.size
     on = 0
