@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .wormhole.steps import ctz as _ctz  # the lowest set bit (llvm cttz), shared with the wormhole kernels
+# the lowest set bit (llvm cttz), and an index known to be >= 0 as unsigned (no negative-index wraparound test:
+# about a tenth of the loop's time), shared with the wormhole kernels
+from .wormhole.steps import ctz as _ctz, uidx
 
 
 @njit(cache=True)
@@ -104,106 +106,106 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
         # ---- phase A: departures, decided on the state at the end of cycle t-1
         # processors: retire a reply whose last packet arrived at t-1, then maybe issue
         for i in range(N):
-            if done_at[i] == t - 1 and done_msg[i] >= 0:
-                free[i, free_top[i]] = done_msg[i]
-                free_top[i] += 1
-                outstanding[i] -= 1
-                done_msg[i] = -1
-            if send_busy[i] < t and outstanding[i] < NC:
+            if done_at[uidx(i)] == t - 1 and done_msg[uidx(i)] >= 0:
+                free[i, free_top[uidx(i)]] = done_msg[uidx(i)]
+                free_top[uidx(i)] += 1
+                outstanding[uidx(i)] -= 1
+                done_msg[uidx(i)] = -1
+            if send_busy[uidx(i)] < t and outstanding[uidx(i)] < NC:
                 if p_gen >= 1.0 or np.random.random() < p_gen:
-                    free_top[i] -= 1
-                    msg = free[i, free_top[i]]
+                    free_top[uidx(i)] -= 1
+                    msg = free[i, free_top[uidx(i)]]
                     u = np.random.random()
                     d = np.searchsorted(cum_p[i], u, side="right")
                     if d >= N:
                         d = N - 1
-                    m_dst[msg] = d
-                    m_hop[msg] = 0
-                    m_t0[msg] = t
-                    outstanding[i] += 1
-                    send_busy[i] = t + m - 1
-                    a_msg[na] = msg
-                    a_ctr[na] = fwd[i, d, 0]
+                    m_dst[uidx(msg)] = d
+                    m_hop[uidx(msg)] = 0
+                    m_t0[uidx(msg)] = t
+                    outstanding[uidx(i)] += 1
+                    send_busy[uidx(i)] = t + m - 1
+                    a_msg[uidx(na)] = msg
+                    a_ctr[uidx(na)] = fwd[i, d, 0]
                     na += 1
         # memories: a service that ended at t-1 sends its reply's lead packet
         # on the memory link during t; then the next request may start service
         for j in range(N):
-            if mem_msg[j] >= 0 and mem_end[j] == t - 1:
-                msg = mem_msg[j]
-                m_hop[msg] = n + 1
-                a_msg[na] = msg
-                a_ctr[na] = ret[j, m_src[msg], 0]
+            if mem_msg[uidx(j)] >= 0 and mem_end[uidx(j)] == t - 1:
+                msg = mem_msg[uidx(j)]
+                m_hop[uidx(msg)] = n + 1
+                a_msg[uidx(na)] = msg
+                a_ctr[uidx(na)] = ret[j, m_src[uidx(msg)], 0]
                 na += 1
-                mem_msg[j] = -1
-            if mem_msg[j] < 0:
+                mem_msg[uidx(j)] = -1
+            if mem_msg[uidx(j)] < 0:
                 c = n_sw + j
-                h = head[c]
-                if h >= 0 and arr[h] + m - 1 <= t - 1:  # last packet arrived by t-1
-                    head[c] = nxt[h]
-                    if head[c] < 0:
-                        tail[c] = -1
-                    mem_msg[j] = h
+                h = head[uidx(c)]
+                if h >= 0 and arr[uidx(h)] + m - 1 <= t - 1:  # last packet arrived by t-1
+                    head[uidx(c)] = nxt[uidx(h)]
+                    if head[uidx(c)] < 0:
+                        tail[uidx(c)] = -1
+                    mem_msg[uidx(j)] = h
                     f = t + S_mm - 1
-                    mem_end[j] = f
+                    mem_end[uidx(j)] = f
                     if f >= warmup and f < cycles:
-                        res = f - arr[h]
+                        res = f - arr[uidx(h)]
                         b = (f - warmup) * batches // window
                         st_sum[b, 2 * n] += res
                         st_cnt[b, 2 * n] += 1
-                        c_sum[c] += res
-                        c_cnt[c] += 1
+                        c_sum[uidx(c)] += res
+                        c_cnt[uidx(c)] += 1
         # switch output ports: an idle link starts the head message's lead packet (the ports with a
         # message queued, in increasing order)
         for wd in range(queued.size):
-            bits = queued[wd]
+            bits = queued[uidx(wd)]
             while bits:
                 c = wd * 64 + _ctz(bits)
                 bits &= bits - np.uint64(1)
-                if busy_until[c] >= t:
+                if busy_until[uidx(c)] >= t:
                     continue
-                h = head[c]
-                head[c] = nxt[h]
-                if head[c] < 0:
-                    tail[c] = -1
-                    queued[wd] &= ~(np.uint64(1) << np.uint64(c - wd * 64))
-                busy_until[c] = t + m - 1
+                h = head[uidx(c)]
+                head[uidx(c)] = nxt[uidx(h)]
+                if head[uidx(c)] < 0:
+                    tail[uidx(c)] = -1
+                    queued[uidx(wd)] &= ~(np.uint64(1) << np.uint64(c - wd * 64))
+                busy_until[uidx(c)] = t + m - 1
                 moves += 1
                 if measured:
-                    res = t - arr[h]
-                    st = stage_of[c]
+                    res = t - arr[uidx(h)]
+                    st = stage_of[uidx(c)]
                     st_sum[bt, st] += res
                     st_cnt[bt, st] += 1
-                    c_sum[c] += res
-                    c_cnt[c] += 1
-                hop = m_hop[h]
-                p = m_src[h]
-                d = m_dst[h]
+                    c_sum[uidx(c)] += res
+                    c_cnt[uidx(c)] += 1
+                hop = m_hop[uidx(h)]
+                p = m_src[uidx(h)]
+                d = m_dst[uidx(h)]
                 if hop < n - 1:
-                    m_hop[h] = hop + 1
-                    a_msg[na] = h
-                    a_ctr[na] = fwd[p, d, hop + 1]
+                    m_hop[uidx(h)] = hop + 1
+                    a_msg[uidx(na)] = h
+                    a_ctr[uidx(na)] = fwd[p, d, hop + 1]
                     na += 1
                 elif hop == n - 1:
-                    m_hop[h] = n
-                    a_msg[na] = h
-                    a_ctr[na] = n_sw + d
+                    m_hop[uidx(h)] = n
+                    a_msg[uidx(na)] = h
+                    a_ctr[uidx(na)] = n_sw + d
                     na += 1
                 elif hop < 2 * n:
-                    m_hop[h] = hop + 1
-                    a_msg[na] = h
-                    a_ctr[na] = ret[d, p, hop - n]
+                    m_hop[uidx(h)] = hop + 1
+                    a_msg[uidx(na)] = h
+                    a_ctr[uidx(na)] = ret[d, p, hop - n]
                     na += 1
                 else:  # last return stage: the reply streams into processor p
                     done = t + m - 1
-                    done_at[p] = done
-                    done_msg[p] = h
+                    done_at[uidx(p)] = done
+                    done_msg[uidx(p)] = h
                     if done >= warmup and done < cycles:
-                        rt = done - m_t0[h]
+                        rt = done - m_t0[uidx(h)]
                         b = (done - warmup) * batches // window
-                        r_sum[b] += rt
-                        r_cnt[b] += 1
-                        rp_sum[p] += rt
-                        rp_cnt[p] += 1
+                        r_sum[uidx(b)] += rt
+                        r_cnt[uidx(b)] += 1
+                        rp_sum[uidx(p)] += rt
+                        rp_cnt[uidx(p)] += 1
         # ---- phase B: lead packets sent during t join their queues (end of t).
         # Arrivals in the same cycle to the same FIFO form a block at its tail;
         # the r-th member of the block is inserted at a uniformly random
@@ -212,49 +214,49 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
         # element before the block (blk_pre) stays valid.  (Written inline: a
         # helper call per packet costs numba reference counting, ~4x slower.)
         for q in range(na):
-            c = a_ctr[q]
-            msg = a_msg[q]
-            arr[msg] = t
-            nxt[msg] = -1
-            if blk_stamp[c] != t:
-                blk_stamp[c] = t
-                blk_cnt[c] = 1
-                blk_pre[c] = tail[c]
-                if tail[c] < 0:
-                    head[c] = msg
+            c = a_ctr[uidx(q)]
+            msg = a_msg[uidx(q)]
+            arr[uidx(msg)] = t
+            nxt[uidx(msg)] = -1
+            if blk_stamp[uidx(c)] != t:
+                blk_stamp[uidx(c)] = t
+                blk_cnt[uidx(c)] = 1
+                blk_pre[uidx(c)] = tail[uidx(c)]
+                if tail[uidx(c)] < 0:
+                    head[uidx(c)] = msg
                     if c < n_sw:
-                        queued[c // 64] |= np.uint64(1) << np.uint64(c % 64)
+                        queued[uidx(c // 64)] |= np.uint64(1) << np.uint64(c % 64)
                 else:
-                    nxt[tail[c]] = msg
-                tail[c] = msg
+                    nxt[tail[uidx(c)]] = msg
+                tail[uidx(c)] = msg
                 continue
-            r = blk_cnt[c] + 1
-            blk_cnt[c] = r
+            r = blk_cnt[uidx(c)] + 1
+            blk_cnt[uidx(c)] = r
             pos = np.random.randint(0, r)  # 0 .. r-1: inside-out Fisher-Yates
             if pos == r - 1:
-                nxt[tail[c]] = msg
-                tail[c] = msg
+                nxt[tail[uidx(c)]] = msg
+                tail[uidx(c)] = msg
                 continue
-            prev = blk_pre[c]
-            cur = head[c] if prev < 0 else nxt[prev]
+            prev = blk_pre[uidx(c)]
+            cur = head[uidx(c)] if prev < 0 else nxt[uidx(prev)]
             for _ in range(pos):
                 prev = cur
-                cur = nxt[cur]
-            nxt[msg] = cur
+                cur = nxt[uidx(cur)]
+            nxt[uidx(msg)] = cur
             if prev < 0:
-                head[c] = msg
+                head[uidx(c)] = msg
             else:
-                nxt[prev] = msg
+                nxt[uidx(prev)] = msg
         # ---- sample the number outstanding at the end of t (a request counts
         # from its departure cycle t0 up to, not including, its completion cycle)
         if measured:
             tot = 0
             for i in range(N):
-                o = outstanding[i]
-                if done_at[i] == t and done_msg[i] >= 0:
+                o = outstanding[uidx(i)]
+                if done_at[uidx(i)] == t and done_msg[uidx(i)] >= 0:
                     o -= 1
-                lp_sum[i] += o
+                lp_sum[uidx(i)] += o
                 tot += o
-            out_sum[bt] += tot
+            out_sum[uidx(bt)] += tot
 
     return st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves
