@@ -23,7 +23,7 @@ from .wormhole.steps import ctz as _ctz, uidx
 
 
 @njit(cache=True)
-def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, seed):
+def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, batches, seed):
     """Simulate ``cycles`` clock cycles; return raw accumulators (see ``closed_min``).
 
     Parameters
@@ -31,6 +31,9 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
     fwd : int64[N, N, n]   forward centers of request p -> d, visiting order
     ret : int64[N, N, n]   return centers of reply d -> p, visiting order
     cum_p : float64[N, N]  row-wise cumulative reference matrix (last column 1)
+    uniform : bool         every row of ``cum_p`` is ``(j + 1) / N`` exactly, ``N`` a power of two: the
+                           destination of a draw ``u`` is then ``floor(u N)``, the same as the binary search
+                           of ``u`` in the row (``(j + 1) / N <= u`` iff ``j + 1 <= floor(u N)``, ``u N`` exact)
     p_gen : float64        per-cycle request probability 1/S_pe
     """
     np.random.seed(seed)
@@ -116,7 +119,10 @@ def run_kernel(fwd, ret, cum_p, n, NC, p_gen, S_mm, m, cycles, warmup, batches, 
                     free_top[uidx(i)] -= 1
                     msg = free[i, free_top[uidx(i)]]
                     u = np.random.random()
-                    d = np.searchsorted(cum_p[i], u, side="right")
+                    if uniform:
+                        d = np.int64(u * N)
+                    else:
+                        d = np.searchsorted(cum_p[i], u, side="right")
                     if d >= N:
                         d = N - 1
                     m_dst[uidx(msg)] = d

@@ -287,6 +287,13 @@ def _cumulative(P: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(cum, dtype=np.float64)
 
 
+def _uniform(cum: np.ndarray) -> bool:
+    """Whether every row of the cumulative matrix ``cum`` is ``(j + 1) / N`` exactly with ``N`` a power of two (the
+    uniform pattern's): the kernel then draws a destination as ``floor(u N)``, bit for bit the binary search's."""
+    N = cum.shape[1]
+    return N & (N - 1) == 0 and bool(np.all(cum == np.arange(1, N + 1) / N))
+
+
 def _ensure_compiled(run_kernel) -> None:
     """Compile (or load from numba's cache) on a tiny case so ``wall_time`` excludes it."""
     if run_kernel.signatures:
@@ -296,7 +303,7 @@ def _ensure_compiled(run_kernel) -> None:
     ret, _ = net.return_route()
     run_kernel(
         np.ascontiguousarray(fwd, dtype=np.int64), np.ascontiguousarray(ret, dtype=np.int64),
-        _cumulative(np.full((2, 2), 0.5)), 1, 1, 1.0, 1, 1, 4, 0, 2, 0,
+        _cumulative(np.full((2, 2), 0.5)), True, 1, 1, 1.0, 1, 1, 4, 0, 2, 0,
     )
 
 
@@ -313,7 +320,7 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     _ensure_compiled(run_kernel)
     t0 = time.perf_counter()
     (st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves) = run_kernel(
-        fwd, ret, cum, n, NC, 1.0 / S_pe, S_mm, m, cycles, warmup, batches, seed
+        fwd, ret, cum, _uniform(cum), n, NC, 1.0 / S_pe, S_mm, m, cycles, warmup, batches, seed
     )
     wall = time.perf_counter() - t0
     window = cycles - warmup

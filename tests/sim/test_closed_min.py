@@ -327,3 +327,35 @@ def test_target_ci_lengthens_an_imprecise_run_up_to_max_cycles(tmp_cache):
         closed_min.simulate(**base, max_cycles=8000)
     with pytest.raises(ValueError, match="max_cycles"):
         closed_min.simulate(**base, target_ci=0.1, max_cycles=100)
+
+
+# --------------------------------------------------------------------------- the uniform destination draw
+
+
+@pytest.mark.parametrize("k, n", [(2, 3), (2, 6), (4, 3)])
+def test_the_uniform_draw_is_the_binary_search_bit_for_bit(k, n):
+    """With a uniform reference matrix and ``N`` a power of two the kernel draws a destination as ``floor(u N)``
+    instead of searching ``u`` in the cumulative row; the two must give the same run, every accumulator."""
+    from models.networks.multistage import MultistageNetwork
+    from models.networks.patterns import reference_matrix
+    from models.sim._closed_min_kernel import run_kernel
+    from models.sim.closed_min import _cumulative, _uniform
+
+    net = MultistageNetwork("omega", k, n)
+    fwd = np.ascontiguousarray(net.forward_route()[0], dtype=np.int64)
+    ret = np.ascontiguousarray(net.return_route()[0], dtype=np.int64)
+    cum = _cumulative(reference_matrix("uniform", net.N))
+    assert _uniform(cum)
+    fast, search = (run_kernel(fwd, ret, cum, uniform, n, 4, 1.0 / 1.5, 2, 1, 4000, 400, 4, 7)
+                    for uniform in (True, False))
+    for a, b in zip(fast, search):
+        assert np.array_equal(a, b)
+
+
+def test_only_a_uniform_matrix_of_a_power_of_two_takes_the_direct_draw():
+    from models.networks.patterns import reference_matrix
+    from models.sim.closed_min import _cumulative, _uniform
+
+    assert _uniform(_cumulative(reference_matrix("uniform", 64)))
+    assert not _uniform(_cumulative(reference_matrix("uniform", 9)))  # (j + 1) / 9 is rounded: keep the search
+    assert not _uniform(_cumulative(reference_matrix("hot_spot", 64, h=0.1)))
