@@ -75,7 +75,8 @@ def compare(path: str, cycles: int, repeat: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cycles", type=int, default=200_000)
-    ap.add_argument("--repeat", type=int, default=1, help="runs per case; the fastest is shown")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs per case, the fastest shown (with --compare: runs per side, the median compared)")
     ap.add_argument("--compare", default=None, help="PYTHONPATH of the simulator to compare against")
     args = ap.parse_args()
     if args.compare:
