@@ -34,7 +34,7 @@ out = {{"ideal": {{}}, "booksim": {{}}, "cycles": {{}}}}
 for name, (topo, kw) in CASES.items():
     r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
     out["ideal"][name] = [r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
-                          r.work["routing_attempts"], r.work["channel_visits"]]
+                          r.work["routing_attempts"], r.work["vc_visits"]]
     out["cycles"]["ideal " + name] = {{k: v for k, v in r.work.items() if k.startswith("cycles_")}}
 for name, (topo, kw) in BCASES.items():
     r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3)

@@ -46,7 +46,7 @@ def test_both_routers_report_the_same_parameters():
     assert differ == {"router", "injection_vcs", "ejection_vcs"}
     assert (ideal.params["injection_vcs"], ideal.params["ejection_vcs"]) == (2, 1)
     assert (booksim.params["injection_vcs"], booksim.params["ejection_vcs"]) == (1, 2)
-    assert set(ideal.work) - {"routing_attempts", "channel_visits"} == {"generated", "delivered"}
+    assert set(ideal.work) - {"routing_attempts", "vc_visits"} == {"generated", "delivered"}
     assert set(booksim.work) - {"vc_alloc_requests", "sw_alloc_requests"} == {"generated", "delivered"}
 
 
@@ -61,7 +61,7 @@ def _decode(topo, routing, vcs, u, d, *, a0=None, half=0, vej=1, first=False):
     cfg = K.Config(n=N, p=P, v=rt.vcs, b=2, r=1, routing=rt.kind, a0=rt.a0 if a0 is None else a0,
                    has_esc=rt.has_escape, escape_levels=rt.escape_levels, half=half, traffic=0, length=0, M=8,
                    geop=0.125, rate=0.01, warmup=0, maxcyc=10, satlim=10, dlthresh=10, tie=0, self_traffic=0,
-                   streams=1, vej=vej)
+                   streams=1, vej=vej, lw=0)
     inuse = np.zeros(vbase[-1], np.int8)  # BookSim's flags: all free
     out = np.zeros(vbase[-1], np.int32)
     n = steps.allowed(u, d, 0, 0, 0, cfg, net.route, net.minp, net.pchan, vbase, C + N + u, inuse, out, first)

@@ -71,7 +71,7 @@ class WormholeResult(Result):
     mean_in_network: float = math.nan  # time-averaged messages past the source queue
     window_cycles: int = 0  # cycles of the measured window
     stop_reason: str = ""
-    work: dict = dataclasses.field(default_factory=dict)  # kernel counters (routing attempts, channel visits)
+    work: dict = dataclasses.field(default_factory=dict)  # kernel counters (routing attempts, VC visits)
     channel_load: np.ndarray = None  # flits / cycle on each network channel (topology.channels order), window
     # the blocking time b of a measured message: its network latency minus the zero-load network latency of its
     # hop count (torus_ipp eq. 4, t = m + d + b), cycles; NaN where not measured (saturated, geometric lengths,

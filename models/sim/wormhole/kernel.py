@@ -8,31 +8,28 @@ channels (PE -> router of node ``u``), ``C+N..C+2N-1`` the ejection channels
 object, so that everything the cycle needs about one VC (or channel, message,
 node) sits in one cache line and is read by name (``vc[b].nin``):
 
-``vc``    (:data:`VC`, 32 bytes) per virtual channel, the fields the flit traversal reads, and
-``vo``    (:data:`VCO`, 32 bytes) the same VC's fields for VC allocation and routing (split so
-    that the traversal's working set is half as large).  Channel ``ch`` owns VCs
-    ``chan[ch].base .. chan[ch].base + chan[ch].nvc - 1``.  A VC is held by one
-    message (``vo.owner``, of ``len`` flits) from the moment its header is
-    granted the VC until the message's tail flit leaves the VC's buffer, so a
-    buffer holds flits of one message only and is described by counters:
-    ``nin`` / ``nout`` flits in / out so far (``nin - nout`` buffered; a free VC
-    keeps ``nin = len``), ``prv`` the upstream VC of the same message,
-    ``lastout`` the last cycle a flit left, ``nxt`` the VC the message was granted next,
-    ``up`` / ``uplast`` a copy of ``prv``'s flits in and last cycle one entered; ``vo.chan``
-    its channel, ``vo.router`` the node whose router the buffer feeds, ``vo.hdrt``
-    the cycle the buffered header may be routed, ``vo.seen`` the router's release
-    count when its last routing attempt failed.  The ejection "buffer" is the PE (a sink).
+``vo``    (:data:`VCO`, 32 bytes) per virtual channel, the fields VC allocation and routing read.  Channel
+    ``ch`` owns VCs ``chan[ch].base .. chan[ch].base + chan[ch].nvc - 1``.  A VC is held by one message
+    (``vo.owner``) from the moment its header is granted the VC until the message's tail flit leaves the
+    VC's buffer, so a buffer holds flits of one message only; ``vo.chan`` its channel, ``vo.router`` the
+    node whose router the buffer feeds, ``vo.hdrt`` the cycle the buffered header may be routed,
+    ``vo.seen`` the router's release count when its last routing attempt failed.  The ejection "buffer"
+    is the PE (a sink).
+``wr``    (:data:`Worms`) the messages in the network as worms: a worm's hops are the VCs it holds, in path
+    order (hop 0 its injection VC), each with ``n``, the flits that have entered it (so the flits in a
+    buffer are ``n`` minus the next hop's ``n``: no count is stored twice), its channel, and ``go``,
+    :data:`SOLO` or the arbitration's choice.  ``vc`` (:data:`VC`) maps a VC to its worm and hop.
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
-    :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr``,
-    number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits ``want`` (the VCs
-    the traversal looks at) and its index ``pos`` in the active list (kept only with ``CHECKS``).
+    :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr`` (and ``sn0``, for a lone VC's
+    moves, :func:`_wait`), number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits
+    ``want`` (the VCs that wait for a flit), whether it is on the contended list ``incon``.
 ``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
     the source queues).
 ``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
     into the injection channel, VC releases at its router, its injection and
     ejection channels.
-``lists`` (:data:`Lists`) work lists: active channels (one segment per channel type), pending headers
-    (in the order: cycle the header arrived, VC number), nodes with a non-empty source queue.
+``lists`` (:data:`Lists`) work lists: contended channels, worms that may move, pending headers (in the
+    order: cycle the header arrived, VC number), nodes with a non-empty source queue.
 ``mm``    (:data:`Mmpp`) the MMPP(2) modulating chains of the nodes.
 ``tags``  (:data:`Tags`) per measured message: latency, network latency,
     source wait, hops, done flag.
@@ -50,9 +47,10 @@ per call -- per visited channel and per routing attempt, a fifth of the
 cycle loop's time in the profile.
 
 One cycle ``t`` (every phase reads the state left by the previous one; a
-VC receives and sends at most one flit per cycle, and "start of cycle"
-counts are reconstructed from the ``uplast`` / ``lastout`` stamps, so
-the in-place update equals a synchronous one):
+VC receives and sends at most one flit per cycle, and the traversal reads
+the counts of the start of the cycle -- a worm's hops are visited from the
+head back, so the hop behind has not moved yet and the hop ahead's old count
+is carried -- so the in-place update equals a synchronous one):
 
 1. generation: new messages join their node's source queue (FIFO);
 2. injection: the head of a non-empty source queue takes a free injection
@@ -69,7 +67,12 @@ the in-place update equals a synchronous one):
    flits in the VC's buffer at the start of the cycle); the injection
    channel moves at most one flit per cycle from the PE; the ejection
    channel moves one flit per cycle into the PE.  A header that crosses
-   in cycle ``t`` may be routed again in cycle ``t + router_delay``;
+   in cycle ``t`` may be routed again in cycle ``t + router_delay``.
+   Done worm by worm: the channels where two or more VCs wait are arbitrated
+   first (:func:`_arbitration`); then each worm moves, from its head back, the
+   flits of its hops that are alone on their channel and ready, or chosen
+   (:func:`_advance`).  A worm none of whose hops was ready sleeps (leaves the
+   worm list) until its header is granted a VC: nothing else changes its counts;
 5. bookkeeping: the window's time averages, the deadlock, saturation and
    stop tests (:func:`close_cycle`, :func:`all_measured`, shared with
    :mod:`.booksim_kernel`).
@@ -100,23 +103,30 @@ from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, PROFILE, RUNNING, S
 # channel types
 CT_NET, CT_INJ, CT_EJ = 0, 1, 2
 
-# prefetch distances of the traversal, in active-list entries
-PF_CHAN, PF_VC = 6, 3
-
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
-#: one virtual channel, the fields the flit traversal reads (32 bytes: two VCs per cache line); the
-#: cycle stamps are int32 (:func:`.simulate.simulate` keeps ``max_cycles`` below ``2**31 - 16``).
-#: ``up`` / ``uplast`` mirror the upstream VC's flits in and the last cycle one entered it (kept by
-#: the traversal through the upstream's ``nxt``, the VC its message was granted next, -1: header not
-#: routed yet), so that :func:`_pick` reads only the records of the channel it visits.
-VC = np.dtype([("len", _i4), ("nin", _i4), ("nout", _i4), ("prv", _i4), ("lastout", _i4),
-               ("nxt", _i4), ("up", _i4), ("uplast", _i4)], align=True)
+#: ``HOP.go`` of a hop whose VC is the only one of its channel waiting for a flit
+SOLO = -2
+#: the count of the slots around a worm's hops that stand for the PE: before its injection VC (flits always
+#: wait there) and after its ejection VC (never full)
+BIG = 1 << 30
+
+#: one virtual channel: the worm that holds it and the VC's place on the worm's path (its ``hop``)
+VC = np.dtype([("worm", _i4), ("hop", _i4)])
 #: one virtual channel, the fields VC allocation and routing read (32 bytes)
 VCO = np.dtype([("owner", _i4), ("chan", _i4), ("router", _i4), ("hdrt", _i8), ("seen", _i8)], align=True)
+#: one hop of a worm's path: the flits that have entered its VC ``n``, the VC ``vc``, its channel ``ch``, and
+#: ``go``: :data:`SOLO` when the VC is the only one of its channel waiting for a flit, else the last cycle
+#: the channel's arbitration chose it (-1: not yet)
+HOP = np.dtype([("n", _i4), ("vc", _i4), ("ch", _i4), ("go", _i4)])
+#: one worm (a message in the network): its message ``m``, path length ``L`` (hop 0 its injection VC, then
+#: its network VCs and, once granted, its ejection VC, then ``ej = 1``), ``t0`` the first hop whose VC
+#: waits for a flit (the tail has entered every VC before it), ``len`` its flits, ``sleep`` (off the worm
+#: list: no hop was ready), ``next`` the free list
+WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4), ("sleep", _i4), ("next", _i4)])
 #: one physical channel
-CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("rr", _i4), ("busy", _i4), ("pos", _i4),
-                 ("src", _i4), ("dst", _i4), ("want", _i4)], align=True)
+CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("rr", _i4), ("busy", _i4),
+                 ("incon", _i4), ("src", _i4), ("dst", _i4), ("want", _i4), ("sn0", _i4)], align=True)
 #: one message slot
 MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("state", _i4), ("next", _i4),
                 ("tgen", _i8), ("tinj", _i8), ("tag", _i8), ("tie", _i8)], align=True)
@@ -127,15 +137,16 @@ NODE = np.dtype([("qhead", _i4), ("qtail", _i4), ("qlen", _i4), ("inlist", _i4),
 #: (``prefix``), messages in the system / network; cycles without a flit moving (``idle``); flit hops;
 #: network flits, deliveries, generations and cycles in the window; the free list's head; entries of the
 #: pending-header and source-queue lists; the longest message so far; generated
-#: messages; messages in the system when the window opened; routing attempts, channel visits; the
+#: messages; messages in the system when the window opened; routing attempts, VC visits; the
 #: wrapper's ``target`` and ``chunk_end``; the next Poisson arrival; the time integral of the messages
-#: in the network over the window
+#: in the network over the window; contended channels ``ncon``, worms ``nworm`` and the worms' free list ``wfree``
 SCALARS = np.dtype([
     ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8),
     ("insys", _i8), ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8),
     ("deliv_w", _i8), ("gen_w", _i8), ("cyc_w", _i8), ("free", _i8), ("npend", _i8),
     ("nq", _i8), ("maxlen", _i8), ("gen", _i8), ("insys_w0", _i8), ("alloc_tries", _i8),
-    ("chan_visits", _i8), ("target", _i8), ("chunk_end", _i8), ("nextarr", _f8), ("innet_acc", _f8),
+    ("vc_visits", _i8), ("target", _i8), ("chunk_end", _i8), ("nextarr", _f8), ("innet_acc", _f8),
+    ("ncon", _i8), ("nworm", _i8), ("wfree", _i8),
     ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8), ("clk_traversal", _i8),
     ("clk_bookkeeping", _i8),
 ], align=True)
@@ -151,18 +162,21 @@ PHASES = ("generation", "injection", "vc_allocation", "traversal", "bookkeeping"
 #: ``rate`` per node; warm-up messages, max cycles ``maxcyc``, saturation backlog ``satlim``, deadlock
 #: threshold ``dlthresh`` (cycles without a flit moving); random DOR ties ``tie``, ``self_traffic``;
 #: messages a node may be writing into its injection channel at once ``streams``; VCs of an
-#: ejection channel ``vej``
+#: ejection channel ``vej``; the slots of a worm's hops ``lw`` (its longest path in VCs and two, :data:`Worms`)
 Config = namedtuple("Config", [
     "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "M",
-    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej",
+    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej", "lw",
 ])
-#: work lists: active channels ``act`` (NCH: the active channels of type ``k`` (``CT_*``) are
-#: ``act[seg[k] : seg[k] + nact[k]]``, ``seg`` the first channel of each type, ``nact`` (int64) their counts),
-#: pending headers ``pend``, nodes with a non-empty source queue ``qlist``; ``vbase`` (NCH + 1, int32):
-#: ``chan[ch].base`` and, last, the number of VCs, a dense copy that the traversal's look-ahead reads to
-#: prefetch a channel's VCs without waiting for its channel record (and the routing function,
-#: :func:`allowed`, reads for a channel's first VC); ``granted``: one entry, the VC :func:`_route` grants
-Lists = namedtuple("Lists", ["act", "pend", "qlist", "vbase", "granted", "seg", "nact"])
+#: work lists: the contended channels ``con`` (two or more VCs waiting for a flit; NCH), the worms in the
+#: network ``worms``, the VCs left alone on their channel in this cycle ``solo`` (NCH), pending headers ``pend``
+#: (in the order: cycle the header arrived, VC number), nodes with a non-empty source queue ``qlist``;
+#: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs (the routing function,
+#: :func:`allowed`, reads a channel's first VC there); ``granted``: one entry, the VC :func:`_route` grants
+Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted"])
+#: the worms (:data:`WORM`, one per VC: a worm holds at least one) and their hops (:data:`HOP`, ``cfg.lw`` slots
+#: per worm: worm ``w``'s hop ``j`` is ``hop[w * cfg.lw + j + 1]``; the slots before hop 0 and after the
+#: head stand for the PE or an empty next buffer, :func:`_ready`)
+Worms = namedtuple("Worms", ["rec", "hop"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc`` over the window,
 #: ``flits`` per network channel in the window
 Hist = namedtuple("Hist", ["nch", "acc", "flits"])
@@ -178,85 +192,62 @@ def _first_free(vo, lo, hi):
 
 
 @njit(cache=CACHE, inline="always")
-def _take(vc, vo, b, m, M, prv):
-    """Message ``m`` (``M`` flits) takes VC ``b``; its flits come from VC ``prv`` (-1: the PE)."""
-    vo[b].owner = m
-    x = vc[b]
-    x.len = M
-    x.nin = 0
-    x.nout = 0
-    x.prv = prv
-    x.nxt = -1
-    if prv >= 0:  # granted in phase 3 of a cycle: no flit has entered prv in this cycle yet
-        x.up = vc[prv].nin
-        x.uplast = -1
-
-
-@njit(cache=CACHE, inline="always")
-def _activate(chan, ch, lists):
-    """Put channel ``ch`` on the active list, in its type's segment, unless it is on it (a channel is on the
-    list iff one of its VCs waits for a flit: ``want != 0``; the caller sets the new VC's bit after this)."""
+def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
+    """Worm ``w`` takes VC ``b`` (of channel ``ch``, returned) as its hop ``j``: the VC's bit joins its channel's
+    ``want`` (the VCs that wait for a flit).  The channel was idle: the VC is alone (:data:`SOLO`); it was
+    alone: both VCs now contend (the channel joins ``lists.con``), and the round-robin pointer the lone VC left
+    is set (a lone VC's moves do not write ``rr``: its last move did if ``n`` passed ``sn0``, its count when it
+    became alone).  The slot past the new head reads as a buffer no flit has left (``n = 0``) or, for the
+    ejection VC, the PE (:data:`BIG`: never full)."""
+    vo[b].owner = wr.rec[w].m
+    v = vc[b]
+    v.worm = w
+    v.hop = j
+    ch = vo[b].chan
     c = chan[ch]
-    if c.want == 0:
-        k = c.typ
-        pos = lists.seg[k] + lists.nact[k]
-        lists.nact[k] += 1
-        c.pos = pos
-        lists.act[pos] = ch
-
-
-@njit(cache=CACHE, inline="always")
-def _ready(x, t, B, from_vc, to_buffer):
-    """Whether held VC ``x`` (its tail not in yet) can take a flit in cycle ``t``: a flit has been upstream since
-    the start of the cycle (``from_vc``: upstream is a VC, not the PE) and its buffer held fewer than ``B``
-    flits at the start of the cycle (``to_buffer``: not the PE)."""
-    if from_vc:  # the upstream VC (its flits out = x.nin), from the mirror
-        avail = x.up - x.nin
-        if x.uplast == t:
-            avail -= 1
-        if avail <= 0:
-            return False
-    if to_buffer:
-        cnt = x.nin - x.nout
-        if x.lastout == t:
-            cnt += 1
-        if cnt >= B:
-            return False
-    return True
-
-
-@njit(cache=CACHE, inline="always")
-def _pick(vc, c, t, B, from_vc, to_buffer):
-    """The VC of channel ``c`` that moves a flit in cycle ``t`` (round-robin from ``c.rr``, which
-    advances past it), or -1.  The candidates are the bits of ``c.want`` (held, tail not in yet), visited
-    from ``c.rr`` on and around (a single candidate without the loops); one is chosen if :func:`_ready`."""
-    nv = np.int64(c.nvc)
-    base = np.int64(c.base)
+    s = uidx(w * cfg.lw + j + 1)
+    h = wr.hop[s]
+    h.n = 0
+    h.vc = b
+    h.ch = ch
+    wr.hop[s + np.uint64(1)].n = BIG if c.typ == CT_EJ else 0
     want = np.int64(c.want)
-    if want & (want - 1) == 0:  # one candidate (the common case)
-        k = ctz(want)
-        if _ready(vc[uidx(base + k)], t, B, from_vc, to_buffer):
-            k += 1
-            c.rr = k if k < nv else 0
-            return base + k - 1
-        return -1
-    r = np.int64(c.rr)
-    hi = want >> r
-    while hi:
-        k = r + ctz(hi)
-        hi &= hi - 1
-        if _ready(vc[uidx(base + k)], t, B, from_vc, to_buffer):
-            k += 1
-            c.rr = k if k < nv else 0
-            return base + k - 1
-    lo = want & ((np.int64(1) << r) - 1)
-    while lo:
-        k = ctz(lo)
-        lo &= lo - 1
-        if _ready(vc[uidx(base + k)], t, B, from_vc, to_buffer):
-            c.rr = k + 1
-            return base + k
-    return -1
+    if want == 0:
+        h.go = SOLO
+        c.sn0 = 0
+    else:
+        h.go = -1
+        if want & (want - 1) == 0:  # the lone VC meets a rival
+            k = ctz(want)
+            o = vc[uidx(c.base + k)]
+            oh = wr.hop[uidx(o.worm * cfg.lw + o.hop + 1)]
+            if oh.n != c.sn0:
+                k += 1
+                c.rr = k if k < c.nvc else 0
+            oh.go = -1
+            if c.incon == 0:
+                c.incon = 1
+                lists.con[sc.ncon] = ch
+                sc.ncon += 1
+    c.want = np.int32(want | (np.int64(1) << (b - c.base)))
+    c.busy += 1
+    return ch
+
+
+@njit(cache=CACHE, inline="always")
+def _unwait(c, k, lists, nsolo):
+    """The tail has entered VC ``k`` of channel ``c`` (in this cycle: it moved, so its move set ``rr`` when it
+    contended): the VC waits no more.  A VC left alone is listed in ``lists.solo`` (it becomes :data:`SOLO`
+    after the traversal: in this cycle its channel has moved its flit).  The new length of that list."""
+    want = np.int64(c.want) & ~(np.int64(1) << k)
+    c.want = np.int32(want)
+    if want == 0:  # a lone VC's last move
+        k += 1
+        c.rr = k if k < c.nvc else 0
+    elif want & (want - 1) == 0:
+        lists.solo[uidx(nsolo)] = c.base + ctz(want)
+        nsolo += 1
+    return nsolo
 
 
 # ----------------------------------------------------------------- routing
@@ -326,10 +317,10 @@ def _generation(t, cfg, sc, mm, rng, msg, node, qlist, tagcap):
 
 
 @njit(cache=CACHE, inline="always")
-def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists):
+def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists, wr):
     """2. Injection VCs: the head of each non-empty source queue takes a free VC of its node's injection
-    channel while fewer than ``cfg.streams`` of the node's messages are being written into it (the channel
-    joins the active list)."""
+    channel while fewer than ``cfg.streams`` of the node's messages are being written into it (the message
+    becomes a worm, with the injection VC as its hop 0)."""
     qlist = lists.qlist
     w = 0
     for i in range(sc.nq):
@@ -345,10 +336,19 @@ def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists):
             m = q.qhead
             q.qhead = msg[m].next
             q.qlen -= 1
-            _take(vc, vo, b, m, msg[m].len, -1)
-            _activate(chan, ch, lists)
-            chan[ch].busy += 1
-            chan[ch].want |= np.int32(1) << np.int32(b - lo)
+            wk = sc.wfree
+            x = wr.rec[wk]
+            sc.wfree = x.next
+            x.m = m
+            x.L = 1
+            x.t0 = 0
+            x.len = msg[m].len
+            x.ej = 0
+            x.sleep = 0
+            wr.hop[uidx(wk * cfg.lw)].n = BIG
+            lists.worms[sc.nworm] = wk
+            sc.nworm += 1
+            _wait(wk, 0, b, cfg, chan, vc, vo, wr, lists, sc)
             msg[m].tinj = t
             sc.innet += 1
             q.writing += 1
@@ -365,10 +365,11 @@ def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists):
 
 
 @njit(cache=CACHE, inline="always")
-def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc):
+def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc, wr):
     """3. Routing / VC allocation: every header that has spent ``cfg.r`` cycles in its router, oldest
-    request first, is granted the first free VC its routing function allows (:func:`_route`), if any; a
-    header that failed is not tried again until a VC is released at its router."""
+    request first, is granted the first free VC its routing function allows (:func:`_route`), if any: the
+    VC becomes the next hop of the message's worm.  A header that failed is not tried again until a VC is
+    released at its router."""
     pend = lists.pend
     tries = 0
     w = 0
@@ -390,21 +391,28 @@ def _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, nch, rng, sc):
             pend[w] = b
             w += 1
             continue
-        _take(vc, vo, nb, m, vc[b].len, b)
-        vc[b].nxt = nb
-        ch = vo[nb].chan
-        _activate(chan, ch, lists)
-        c = chan[ch]
+        wk = vc[b].worm
+        wx = wr.rec[uidx(wk)]
+        j = wx.L
+        if CHECKS:
+            assert j + 2 < cfg.lw and vc[b].hop == j - 1  # the header is at the worm's head
+        wx.L = j + 1
+        ch = _wait(wk, j, nb, cfg, chan, vc, vo, wr, lists, sc)
+        if wx.sleep:  # its hops may be ready again
+            wx.sleep = 0
+            lists.worms[sc.nworm] = wk
+            sc.nworm += 1
+        c = chan[uidx(ch)]
         if c.typ == CT_NET:
-            k = c.busy
+            k = c.busy - 1
             nch[k] -= 1
             nch[k + 1] += 1
             mr = msg[m]
             mr.hops += 1
             if cfg.routing != KIND_FIXED_ESCAPE:
                 mr.state = state_after(cfg, mr.state, nb - c.base, node[u].label, net.chan_up[ch])
-        c.busy += 1
-        c.want |= np.int32(1) << np.int32(nb - c.base)
+        else:
+            wx.ej = 1
     sc.npend = w
     sc.alloc_tries += tries
 
@@ -447,108 +455,162 @@ def _release(yb, vo, chan, node, nch):
 
 
 @njit(cache=CACHE, inline="always")
-def _traverse(typ, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc):
-    """Phase 4 on the active channels of type ``typ`` (a constant: the branches on it fold away), the
-    segment ``act[seg[typ] ..]`` of the active list, compacted in the same pass.  Whether a flit moved."""
-    act = lists.act
-    pend = lists.pend
-    vbase = lists.vbase
-    nch = hist.nch
+def _ready(up, n, ahead, B):
+    """Whether a hop that had ``n`` flits in at the start of the cycle can take one: a flit waits upstream (the
+    hop behind had ``up`` in; the PE: :data:`BIG`) and its VC holds fewer than ``B`` (the hop ahead had
+    ``ahead`` in; past the head: 0, or :data:`BIG` past an ejection VC, whose PE never fills).  Branch-free."""
+    return (up - n > 0) & (n - ahead < B)
+
+
+@njit(cache=CACHE, inline="always")
+def _arbitration(t, cfg, vc, chan, lists, wr, sc):
+    """4a. Switch arbitration of the contended channels (``lists.con``, compacted in the same pass: a channel
+    with fewer than two waiting VCs leaves it): round-robin from ``rr`` among the VCs that are ready at the
+    start of the cycle (:func:`_ready`); the chosen VC's hop gets ``go = t`` and ``rr`` moves past it."""
+    con = lists.con
+    hop = wr.hop
     B = cfg.b
+    lw = cfg.lw
+    n = sc.ncon
+    if CHECKS and t & 1:  # a checked build visits the list in reverse every other cycle: no result may change
+        for i in range(n // 2):
+            a = con[i]
+            con[i] = con[n - 1 - i]
+            con[n - 1 - i] = a
+    w = 0
+    for i in range(n):
+        ch = con[uidx(i)]
+        c = chan[uidx(ch)]
+        want = np.int64(c.want)
+        if want & (want - 1) == 0:
+            c.incon = 0
+            continue
+        con[uidx(w)] = ch
+        w += 1
+        nv = np.int64(c.nvc)
+        base = np.int64(c.base)
+        r = np.int64(c.rr)
+        rot = (want >> r) | ((want & ((np.int64(1) << r) - 1)) << (nv - r))  # VCs r.., then 0..r-1
+        while rot:
+            k = ctz(rot)
+            rot &= rot - 1
+            k = k + r if k + r < nv else k + r - nv
+            v = vc[uidx(base + k)]
+            s = uidx(v.worm * lw + v.hop + 1)
+            if _ready(hop[s - np.uint64(1)].n, hop[s].n, hop[s + np.uint64(1)].n, B):
+                hop[s].go = t
+                k += 1
+                c.rr = k if k < nv else 0
+                break
+    sc.ncon = w
+
+
+@njit(cache=CACHE, inline="always")
+def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
+    """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass): the hops that wait for a
+    flit, from the head back to ``t0``, each move one flit if its VC is alone on its channel and ready
+    (:func:`_ready`, from the counts at the start of the cycle: the hop behind has not moved yet, and the hop
+    ahead's old count is carried from the step before), or if the arbitration chose it.  A header that
+    crosses is routed ``cfg.r`` cycles later.  A delivered worm leaves the list; so does a worm none of whose
+    hops was ready: its counts did not change, so none will be until its header is granted a VC
+    (:func:`_vc_allocation` wakes it).  ``(moved, solo)``: whether a flit moved, the length of ``lists.solo``."""
+    worms = lists.worms
+    pend = lists.pend
+    nch = hist.nch
+    hop = wr.hop
+    B = cfg.b
+    lw = cfg.lw
     npend = sc.npend
-    moved = False
     measuring = sc.phase == MEASURE
+    moved = False
     hops = 0
     netflits = 0
-    lo = lists.seg[typ]
-    hi = lo + lists.nact[typ]
-    if CHECKS:  # a checked build visits the segment in reverse every other cycle: no result may change
-        if t & 1:
-            for i in range(lo, lo + (hi - lo) // 2):
-                j = hi - 1 - (i - lo)
-                a, z = act[i], act[j]
-                act[i], act[j] = z, a
-                chan[z].pos = i
-                chan[a].pos = j
-    w = lo  # the segment is compacted in the same pass
-    for i in range(lo, hi):
-        # prefetch: the channel record PF_CHAN entries ahead, its VCs PF_VC entries ahead
-        if i + PF_CHAN < hi:
-            prefetch(chan, act[uidx(i + PF_CHAN)])
-        if i + PF_VC < hi:
-            cq = uidx(act[uidx(i + PF_VC)])
-            prefetch(vc, vbase[cq])
-            prefetch(vc, vbase[cq + np.uint64(1)] - 1)
-        ch = act[uidx(i)]
-        c = chan[uidx(ch)]
-        if CHECKS:
-            assert c.want != 0 and c.pos == i and c.typ == typ  # one entry per channel with a VC that waits
-        b = _pick(vc, c, t, B, typ != CT_INJ, typ != CT_EJ)
-        if b < 0:
-            act[uidx(w)] = ch
-            if CHECKS:
-                c.pos = w
-            w += 1
-            continue
-        moved = True
-        x = vc[uidx(b)]
-        M = x.len
-        nin = x.nin + 1
-        if CHECKS:
-            assert vo[b].owner >= 0 and nin <= M and (typ == CT_EJ or nin - x.nout <= B)
-        if typ == CT_INJ:
-            if nin == M:
-                node[msg[vo[b].owner].src].writing -= 1  # the tail enters: the source may start the next message
-        else:
-            # the flit leaves the upstream VC: every flit out of it enters b, so its flits out
-            # equal b's flits in (stored, not read: the upstream record need not be fetched)
-            yb = x.prv
-            y = vc[uidx(yb)]
-            y.nout = nin
-            y.lastout = t
-            if nin == M:
-                _release(yb, vo, chan, node, nch)
-        # the flit enters b
-        x.nin = nin
-        if nin == M:  # the tail: b takes no more flits
-            c.want &= ~(np.int32(1) << np.int32(b - c.base))
-        if typ != CT_EJ:
-            nx = x.nxt
-            if nx >= 0:  # mirror into the next VC of the message
-                z = vc[uidx(nx)]
-                z.up = nin
-                z.uplast = t
-        if typ == CT_EJ:
-            hops += 1
-            if nin == M:
-                _deliver(b, t, c, vo, node, msg, tags, sc, measuring)
-        else:
-            if typ == CT_NET:
+    visits = 0
+    nsolo = 0
+    nw = sc.nworm
+    if CHECKS and t & 1:  # a checked build visits the worms in reverse every other cycle: no result may change
+        for i in range(nw // 2):
+            a = worms[i]
+            worms[i] = worms[nw - 1 - i]
+            worms[nw - 1 - i] = a
+    kept = 0
+    for i in range(nw):
+        wk = np.int64(worms[uidx(i)])
+        x = wr.rec[uidx(wk)]
+        L = np.int64(x.L)
+        t0 = np.int64(x.t0)
+        M = np.int64(x.len)
+        ej = np.int64(x.ej)
+        hb = wk * lw + 1  # hop j's slot is hb + j
+        visits += L - t0
+        ahead = np.int64(hop[uidx(hb + L)].n)
+        n = np.int64(hop[uidx(hb + L - 1)].n)
+        anyready = False
+        done = False
+        for j in range(L - 1, t0 - 1, -1):
+            s = uidx(hb + j)
+            up = np.int64(hop[s - np.uint64(1)].n)
+            h = hop[s]
+            g = np.int64(h.go)
+            ready = _ready(up, n, ahead, B)
+            anyready |= ready
+            old = n
+            ahead = n
+            n = up
+            if not ((ready & (g == SOLO)) | (g == t)):
+                continue
+            moved = True
+            n1 = old + 1
+            h.n = np.int32(n1)
+            if j == 0:  # the injection VC
+                if n1 == M:  # the tail enters: the source may start its next message
+                    node[msg[x.m].src].writing -= 1
+            else:
                 hops += 1
+                if n1 == M:  # the tail leaves the VC behind
+                    _release(hop[s - np.uint64(1)].vc, vo, chan, node, nch)
+                if ej and j == L - 1:  # the ejection VC
+                    if n1 == M:
+                        c = chan[uidx(h.ch)]
+                        nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
+                        _deliver(h.vc, t, c, vo, node, msg, tags, sc, measuring)
+                        x.next = sc.wfree
+                        sc.wfree = wk
+                        done = True
+                    continue
                 if measuring:
                     netflits += 1
-                    hist.flits[uidx(ch)] += 1
-            if nin == 1:
+                    hist.flits[uidx(h.ch)] += 1
+            if n1 == 1:  # the header enters: routed R cycles from now
+                b = np.int64(h.vc)
                 xo = vo[uidx(b)]
                 xo.hdrt = t + cfg.r
                 xo.seen = -1
                 pend[uidx(npend)] = b
                 npend += 1
-                # the header is routed R cycles from now: fetch its routing-table entries
+                # fetch its routing-table entries
                 idx = xo.router * cfg.n + msg[xo.owner].dest
                 prefetch(net.route, idx)
                 prefetch(net.minp, idx * cfg.p)
-        if c.want != 0:  # kept
-            act[uidx(w)] = ch
-            if CHECKS:
-                c.pos = w
-            w += 1
-    lists.nact[typ] = w - lo
+            if n1 == M:  # the tail: this VC takes no more flits
+                if CHECKS:
+                    assert j == t0
+                c = chan[uidx(h.ch)]
+                nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
+                x.t0 = j + 1
+        if done:
+            continue
+        if anyready:
+            worms[uidx(kept)] = wk
+            kept += 1
+        else:
+            x.sleep = 1
+    sc.nworm = kept
     sc.npend = npend
-    sc.chan_visits += hi - lo
+    sc.vc_visits += visits
     sc.flithops += hops
     sc.netflits_w += netflits
-    return moved
+    return moved, nsolo
 
 
 @njit(cache=CACHE, inline="always")
@@ -565,67 +627,98 @@ def _sort_new(pend, lo, hi):
 
 
 @njit(cache=CACHE, inline="always")
-def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc):
-    """4. Switch / link traversal: every channel on the active list moves at most one flit, round-robin
-    among its ready VCs (:func:`_pick`); a header that crosses is routed ``cfg.r`` cycles later.  The list
-    is three segments, network, injection and ejection channels, each visited by a loop of its own
-    (:func:`_traverse`).  The headers that crossed join the pending list in the order of their VC numbers
-    (:func:`_sort_new`), not in the order the channels were visited: so the pending list is in the order
-    (cycle the header arrived, VC), and no result depends on the order of the active list.  Whether a flit
-    moved."""
+def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, wr):
+    """4. Switch / link traversal: every channel moves at most one flit, round-robin among its ready VCs.  The
+    contended channels are arbitrated first (:func:`_arbitration`), then every worm moves the flits its hops
+    may (:func:`_advance`); a VC left alone on its channel becomes :data:`SOLO` at the end (``sn0``: its
+    count then).  The headers that crossed join the pending list in the order of their VC numbers
+    (:func:`_sort_new`), not in the order the worms were visited: so the pending list is in the order (cycle
+    the header arrived, VC), and no result depends on the order of the work lists.  Whether a flit moved."""
     npend = sc.npend
-    moved = _traverse(CT_NET, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
-    moved |= _traverse(CT_INJ, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
-    moved |= _traverse(CT_EJ, t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
+    _arbitration(t, cfg, vc, chan, lists, wr, sc)
+    moved, nsolo = _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
+    for i in range(nsolo):
+        b = lists.solo[uidx(i)]
+        v = vc[uidx(b)]
+        h = wr.hop[uidx(v.worm * cfg.lw + v.hop + 1)]
+        h.go = SOLO
+        chan[uidx(vo[uidx(b)].chan)].sn0 = h.n
     _sort_new(lists.pend, npend, sc.npend)
     return moved
 
 
 @njit(cache=CACHE, inline="always")
-def _check(cfg, vc, vo, chan, lists, hist, sc):
+def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
     """The invariants of the state between two cycles (``CHECKS`` only; O(VCs) per cycle): a VC is held by a
-    message iff it counts in its channel's ``busy``; a channel's ``want`` bits are its held VCs whose tail
-    has not entered; the active list holds each channel with a ``want`` bit once, at its ``pos`` in its type's
-    segment; a VC holds at most ``cfg.b`` flits (the ejection "buffer" is the PE) and no more than its
-    message's; the histogram of network channels by busy VCs counts every network channel once; messages in
-    the network <= in the system."""
-    act = lists.act
+    message iff it counts in its channel's ``busy``, and is the hop of the message's worm it names; a
+    channel's ``want`` bits are its held VCs whose tail has not entered; a waiting VC is :data:`SOLO` iff it is
+    its channel's only one, and a channel with two or more is on the contended list; a VC holds at most
+    ``cfg.b`` flits (the ejection "buffer" is the PE) and no more than its message's; the histogram of
+    network channels by busy VCs counts every network channel once; the worms are the messages in the
+    network; messages in the network <= in the system."""
     nchan = chan.size
-    on = 0
     net_channels = 0
+    lw = cfg.lw
     for ch in range(nchan):
         c = chan[ch]
         held = 0
         want = 0
         for j in range(c.nvc):
             b = c.base + j
-            x = vc[b]
             if vo[b].owner >= 0:
                 held += 1
-                assert 0 <= x.nout <= x.nin <= x.len
-                assert c.typ == CT_EJ or x.nin - x.nout <= cfg.b
-                if x.nin < x.len:
+                w = vc[b].worm
+                k = vc[b].hop
+                x = wr.rec[w]
+                s = w * lw + k + 1
+                h = wr.hop[s]
+                assert x.m == vo[b].owner and h.vc == b and h.ch == ch and 0 <= k < x.L
+                up = wr.hop[s - 1].n
+                out = wr.hop[s + 1].n
+                assert (up == BIG) == (k == 0) and (out == BIG) == (c.typ == CT_EJ)
+                assert c.typ == CT_EJ or 0 <= out <= h.n <= x.len
+                assert c.typ == CT_EJ or h.n - out <= cfg.b
+                if h.n < x.len:
                     want |= 1 << j
+                    assert k >= x.t0
+                    assert x.sleep == 0 or not _ready(up, h.n, out, cfg.b)  # a worm asleep has no hop ready
         assert held == c.busy
         assert want == c.want
         if want != 0:
-            on += 1
-            k = c.typ
-            assert lists.seg[k] <= c.pos < lists.seg[k] + lists.nact[k] and act[c.pos] == ch
+            for j in range(c.nvc):
+                if (want >> j) & 1:
+                    v = vc[c.base + j]
+                    g = wr.hop[v.worm * lw + v.hop + 1].go
+                    assert (g == SOLO) == (want & (want - 1) == 0)
+        if want & (want - 1) != 0:
+            assert c.incon == 1
         if c.typ == CT_NET:
             net_channels += 1
-    assert on == lists.nact[0] + lists.nact[1] + lists.nact[2]
+    on = 0
+    for i in range(sc.ncon):
+        assert chan[lists.con[i]].incon == 1
+    for ch in range(nchan):
+        on += chan[ch].incon
+    assert on == sc.ncon
     total = 0
     for v in range(hist.nch.size):
         assert hist.nch[v] >= 0
         total += hist.nch[v]
     assert total == net_channels
+    awake = 0
+    for i in range(sc.nworm):
+        assert wr.rec[lists.worms[i]].sleep == 0
+        awake += 1
+    asleep = 0
+    for w in range(wr.rec.size):
+        asleep += wr.rec[w].sleep
+    assert awake + asleep <= sc.innet
     assert 0 <= sc.innet <= sc.insys
 
 
 # ----------------------------------------------------------------- the cycle loop
 @njit(cache=CACHE, _nrt=False)
-def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
+def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng, wr):
     """Advance the simulation until a stop condition; returns a status code.  One cycle is the five
     phases in order: :func:`_generation`, :func:`_injection`, :func:`_vc_allocation`, :func:`_traversal`,
     then :func:`.steps.close_cycle` and :func:`.steps.all_measured` (with ``CHECKS``, :func:`_check` after
@@ -643,20 +736,20 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng):
         if PROFILE:
             c1 = clock()
             sc.clk_generation += c1 - c0
-        _injection(t, cfg, sc, vc, vo, chan, msg, node, lists)
+        _injection(t, cfg, sc, vc, vo, chan, msg, node, lists, wr)
         if PROFILE:
             c0 = clock()
             sc.clk_injection += c0 - c1
-        _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, hist.nch, rng, sc)
+        _vc_allocation(t, cfg, net, vc, vo, chan, msg, node, lists, hist.nch, rng, sc, wr)
         if PROFILE:
             c1 = clock()
             sc.clk_vc_allocation += c1 - c0
-        moved = _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc)
+        moved = _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, wr)
         if PROFILE:
             c0 = clock()
             sc.clk_traversal += c0 - c1
         if CHECKS:
-            _check(cfg, vc, vo, chan, lists, hist, sc)
+            _check(cfg, vc, vo, chan, lists, hist, sc, wr)
         status = close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, hist.nch, hist.acc)
         if status != RUNNING:
             return status

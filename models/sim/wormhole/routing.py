@@ -557,6 +557,16 @@ def updown(topo: Topology, vcs: int) -> RoutingTables:
                          escape_levels=1, **t)
 
 
+def longest_path(topo: Topology, rt: RoutingTables) -> int:
+    """The most network hops a message can take under the tables ``rt`` on ``topo``: a minimal route's, the
+    diameter; up*/down* (whose escape paths need not be minimal): the diameter (the adaptive hops, minimal, that a
+    message may take first) plus the longest path of its state graph (``2N - 1``: a shortest path visits each of
+    the ``2N`` states at most once)."""
+    D = topo.distances()
+    diameter = int(D[np.isfinite(D)].max()) if D.size else 0
+    return diameter + (2 * topo.n_nodes - 1 if rt.kind == KIND_UPDOWN else 0)
+
+
 def build(topo: Topology, routing: str, vcs: int, escape_levels: int | None = None) -> RoutingTables:
     """The tables of ``routing`` on ``topo`` with ``vcs`` VCs (validates both)."""
     _check_pair(topo, routing)

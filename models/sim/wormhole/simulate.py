@@ -94,7 +94,7 @@ from .booksim import simulate_booksim
 from .common import _traffic  # noqa: F401  (throughput.py reads the traffic argument through this module)
 from .common import (SIM_VERSION, WormholeResult, check_run, initial_state, run_params, run_until_precise,
                      summarise, tag_capacity)
-from .routing import BOOKSIM_ONLY
+from .routing import BOOKSIM_ONLY, longest_path
 
 __all__ = ["simulate", "WormholeResult", "SIM_VERSION"]
 
@@ -275,14 +275,15 @@ def _simulate(topology, **kw):
     s = _allocate(topology, p)
 
     def step(tags):
-        return K.run(s.cfg, s.net, s.vc, s.vo, s.chan, s.msg, s.node, s.lists, s.mm, tags, s.hist, s.sc, s.rng)
+        return K.run(s.cfg, s.net, s.vc, s.vo, s.chan, s.msg, s.node, s.lists, s.mm, tags, s.hist, s.sc, s.rng,
+                     s.worms)
 
     status, s.tags, wall = run_until_precise(step, s.sc, s.tags, p, p.target_ci)
     if status == steps.DEADLOCK:
         raise _deadlock(topology, p, s)
     return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=s.hist.flits[:s.C],
                      params=run_params(topology, p, "ideal"), wall=wall,
-                     work=dict(routing_attempts="alloc_tries", channel_visits="chan_visits",
+                     work=dict(routing_attempts="alloc_tries", vc_visits="vc_visits",
                                **({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES} if steps.PROFILE else {})),
                      zero_load=zero_load_network_latency(p))
 
@@ -339,7 +340,7 @@ def _allocate(topology, p):
     chan["dst"] = np.concatenate([cdst, nodes, nodes])
     NV = int(chan["nvc"].sum())
 
-    vc = _records(NV, K.VC, prv=-1, lastout=-1, nxt=-1, uplast=-1)
+    vc = _records(NV, K.VC, worm=-1, hop=-1)
     vo = _records(NV, K.VCO, owner=-1, seen=-1)
     vo["chan"] = np.repeat(np.arange(NCH), chan["nvc"])
     vo["router"] = chan["dst"][vo["chan"]]
@@ -349,6 +350,10 @@ def _allocate(topology, p):
     node["ej"] = C + N + nodes
     node["label"] = rt.label
 
+    # a worm (a message in the network) holds at least one VC: NV worms; its path is its injection VC, at
+    # most `longest_path` network VCs and its ejection VC, and a slot either side (the kernel's `Worms`)
+    lw = longest_path(topology, rt) + 4
+    worms = K.Worms(_records(NV, K.WORM, next=np.append(np.arange(1, NV), -1)), _records(NV * lw, K.HOP))
     mcap = p.satlim + 2
     msg = _records(mcap, K.MSG, tag=-1)
     msg["next"] = np.arange(1, mcap + 1)
@@ -361,16 +366,16 @@ def _allocate(topology, p):
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 10 * p.B * p.R + 1000),
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams),
-        vej=int(p.ej_v))
+        vej=int(p.ej_v), lw=lw)
     net = steps.pack_net(rt, chan_of)
     sc, mm, rng = initial_state(p, K.SCALARS, p.warmup)
     nch = np.zeros(V + 1, np.int64)
     nch[0] = C
     return types.SimpleNamespace(
         C=C, N=N, cdst=cdst, cfg=cfg, net=net, vc=vc, vo=vo, chan=chan, msg=msg, node=node,
-        lists=K.Lists(np.zeros(NCH, np.int32), np.zeros(NV, np.int32), np.zeros(N, np.int32),
-                      np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32),
-                      np.array([0, C, C + N], np.int64), np.zeros(3, np.int64)),
+        lists=K.Lists(np.zeros(NCH, np.int32), np.zeros(NV, np.int32), np.zeros(NCH, np.int32),
+                      np.zeros(NV, np.int32), np.zeros(N, np.int32),
+                      np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32)), worms=worms,
         mm=mm, tags=steps.alloc_tags(tag_capacity(p, p.messages)),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
 
@@ -383,10 +388,15 @@ def _deadlock(topology, p, s) -> DeadlockError:
     pend = s.lists.pend[: sc["npend"]]
     chans, detail = _deadlock_report(topology, s, pend)
     err = DeadlockError(int(sc["t"]), chans, detail)
-    act = np.concatenate([s.lists.act[o: o + n] for o, n in zip(s.lists.seg, s.lists.nact)])  # the 3 segments
-    err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, act=act, pend=pend, scalars=sc,
-                     tables=p.rt)
+    err.state = dict(vc=s.vc, vo=s.vo, chan=s.chan, msg=s.msg, node=s.node, worms=s.worms,
+                     contended=s.lists.con[: sc["ncon"]], pend=pend, scalars=sc, tables=p.rt)
     return err
+
+
+def _buffered(s, b):
+    """The flits in VC ``b`` (held): in minus out, from its worm's hops."""
+    i = int(s.vc[b]["worm"]) * s.cfg.lw + int(s.vc[b]["hop"]) + 1
+    return int(s.worms.hop[i]["n"]) - int(s.worms.hop[i + 1]["n"])
 
 
 def _deadlock_report(topo, s, pend):
@@ -400,7 +410,7 @@ def _deadlock_report(topo, s, pend):
             m = int(s.vo[b]["owner"])
             if m < 0:
                 continue
-            state = "header waiting" if b in waiting else f"{int(vc[b]['nin'] - vc[b]['nout'])} flits"
+            state = "header waiting" if b in waiting else f"{_buffered(s, b)} flits"
             chans.append(f"{topo.describe_channel(ch)} vc{v} [msg {m} -> {int(s.msg[m]['dest'])}, {state}]")
     sc = s.sc[0]
     detail = (f"{len(waiting)} headers blocked, {int(sc['innet'])} messages in the network, "
