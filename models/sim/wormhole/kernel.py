@@ -126,7 +126,8 @@ HOP = np.dtype([("n", _i4), ("vc", _i4), ("ch", _i4), ("go", _i4)])
 WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4), ("sleep", _i4), ("next", _i4)])
 #: one physical channel
 CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("rr", _i4), ("busy", _i4),
-                 ("incon", _i4), ("src", _i4), ("dst", _i4), ("want", _i4), ("sn0", _i4)], align=True)
+                 ("incon", _i4), ("src", _i4), ("dst", _i4), ("want", _i4), ("sn0", _i4), ("rdy", _i4)],
+                align=True)
 #: one message slot
 MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("state", _i4), ("next", _i4),
                 ("tgen", _i8), ("tinj", _i8), ("tag", _i8), ("tie", _i8)], align=True)
@@ -212,15 +213,25 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
     h.ch = ch
     wr.hop[s + np.uint64(1)].n = BIG if c.typ == CT_EJ else 0
     want = np.int64(c.want)
+    bit = np.int64(1) << (b - c.base)
     if want == 0:
         h.go = SOLO
         c.sn0 = 0
     else:
         h.go = -1
+        rdy = np.int64(c.rdy) & ~bit
+        if _ready(np.int64(wr.hop[s - np.uint64(1)].n), 0, np.int64(wr.hop[s + np.uint64(1)].n), cfg.b):
+            rdy |= bit
         if want & (want - 1) == 0:  # the lone VC meets a rival
             k = ctz(want)
             o = vc[uidx(c.base + k)]
-            oh = wr.hop[uidx(o.worm * cfg.lw + o.hop + 1)]
+            so = uidx(o.worm * cfg.lw + o.hop + 1)
+            oh = wr.hop[so]
+            kb = np.int64(1) << k
+            rdy &= ~kb
+            if _ready(np.int64(wr.hop[so - np.uint64(1)].n), np.int64(oh.n), np.int64(wr.hop[so + np.uint64(1)].n),
+                      cfg.b):
+                rdy |= kb
             if oh.n != c.sn0:
                 k += 1
                 c.rr = k if k < c.nvc else 0
@@ -229,7 +240,8 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
                 c.incon = 1
                 lists.con[sc.ncon] = ch
                 sc.ncon += 1
-    c.want = np.int32(want | (np.int64(1) << (b - c.base)))
+        c.rdy = np.int32(rdy)
+    c.want = np.int32(want | bit)
     c.busy += 1
     return ch
 
@@ -487,21 +499,19 @@ def _arbitration(t, cfg, vc, chan, lists, wr, sc):
             continue
         con[uidx(w)] = ch
         w += 1
+        cand = want & np.int64(c.rdy)  # the waiting VCs ready at the start of the cycle
+        if cand == 0:
+            continue
         nv = np.int64(c.nvc)
-        base = np.int64(c.base)
         r = np.int64(c.rr)
-        rot = (want >> r) | ((want & ((np.int64(1) << r) - 1)) << (nv - r))  # VCs r.., then 0..r-1
-        while rot:
-            k = ctz(rot)
-            rot &= rot - 1
-            k = k + r if k + r < nv else k + r - nv
-            v = vc[uidx(base + k)]
-            s = uidx(v.worm * lw + v.hop + 1)
-            if _ready(hop[s - np.uint64(1)].n, hop[s].n, hop[s + np.uint64(1)].n, B):
-                hop[s].go = t
-                k += 1
-                c.rr = k if k < nv else 0
-                break
+        rot = (cand >> r) | ((cand & ((np.int64(1) << r) - 1)) << (nv - r))  # VCs r.., then 0..r-1
+        k = ctz(rot) + r
+        if k >= nv:
+            k -= nv
+        v = vc[uidx(c.base + k)]
+        hop[uidx(v.worm * lw + v.hop + 1)].go = t
+        k += 1
+        c.rr = k if k < nv else 0
     sc.ncon = w
 
 
@@ -546,6 +556,7 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         ahead = np.int64(hop[uidx(hb + L)].n)
         n = np.int64(hop[uidx(hb + L - 1)].n)
         anyready = False
+        contended = False
         done = False
         for j in range(L - 1, t0 - 1, -1):
             s = uidx(hb + j)
@@ -554,6 +565,7 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
             g = np.int64(h.go)
             ready = _ready(up, n, ahead, B)
             anyready |= ready
+            contended |= g != SOLO
             old = n
             ahead = n
             n = up
@@ -600,6 +612,18 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
                 x.t0 = j + 1
         if done:
             continue
+        if contended:  # the readiness bits of its contended VCs, from the counts the cycle leaves
+            for j in range(x.t0, L):
+                s = uidx(hb + j)
+                h = hop[s]
+                if h.go == SOLO:
+                    continue
+                c = chan[uidx(h.ch)]
+                bit = np.int64(1) << (np.int64(h.vc) - c.base)
+                rdy = np.int64(c.rdy) & ~bit
+                if _ready(np.int64(hop[s - np.uint64(1)].n), np.int64(h.n), np.int64(hop[s + np.uint64(1)].n), B):
+                    rdy |= bit
+                c.rdy = np.int32(rdy)
         if anyready:
             worms[uidx(kept)] = wk
             kept += 1
@@ -688,8 +712,12 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
             for j in range(c.nvc):
                 if (want >> j) & 1:
                     v = vc[c.base + j]
-                    g = wr.hop[v.worm * lw + v.hop + 1].go
+                    sv = v.worm * lw + v.hop + 1
+                    g = wr.hop[sv].go
                     assert (g == SOLO) == (want & (want - 1) == 0)
+                    if g != SOLO:  # a contended VC's readiness bit is its readiness at the start of the next cycle
+                        r = _ready(wr.hop[sv - 1].n, wr.hop[sv].n, wr.hop[sv + 1].n, cfg.b)
+                        assert ((c.rdy >> j) & 1) == r
         if want & (want - 1) != 0:
             assert c.incon == 1
         if c.typ == CT_NET:
