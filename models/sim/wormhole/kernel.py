@@ -22,7 +22,10 @@ node) sits in one cache line and is read by name (``vc[b].nin``):
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
     :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr`` (and ``sn0``, for a lone VC's
     moves, :func:`_wait`), number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits
-    ``want`` (the VCs that wait for a flit), whether it is on the contended list ``incon``.
+    ``want`` (the VCs that wait for a flit), whether it is on the contended list ``incon``, and, while two or
+    more wait, which of them are ready at the start of the cycle, as bits ``rdy`` (:func:`_arbitration` reads
+    only these; :func:`_advance` sets them from the counts a worm's moves leave, :func:`_wait` for a VC that
+    joins).
 ``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
     the source queues).
 ``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
@@ -69,7 +72,7 @@ is carried -- so the in-place update equals a synchronous one):
    channel moves one flit per cycle into the PE.  A header that crosses
    in cycle ``t`` may be routed again in cycle ``t + router_delay``.
    Done worm by worm: the channels where two or more VCs wait are arbitrated
-   first (:func:`_arbitration`); then each worm moves, from its head back, the
+   first (:func:`_arbitration`, from their readiness bits); then each worm moves, from its head back, the
    flits of its hops that are alone on their channel and ready, or chosen
    (:func:`_advance`).  A worm none of whose hops was ready sleeps (leaves the
    worm list) until its header is granted a VC: nothing else changes its counts;
