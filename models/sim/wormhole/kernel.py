@@ -6,7 +6,7 @@ Channels ``0..C-1`` are the network channels, ``C..C+N-1`` the injection
 channels (PE -> router of node ``u``), ``C+N..C+2N-1`` the ejection channels
 (router -> PE).  The state is a handful of record arrays, one record per
 object, so that everything the cycle needs about one VC (or channel, message,
-node) sits in one cache line and is read by name (``vc[b].nin``):
+node) sits in one cache line and is read by name (``vo[b].owner``):
 
 ``vo``    (:data:`VCO`, 32 bytes) per virtual channel, the fields VC allocation and routing read.  Channel
     ``ch`` owns VCs ``chan[ch].base .. chan[ch].base + chan[ch].nvc - 1``.  A VC is held by one message
@@ -63,7 +63,7 @@ is carried -- so the in-place update equals a synchronous one):
 3. routing / VC allocation: every header at the head of a buffer that has
    spent ``router_delay`` cycles in this router requests a VC allowed by
    the routing function; oldest requests first (of the same cycle: lower VC number first, so that no
-   result depends on the order the traversal visits the channels in); granted at once if free;
+   result depends on the order the traversal visits the worms in); granted at once if free;
 4. switch / link traversal: every physical channel with a held VC moves at
    most one flit, round-robin among its VCs that are *ready* (upstream flit
    present since the start of the cycle, and fewer than ``buffer_depth``
