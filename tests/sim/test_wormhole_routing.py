@@ -5,8 +5,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from models.sim.wormhole import Torus
-from models.sim.wormhole.routing import build, extended_escape_cdg, is_acyclic
+from models.sim.wormhole import Graph, Torus
+from models.sim.wormhole.routing import build, extended_escape_cdg, is_acyclic, longest_path
 
 
 @pytest.mark.parametrize("k", [4, 6, 8])
@@ -61,3 +61,21 @@ def test_dateline_without_escape_split_is_cyclic():
     rt = dataclasses.replace(rt, escv=np.zeros_like(rt.escv))
     _, G = extended_escape_cdg(topo, rt)
     assert not is_acyclic(G)
+
+
+@pytest.mark.parametrize("topo, routing, expected", [
+    (Torus((8, 8)), "dor", 8),  # bidirectional: k/2 per dimension
+    (Torus((6, 4)), "duato", 5),
+    (Torus((8, 8), bidirectional=False), "dor", 14),  # unidirectional: k - 1 per dimension
+    (Torus((4, 4, 4), bidirectional=False), "dor", 9),
+])
+def test_the_longest_path_of_a_minimal_routing_is_the_diameter(topo, routing, expected):
+    """The worm slots the ideal router allocates per message (:func:`longest_path` + 4) rest on this bound."""
+    assert longest_path(topo, build(topo, routing, 4, None)) == expected
+
+
+def test_the_longest_up_down_path_adds_the_state_graph():
+    """Up*/down* escape paths need not be minimal: the bound adds 2N - 1 to the diameter (a ring of 9 nodes,
+    diameter 4)."""
+    ring = Graph([(i, (i + 1) % 9) for i in range(9)])
+    assert longest_path(ring, build(ring, "updown", 2, None)) == 4 + 2 * 9 - 1

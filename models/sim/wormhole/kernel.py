@@ -478,20 +478,26 @@ def _ready(up, n, ahead, B):
 
 
 @njit(cache=CACHE, inline="always")
+def _reverse(a, n):
+    """Reverse ``a[:n]`` in place: a checked build (``CHECKS``) visits the contended channels and the worms in
+    reverse every other cycle, and no result may change (the order of a work list is an accident of its layout)."""
+    for i in range(n // 2):
+        x = a[i]
+        a[i] = a[n - 1 - i]
+        a[n - 1 - i] = x
+
+
+@njit(cache=CACHE, inline="always")
 def _arbitration(t, cfg, vc, chan, lists, wr, sc):
     """4a. Switch arbitration of the contended channels (``lists.con``, compacted in the same pass: a channel
     with fewer than two waiting VCs leaves it): round-robin from ``rr`` among the VCs that are ready at the
     start of the cycle (:func:`_ready`); the chosen VC's hop gets ``go = t`` and ``rr`` moves past it."""
     con = lists.con
     hop = wr.hop
-    B = cfg.b
     lw = cfg.lw
     n = sc.ncon
-    if CHECKS and t & 1:  # a checked build visits the list in reverse every other cycle: no result may change
-        for i in range(n // 2):
-            a = con[i]
-            con[i] = con[n - 1 - i]
-            con[n - 1 - i] = a
+    if CHECKS and t & 1:
+        _reverse(con, n)
     w = 0
     for i in range(n):
         ch = con[uidx(i)]
@@ -541,11 +547,8 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     visits = 0
     nsolo = 0
     nw = sc.nworm
-    if CHECKS and t & 1:  # a checked build visits the worms in reverse every other cycle: no result may change
-        for i in range(nw // 2):
-            a = worms[i]
-            worms[i] = worms[nw - 1 - i]
-            worms[nw - 1 - i] = a
+    if CHECKS and t & 1:
+        _reverse(worms, nw)
     kept = 0
     for i in range(nw):
         wk = np.int64(worms[uidx(i)])
