@@ -11,7 +11,14 @@ Configurations (``--config NAME``, repeatable, chooses among them):
   the project's Poisson source at 0.0036 messages/node/cycle (about half the
   ideal router's saturation), and ``torus_dor``, the unidirectional 16x16
   configuration of the torus_dor paper (3 VCs, buffers of 2 flits, M = 32) at
-  0.0008 (saturation near 0.0016).
+  0.0008 (saturation near 0.0016);
+* the book's two, ideal router, at a fixed rate (:data:`BOOK`): the kinds of run where the paper-scale book spends
+  most of its simulation time, buffers of 2 flits, 5 or 10 VCs and long messages: ``book-nbc``, the 16x16
+  bidirectional torus of torus_nbc's routing comparison (``duato_nbc``, 10 VCs, M = 64) at 0.0029
+  messages/node/cycle, and ``book-dor3d``, torus_dor's unidirectional 8x8x8 torus (DOR, 5 VCs, M = 100) at
+  0.00093; both where the latency curve bends (about three times the zero-load latency).  A flit-hop costs the
+  simulator 1.5 to 2 times what it costs at ``8x8-50`` there, and more in the book's points nearer saturation and
+  its saturation probes.
 
 Flit-hops = flits moved across network channels plus ejection channels, the
 whole run (``WormholeResult.flit_hops``).  Compile / load time is excluded (a
@@ -23,7 +30,8 @@ Every run of ours is in a fresh subprocess: 120,000 measured messages after
 What runs (``--repeat`` runs of each, alternated; medians):
 
 * no option: every configuration with the ideal router (``--router ideal
-  --router booksim``: both), printing M flit-hops per CPU-second; on issue
+  --router booksim``: both, except on the book's, which the preset cannot route), printing M flit-hops per
+  CPU-second; on issue
   #12's configurations with both routers also the ratio of the CPU times per
   flit-hop, booksim / ideal (issue #12 asks <= 1.5), two ways: **like for like**
   (the ratio the bound is judged on: both routers on the same network, each at
@@ -42,7 +50,7 @@ What runs (``--repeat`` runs of each, alternated; medians):
   preset's mean latency at the same rate (a like-for-like check);
 * ``--compare PATH``: the simulator found on ``PATH`` (e.g. a worktree of the
   parent commit) against this tree's, old and new alternated, on issue #36's
-  four configurations (or the ``--config`` ones) for both routers (or the
+  four configurations and the book's two (or the ``--config`` ones) for both routers (or the
   ``--router`` ones), with the same keywords on both sides (:func:`compare`),
   printing the speeds and the ratio new / old of the medians (and of the bests,
   the runs least disturbed by other processes).
@@ -81,9 +89,19 @@ NETWORKS = {
 }
 #: issue #36's four configurations: (network, fraction of each router's own saturation load)
 ISSUE36 = {"8x8-25": ("8x8", 0.25), "8x8-50": ("8x8", 0.50), "16x16-25": ("16x16", 0.25), "16x16-50": ("16x16", 0.50)}
-#: every configuration by name: the issue #12 two at their fixed rate, issue #36's four (the rate per router: rate_of)
+#: the book's heaviest kinds of run, ideal router, fixed rate (messages/node/cycle, where the latency curve bends:
+#: about three times the zero-load latency; the project's Poisson source, random DOR ties): where the paper-scale
+#: book spends most of its simulation time
+BOOK = {
+    "book-nbc": dict(radices=(16, 16), bidirectional=True,
+                     kw=dict(routing="duato_nbc", vcs=10, buffer_depth=2, message_length=64, rate=0.0029)),
+    "book-dor3d": dict(radices=(8, 8, 8), bidirectional=False,
+                       kw=dict(routing="dor", vcs=5, buffer_depth=2, message_length=100, rate=0.00093)),
+}
+#: every configuration by name: the issue #12 two at their fixed rate, issue #36's four (the rate per router:
+#: rate_of), the book's two
 CONFIGS = {"bidir": NETWORKS["bidir"], "torus_dor": NETWORKS["torus_dor"],
-           **{name: dict(NETWORKS[net], net=net, load=load) for name, (net, load) in ISSUE36.items()}}
+           **{name: dict(NETWORKS[net], net=net, load=load) for name, (net, load) in ISSUE36.items()}, **BOOK}
 
 
 #: (network, router, vcs) -> saturation load, messages/node/cycle: the midpoint of the final
@@ -153,17 +171,18 @@ def one(name: str, quick: bool, extra: dict) -> dict:
 
     cfg = CONFIGS[name]
     topo = Torus(cfg["radices"], bidirectional=cfg["bidirectional"])
+    small_topo = Torus((4,) * len(cfg["radices"]), bidirectional=cfg["bidirectional"])
     kw = dict(cfg["kw"], **extra)
     if "tie" not in inspect.signature(simulate).parameters:  # an older simulator: its ties always went '+'
         assert kw.pop("tie", "plus") == "plus"
     small = dict(kw, rate=0.001)
     try:  # compile / load outside the measured call
-        simulate(Torus((4, 4), bidirectional=cfg["bidirectional"]), **small, messages=200, warmup_messages=20)
+        simulate(small_topo, **small, messages=200, warmup_messages=20)
     except ValueError as e:
         if kw.get("traffic") != "bernoulli" or "traffic" not in str(e):
             raise
         kw["traffic"] = small["traffic"] = "poisson"  # an older simulator: no Bernoulli source
-        simulate(Torus((4, 4), bidirectional=cfg["bidirectional"]), **small, messages=200, warmup_messages=20)
+        simulate(small_topo, **small, messages=200, warmup_messages=20)
     n, w = RUN[quick]
     c0 = time.process_time()
     r = simulate(topo, **kw, messages=n, warmup_messages=w, seed=1)
@@ -194,8 +213,17 @@ def _router_runs(name: str, router: str):
 
 
 def _own_load(name: str, router: str) -> dict:
-    """The extra keywords of an issue #36 configuration for ``router``: its rate, the router."""
+    """The extra keywords of an issue #36 configuration for ``router``: its rate, the router (none for the book's:
+    their fixed rate, the ideal router)."""
+    if name in BOOK:
+        return {}
     return dict(rate=rate_of(name, router), **({} if router == "ideal" else {"router": router}))
+
+
+def _routers_of(name: str, routers) -> tuple:
+    """The routers of ``routers`` a configuration runs with: the book's run the ideal router only (the preset
+    routes DOR and ``min_adapt`` only)."""
+    return tuple(r for r in routers if r == "ideal" or name not in BOOK)
 
 
 def _median(runs: list) -> dict:
@@ -213,12 +241,12 @@ def compare(path: str, names, routers, repeat: int = 3, quick: bool = False) -> 
     Old and new alternate, ``repeat`` runs each, every run in a fresh subprocess, with the same keywords on
     both sides: an issue #36 configuration at this tree's rate of the router (:func:`rate_of`; Poisson
     arrivals on both sides when the old simulator has no Bernoulli source), an issue #12 one at its fixed rate
-    (``tie='plus'``)."""
+    (``tie='plus'``), a book one at its fixed rate (ideal router only)."""
     here = str(Path(__file__).resolve().parents[1])
     res = {}
     for name in names:
-        for router in routers:
-            if name in ISSUE36:
+        for router in _routers_of(name, routers):
+            if name in ISSUE36 or name in BOOK:
                 extra = _own_load(name, router)
             else:
                 extra = dict(_router_runs(name, router)[-1][1], tie="plus")  # the configuration's rate
@@ -272,15 +300,16 @@ def routers_issue12(names, routers, repeat: int = 3, quick: bool = False) -> dic
 
 
 def own_load(names, routers, repeat: int = 3, quick: bool = False) -> dict:
-    """Issue #36's configurations, each router at its own fraction of saturation: median speed per router."""
+    """Issue #36's configurations, each router at its own fraction of saturation, and the book's at their fixed rate:
+    median speed per router."""
     here = str(Path(__file__).resolve().parents[1])
     res = {}
     for name in names:
-        runs = {router: [] for router in routers}
+        runs = {router: [] for router in _routers_of(name, routers)}
         for _ in range(repeat):  # the routers alternated
-            for router in routers:
+            for router in runs:
                 runs[router].append(_subprocess(here, name, quick, _own_load(name, router)))
-        for router in routers:
+        for router in runs:
             r = res[(name, router)] = _median(runs[router])
             print(f"{name:10s} router={router:8s} rate={r['rate']:.7f}: {r['mhops_per_cpu_s']:.2f} M flit-hops per "
                   f"CPU-second (median of {_speeds(runs[router])}; {r['flit_hops']:,} flit-hops, {r['cycles']:,} "
@@ -344,7 +373,7 @@ def phases(names=tuple(ISSUE36), routers=("ideal", "booksim"), quick: bool = Fal
         os.environ.update(MODELS_SIM_PROFILE="1", NUMBA_CACHE_DIR=tmp)
         try:
             for name in names:
-                for router in routers:
+                for router in _routers_of(name, routers):
                     r = _subprocess(here, name, quick, _own_load(name, router))
                     clk = {k[len("cycles_"):]: v for k, v in r["work"].items() if k.startswith("cycles_")}
                     total = sum(clk.values())
@@ -371,11 +400,11 @@ def main(quick: bool = False, compare_with: str | None = None, repeat: int = 3, 
     if booksim:
         return side_by_side(booksim, configs or tuple(ISSUE36), repeat, quick)
     if compare_with:
-        return compare(compare_with, configs or tuple(ISSUE36), routers or ("ideal", "booksim"), repeat, quick)
+        return compare(compare_with, configs or (*ISSUE36, *BOOK), routers or ("ideal", "booksim"), repeat, quick)
     names = configs or tuple(CONFIGS)
     routers = routers or ("ideal",)
-    return {**routers_issue12([n for n in names if n not in ISSUE36], routers, repeat, quick),
-            **own_load([n for n in names if n in ISSUE36], routers, repeat, quick)}
+    return {**routers_issue12([n for n in names if n not in ISSUE36 and n not in BOOK], routers, repeat, quick),
+            **own_load([n for n in names if n in ISSUE36 or n in BOOK], routers, repeat, quick)}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+"""The wormhole benchmark's configurations (benchmarks/bench_wormhole.py): each one's keywords run on its network,
+and the book's run the ideal router only (the preset routes DOR and ``min_adapt`` only)."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import bench_wormhole as bench  # noqa: E402
+
+sys.path.remove(str(ROOT / "benchmarks"))
+
+
+@pytest.mark.parametrize("name", list(bench.BOOK))
+def test_a_book_configuration_runs_at_its_rate(name):
+    from models.sim.wormhole import Torus, simulate
+
+    cfg = bench.CONFIGS[name]
+    r = simulate(Torus(cfg["radices"], bidirectional=cfg["bidirectional"]), **cfg["kw"], messages=40,
+                 warmup_messages=4, seed=1)
+    assert r.params["rate"] == cfg["kw"]["rate"] and r.flit_hops > 0 and not r.saturated
+
+
+def test_the_book_configurations_run_the_ideal_router_only():
+    both = ("ideal", "booksim")
+    assert all(bench._routers_of(name, both) == ("ideal",) for name in bench.BOOK)
+    assert all(bench._routers_of(name, both) == both for name in bench.ISSUE36)
+    assert bench._own_load("book-nbc", "ideal") == {}  # the configuration's own fixed rate
+
+
+def test_an_unknown_configuration_is_refused():
+    with pytest.raises(ValueError, match="book-nbc"):
+        bench.main(configs=["no-such-network"])
