@@ -1,5 +1,6 @@
 """The wormhole benchmark's configurations (benchmarks/bench_wormhole.py): each one's keywords run on its network,
-and the book's run the ideal router only (the preset routes DOR and ``min_adapt`` only)."""
+and the book's run the ideal router only (the preset routes DOR and ``min_adapt`` only); the kernel profile's
+counting (benchmarks/perf_kernel.py)."""
 
 import sys
 from pathlib import Path
@@ -33,3 +34,15 @@ def test_the_book_configurations_run_the_ideal_router_only():
 def test_an_unknown_configuration_is_refused():
     with pytest.raises(ValueError, match="book-nbc"):
         bench.main(configs=["no-such-network"])
+
+
+def test_the_kernel_profile_counts_samples_by_offset_and_region():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import perf_kernel  # noqa: E402
+
+    sys.path.remove(str(ROOT / "benchmarks"))
+    addr = 0x7F0000001000
+    ips = [addr + 0x10, addr + 0x10, addr + 0x130, addr - 1, addr + perf_kernel.CODE_BYTES]
+    inside, outside = perf_kernel.histogram(ips, addr)
+    assert inside == {0x10: 2, 0x130: 1} and outside == 2
+    assert perf_kernel.regions(inside) == [(0x0, 2 / 3), (0x100, 1 / 3)]
