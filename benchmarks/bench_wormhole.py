@@ -29,10 +29,9 @@ Every run of ours is in a fresh subprocess: 120,000 measured messages after
 
 What runs (``--repeat`` runs of each, alternated; medians):
 
-* no option: every configuration with the ideal router (``--router ideal
-  --router booksim``: both, except on the book's, which the preset cannot route), printing M flit-hops per
-  CPU-second; on issue
-  #12's configurations with both routers also the ratio of the CPU times per
+* no option: every configuration with the ideal router (``--router ideal --router booksim``: both, except on
+  the book's, which the preset cannot route), printing M flit-hops per CPU-second; on issue #12's
+  configurations with both routers also the ratio of the CPU times per
   flit-hop, booksim / ideal (issue #12 asks <= 1.5), two ways: **like for like**
   (the ratio the bound is judged on: both routers on the same network, each at
   50 % of its own saturation load; the preset's dateline DOR needs an even VC
@@ -50,8 +49,8 @@ What runs (``--repeat`` runs of each, alternated; medians):
   preset's mean latency at the same rate (a like-for-like check);
 * ``--compare PATH``: the simulator found on ``PATH`` (e.g. a worktree of the
   parent commit) against this tree's, old and new alternated, on issue #36's
-  four configurations and the book's two (or the ``--config`` ones) for both routers (or the
-  ``--router`` ones), with the same keywords on both sides (:func:`compare`),
+  four configurations and the book's two (or the ``--config`` ones) for both routers (or
+  the ``--router`` ones), with the same keywords on both sides (:func:`compare`),
   printing the speeds and the ratio new / old of the medians (and of the bests,
   the runs least disturbed by other processes).
 
