@@ -31,16 +31,27 @@ HERE = Path(__file__).resolve().parent
 CODE_BYTES = 1 << 16
 
 
+def keywords(name: str, router: str) -> dict:
+    """The extra keywords of ``simulate`` for configuration ``name`` and ``router``, as :mod:`bench_wormhole` runs
+    them: an issue #36 one at the router's own load, a book one at its fixed rate, an issue #12 one at its fixed rate
+    (the preset with the next even VC count)."""
+    sys.path.insert(0, str(HERE))
+    import bench_wormhole as b
+
+    if name in b.ISSUE36 or name in b.BOOK:
+        return b._own_load(name, router)
+    return dict(b._router_runs(name, router)[-1][1])  # the "same rate" run of bench_wormhole's router comparison
+
+
 def child(name: str, router: str, quick: bool, out: Path) -> None:
     """Compile or load the kernel, save its entry address and code, then run ``name`` once (profiled)."""
     import ctypes
 
-    sys.path.insert(0, str(HERE))
-    import bench_wormhole as b
+    import bench_wormhole as b  # on the path: keywords()
 
+    extra = keywords(name, router)
     kernel = __import__("models.sim.wormhole." + ("kernel" if router == "ideal" else "booksim_kernel"),
                         fromlist=["run"])
-    extra = b._own_load(name, router) if name in b.ISSUE36 or name in b.BOOK else {}
     cfg = b.CONFIGS[name]
     from models.sim.wormhole import Torus, simulate
 

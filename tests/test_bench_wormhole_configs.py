@@ -46,3 +46,7 @@ def test_the_kernel_profile_counts_samples_by_offset_and_region():
     inside, outside = perf_kernel.histogram(ips, addr)
     assert inside == {0x10: 2, 0x130: 1} and outside == 2
     assert perf_kernel.regions(inside) == [(0x0, 2 / 3), (0x100, 1 / 3)]
+    # the run it profiles is the benchmark's, with the router asked for (the preset: an even VC count)
+    assert perf_kernel.keywords("torus_dor", "booksim") == dict(router="booksim", vcs=4)
+    assert perf_kernel.keywords("torus_dor", "ideal") == {}
+    assert perf_kernel.keywords("8x8-50", "booksim") == bench._own_load("8x8-50", "booksim")
