@@ -71,6 +71,7 @@ import hashlib
 import json
 import os
 import platform
+import resource
 import shutil
 import signal
 import subprocess
@@ -509,16 +510,28 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
     return env
 
 
+def cpu_seconds() -> float:
+    """Processor time (user + system, seconds) of this process and of every process it has waited for.
+
+    In a worker that is the notebook's whole run: papermill reaps the kernel when the notebook ends, and the kernel
+    reaps its sweep's pool workers, whose time it then counts as its own children's.  Points a Dask cluster
+    computes elsewhere are not in it."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
-    """Execute one run into ``tmp`` (in the worker process).  Returns a status dict, never raises.
+    """Execute one run into ``tmp`` (in the worker process).  Returns a status dict, never raises: the wall
+    time ``seconds`` and, on success, the processor time ``cpu_seconds`` (:func:`cpu_seconds`) of the run.
 
     On success the tidied notebook is left in ``tmp`` for the pipeline to
     commit with its provenance (:func:`commit`); on failure it is moved to
     ``failed_dir/<chapter>/``.
     """
+    start = time.perf_counter()
+    cpu0 = cpu_seconds()
     import papermill as pm
 
-    start = time.perf_counter()
     try:
         pm.execute_notebook(
             str(run.source),
@@ -539,7 +552,8 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
             cell.get("metadata", {}).pop("execution", None)
         _tidy_injected_cell(nb, notebook_defaults(run.source))
         Path(tmp).write_text(json.dumps(nb, indent=1) + "\n")
-        return {"slug": run.slug, "status": "ok", "seconds": time.perf_counter() - start}
+        return {"slug": run.slug, "status": "ok", "seconds": time.perf_counter() - start,
+                "cpu_seconds": cpu_seconds() - cpu0}
     except Exception as exc:  # noqa: BLE001 - report every failure, keep going
         seconds = time.perf_counter() - start
         where = ""
@@ -632,6 +646,7 @@ def _stamp(run: Run, result: dict, profile: str, env: dict, commit: str) -> dict
         "key": run.key,
         "status": result["status"],
         "seconds": round(result["seconds"], 2),
+        **({"cpu_seconds": round(result["cpu_seconds"], 2)} if "cpu_seconds" in result else {}),
         "commit": commit,
         "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         **env,
@@ -680,14 +695,14 @@ def write_report(book_dir: Path, stamps: list[dict], profile: str) -> None:
         f"{', '.join(profiles)}) at commit `{data['commit']}` "
         f"with Python {data['python']} on {platform.system()} {platform.machine()}.",
         "",
-        "| notebook | profile | status | wall time (s) | parameters | key |",
-        "|---|---|---|---|---|---|",
+        "| notebook | profile | status | wall time (s) | CPU time (s) | parameters | key |",
+        "|---|---|---|---|---|---|---|",
     ]
     for s in stamps:
         params = ", ".join(f"`{k}={v!r}`" for k, v in s["parameters"].items())
-        lines.append(
-            f"| {s['notebook']} | {s['profile']} | {s['status']} | {s['seconds']:.1f} | {params} | `{s['key'][:12]}` |"
-        )
+        cpu = f"{s['cpu_seconds']:.1f}" if isinstance(s.get("cpu_seconds"), (int, float)) else "-"
+        lines.append(f"| {s['notebook']} | {s['profile']} | {s['status']} | {s['seconds']:.1f} | {cpu} | {params} "
+                     f"| `{s['key'][:12]}` |")
     lines += ["", "| package | version |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in versions.items()]
     atomic_write_text(book_dir / "_generated" / "runs.md", "\n".join(lines) + "\n")
@@ -1413,7 +1428,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                     if result["status"] == "ok":
                         commit(w.run, w.tmp, stamp)
                         finished.append(w.run.slug)
-                        print(f"[{done}/{total}] {w.run.slug}: ok in {result['seconds']:.1f} s", flush=True)
+                        cpu = f", {result['cpu_seconds']:.1f} CPU-s" if "cpu_seconds" in result else ""
+                        print(f"[{done}/{total}] {w.run.slug}: ok in {result['seconds']:.1f} s{cpu}", flush=True)
                     else:
                         w.tmp.unlink(missing_ok=True)
                         failures.append(result)
@@ -1442,8 +1458,10 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     if report:
         write_report(book_dir, ordered, profile)
         remove_orphans(book_dir, runs)
+    cpu = sum(stamps[slug].get("cpu_seconds", 0.0) for slug in finished)
     print(f"{len(finished)} succeeded, {skipped} up to date, {len(failures)} failed "
-          f"in {time.perf_counter() - t0:.1f} s", flush=True)
+          f"in {time.perf_counter() - t0:.1f} s" + (f" ({cpu:.1f} CPU-s in the notebooks)" if finished else ""),
+          flush=True)
     for f in failures:
         print(f"FAILED {f['error']}", file=sys.stderr, flush=True)
     return len(failures)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -287,6 +288,31 @@ def test_failing_notebook_is_reported_with_cell_and_kept_out_of_place(tmp_path, 
     # second run: the good one is skipped
     failures = pipeline.execute(runs[:1], "quick", jobs=1, book_dir=tmp_path / "book")
     assert failures == 0 and "up to date" in capsys.readouterr().out
+
+
+@pytest.mark.notebooks
+def test_a_run_counts_the_processor_time_of_its_kernel_and_its_processes(tmp_path, monkeypatch, capsys):
+    """A notebook's CPU time is its kernel's and that of the processes the kernel started (a sweep's pool): here
+    0.6 s of busy loop in the kernel and 0.6 s in a child process, each on its own core time.  The provenance,
+    the progress line, the closing total and the reproducibility table carry it."""
+    monkeypatch.setattr(pipeline, "BUILD", tmp_path / "_build")
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < s:\n    pass"
+    body = (f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {(busy.replace('s:', '0.6:'))!r}], "
+            f"check=True)\ns = 0.6\n{busy}")
+    nb = _notebook(tmp_path / "nb" / "ch" / "01-busy.ipynb", "x: int = 1", body)
+    out = tmp_path / "book" / "ch"
+    run = pipeline.Run("ch", "01-busy", nb, out, {"x": 1}, key="k1")
+    assert pipeline.execute([run], "quick", jobs=1, book_dir=tmp_path / "book") == 0
+    text = capsys.readouterr().out
+    stamp = json.loads((out / "01-busy.provenance.json").read_text())
+    assert 1.2 <= stamp["cpu_seconds"] < 1.2 + 30, stamp  # both loops, and what starting a kernel costs
+    printed = [float(x) for x in re.findall(r"ch/01-busy: ok in [0-9.]+ s, ([0-9.]+) CPU-s\n"
+                                            r"1 succeeded, 0 up to date, 0 failed in [0-9.]+ s "
+                                            r"\(([0-9.]+) CPU-s in the notebooks\)", text)[0]]
+    assert printed == pytest.approx([stamp["cpu_seconds"]] * 2, abs=0.051)  # the stamp keeps two decimals
+    report = (tmp_path / "book" / "_generated" / "runs.md").read_text()
+    row = next(line for line in report.splitlines() if line.startswith("| ch/01-busy |"))
+    assert "| CPU time (s) |" in report and float(row.split("|")[5]) == pytest.approx(stamp["cpu_seconds"], abs=0.051)
 
 
 def test_injected_cell_shows_only_changed_values():
