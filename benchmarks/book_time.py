@@ -1,0 +1,158 @@
+"""Where a build of the book spends its time: the notebooks' wall and processor time, and the simulations'.
+
+Reads a build (a checkout where ``make book`` or ``python -m models.pipeline`` ran):
+
+* **notebooks**, from the provenance beside each executed notebook (``book/<chapter>/<page>.provenance.json``):
+  wall seconds and processor (CPU) seconds (:func:`models.pipeline.cpu_seconds`: the kernel and its simulations'
+  processes), sorted by CPU time, with each one's share and the totals;
+* **simulations**, from the build's simulation cache (``.cache/wormhole`` and ``.cache/closed_min``, read through
+  :class:`models.core.cache.DiskCache`, so only entries signed with this user's key count): the time of the
+  simulator's calls (``wall_time``: a point holds one of the pipeline's cores while it runs, so this is about its
+  processor time), by how a run ended (to a target confidence interval, a fixed length, saturated at the backlog
+  limit or on backlog growth) and by configuration (network, routing, VCs, buffer depth, message length, router),
+  with the wormhole runs' speed in M flit-hops per second and VC visits per flit-hop.
+
+The cache knows no notebook: a point two notebooks share is cached once, by whichever ran it first.  What the
+notebooks spend beyond the simulations (kernels starting, imports, models, figures) is the difference of the two
+totals.
+
+Run: ``python benchmarks/book_time.py [BUILD] [--cache DIR] [--top N]`` (BUILD: default this checkout; ``--cache``:
+default ``BUILD/.cache``, what ``make book`` uses unless ``$MODELS_CACHE_DIR`` is set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def notebook_times(build: Path) -> list[dict]:
+    """One row per executed notebook with a provenance: ``notebook``, ``seconds`` (wall), ``cpu_seconds`` (NaN when
+    its provenance predates the processor time), ``profile``."""
+    rows = []
+    for prov in sorted((build / "book").glob("*/*.provenance.json")):
+        try:
+            stamp = json.loads(prov.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(stamp, dict) or stamp.get("status") != "ok":
+            continue
+        rows.append({"notebook": str(stamp.get("notebook", prov.name)), "seconds": float(stamp.get("seconds", 0.0)),
+                     "cpu_seconds": float(stamp.get("cpu_seconds", math.nan)), "profile": stamp.get("profile", "?")})
+    return sorted(rows, key=lambda r: (-_nan_to(r["cpu_seconds"], -1.0), -r["seconds"]))
+
+
+def _nan_to(x: float, value: float) -> float:
+    """``x``, or ``value`` if ``x`` is NaN."""
+    return value if x != x else x
+
+
+def how_it_ended(result) -> str:
+    """A wormhole run's kind: ``target CI``, ``fixed length`` (ran its messages), or ``saturated: <reason>``."""
+    if result.saturated:
+        return f"saturated: {result.stop_reason}"
+    return "target CI" if result.params.get("target_ci") is not None else "fixed length"
+
+
+def configuration(result) -> str:
+    """A wormhole run's network and router in a few words, e.g. ``torus 16x16 uni, dor, 5 VCs x 2, M=32, ideal``."""
+    p = result.params
+    topo = p.get("topology", {})
+    if isinstance(topo, dict) and "radices" in topo:
+        net = f"{topo.get('kind', '?')} {'x'.join(map(str, topo['radices']))} " + \
+            ("bi" if topo.get("bidirectional") else "uni")
+    else:
+        net = str(topo.get("kind", topo) if isinstance(topo, dict) else topo)
+    return (f"{net}, {p.get('routing')}, {p.get('vcs')} VCs x {p.get('buffer_depth')}, M={p.get('message_length')}, "
+            f"{p.get('router', 'ideal')}")
+
+
+def cached_results(folder: Path):
+    """Every entry of the cache ``folder`` that reads back (signed and well-formed), as decoded objects."""
+    from models.core.cache import DiskCache  # the project's reader: signatures checked, nothing unpickled
+
+    store = DiskCache(folder)
+    missing = object()
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        value = store.get(path.stem, missing)
+        if value is not missing:
+            yield value
+
+
+def simulation_times(cache: Path) -> dict:
+    """The simulations' seconds: ``by_end`` (wormhole runs by :func:`how_it_ended`), ``by_config`` (wormhole runs by
+    :func:`configuration`: runs, seconds, flit-hops, VC visits) and ``closed_min`` (runs, seconds)."""
+    by_end = collections.defaultdict(lambda: [0, 0.0])
+    by_config = collections.defaultdict(lambda: [0, 0.0, 0, 0])
+    for r in cached_results(cache / "wormhole"):
+        if not hasattr(r, "stop_reason"):
+            continue
+        e = by_end[how_it_ended(r)]
+        e[0] += 1
+        e[1] += float(r.wall_time)
+        c = by_config[configuration(r)]
+        c[0] += 1
+        c[1] += float(r.wall_time)
+        c[2] += int(r.flit_hops)
+        c[3] += int((r.work or {}).get("vc_visits", 0))
+    closed = [0, 0.0]
+    for r in cached_results(cache / "closed_min"):
+        if hasattr(r, "wall_time"):
+            closed[0] += 1
+            closed[1] += float(r.wall_time)
+    return {"by_end": dict(by_end), "by_config": dict(by_config), "closed_min": closed}
+
+
+def report(build: Path, cache: Path, top: int = 15) -> str:
+    """The printed report (module docstring)."""
+    out = []
+    rows = notebook_times(build)
+    cpu_total = sum(r["cpu_seconds"] for r in rows if r["cpu_seconds"] == r["cpu_seconds"])
+    wall_total = sum(r["seconds"] for r in rows)
+    cpu_note = f"{cpu_total / 60:.1f} CPU-minutes" if cpu_total else "no processor time (older provenance)"
+    out.append(f"notebooks ({len(rows)} with a provenance in {build / 'book'}): {wall_total / 60:.1f} wall-minutes "
+               f"summed, {cpu_note}")
+    out.append(f"  {'CPU s':>8} {'share':>6} {'wall s':>8}  notebook")
+    for r in rows:
+        cpu = r["cpu_seconds"]
+        known = cpu == cpu and cpu_total > 0
+        out.append(f"  {f'{cpu:.1f}' if known else '-':>8} {f'{cpu / cpu_total:.1%}' if known else '-':>6} "
+                   f"{r['seconds']:8.1f}  {r['notebook']} ({r['profile']})")
+    sims = simulation_times(cache)
+    sim_total = sum(v[1] for v in sims["by_end"].values()) + sims["closed_min"][1]
+    out.append("")
+    out.append(f"simulations (cache {cache}): {sim_total / 60:.1f} minutes in the simulators' calls"
+               + (f", {sim_total / cpu_total:.0%} of the notebooks' CPU time" if cpu_total else ""))
+    out.append(f"  {'runs':>6} {'minutes':>8} {'share':>6}  wormhole runs, by how they ended")
+    for kind, (n, s) in sorted(sims["by_end"].items(), key=lambda kv: -kv[1][1]):
+        out.append(f"  {n:6d} {s / 60:8.2f} {s / sim_total:6.1%}  {kind}")
+    n, s = sims["closed_min"]
+    if n:
+        out.append(f"  {n:6d} {s / 60:8.2f} {s / sim_total:6.1%}  closed MIN runs (min_mva)")
+    out.append(f"  {'runs':>6} {'minutes':>8} {'share':>6} {'Mfh/s':>6} {'visits/fh':>9}  wormhole runs, the {top} "
+               "configurations that took longest")
+    for cfg, (n, s, fh, visits) in sorted(sims["by_config"].items(), key=lambda kv: -kv[1][1])[:top]:
+        speed = fh / s / 1e6 if s > 0 else math.nan
+        out.append(f"  {n:6d} {s / 60:8.2f} {s / sim_total:6.1%} {speed:6.1f} {visits / max(fh, 1):9.2f}  {cfg}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("build", nargs="?", default=str(HERE.parent), help="the checkout the book was built in")
+    ap.add_argument("--cache", default=None, help="its simulation cache (default BUILD/.cache)")
+    ap.add_argument("--top", type=int, default=15, help="configurations listed")
+    a = ap.parse_args(argv)
+    build = Path(a.build)
+    sys.path.insert(0, str(HERE.parent))
+    print(report(build, Path(a.cache) if a.cache else build / ".cache", a.top))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""The build's time report (benchmarks/book_time.py): notebooks by processor time from their provenance, the
+simulations' time from the cache by how each run ended and by configuration."""
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import book_time  # noqa: E402
+
+sys.path.remove(str(ROOT / "benchmarks"))
+
+
+def test_the_report_counts_notebooks_and_simulations(tmp_path, monkeypatch):
+    from models.sim.wormhole import Torus, simulate
+
+    build = tmp_path / "build"
+    for slug, seconds, cpu in (("ch/01-a", 10.0, 4.0), ("ch/02-b", 5.0, 12.0), ("ch/03-c", 3.0, None)):
+        stamp = {"notebook": slug, "status": "ok", "profile": "quick", "seconds": seconds}
+        if cpu is not None:
+            stamp["cpu_seconds"] = cpu
+        (build / "book" / "ch").mkdir(parents=True, exist_ok=True)
+        (build / "book" / f"{slug}.provenance.json").write_text(json.dumps(stamp))
+    (build / "book" / "ch" / "04-d.provenance.json").write_text(json.dumps({"notebook": "ch/04-d", "status": "failed",
+                                                                           "seconds": 1.0}))
+    rows = book_time.notebook_times(build)
+    assert [r["notebook"] for r in rows] == ["ch/02-b", "ch/01-a", "ch/03-c"]  # by CPU time; none last; failed out
+
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(build / ".cache"))
+    kw = dict(routing="dor", vcs=2, message_length=4, messages=200, warmup_messages=20, seed=1, cache=True)
+    fixed = simulate(Torus((4, 4)), rate=0.01, **kw)
+    saturated = simulate(Torus((4, 4)), rate=0.2, **kw)
+    assert not fixed.saturated and saturated.saturated
+    (build / ".cache" / "wormhole" / "0123456789abcdef0123456789abcdef.json").write_text("{}")  # unsigned: not read
+
+    sims = book_time.simulation_times(build / ".cache")
+    assert set(sims["by_end"]) == {"fixed length", f"saturated: {saturated.stop_reason}"}
+    assert sum(n for n, _ in sims["by_end"].values()) == 2
+    (n, seconds, flit_hops, _), = sims["by_config"].values()
+    assert n == 2 and seconds == fixed.wall_time + saturated.wall_time
+    assert flit_hops == fixed.flit_hops + saturated.flit_hops
+    assert book_time.configuration(fixed) == "torus 4x4 bi, dor, 2 VCs x 2, M=4, ideal"
+
+    text = book_time.report(build, build / ".cache")
+    assert f"{16 / 60:.1f} CPU-minutes" in text  # 4 + 12 s
+    assert "fixed length" in text and "torus 4x4 bi, dor" in text
