@@ -703,6 +703,12 @@ def write_report(book_dir: Path, stamps: list[dict], profile: str) -> None:
         cpu = f"{s['cpu_seconds']:.1f}" if isinstance(s.get("cpu_seconds"), (int, float)) else "-"
         lines.append(f"| {s['notebook']} | {s['profile']} | {s['status']} | {s['seconds']:.1f} | {cpu} | {params} "
                      f"| `{s['key'][:12]}` |")
+    cpus = [s.get("cpu_seconds") for s in stamps]
+    if stamps and all(isinstance(c, (int, float)) for c in cpus):
+        total = f"{sum(cpus) / 60:.1f} CPU-minutes"
+        lines += ["", f"In all, the notebook took {total}." if len(stamps) == 1 else
+                  f"In all, the {len(stamps)} notebooks took {total} (their wall times overlap: the pipeline runs "
+                  "several notebooks at a time)."]
     lines += ["", "| package | version |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in versions.items()]
     atomic_write_text(book_dir / "_generated" / "runs.md", "\n".join(lines) + "\n")

@@ -313,6 +313,7 @@ def test_a_run_counts_the_processor_time_of_its_kernel_and_its_processes(tmp_pat
     report = (tmp_path / "book" / "_generated" / "runs.md").read_text()
     row = next(line for line in report.splitlines() if line.startswith("| ch/01-busy |"))
     assert "| CPU time (s) |" in report and float(row.split("|")[5]) == pytest.approx(stamp["cpu_seconds"], abs=0.051)
+    assert f"In all, the notebook took {stamp['cpu_seconds'] / 60:.1f} CPU-minutes." in report
 
 
 def test_injected_cell_shows_only_changed_values():
