@@ -1,13 +1,12 @@
 """Compiled inner loop of :mod:`models.sim.closed_min` (numba, ``cache=True``).
 
-Everything here is plain arrays and integers; the semantics are documented
-in :mod:`models.sim.closed_min`.  Time is in clock cycles; "arrival at
-cycle ``a``" means the (lead) packet is in the queue at the end of cycle
-``a`` and can first be transmitted during cycle ``a + 1``.
+Everything here is plain arrays, one record array (the messages, :data:`MSG`) and integers; the semantics are
+documented in :mod:`models.sim.closed_min`.  Time is in clock cycles; "arrival at cycle ``a``" means the (lead)
+packet is in the queue at the end of cycle ``a`` and can first be transmitted during cycle ``a + 1``.
 
 Message ids: processor ``i`` owns ids ``i*NC .. i*NC + NC - 1`` (one per
 outstanding-request token).  A message is in at most one FIFO at a time, so
-every FIFO is an intrusive singly linked list (``nxt``) with ``head`` and
+every FIFO is an intrusive singly linked list (``MSG.nxt``) with ``head`` and
 ``tail`` per center; total queue storage is ``O(N*NC)`` however many
 centers there are.
 """
@@ -20,6 +19,12 @@ from numba import njit
 # the lowest set bit (llvm cttz), and an index known to be >= 0 as unsigned (no negative-index wraparound test:
 # about a tenth of the loop's time), shared with the wormhole kernels
 from .wormhole.steps import ctz as _ctz, uidx
+
+#: one message (request, then its reply): the next in its FIFO (-1: none), the index of the center it is queued at
+#: (``hop``: 0..n-1 forward, n memory, n+1..2n return), its processor and memory, the cycle its lead packet
+#: arrived at that center and the cycle it was issued; 32 bytes, so that a move reads one cache line of it
+MSG = np.dtype([("nxt", np.int32), ("hop", np.int32), ("src", np.int32), ("dst", np.int32), ("arr", np.int64),
+                ("t0", np.int64)], align=True)
 
 
 @njit(cache=True)
@@ -44,24 +49,20 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
     M = N * NC
     window = cycles - warmup
 
-    # messages
-    m_src = np.empty(M, np.int64)
-    m_dst = np.empty(M, np.int64)
-    m_hop = np.empty(M, np.int64)  # index of the center it is queued at: 0..n-1 fwd, n memory, n+1..2n return
-    m_t0 = np.empty(M, np.int64)
-    arr = np.zeros(M, np.int64)
-    nxt = np.full(M, -1, np.int64)
+    # messages: one 32-byte record each (MSG), everything a move reads about its message in one cache line
+    mr = np.zeros(M, MSG)
     for i in range(N):
         for s in range(NC):
-            m_src[i * NC + s] = i
+            mr[i * NC + s].src = i
+            mr[i * NC + s].nxt = -1
 
     # FIFOs and links
-    head = np.full(C, -1, np.int64)
-    tail = np.full(C, -1, np.int64)
+    head = np.full(C, -1, np.int32)
+    tail = np.full(C, -1, np.int32)
     busy_until = np.full(C, -1, np.int64)  # last cycle the output link carries its current message
     blk_stamp = np.full(C, -1, np.int64)
-    blk_cnt = np.zeros(C, np.int64)
-    blk_pre = np.full(C, -1, np.int64)
+    blk_cnt = np.zeros(C, np.int32)
+    blk_pre = np.full(C, -1, np.int32)
     # the switch output ports with a message queued, as bits (port c: bit c % 64 of word c // 64), so that
     # phase A visits only those, in increasing order (the order of the scan over every port it replaces)
     queued = np.zeros((n_sw + 63) // 64, np.uint64)
@@ -82,8 +83,8 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
     done_msg = np.full(N, -1, np.int64)
 
     # arrivals of the current cycle (applied after all departures)
-    a_msg = np.empty(C + 2 * N, np.int64)
-    a_ctr = np.empty(C + 2 * N, np.int64)
+    a_msg = np.empty(C + 2 * N, np.int32)
+    a_ctr = np.empty(C + 2 * N, np.int32)
 
     # accumulators (measured window [warmup, cycles))
     st_sum = np.zeros((batches, n_st), np.float64)
@@ -98,7 +99,7 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
     lp_sum = np.zeros(N, np.float64)
     moves = 0  # switch-link message transmissions (whole run)
 
-    stage_of = np.empty(C, np.int64)
+    stage_of = np.empty(C, np.int32)
     for c in range(C):
         stage_of[c] = c // N
 
@@ -125,9 +126,12 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                         d = np.searchsorted(cum_p[i], u, side="right")
                     if d >= N:
                         d = N - 1
-                    m_dst[uidx(msg)] = d
-                    m_hop[uidx(msg)] = 0
-                    m_t0[uidx(msg)] = t
+                    x = mr[uidx(msg)]
+                    x.dst = d
+                    x.hop = 0
+                    x.t0 = t
+                    x.arr = t  # its arrival at the first center, at the end of t (phase B queues it)
+                    x.nxt = -1
                     outstanding[uidx(i)] += 1
                     send_busy[uidx(i)] = t + m - 1
                     a_msg[uidx(na)] = msg
@@ -138,23 +142,26 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
         for j in range(N):
             if mem_msg[uidx(j)] >= 0 and mem_end[uidx(j)] == t - 1:
                 msg = mem_msg[uidx(j)]
-                m_hop[uidx(msg)] = n + 1
+                x = mr[uidx(msg)]
+                x.hop = n + 1
+                x.arr = t
+                x.nxt = -1
                 a_msg[uidx(na)] = msg
-                a_ctr[uidx(na)] = ret[j, m_src[uidx(msg)], 0]
+                a_ctr[uidx(na)] = ret[j, x.src, 0]
                 na += 1
                 mem_msg[uidx(j)] = -1
             if mem_msg[uidx(j)] < 0:
                 c = n_sw + j
                 h = head[uidx(c)]
-                if h >= 0 and arr[uidx(h)] + m - 1 <= t - 1:  # last packet arrived by t-1
-                    head[uidx(c)] = nxt[uidx(h)]
+                if h >= 0 and mr[uidx(h)].arr + m - 1 <= t - 1:  # last packet arrived by t-1
+                    head[uidx(c)] = mr[uidx(h)].nxt
                     if head[uidx(c)] < 0:
                         tail[uidx(c)] = -1
                     mem_msg[uidx(j)] = h
                     f = t + S_mm - 1
                     mem_end[uidx(j)] = f
                     if f >= warmup and f < cycles:
-                        res = f - arr[uidx(h)]
+                        res = f - mr[uidx(h)].arr
                         b = (f - warmup) * batches // window
                         st_sum[b, 2 * n] += res
                         st_cnt[b, 2 * n] += 1
@@ -170,34 +177,37 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                 if busy_until[uidx(c)] >= t:
                     continue
                 h = head[uidx(c)]
-                head[uidx(c)] = nxt[uidx(h)]
+                x = mr[uidx(h)]
+                head[uidx(c)] = x.nxt
                 if head[uidx(c)] < 0:
                     tail[uidx(c)] = -1
                     queued[uidx(wd)] &= ~(np.uint64(1) << np.uint64(c - wd * 64))
                 busy_until[uidx(c)] = t + m - 1
                 moves += 1
                 if measured:
-                    res = t - arr[uidx(h)]
+                    res = t - x.arr
                     st = stage_of[uidx(c)]
                     st_sum[bt, st] += res
                     st_cnt[bt, st] += 1
                     c_sum[uidx(c)] += res
                     c_cnt[uidx(c)] += 1
-                hop = m_hop[uidx(h)]
-                p = m_src[uidx(h)]
-                d = m_dst[uidx(h)]
+                hop = x.hop
+                p = x.src
+                d = x.dst
+                x.arr = t  # its arrival at the next center (the reply's last stage: unused until it is issued again)
+                x.nxt = -1
                 if hop < n - 1:
-                    m_hop[uidx(h)] = hop + 1
+                    x.hop = hop + 1
                     a_msg[uidx(na)] = h
                     a_ctr[uidx(na)] = fwd[p, d, hop + 1]
                     na += 1
                 elif hop == n - 1:
-                    m_hop[uidx(h)] = n
+                    x.hop = n
                     a_msg[uidx(na)] = h
                     a_ctr[uidx(na)] = n_sw + d
                     na += 1
                 elif hop < 2 * n:
-                    m_hop[uidx(h)] = hop + 1
+                    x.hop = hop + 1
                     a_msg[uidx(na)] = h
                     a_ctr[uidx(na)] = ret[d, p, hop - n]
                     na += 1
@@ -206,7 +216,7 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                     done_at[uidx(p)] = done
                     done_msg[uidx(p)] = h
                     if done >= warmup and done < cycles:
-                        rt = done - m_t0[uidx(h)]
+                        rt = done - x.t0
                         b = (done - warmup) * batches // window
                         r_sum[uidx(b)] += rt
                         r_cnt[uidx(b)] += 1
@@ -219,11 +229,9 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
         # a uniformly random order.  No pops happen in this phase, so the
         # element before the block (blk_pre) stays valid.  (Written inline: a
         # helper call per packet costs numba reference counting, ~4x slower.)
-        for q in range(na):
+        for q in range(na):  # (their ``arr`` and ``nxt`` were set where they left: the record was at hand)
             c = a_ctr[uidx(q)]
             msg = a_msg[uidx(q)]
-            arr[uidx(msg)] = t
-            nxt[uidx(msg)] = -1
             if blk_stamp[uidx(c)] != t:
                 blk_stamp[uidx(c)] = t
                 blk_cnt[uidx(c)] = 1
@@ -233,26 +241,26 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                     if c < n_sw:
                         queued[uidx(c // 64)] |= np.uint64(1) << np.uint64(c % 64)
                 else:
-                    nxt[tail[uidx(c)]] = msg
+                    mr[uidx(tail[uidx(c)])].nxt = msg
                 tail[uidx(c)] = msg
                 continue
             r = blk_cnt[uidx(c)] + 1
             blk_cnt[uidx(c)] = r
             pos = np.random.randint(0, r)  # 0 .. r-1: inside-out Fisher-Yates
             if pos == r - 1:
-                nxt[tail[uidx(c)]] = msg
+                mr[uidx(tail[uidx(c)])].nxt = msg
                 tail[uidx(c)] = msg
                 continue
             prev = blk_pre[uidx(c)]
-            cur = head[uidx(c)] if prev < 0 else nxt[uidx(prev)]
+            cur = head[uidx(c)] if prev < 0 else mr[uidx(prev)].nxt
             for _ in range(pos):
                 prev = cur
-                cur = nxt[uidx(cur)]
-            nxt[uidx(msg)] = cur
+                cur = mr[uidx(cur)].nxt
+            mr[uidx(msg)].nxt = cur
             if prev < 0:
                 head[uidx(c)] = msg
             else:
-                nxt[uidx(prev)] = msg
+                mr[uidx(prev)].nxt = msg
         # ---- sample the number outstanding at the end of t (a request counts
         # from its departure cycle t0 up to, not including, its completion cycle)
         if measured:

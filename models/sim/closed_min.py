@@ -302,7 +302,7 @@ def _ensure_compiled(run_kernel) -> None:
     fwd, _ = net.forward_route()
     ret, _ = net.return_route()
     run_kernel(
-        np.ascontiguousarray(fwd, dtype=np.int64), np.ascontiguousarray(ret, dtype=np.int64),
+        np.ascontiguousarray(fwd, dtype=np.int16), np.ascontiguousarray(ret, dtype=np.int16),
         _cumulative(np.full((2, 2), 0.5)), True, 1, 1, 1.0, 1, 1, 4, 0, 2, 0,
     )
 
@@ -314,8 +314,10 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     N = net.N
     fwd, _ = net.forward_route()
     ret, _ = net.return_route()
-    fwd = np.ascontiguousarray(fwd, dtype=np.int64)
-    ret = np.ascontiguousarray(ret, dtype=np.int64)
+    # center numbers in the narrowest integers that hold them: the tables are read at every hop
+    centers = np.int16 if (2 * n + 1) * N <= np.iinfo(np.int16).max else np.int32
+    fwd = np.ascontiguousarray(fwd, dtype=centers)
+    ret = np.ascontiguousarray(ret, dtype=centers)
     cum = _cumulative(P)
     _ensure_compiled(run_kernel)
     t0 = time.perf_counter()
