@@ -235,8 +235,8 @@ class ClosedSimResult(Result):
 
 #: With ``target_ci`` and no ``max_cycles``: the longest measured window, in multiples of the first.
 MAX_EXTENSION = 64
-#: Most outstanding requests in the network, ``N * NC``: the kernel keeps 56 bytes per request (its message
-#: records and free lists), so 2**24 of them hold under 1 GiB (the model's ``NC <= 256`` on 4096
+#: Most outstanding requests in the network, ``N * NC``: the kernel keeps 40 bytes per request (its message
+#: record and free list), so 2**24 of them hold under 1 GiB (the model's ``NC <= 256`` on 4096
 #: processors is 2**20).  The batches of the confidence intervals are bounded by
 #: :data:`models.core.setups.MAX_BATCHES` (each a row of accumulators).
 MAX_REQUESTS = 2**24
@@ -294,17 +294,23 @@ def _uniform(cum: np.ndarray) -> bool:
     return N & (N - 1) == 0 and bool(np.all(cum == np.arange(1, N + 1) / N))
 
 
-def _ensure_compiled(run_kernel) -> None:
-    """Compile (or load from numba's cache) on a tiny case so ``wall_time`` excludes it."""
-    if run_kernel.signatures:
+#: the integer types of the route tables the kernel has been compiled (or loaded) for in this process
+_COMPILED: set = set()
+
+
+def _ensure_compiled(run_kernel, centers=np.int16) -> None:
+    """Compile (or load from numba's cache) on a tiny case so ``wall_time`` excludes it: the kernel for route
+    tables of type ``centers`` (a network too large for int16 center numbers has its own compiled kernel)."""
+    if centers in _COMPILED:
         return
     net = MultistageNetwork("omega", 2, 1)
     fwd, _ = net.forward_route()
     ret, _ = net.return_route()
     run_kernel(
-        np.ascontiguousarray(fwd, dtype=np.int16), np.ascontiguousarray(ret, dtype=np.int16),
+        np.ascontiguousarray(fwd, dtype=centers), np.ascontiguousarray(ret, dtype=centers),
         _cumulative(np.full((2, 2), 0.5)), True, 1, 1, 1.0, 1, 1, 4, 0, 2, 0,
     )
+    _COMPILED.add(centers)
 
 
 def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, params) -> ClosedSimResult:
@@ -319,7 +325,7 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     fwd = np.ascontiguousarray(fwd, dtype=centers)
     ret = np.ascontiguousarray(ret, dtype=centers)
     cum = _cumulative(P)
-    _ensure_compiled(run_kernel)
+    _ensure_compiled(run_kernel, centers)
     t0 = time.perf_counter()
     (st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves) = run_kernel(
         fwd, ret, cum, _uniform(cum), n, NC, 1.0 / S_pe, S_mm, m, cycles, warmup, batches, seed

@@ -99,7 +99,7 @@ def test_the_batches_of_a_wormhole_run_are_bounded():
 
 
 def test_the_closed_simulators_allocations_are_bounded():
-    """N5 for ``min_mva``'s simulator: ``N * NC`` request records (56 bytes each) and the batches' rows are
+    """N5 for ``min_mva``'s simulator: ``N * NC`` request records (40 bytes each) and the batches' rows are
     bounded, a ``ParameterError`` naming ``NC`` or ``batches`` before anything is allocated (was: ``NC=10**9``
     a ``MemoryError``, 10**6 batches accepted)."""
     with pytest.raises(ParameterError, match="`NC` must be an integer >= 1 and <= 4194304"):
