@@ -370,8 +370,14 @@ def _stop_pool(pool: cf.ProcessPoolExecutor, timeout: float = 3.0) -> None:
     ``shutdown(cancel_futures=True)`` alone would wait for the running
     points (minutes at the papers' scale); the workers are the executor's
     ``_processes`` (Python 3.14's ``terminate_workers`` does the same).
+    Last it waits for the executor's manager thread, which closes the
+    pool's wake-up pipe once it sees the workers gone: an interpreter that
+    exits while that thread closes the pipe writes to it at exit (Python
+    3.11's ``_python_exit`` takes no lock) and prints a traceback of
+    ``OSError: [Errno 9] Bad file descriptor`` after the command's one line.
     """
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     for p in procs:
         with contextlib.suppress(Exception):
             p.terminate()
@@ -384,6 +390,9 @@ def _stop_pool(pool: cf.ProcessPoolExecutor, timeout: float = 3.0) -> None:
             if p.is_alive():
                 p.kill()
                 p.join(1.0)
+    if manager is not None and manager is not threading.current_thread():
+        with contextlib.suppress(Exception):
+            manager.join(max(1.0, deadline - time.monotonic()))
 
 
 def run_sweep(

@@ -201,3 +201,20 @@ def test_results_do_not_depend_on_the_cores(tmp_path, tmp_cache, monkeypatch):
         monkeypatch.setenv(cores.TOKENS_ENV, str(cores.make_tokens(tmp_path / f"cores{n}", n)))
         shared = run_sweep(pts, jobs="auto", progress=False, cache=False)
         assert [s.latency for s in shared] == [s.latency for s in alone]
+
+
+def test_a_stopped_pool_has_closed_its_wake_up_pipe_when_the_stop_returns():
+    """``_stop_pool`` returns only after the executor's manager thread is done: the pool's wake-up pipe is closed,
+    so the interpreter's exit (``_python_exit``, which writes to every pool's pipe without a lock) cannot race the
+    thread that closes it (a traceback of ``OSError: [Errno 9] Bad file descriptor`` after a stopped command)."""
+    pool = sweep._process_pool(2)
+    futures = [pool.submit(time.sleep, 60) for _ in range(2)]
+    deadline = time.monotonic() + 30
+    while not all(f.running() for f in futures) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    manager, wakeup = pool._executor_manager_thread, pool._executor_manager_thread_wakeup
+    t0 = time.monotonic()
+    sweep._stop_pool(pool)
+    assert time.monotonic() - t0 < 5
+    assert not manager.is_alive() and wakeup._closed
+    assert all(f.done() for f in futures)
