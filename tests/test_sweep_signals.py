@@ -75,6 +75,22 @@ def _kill_leftovers():
                 pass
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_reaches_the_commands():
+    """The commands start with SIGINT at its default action, as from a terminal.
+
+    A test run started in the background of a shell without job control (``make test &`` in a script) has SIGINT
+    ignored, and a child inherits an ignored signal through ``exec``: Python then leaves SIGINT ignored, and the
+    command line, by design, does not catch a signal its caller ignores (``nohup``).  A Python handler in this
+    process is reset to the default action in the child."""
+    old = signal.getsignal(signal.SIGINT)
+    if old is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if old is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, old)
+
+
 class _Run:
     """A command in a session of its own (its own process group), tagged, with a progress file."""
 
