@@ -151,7 +151,14 @@ def _canonical(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return [_canonical(v) for v in obj]
     if isinstance(obj, np.ndarray):
-        return {"__ndarray__": str(obj.dtype), "shape": list(obj.shape), "data": [_canonical(v) for v in obj.ravel().tolist()]}
+        flat = obj.ravel().tolist()  # Python floats, ints or bools for those dtypes: the same text, element by
+        if obj.dtype.kind == "f":  # element, as _canonical gives them below, without a call per element
+            data = [{"__float__": repr(v)} for v in flat]
+        elif obj.dtype.kind in "iub":
+            data = flat
+        else:
+            data = [_canonical(v) for v in flat]
+        return {"__ndarray__": str(obj.dtype), "shape": list(obj.shape), "data": data}
     if isinstance(obj, (bool, np.bool_)):
         return bool(obj)
     if isinstance(obj, (int, np.integer)):
