@@ -12,6 +12,11 @@ Reads a build (a checkout where ``make book`` or ``python -m models.pipeline`` r
   limit or on backlog growth) and by configuration (network, routing, VCs, buffer depth, message length, router),
   with the wormhole runs' speed in M flit-hops per second and VC visits per flit-hop.
 
+* **fixed-step saturation searches** (:func:`bisection_steps`): the fixed-length runs of one configuration whose
+  loads are ``capacity * k / 2**j`` (``k`` odd) are the probes of a bisection of ``[0, capacity]``
+  (:func:`models.core.saturation.find_saturation` with ``rtol = 0``), and ``j`` is the step that probed each; their
+  time by step says what a coarser or finer resolution would cost.
+
 The cache knows no notebook: a point two notebooks share is cached once, by whichever ran it first.  What the
 notebooks spend beyond the simulations (kernels starting, imports, models, figures) is the difference of the two
 totals.
@@ -109,6 +114,58 @@ def simulation_times(cache: Path) -> dict:
     return {"by_end": dict(by_end), "by_config": dict(by_config), "closed_min": closed}
 
 
+#: the finest bisection step recognised (a search of more halvings is not one of the book's)
+MAX_STEP = 16
+
+
+def _steps(rates: list[float], capacity: float) -> dict[float, int] | None:
+    """The bisection step of each load that is ``capacity * k / 2**j`` with ``k`` odd and ``j <= MAX_STEP``."""
+    from fractions import Fraction
+
+    out = {}
+    for r in rates:
+        x = r / capacity
+        f = Fraction(x).limit_denominator(1 << MAX_STEP)
+        if 0 < f < 1 and abs(float(f) - x) <= 1e-12 * max(x, 1e-300) and f.denominator & (f.denominator - 1) == 0:
+            out[r] = f.denominator.bit_length() - 1
+    return out
+
+
+def bisection_steps(cache: Path) -> dict:
+    """Fixed-length wormhole runs read as the probes of fixed-step bisections of ``[0, capacity]``.
+
+    The runs are grouped by everything but their load; in a group, the capacity is the one (twice one of its
+    loads) under which its loads ``capacity * k / 2**j`` (``k`` odd) have the steps ``j = 1, 2, .., n``, one load
+    each (a search that expands from a starting load has other loads of the same form, but not one per step),
+    with ``n`` largest; a group with ``n >= 3`` is a search.  Returns ``searches`` (their number), ``seconds`` (their probes' time), ``by_step``
+    (step -> seconds) and ``other`` (the seconds of the fixed-length runs that are not such probes)."""
+    groups = collections.defaultdict(list)
+    for r in cached_results(cache / "wormhole"):
+        p = dict(getattr(r, "params", None) or {})
+        rate = p.pop("rate", None)
+        if not hasattr(r, "stop_reason") or p.get("target_ci") is not None or not rate:
+            continue
+        groups[json.dumps(p, sort_keys=True, default=str) + f"|{getattr(r, 'seed', '')}"].append(
+            (float(rate), float(r.wall_time)))
+    by_step = collections.Counter()
+    searches, seconds, other = 0, 0.0, 0.0
+    for runs in groups.values():
+        rates = sorted({rate for rate, _ in runs})
+        candidates = [_steps(rates, 2 * r) for r in rates]  # a bisection probes one load per step: 1, 2, .., n
+        best = max((c for c in candidates if sorted(c.values()) == list(range(1, len(c) + 1))), key=len, default={})
+        if len(best) < 3:
+            other += sum(w for _, w in runs)
+            continue
+        searches += 1
+        for rate, w in runs:
+            if rate in best:
+                by_step[best[rate]] += w
+                seconds += w
+            else:
+                other += w
+    return {"searches": searches, "seconds": seconds, "by_step": dict(sorted(by_step.items())), "other": other}
+
+
 def report(build: Path, cache: Path, top: int = 15) -> str:
     """The printed report (module docstring)."""
     out = []
@@ -140,6 +197,11 @@ def report(build: Path, cache: Path, top: int = 15) -> str:
     for cfg, (n, s, fh, visits) in sorted(sims["by_config"].items(), key=lambda kv: -kv[1][1])[:top]:
         speed = fh / s / 1e6 if s > 0 else math.nan
         out.append(f"  {n:6d} {s / 60:8.2f} {s / sim_total:6.1%} {speed:6.1f} {visits / max(fh, 1):9.2f}  {cfg}")
+    b = bisection_steps(cache)
+    if b["searches"]:
+        out.append(f"  fixed-step saturation searches: {b['searches']}, {b['seconds'] / 60:.2f} minutes in their "
+                   f"probes ({b['other'] / 60:.2f} in the other fixed-length runs); by bisection step:")
+        out.append("    " + ", ".join(f"{k}: {w / b['seconds']:.1%}" for k, w in b["by_step"].items()))
     return "\n".join(out)
 
 

@@ -5,6 +5,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import book_time  # noqa: E402
@@ -45,3 +47,21 @@ def test_the_report_counts_notebooks_and_simulations(tmp_path, monkeypatch):
     text = book_time.report(build, build / ".cache")
     assert f"{16 / 60:.1f} CPU-minutes" in text  # 4 + 12 s
     assert "fixed length" in text and "torus 4x4 bi, dor" in text
+
+
+def test_fixed_step_searches_are_told_from_searches_that_expand(tmp_path, monkeypatch):
+    """A bisection of [0, capacity] probes one load per step, capacity * k / 2**j (k odd): its probes are counted by
+    step.  A search that expands from a starting load (x1.25) has loads of that form too, not one per step, and is
+    not counted as one."""
+    from models.sim.wormhole import Torus, simulate
+
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path / ".cache"))
+    kw = dict(routing="dor", vcs=2, messages=200, warmup_messages=20, seed=1, cache=True)
+    bisection = [simulate(Torus((4, 4)), rate=r, message_length=4, **kw) for r in (0.01, 0.005, 0.0075)]
+    expanding = [simulate(Torus((4, 4)), rate=r, message_length=6, **kw) for r in (0.004, 0.005, 0.00625)]
+    found = book_time.bisection_steps(tmp_path / ".cache")
+    assert found["searches"] == 1
+    assert found["by_step"] == {1: bisection[0].wall_time, 2: bisection[1].wall_time, 3: bisection[2].wall_time}
+    assert found["seconds"] == pytest.approx(sum(r.wall_time for r in bisection), rel=1e-12)
+    assert found["other"] == pytest.approx(sum(r.wall_time for r in expanding), rel=1e-12)
+    assert "fixed-step saturation searches: 1," in book_time.report(tmp_path, tmp_path / ".cache")
