@@ -103,7 +103,6 @@ def test_stable_hash_is_canonical_and_sensitive():
     assert stable_hash(np.eye(2)) != stable_hash(np.eye(2).T * 2)
 
 
-
 @pytest.mark.parametrize("array", [np.linspace(0, 1, 12).reshape(3, 4), np.float32([0.1, 2.5]),
                                    np.array([math.inf, math.nan, -0.0, 5e-324]), np.arange(6).reshape(2, 3),
                                    np.uint8([0, 255]), np.array([True, False]), np.array([], dtype=float),
@@ -116,6 +115,7 @@ def test_an_array_hashes_as_the_list_of_its_elements_with_dtype_and_shape(array)
     assert json.loads(text) == {"__ndarray__": str(array.dtype), "shape": list(array.shape),
                                 "data": [json.loads(cache_mod.canonical_json(v)) for v in array.ravel().tolist()]}
     assert text == cache_mod.canonical_json(array.copy(order="F"))  # the same elements in C order
+
 
 def test_tree_hash_changes_with_any_file(tmp_path):
     (tmp_path / "a.py").write_text("x = 1\n")
