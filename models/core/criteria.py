@@ -209,7 +209,8 @@ def spread_beyond_noise(loads) -> dict:
     beside the decision, whatever it is.
     """
     import numpy as np
-    from scipy import stats
+
+    from .stats import student_quantile
 
     ys = [np.asarray(x, dtype=float) for x in loads]
     ys = [x / x.mean() - 1.0 for x in ys if x.size and np.isfinite(x).all() and x.mean() > 0]
@@ -234,5 +235,5 @@ def spread_beyond_noise(loads) -> dict:
         return out
     loo = np.array([shared(np.delete(np.arange(n), i)) for i in range(n)])
     se = float(math.sqrt((n - 1) / n * np.sum((loo - loo.mean()) ** 2)))
-    out.update({"sys var se": se, "equal": bool(var <= stats.t.ppf(0.975, n - 1) * se)})
+    out.update({"sys var se": se, "equal": bool(var <= student_quantile(n - 1) * se)})
     return out

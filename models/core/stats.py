@@ -10,10 +10,13 @@ import numpy as np
 
 @functools.lru_cache(maxsize=None)
 def student_quantile(df: int, confidence: float = 0.95) -> float:
-    """Two-sided Student-t quantile ``t_{(1+confidence)/2, df}``."""
-    from scipy.stats import t
+    """Two-sided Student-t quantile ``t_{(1+confidence)/2, df}``.
 
-    return float(t.ppf(0.5 + confidence / 2.0, df))
+    ``scipy.special.stdtrit``, the function ``scipy.stats.t.ppf`` evaluates (the same floats): importing
+    ``scipy.stats`` costs a process about 1.2 s more than ``scipy.special``, paid by every notebook that simulates."""
+    from scipy.special import stdtrit
+
+    return float(stdtrit(df, 0.5 + confidence / 2.0))
 
 
 def ci_halfwidth(batch_means, confidence: float = 0.95) -> float:

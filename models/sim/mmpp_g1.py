@@ -5,8 +5,8 @@ from __future__ import annotations
 import math as _math
 
 import numpy as np
-from scipy.stats import t as _student
 
+from ..core.stats import student_quantile as _student_quantile
 from ..core.validate import require as _require
 from ..queueing.mmpp_g1 import ServiceTime, _mmpp_args
 
@@ -54,5 +54,5 @@ def simulate_mmpp_g1(arrival, service: ServiceTime, *, customers: int = 1_000_00
     W = W[warmup + 1:]
     nb = W.size // batches
     means = W[: nb * batches].reshape(batches, nb).mean(axis=1)
-    ci = float(_student.ppf(0.975, batches - 1) * means.std(ddof=1) / _math.sqrt(batches))
+    ci = float(_student_quantile(batches - 1) * means.std(ddof=1) / _math.sqrt(batches))
     return float(W.mean()), ci
