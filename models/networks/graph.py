@@ -17,9 +17,10 @@ node-major, port-minor order (:meth:`Topology.channels`).
   each edge gives one channel in each direction, and node ``u``'s ports are
   its neighbours in increasing order (used for TM and x-Folded TM).
 
-Distances are by breadth-first search (:meth:`Topology.distances`); the
-torus and mesh closed forms of the average distance are
-:func:`torus_average_distance` and :func:`mesh_average_distance`.
+Distances are by breadth-first search (:meth:`Topology.distances`), a torus's and a mesh's by their closed form
+(the sum over dimensions of the ring's or the line's distance, :func:`_grid_distances`: the same matrix, tested,
+without importing ``scipy.sparse``, a second of every simulating process's start); the torus and mesh closed forms
+of the average distance are :func:`torus_average_distance` and :func:`mesh_average_distance`.
 """
 
 from __future__ import annotations
@@ -128,6 +129,27 @@ def _check_radices(radices) -> tuple[int, ...]:
     return tuple(require("radix", k, 2, unit="nodes per dimension", integer=True) for k in radices)
 
 
+def _grid_distances(radices: tuple[int, ...], wrap: bool, bidirectional: bool) -> np.ndarray:
+    """The ``(N, N)`` hop distances of the grid :func:`_grid_table` builds (read-only int64): the sum over dimensions
+    of ``(c_v - c_u) mod k`` (a unidirectional ring), ``min`` of that and ``k`` minus it (a bidirectional ring) or
+    ``|c_v - c_u|`` (a line, ``wrap=False``), ``c`` a node's coordinate in the dimension, ``k`` its radix."""
+    N = int(np.prod(radices))
+    ids = np.arange(N)
+    d = np.zeros((N, N), dtype=np.int64)
+    stride = 1
+    for k in radices:
+        c = (ids // stride) % k
+        stride *= k
+        diff = c[None, :] - c[:, None]
+        if not wrap:
+            d += np.abs(diff)
+            continue
+        step = diff % k  # hops in the + direction from u to v
+        d += np.minimum(step, k - step) if bidirectional else step
+    d.setflags(write=False)
+    return d
+
+
 def _grid_table(radices: tuple[int, ...], wrap: bool, bidirectional: bool) -> np.ndarray:
     n = len(radices)
     N = int(np.prod(radices))
@@ -205,6 +227,10 @@ class Torus(Topology):
     def _port_table(self):
         return _grid_table(self.radices, wrap=True, bidirectional=self.bidirectional)
 
+    @cached_property
+    def _distances(self) -> np.ndarray:
+        return _grid_distances(self.radices, wrap=True, bidirectional=self.bidirectional)
+
     def port_dim_dir(self, p: int) -> tuple[int, int]:
         """(dimension, +1/-1) of output port ``p``."""
         if self.bidirectional:
@@ -236,6 +262,10 @@ class Mesh(Torus):
 
     def _port_table(self):
         return _grid_table(self.radices, wrap=False, bidirectional=True)
+
+    @cached_property
+    def _distances(self) -> np.ndarray:
+        return _grid_distances(self.radices, wrap=False, bidirectional=True)
 
     def spec(self) -> dict:
         return {"kind": "mesh", "radices": list(self.radices)}

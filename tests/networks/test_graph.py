@@ -20,6 +20,30 @@ def test_mesh_average_distance_closed_form(radices):
     assert Mesh(radices).average_distance() == pytest.approx(mesh_average_distance(radices), rel=1e-12)
 
 
+@pytest.mark.parametrize("topo", [Torus((2,)), Torus((3,), bidirectional=False), Torus((2, 3)), Torus((4, 5)),
+                                  Torus((4, 5), bidirectional=False), Torus((2, 3, 4)), Torus((5, 4, 3), bidirectional=False),
+                                  Torus((8, 8)), Mesh((2, 2)), Mesh((3, 5)), Mesh((2, 3, 4))])
+def test_grid_distances_are_the_breadth_first_search_s(topo):
+    """A torus's and a mesh's closed-form distances are the matrix the breadth-first search of any graph gives
+    (from the same port table), and read-only; and they import no ``scipy.sparse``."""
+    from models.networks.graph import Topology
+
+    d = topo.distances()
+    bfs = Topology.__dict__["_distances"].func(topo)
+    assert d.dtype == bfs.dtype and d.shape == bfs.shape and np.array_equal(d, bfs)
+    assert not d.flags.writeable
+
+
+def test_a_torus_s_distances_import_no_scipy_sparse():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom models.networks.graph import Mesh, Torus\nTorus((4, 4)).distances()\n"
+            "Mesh((3, 3)).distances()\nprint('scipy.sparse' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_port_tables():
     t = Torus((4, 3), bidirectional=True)
     assert t.nbr.shape == (12, 4)
