@@ -2,7 +2,8 @@
 
 ``models.networks.graph``
     Port tables of the simulator's networks (:class:`Torus`, :class:`Mesh`,
-    :class:`Graph`) with their breadth-first-search distances.
+    :class:`Graph`) with their distances (breadth-first search; a torus's and a
+    mesh's in closed form, the same matrix).
 ``models.networks.grid2d``
     The 2-D direct networks of the x-Folded TM paper (torus, mesh, TM,
     x-Folded TM readings) as :class:`GridNetwork`.
