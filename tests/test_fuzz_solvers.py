@@ -161,18 +161,32 @@ def _value(value):
     return st.one_of(st.sampled_from(EXTREMES), _near(value), _mild(value), _mild(value))
 
 
+#: the strategies already built, by (kind, type and repr of the valid value): a strategy built anew for every
+#: draw is validated and labelled anew by hypothesis, which took most of the fuzz's time beside the calls
+#: themselves (the same strategies, so the same calls are drawn)
+_STRATEGIES: dict = {}
+
+
+def _strategy(kind, value):
+    """``_mild(value)`` (kind "mild") or ``_value(value)`` (kind "value"), built once per valid value."""
+    key = (kind, type(value).__name__, repr(value))
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = (_mild if kind == "mild" else _value)(value)
+    return _STRATEGIES[key]
+
+
 @st.composite
 def calls(draw, name):
     """``(args, kwargs, changed parameter names)`` of one call of entry point ``name``."""
     _, _, load, valid = ENTRY_POINTS[name]
     params = ([load[0]] if load else []) + sorted(valid)
-    changed = draw(st.lists(st.sampled_from(params), min_size=1, max_size=3, unique=True))
+    changed = draw(_changed(tuple(params)))
     mild = draw(st.booleans())  # half the calls only move valid values a little (mostly accepted)
     kwargs = dict(valid)
     args = [load[1]] if load else []
     for p in changed:
         base = load[1] if load and p == load[0] else valid[p]
-        new = draw(_mild(base) if mild else _value(base))
+        new = draw(_strategy("mild" if mild else "value", base))
         if load and p == load[0]:
             args = [new]
         else:
@@ -185,6 +199,13 @@ def calls(draw, name):
     return args, kwargs, changed
 
 
+@functools.lru_cache(maxsize=None)
+def _changed(params: tuple):
+    """The names of the one to three parameters a call changes."""
+    return st.lists(st.sampled_from(params), min_size=1, max_size=3, unique=True)
+
+
+@functools.lru_cache(maxsize=None)
 def _optional(name) -> set:
     """The keywords of entry point ``name`` that have a default (``**params`` forwarders: those of the solver
     they forward to, ``solve`` of the same module)."""
