@@ -74,7 +74,7 @@ from ..core.validate import require, require_choice
 from ..networks.dor_paths import DorCombinatorics
 from ..networks.graph import Torus
 from ..sim.sweep import run_sweep
-from .equations import CHOICES, CHOICES_2003, Readings, Readings2003
+from .readings import CHOICES, CHOICES_2003, Readings, Readings2003
 from .model2003 import saturation_load_2003, solve_2003
 from .setups import FRACTIONS, SAT_STEPS, SETTINGS, TORI, DorParams, torus_curve, torus_of
 from .solve import saturation_load, solve

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 import sympy as sp
 
 from models.core import symbolic
@@ -74,3 +75,15 @@ def test_warm_torus_ipp_does_not_import_sympy_or_scipy_linalg(tmp_path):
     cold, warm = run(), run()
     assert cold[1] == "True True" and warm[1] == "False False"
     assert cold[0] == warm[0]
+
+
+@pytest.mark.parametrize("chapter", ["min_mva", "torus_dor", "torus_nbc", "xfolded_tm"])
+def test_a_chapters_experiment_modules_import_no_sympy(chapter):
+    """The modules a chapter's result pages import (experiments, claims, glue, plots) import no SymPy: only the
+    derivation pages need it, and importing it costs about half a second per notebook.  (torus_ipp's and the
+    warm-up part's do: ``models.traffic.moments`` and ``models.queueing.mg1`` define their symbols at import.)"""
+    code = (f"import sys; import models.{chapter}.experiments, models.{chapter}.claims, models.{chapter}.glue, "
+            f"models.{chapter}.plots; print('sympy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+    assert out == "False"
