@@ -47,7 +47,6 @@ from ..networks.graph import Torus
 from ..queueing import mmpp_g1 as Q
 from ..sim.mmpp_g1 import simulate_mmpp_g1
 from ..sim.sweep import run_sweep
-from ..traffic import moments
 from ..traffic.process import IPP, MMPP2
 from .setups import DEFAULT_SETUP, SETTINGS, SETUPS, TRAFFIC, IppParams, ipp_curve
 from .solve import LOAD_UNIT, Params, channel_process, saturation_bound, saturation_load, solve
@@ -515,6 +514,8 @@ def fit_match_table(figures: Sequence[int] = (1, 2), t_values: Sequence[float] =
     ``t_values`` (all from the derived expressions of
     :mod:`models.traffic.moments`), and their maximum ``max rel. diff``.
     """
+    from ..traffic import moments  # SymPy at import: only the traffic page's two tables need it
+
     rows = []
     t = np.asarray(t_values, dtype=float)
     for c in curves(figures):
@@ -680,6 +681,8 @@ def moment_check_table(t_values: Sequence[float] = (0.1, 1.0, 10.0, 100.0), figu
     One row per (source, window ``t``): ``E N``, ``IDC``, third central moment
     from both routes and the largest relative difference.
     """
+    from ..traffic import moments  # SymPy at import: only the traffic page's two tables need it
+
     rows = []
     sources = []
     for c in curves(figures):

@@ -78,11 +78,7 @@ def test_warm_torus_ipp_does_not_import_sympy_or_scipy_linalg(tmp_path):
     assert cold[0] == warm[0]
 
 
-#: chapters whose result pages import SymPy anyway: ``models.traffic.moments`` defines its symbols at import
-SYMPY_AT_IMPORT = {"torus_ipp"}
-
-
-@pytest.mark.parametrize("chapter", [c for c in models.CHAPTERS if c not in SYMPY_AT_IMPORT])
+@pytest.mark.parametrize("chapter", models.CHAPTERS)
 def test_a_chapters_experiment_modules_import_no_sympy(chapter):
     """The modules a chapter's result pages import (experiments, claims, glue, plots) import no SymPy: only the
     derivation pages need it, and importing it costs about half a second per notebook."""
