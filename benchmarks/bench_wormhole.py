@@ -39,8 +39,9 @@ What runs (``--repeat`` runs of each, alternated; medians):
   configuration's fixed rate for both, the booksim run with the next even VC
   count);
 * ``--phases``: where a cycle's time goes, each router's share of processor cycles per phase on the four
-  configurations and the cycles per flit-hop, from a profiled build (``MODELS_SIM_PROFILE=1``, its own numba
-  cache: :data:`models.sim.wormhole.steps.PROFILE`);
+  configurations, the cycles per flit-hop and the kernel's work counters per flit-hop (VCs visited, allocation
+  requests), from a profiled build (``MODELS_SIM_PROFILE=1``, its own numba cache:
+  :data:`models.sim.wormhole.steps.PROFILE`);
 * ``--booksim PATH``: issue #36's side by side, BookSim 2's executable at
   ``PATH`` (:mod:`booksim_side_by_side`: its configuration, run length, CPU time
   and flit-hop count), the preset and the ideal router on issue #36's four
@@ -363,7 +364,9 @@ def phases(names=tuple(ISSUE36), routers=("ideal", "booksim"), quick: bool = Fal
     """Where a cycle's time goes: each router's share of processor cycles per phase on each configuration,
     from a profiled build (``MODELS_SIM_PROFILE=1``: the kernels read the cycle counter between their phases,
     :data:`models.sim.wormhole.steps.PROFILE`; it runs with a numba cache of its own, in a fresh process per run).
-    Also prints the cycles per flit-hop."""
+    Also prints the cycles per flit-hop, and the kernel's work counters per flit-hop (``WormholeResult.work``:
+    the ideal router's VCs visited and routing attempts, the preset's VC- and switch-allocation requests), which
+    say whether a flit-hop costs more because the kernel does more per flit-hop or because each step costs more."""
     import tempfile
 
     here = str(Path(__file__).resolve().parents[1])
@@ -377,9 +380,13 @@ def phases(names=tuple(ISSUE36), routers=("ideal", "booksim"), quick: bool = Fal
                     clk = {k[len("cycles_"):]: v for k, v in r["work"].items() if k.startswith("cycles_")}
                     total = sum(clk.values())
                     per_hop = total * r["cycles"] / r["flit_hops"]
+                    work = {k: v * r["cycles"] / r["flit_hops"] for k, v in r["work"].items()
+                            if not k.startswith("cycles_")}  # (``one`` gives the counters per cycle)
                     print(f"{name:9s} {router:8s} " + ", ".join(f"{k} {v / total:.1%}" for k, v in clk.items())
-                          + f"; {per_hop:.0f} processor cycles per flit-hop", flush=True)
-                    res[(name, router)] = dict(shares={k: v / total for k, v in clk.items()}, per_hop=per_hop)
+                          + f"; {per_hop:.0f} processor cycles per flit-hop; per flit-hop: "
+                          + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in work.items()), flush=True)
+                    res[(name, router)] = dict(shares={k: v / total for k, v in clk.items()}, per_hop=per_hop,
+                                               work_per_hop=work)
         finally:
             for k in ("MODELS_SIM_PROFILE", "NUMBA_CACHE_DIR"):
                 os.environ.pop(k, None)

@@ -50,3 +50,12 @@ def test_the_kernel_profile_counts_samples_by_offset_and_region():
     assert perf_kernel.keywords("torus_dor", "booksim") == dict(router="booksim", vcs=4)
     assert perf_kernel.keywords("torus_dor", "ideal") == {}
     assert perf_kernel.keywords("8x8-50", "booksim") == bench._own_load("8x8-50", "booksim")
+
+
+def test_the_phase_profile_gives_shares_cycles_and_work_per_flit_hop(monkeypatch, capsys):
+    # one's counters are per cycle: 10 cycles, 20 flit-hops, 4 processor cycles and 3 VC visits per cycle
+    run = dict(work={"cycles_traversal": 3.0, "cycles_bookkeeping": 1.0, "vc_visits": 3.0}, cycles=10, flit_hops=20)
+    monkeypatch.setattr(bench, "_subprocess", lambda path, name, quick, extra: run)
+    res = bench.phases(("8x8-50",), ("ideal",))[("8x8-50", "ideal")]
+    assert res == dict(shares={"traversal": 0.75, "bookkeeping": 0.25}, per_hop=2.0, work_per_hop={"vc_visits": 1.5})
+    assert "2 processor cycles per flit-hop; per flit-hop: vc visits 1.50" in capsys.readouterr().out
