@@ -1,6 +1,7 @@
 """The wormhole benchmark's configurations (benchmarks/bench_wormhole.py): each one's keywords run on its network,
 and the book's run the ideal router only (the preset routes DOR and ``min_adapt`` only); the kernel profile's
-counting (benchmarks/perf_kernel.py)."""
+counting (benchmarks/perf_kernel.py), the phase profile's arithmetic (``--phases``) and the kernel counts' reading
+and arithmetic (benchmarks/count_kernel.py)."""
 
 import sys
 from pathlib import Path
@@ -59,3 +60,23 @@ def test_the_phase_profile_gives_shares_cycles_and_work_per_flit_hop(monkeypatch
     res = bench.phases(("8x8-50",), ("ideal",))[("8x8-50", "ideal")]
     assert res == dict(shares={"traversal": 0.75, "bookkeeping": 0.25}, per_hop=2.0, work_per_hop={"vc_visits": 1.5})
     assert "2 processor cycles per flit-hop; per flit-hop: vc visits 1.50" in capsys.readouterr().out
+
+
+def test_the_kernel_count_reads_the_code_without_symbols_and_divides_the_difference(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import count_kernel  # noqa: E402
+
+    sys.path.remove(str(ROOT / "benchmarks"))
+    out = tmp_path / "cachegrind.out"
+    out.write_text("desc: I1 cache: 32768 B\ncmd: python\nevents: Ir Bc Bcm Bi Bim\n"
+                   "fl=/usr/lib/libc.so\nfn=memcpy\n10 100 5 1 0 0\n"
+                   "fl=???\nfn=blas_thread_server\n0 7 7 7 7 7\n"
+                   "fn=???\n0 40 4 1\n0 2 0 0 1 1\n"  # lines may leave trailing zero events out
+                   "fl=/usr/bin/python\nfn=???\n3 9 9 9 9 9\n"
+                   "summary: 158 16 9 17 17\n")
+    short = count_kernel.jit_counts(out)
+    assert short == dict(Ir=42, Bc=4, Bcm=1, Bi=1, Bim=1)
+    long = dict(Ir=442, Bc=44, Bcm=9, Bi=1, Bim=1)
+    assert count_kernel.per_flit_hop(short, long, 100, 300) == dict(Ir=2.0, Bc=0.2, Bcm=0.04, Bi=0.0, Bim=0.0)
+    with pytest.raises(ValueError, match="more flits"):
+        count_kernel.per_flit_hop(short, long, 300, 300)
