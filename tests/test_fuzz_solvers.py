@@ -57,7 +57,7 @@ TIME_LIMIT = 5
 #: Seconds an accepted call may take before the guard fails it: generous, because a valid call may
 #: compile a new kernel (a new V) or bisect to a tight ``rtol`` on a machine shared by many processes;
 #: it catches runaway calls, not slow ones.  The slowest valid call drawn, torus_dor's ``saturation_load``
-#: to ``rtol = 1.7e-12`` (its probes just past the boundary crawl to the iteration limit), takes 35 s alone
+#: to ``rtol = 1.7e-12`` (its probes just past the boundary crawl for thousands of iterations), takes 35 s alone
 #: on a quiet 2-core machine and more beside the other tests, too near the 60 s this limit was.
 ACCEPTED_LIMIT = 120
 #: Calls drawn per entry point in the default run (about 1-2 minutes for all of them on a loaded machine).
