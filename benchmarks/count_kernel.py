@@ -14,10 +14,10 @@ How: one configuration of :mod:`bench_wormhole` runs twice under ``valgrind --to
 that first loads the compiled kernel on a tiny case.  numba's compiled code has no symbols, so cachegrind puts it under
 ``???``; the counts there in the long run minus those in the short one, divided by the flit-hops between them, are
 the kernel's per flit-hop (the imports, set-up, loading the kernel and the tiny case are the same in both runs and
-cancel).  Under Valgrind numba sees another processor and compiles its own cached kernel: a warm-up process does that first
-(minutes, once per tree), so that neither measured run compiles.  ``--compare PATH`` counts the simulator on ``PATH``
-(e.g. a clone of the parent commit) too, and prints the ratios new / old.  Two runs of the same tree agree to a few
-thousand instructions in hundreds of millions.
+cancel).  Under Valgrind numba sees another processor and compiles its own cached kernel: a warm-up process does
+that first (minutes, once per tree), so that neither measured run compiles.  ``--compare PATH`` counts the simulator
+on ``PATH`` (e.g. a clone of the parent commit) too, and prints the ratios new / old.  Two runs of the same tree agree
+to a few thousand instructions in hundreds of millions.
 
 Needs ``valgrind`` (Debian's ``valgrind``).
 """
