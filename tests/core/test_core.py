@@ -193,6 +193,47 @@ def test_savefig_is_deterministic(tmp_path, monkeypatch):
     assert b"fig-test-x" in outs[0] and (tmp_path / "figures" / "fig-test-x.png").exists()
 
 
+def test_savefig_lays_the_figure_out_once_and_crops_it_as_a_tight_save_does(tmp_path, monkeypatch):
+    """Saved in two formats and then shown inline (IPython's tight PNG), a constrained-layout figure is laid out
+    once, not three times; both files are cropped as ``bbox_inches="tight"`` crops them (the PNG the same size,
+    to a pixel), and the layout the book's style asks for is back for the next figure."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from IPython.core.pylabtools import print_figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+    from PIL import Image
+
+    from models.core import plotting as P
+
+    def figure():
+        with plt.rc_context(P.STYLE):
+            fig, axes = plt.subplots(1, 2)
+        for ax in axes:
+            ax.plot([0, 1, 2], [1, 3, 200], label="a long model label")
+            ax.set(xlabel="load [messages/node/cycle]", ylabel="latency [cycles]", title="a title")
+        fig.legend(loc="outside lower center")
+        return fig
+
+    tight = io.BytesIO()
+    figure().savefig(tight, format="png", bbox_inches="tight")
+    layouts = []
+    execute = ConstrainedLayoutEngine.execute
+    monkeypatch.setattr(ConstrainedLayoutEngine, "execute", lambda self, fig: layouts.append(1) or execute(self, fig))
+    monkeypatch.chdir(tmp_path)
+    fig = figure()
+    paths = P.savefig(fig, "fig-test-y", close=False)
+    print_figure(fig, "png", bbox_inches="tight")
+    assert len(layouts) == 1
+    want = Image.open(tight).size
+    got = Image.open(paths["png"]).size
+    assert abs(got[0] - want[0]) <= 1 and abs(got[1] - want[1]) <= 1, (got, want)
+    assert b"<svg" in paths["svg"].read_bytes()
+    plt.close(fig)
+    with plt.rc_context(P.STYLE):
+        assert isinstance(plt.figure().get_layout_engine(), ConstrainedLayoutEngine)
+
+
 def test_ci_halfwidth_matches_student_t():
     from models.core.stats import ci_halfwidth
 
