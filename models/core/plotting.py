@@ -643,10 +643,10 @@ def fixed_layout(fig):
 
     Each ``savefig(bbox_inches="tight")`` of a figure with a layout engine draws it twice (once to lay it out and
     measure it, once to render it); a figure saved in two formats and then shown inline laid itself out three
-    times, about half of a notebook's time when its simulations are cached.  A figure without a layout engine
-    saved with the returned box is drawn once per format, and laid out no more (inline too).  Save it under
-    ``_no_layout()``: a save puts back the figure's engine when it ends, and ``None`` reads the rcParams,
-    where the book's style asks for the constrained layout."""
+    times (the saves were half of min_mva's single-packet page's time with its simulations cached).  A figure
+    without a layout engine saved with the returned box is drawn once per format, and laid out no more (inline
+    too).  Save it under ``_no_layout()``: a save puts back the figure's engine when it ends, and ``None`` reads
+    the rcParams, where the book's style asks for the constrained layout."""
     fig.draw_without_rendering()
     bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(plt.rcParams["savefig.pad_inches"])
     with _no_layout():
@@ -658,6 +658,9 @@ def savefig(
     fig, label: str, *, folder: str | Path = "figures", provenance: dict[str, Any] | None = None, close: bool = True
 ) -> dict[str, Path]:
     """Save ``fig`` as ``<folder>/<label>.svg`` and ``.png`` atomically, with provenance.
+
+    The figure is laid out once (:func:`fixed_layout`) and keeps that layout: both files, and the notebook's
+    inline copy, show the same one (with ``close=False``, what is changed afterwards is not laid out again).
 
     ``label`` is the figure's cross-reference name (``fig-<chapter>-<what>``).
     The relative ``folder`` resolves against the current directory, which
