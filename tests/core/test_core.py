@@ -196,11 +196,13 @@ def test_savefig_is_deterministic(tmp_path, monkeypatch):
 def test_savefig_lays_the_figure_out_once_and_crops_it_as_a_tight_save_does(tmp_path, monkeypatch):
     """Saved in two formats and then shown inline (IPython's tight PNG), a constrained-layout figure is laid out
     once, not three times; both files are cropped as ``bbox_inches="tight"`` crops them (the PNG the same size,
-    to a pixel), and the layout the book's style asks for is back for the next figure."""
+    to a pixel), the layout the book's style asks for is back for the next figure, and a figure made without
+    pyplot saves too."""
     import io
 
     import matplotlib.pyplot as plt
     from IPython.core.pylabtools import print_figure
+    from matplotlib.figure import Figure
     from matplotlib.layout_engine import ConstrainedLayoutEngine
     from PIL import Image
 
@@ -232,6 +234,9 @@ def test_savefig_lays_the_figure_out_once_and_crops_it_as_a_tight_save_does(tmp_
     plt.close(fig)
     with plt.rc_context(P.STYLE):
         assert isinstance(plt.figure().get_layout_engine(), ConstrainedLayoutEngine)
+    bare = Figure()  # no pyplot, so no Agg canvas: savefig (and matplotlib's) save it all the same
+    bare.add_subplot().plot([0, 1], [1, 2])
+    assert Image.open(P.savefig(bare, "fig-test-z")["png"]).size[0] > 0
 
 
 def test_ci_halfwidth_matches_student_t():
