@@ -99,6 +99,8 @@ from models.core.keys import cache_for, function_version, point_key
 from models.core.processes import PR_SET_PDEATHSIG, prctl
 from models.core.progress import report as report_progress
 
+from . import warm
+
 __all__ = ["run_sweep", "cluster_executor", "close_clients", "SCHEDULER_ENV", "NO_WORKERS_ENV",
            "point_key", "function_version"]  # keys re-exported from models.core.keys
 
@@ -357,6 +359,21 @@ def _stops_at_once():
             signal.signal(sig, handler)
 
 
+def _preload(fn: Callable, kw: dict) -> None:
+    """Load the kernel ``fn(**kw)`` runs into this process before a pool forks from it
+    (:func:`models.sim.warm.preload`, once per process and kernel): a forked worker inherits what its parent has
+    loaded.  Otherwise each worker of each sweep loads numba and the kernel from numba's cache on its first point
+    (about a second of processor time on the project's machine), and on a fresh checkout each compiles it.  Nothing is done when the workers do not fork from this process
+    (another start method) or ``fn`` runs no kernel of :mod:`models.sim.warm`; an error is left to the points,
+    which report their own."""
+    if multiprocessing.get_start_method() != "fork":
+        return
+    try:
+        warm.preload(fn, kw)
+    except Exception:  # noqa: BLE001 - the points themselves report what is wrong with them
+        pass
+
+
 def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
     """A pool of ``workers`` processes started with :func:`_pool_worker_init`."""
     forked = multiprocessing.get_start_method() == "fork"  # else the parent is a fork server, not this process
@@ -565,6 +582,7 @@ def run_sweep(
             ex = executor
             if mine and ex is None:
                 workers = min(workers, len(mine))
+                _preload(fn, kwlist[mine[0]])
                 ex = _process_pool(workers)
             shared = tokens if own else None  # a cluster's points hold no token of this machine
             futs: dict = {}

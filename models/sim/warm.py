@@ -16,6 +16,11 @@ The tiny cases are not cached as results (``cache=False``) and run with the
 kernels' checks and profile off (the environment's ``MODELS_SIM_CHECKS`` and
 ``MODELS_SIM_PROFILE`` are removed for them), the build every simulation
 uses by default.
+
+:func:`preload` runs a kernel's tiny case in the calling process instead,
+once per process: a sweep does so before it forks its pool, whose workers
+then inherit the loaded kernel (each loaded it from numba's cache before,
+about a second of processor time a worker and a sweep).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["KERNELS", "compile_kernel", "warm"]
+__all__ = ["KERNELS", "SIMULATORS", "compile_kernel", "kernel_of", "preload", "warm"]
 
 #: The kernels, by name, longest compile first (the order in which :func:`warm` starts them).
 KERNELS = ("booksim", "ideal", "closed_min")
@@ -44,6 +49,40 @@ def compile_kernel(name: str) -> None:
                           messages=100, warmup_messages=10, batches=5, cache=False, **kw)
     else:
         closed_min.simulate(k=2, n=2, cycles=1000, warmup=100, batches=5, cache=False)
+
+
+#: The kernels this process has loaded through :func:`preload`.
+_LOADED: set = set()
+
+
+#: The simulators' entry points, by module and name (known without importing them, which imports numba).
+SIMULATORS = {("models.sim.wormhole.simulate", "simulate"): "wormhole",
+              ("models.sim.closed_min", "simulate"): "closed_min"}
+
+
+def kernel_of(fn, kw: dict) -> str | None:
+    """The kernel (one of :data:`KERNELS`) a call ``fn(**kw)`` runs, when ``fn`` is a simulator's ``simulate``
+    (the wormhole simulator's told by ``kw["router"]``), else None."""
+    name = SIMULATORS.get((getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)))
+    if name == "wormhole":
+        return "booksim" if kw.get("router") == "booksim" else "ideal"
+    return name
+
+
+def preload(fn, kw: dict) -> bool:
+    """Load into this process the kernel that ``fn(**kw)`` runs (:func:`kernel_of`), by its tiny case
+    (:func:`compile_kernel`), once per process and kernel; whether ``fn`` runs one of :data:`KERNELS`.
+
+    What a process loads, the processes it then forks inherit: :func:`models.sim.sweep.run_sweep` calls this
+    before it forks a pool, so that its workers do not each load numba and the kernel from numba's cache (or
+    compile it, on a fresh checkout).  The tiny case runs this process's build (its ``MODELS_SIM_CHECKS``)."""
+    name = kernel_of(fn, kw)
+    if name is None:
+        return False
+    if name not in _LOADED:
+        compile_kernel(name)
+        _LOADED.add(name)
+    return True
 
 
 def warm(jobs: int = 2, kernels=KERNELS, timeout: float = 600.0) -> dict:

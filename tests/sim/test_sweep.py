@@ -218,3 +218,21 @@ def test_a_stopped_pool_has_closed_its_wake_up_pipe_when_the_stop_returns():
     assert time.monotonic() - t0 < 5
     assert not manager.is_alive() and wakeup._closed
     assert all(f.done() for f in futures)
+
+
+def test_a_pool_forks_from_a_process_that_has_loaded_the_kernel(tmp_path, monkeypatch):
+    """Before it forks a pool, a sweep loads the kernel its first point runs (``models.sim.warm.preload``), so that
+    the workers inherit it; a sweep run in its own process (one job) or of a function that is not a simulator's
+    loads nothing ahead."""
+    from models.sim import warm
+
+    asked = []
+    monkeypatch.setattr(warm, "preload", lambda fn, kw: asked.append((fn, kw)) or False)
+    monkeypatch.delenv(cores.TOKENS_ENV, raising=False)
+    log = tmp_path / "log"
+    pts = [dict(a=i, log=str(log), seconds=0.0) for i in range(3)]
+    assert run_sweep(pts, simulate_fn=timed_sim, jobs=2, progress=False, cache=False) == [0, 1, 2]
+    assert asked == [(timed_sim, pts[0])]
+    asked.clear()
+    assert run_sweep(pts, simulate_fn=timed_sim, jobs=1, progress=False, cache=False) == [0, 1, 2]
+    assert asked == []
