@@ -57,11 +57,12 @@ _LOADED: set = set()
 
 #: The simulators' entry points, by module and name (known without importing them, which imports numba).
 SIMULATORS = {("models.sim.wormhole.simulate", "simulate"): "wormhole",
+              ("models.sim.wormhole.throughput", "saturation_throughput"): "wormhole",
               ("models.sim.closed_min", "simulate"): "closed_min"}
 
 
 def kernel_of(fn, kw: dict) -> str | None:
-    """The kernel (one of :data:`KERNELS`) a call ``fn(**kw)`` runs, when ``fn`` is a simulator's ``simulate``
+    """The kernel (one of :data:`KERNELS`) a call ``fn(**kw)`` runs, when ``fn`` is one of :data:`SIMULATORS`
     (the wormhole simulator's told by ``kw["router"]``), else None."""
     name = SIMULATORS.get((getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)))
     if name == "wormhole":

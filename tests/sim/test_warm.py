@@ -31,8 +31,10 @@ def test_a_kernel_that_fails_is_reported_not_raised():
 
 def test_the_kernel_a_call_runs():
     from models.sim import closed_min, wormhole
+    from models.sim.wormhole.throughput import saturation_throughput
 
     assert warm.kernel_of(wormhole.simulate, {"routing": "dor"}) == "ideal"
+    assert warm.kernel_of(saturation_throughput, {"router": "booksim"}) == "booksim"
     assert warm.kernel_of(wormhole.simulate, {"router": "booksim"}) == "booksim"
     assert warm.kernel_of(closed_min.simulate, {"NC": 4}) == "closed_min"
     assert warm.kernel_of(print, {}) is None and warm.preload(print, {}) is False
