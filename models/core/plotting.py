@@ -644,8 +644,8 @@ def fixed_layout(fig):
     Each ``savefig(bbox_inches="tight")`` of a figure with a layout engine draws it twice (once to lay it out and
     measure it, once to render it); a figure saved in two formats and then shown inline laid itself out three
     times.  A figure without a layout engine saved with the returned box is drawn once per format, and laid out
-    no more (inline too).  Save it under ``_no_layout()``: a save puts back the figure's engine when it ends, and ``None`` reads
-    the rcParams, where the book's style asks for the constrained layout."""
+    no more (inline too).  Save it under ``_no_layout()``: a save puts back the figure's engine when it ends, and
+    ``None`` reads the rcParams, where the book's style asks for the constrained layout."""
     fig.draw_without_rendering()
     bbox = fig.get_tightbbox().padded(plt.rcParams["savefig.pad_inches"])  # any canvas: a bare Figure() too
     with _no_layout():

@@ -363,9 +363,9 @@ def _preload(fn: Callable, kw: dict) -> None:
     """Load the kernel ``fn(**kw)`` runs into this process before a pool forks from it
     (:func:`models.sim.warm.preload`, once per process and kernel): a forked worker inherits what its parent has
     loaded.  Otherwise each worker of each sweep loads numba and the kernel from numba's cache on its first point
-    (about a second of processor time on the project's machine), and on a fresh checkout each compiles it.  Nothing is done when the workers do not fork from this process
-    (another start method) or ``fn`` runs no kernel of :mod:`models.sim.warm`; an error is left to the points,
-    which report their own."""
+    (about a second of processor time on the project's machine), and on a fresh checkout each compiles it.
+    Nothing is done when the workers do not fork from this process (another start method) or ``fn`` runs no
+    kernel of :mod:`models.sim.warm`; an error is left to the points, which report their own."""
     if multiprocessing.get_start_method() != "fork":
         return
     try:

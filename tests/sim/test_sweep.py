@@ -221,9 +221,9 @@ def test_a_stopped_pool_has_closed_its_wake_up_pipe_when_the_stop_returns():
 
 
 def test_a_pool_forks_from_a_process_that_has_loaded_the_kernel(tmp_path, monkeypatch):
-    """Before it forks a pool, a sweep loads the kernel its first point runs (``models.sim.warm.preload``), so that
-    the workers inherit it; a sweep run in its own process (one job) or of a function that is not a simulator's
-    loads nothing ahead."""
+    """Before it forks a pool, a sweep asks ``models.sim.warm.preload`` to load the kernel its first point runs, so
+    that the workers inherit it (which functions run a kernel: ``tests/sim/test_warm.py``); a sweep run in its own
+    process (one job) asks nothing."""
     from models.sim import warm
 
     asked = []
