@@ -210,7 +210,8 @@ def simulate_curve(curve: Curve, loads: Sequence[float], settings: SimSettings =
     seed per load): a :class:`~models.core.results.SimPoint` per load, the other :data:`SIM_COLUMNS` its extras."""
     return [SimPoint(s.latency, s.latency_ci, s.saturated,
                      extra={"network latency": s.network_latency, "source wait": s.source_wait,
-                            "multiplexing": s.multiplexing, "throughput": s.throughput, "mean hops": s.mean_hops})
+                            "multiplexing": s.multiplexing, "throughput": s.throughput, "mean hops": s.mean_hops,
+                            "messages": s.messages})
             for s in sim_results(curve, list(loads), settings)]
 
 
@@ -249,9 +250,10 @@ def sim_saturation(curve: Curve, guess: float = math.nan, settings: SimSettings 
 # ----------------------------------------------------------------------------
 #: The model's columns of a run (``model(curve, mu1)``), in cycles.
 MODEL_COLUMNS = ("latency", "network latency", "source wait", "blocking", "multiplexing", "saturated")
-#: The simulator's columns of a run (``sim(curve, loads)``), in cycles, messages/node/cycle and hops.
+#: The simulator's columns of a run (``sim(curve, loads)``), in cycles, messages/node/cycle and hops, and the
+#: messages the run measured (its precision target lengthens a run up to ``settings.messages``).
 SIM_COLUMNS = ("latency", LATENCY_CI, "network latency", "source wait", "multiplexing", "saturated", "throughput",
-               "mean hops")
+               "mean hops", "messages")
 
 
 def model_point(curve: Curve, mu1: float) -> dict:
@@ -326,8 +328,8 @@ def sim_points_table(runs: Sequence[CurveRun]) -> pd.DataFrame:
 
     Columns: ``figure, panel, traffic, fraction`` (of the simulated saturation load), ``mu1, mean rate``, the
     ``model ...`` columns, ``sim latency, sim latency CI`` (95 % half width),
-    ``sim network latency, sim source wait, sim multiplexing, sim saturated, sim throughput, sim mean hops`` and
-    ``rel. error`` ``(model - sim) / sim`` of the latency.
+    ``sim network latency, sim source wait, sim multiplexing, sim saturated, sim throughput, sim mean hops``,
+    ``sim messages`` (measured) and ``rel. error`` ``(model - sim) / sim`` of the latency.
     """
     frames = []
     for run in runs:
@@ -764,7 +766,8 @@ def burstiness_scan(curve: Curve, mu1_values: Sequence[float], scales: Sequence[
 def simulate_scan(curve: Curve, scale: float, mu1_values: Sequence[float], setup: str | None = None,
                   settings: SimSettings = SETTINGS) -> pd.DataFrame:
     """Simulated latency for the source of ``curve`` with switching rates multiplied by ``scale`` (0: Poisson),
-    under the named ``setup`` (default the curve's own), with the run lengths of ``settings``."""
+    under the named ``setup`` (default the curve's own), with the run lengths of ``settings``: one row per load,
+    ``setup, scale, mu1, mean rate, sim latency, sim latency CI, sim saturated, sim messages`` (measured)."""
     if setup is not None:
         curve = with_setup(curve, setup)
     cfg, traffic = _scaled(curve, scale)
@@ -773,4 +776,5 @@ def simulate_scan(curve: Curve, scale: float, mu1_values: Sequence[float], setup
     return pd.DataFrame({"setup": curve.setup, "scale": scale, "mu1": list(mu1_values),
                          "mean rate": [m * per_mu for m in mu1_values],
                          "sim latency": [s.latency for s in sims], f"sim {LATENCY_CI}": [s.latency_ci for s in sims],
-                         "sim saturated": [s.saturated for s in sims]})
+                         "sim saturated": [s.saturated for s in sims],
+                         "sim messages": [s.extra["messages"] for s in sims]})

@@ -21,8 +21,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ..core import precision as _precision
 from ..core.claims import worst_of
 from ..core.experiment import CurveRun
+from ..core.setups import SimSettings
 from ..core.tables import UNBOUNDED_WORD
 from .claims import error_words
 from .experiments import describe, gap_source, sim_points_table
@@ -30,7 +32,7 @@ from .setups import DEFAULT_SETUP
 
 __all__ = ["SETUP_KEYS", "GAP_WHERE", "glue_values_traffic", "glue_values_latency", "glue_values_gap",
            "glue_values_paired", "glue_values_balance", "glue_values_blocking", "glue_values_claims",
-           "burstiness_sentences"]
+           "burstiness_sentences", "precision_sentence", "glue_values_precision"]
 
 #: The chapter's name, the first part of every glue key.
 CHAPTER = "torus_ipp"
@@ -117,6 +119,22 @@ def glue_values_latency(runs: Sequence[CurveRun], err: pd.DataFrame) -> dict:
         util = live["sim throughput"] * [M[(f, p)] for f, p in zip(live["figure"], live["panel"])]
         out[_key("ejection-util-max")] = float(util.max())
     return out
+
+
+def precision_sentence(settings: SimSettings, runs: Sequence[CurveRun] = (), scan: pd.DataFrame | None = None) -> str:
+    """:func:`models.core.precision.precision_sentence` of a figure's simulated points: those of ``runs``
+    (CurveRuns of ``settings``), or the rows of a burstiness ``scan``
+    (:func:`~models.torus_ipp.experiments.simulate_scan`'s, concatenated)."""
+    frames = [r.sim for r in runs]
+    if scan is not None:
+        frames.append(scan.rename(columns=lambda c: c.removeprefix("sim ")))
+    return _precision.precision_sentence(settings, *_precision.measured(frames))
+
+
+def glue_values_precision(settings: SimSettings, name: str, runs: Sequence[CurveRun] = (),
+                          scan: pd.DataFrame | None = None) -> dict:
+    """``torus_ipp-precision-<name>``: :func:`precision_sentence` of the figure ``name``'s points."""
+    return {_key("precision", name): precision_sentence(settings, runs, scan)}
 
 
 def glue_values_gap(ratios: pd.DataFrame | None) -> dict:

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from models.core.experiment import run_curve
+from models.core.setups import SimSettings
 from models.torus_ipp import claims as C
 from models.torus_ipp import experiments as X
 from models.torus_ipp import glue as G
@@ -85,6 +86,28 @@ def test_glue_values_of_the_latency_page(full_run):
     model_only = [run_curve(c.replace(loads=()), lambda c, x: {"latency": 1.0}, model_saturation=lambda c: 1.0)
                   for c in X.paper_figure(1).curves]
     assert G.glue_values_latency(model_only, X.panel_error_table(model_only)) == {}
+
+
+def test_glue_values_of_the_precision(full_run):
+    """A figure's sentence: its unsaturated points (both set-ups), the messages they measured, how many ran to the
+    cap and the widest half width; a burstiness scan's rows (``sim ...`` columns, fixed length) read the same way;
+    a figure with no simulated point says so."""
+    settings = SimSettings(messages=1000, warmup_messages=100, target_ci=0.01, min_messages=200)
+    runs = [full_run("Fig. 1(a)", su, 1.0) for su in SETUPS]
+    for r in runs:
+        r.sim["messages"] = [200, 450, 1000, 1000]  # at 25, 50, 75 and 90 % of saturation (saturated from 85 %)
+    (key, text), = G.glue_values_precision(settings, "fig1", runs).items()
+    assert key == "torus_ipp-precision-fig1"
+    assert "within 1% of its mean: 200 measured messages first, after 100 discarded" in text
+    assert "The 6 unsaturated points used 200 to 1,000 messages (2 ran to the cap)" in text
+    assert text.endswith("the widest half width is 0.8% of its point's latency.")  # 1 cycle of 125
+    scan = pd.DataFrame({"sim latency": [50.0, 80.0, math.inf], "sim latency CI": [1.0, 4.0, math.nan],
+                         "sim saturated": [False, False, True], "sim messages": [500, 500, 500]})
+    fixed = SimSettings(messages=500, warmup_messages=50)
+    assert G.precision_sentence(fixed, scan=scan) == (
+        "Every simulated point measured 500 messages after 50 discarded (a fixed length, no precision target); the "
+        "widest 95% half width is 5.0% of its point's latency.")
+    assert G.precision_sentence(settings) == "No point of this figure was simulated unsaturated."
 
 
 def test_the_worst_error_at_a_quarter_is_cores_worst_of():
