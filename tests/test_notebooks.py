@@ -101,6 +101,19 @@ def test_no_notebook_writes_a_claims_table_by_hand(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_page_whose_points_have_a_precision_target_states_the_precision(path):
+    """A notebook with a ``target_ci`` parameter (each simulated point runs until its confidence interval is that
+    narrow, up to a cap) says on the page how long its points ran and how precise they got: its Markdown quotes a
+    ``<chapter>-precision-...`` sentence, computed in ``models/`` (``models.core.precision`` for open networks)."""
+    nb = json.loads(path.read_text())
+    params = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    if not re.search(r"^target_ci\b", "".join(params["source"]), re.MULTILINE):
+        pytest.skip("no precision target")
+    prose = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert re.search(rf"\{{glue:text\}}`{path.parent.name}-precision-[a-z0-9-]+`", prose)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_notebook_is_in_the_toc(path):
     assert f"book/{path.parent.name}/{path.stem}" in pipeline.toc_pages()
 

@@ -226,7 +226,7 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
     (quantity ``"R"``): ``model`` has ``R`` (cycles), ``X``
     (requests/cycle), ``iterations``; with ``simulate``, ``sim`` has ``R``,
     ``R CI``, ``X``, ``X CI`` (95% half widths by batch means), ``MM`` and
-    ``MM CI`` (the mean residence per memory visit) of the runs of
+    ``MM CI`` (the mean residence per memory visit) and ``cycles`` (the run's, warm-up included) of the runs of
     ``settings`` (:func:`sim_kwargs`; with ``settings.target_ci`` up to
     ``max_cycles`` cycles; each point a :class:`~models.core.results.SimPoint`
     whose latency is ``R``, the compared quantity named as such).
@@ -241,7 +241,8 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
 
     def sim(curve: Curve, loads: list) -> list[SimPoint]:
         return [SimPoint(r.R, r.R_ci, extra={"R": r.R, ci_column("R"): r.R_ci, "X": r.X, ci_column("X"): r.X_ci,
-                                             "MM": r.stage_residence["MM"], ci_column("MM"): r.stage_ci["MM"]})
+                                             "MM": r.stage_residence["MM"], ci_column("MM"): r.stage_ci["MM"],
+                                             "cycles": r.cycles})
                 for r in _simulations(curve, loads, settings, max_cycles)]
 
     return each_curve(curves, lambda c: run_curve(c, model=model_point, sim=sim if simulate else None,

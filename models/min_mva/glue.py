@@ -25,7 +25,9 @@ from ..core.claims import row_outcome, worst_of
 from ..core.criteria import more_than_half
 from ..core.errors import ParameterError
 from ..core.reproductions import GROSS_STD, block_z, flip_text
-from ..core.tables import join_words
+from ..core.setups import SimSettings
+from ..core.tables import join_words, percent
+from ..sim.closed_min import MAX_EXTENSION
 from . import paper_tables
 from .claims import CLAIMS, CONTROL_SETUP, holds_text, worst_points
 from .experiments import analytic_tables, simulation_verdicts
@@ -34,7 +36,8 @@ from .residence_bias import wiring_effect
 from .setups import DEFAULT_SETUP, SETUPS
 
 __all__ = ["glue_values_derivation", "glue_values_figures", "glue_values_queueing", "glue_values_tables",
-           "glue_values_printed", "glue_values_spacing", "miss_sentence", "OUTCOME_WORDS"]
+           "glue_values_printed", "glue_values_spacing", "glue_values_precision", "precision_sentence",
+           "miss_sentence", "OUTCOME_WORDS"]
 
 #: How a page words the outcome of a claims row against the paper's threshold
 #: (:func:`models.core.claims.row_outcome`).
@@ -133,6 +136,37 @@ def glue_values_queueing(memory: pd.DataFrame, processor: pd.DataFrame, setup: s
     out["min_mva-pe-wait-spem"] = float(processor[(processor["S_pe"] == processor["m"]) & (processor["m"] > 1)]
                                         ["T - S_pe"].min())
     return out
+
+
+def precision_sentence(settings: SimSettings, runs, max_cycles: int | None = None) -> str:
+    """How long a figure's simulated points ran and how precise they are, in words: ``runs`` are the figure's
+    CurveRuns (:func:`~models.min_mva.experiments.run_figure` with ``settings`` and ``max_cycles``; their ``sim``
+    has ``R``, ``R CI``, ``X``, ``X CI`` and ``cycles``).  With ``settings.target_ci`` a run is lengthened until
+    the 95 % half widths of R and X are that precise, the measured part four times longer each time, up to
+    ``max_cycles`` (default :data:`~models.sim.closed_min.MAX_EXTENSION` times the first measured part, as
+    :func:`models.sim.closed_min.simulate` caps it); the sentence gives the range of cycles the points ran, how
+    many ran to the cap and the widest half widths of R and X, percents of their points' values."""
+    frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
+    if not frames:
+        return "No point of this figure was simulated."
+    sim = pd.concat(frames, ignore_index=True)
+    ran = sim["cycles"].to_numpy(dtype=int)
+    widest = (f"the widest 95% half widths are {percent(float((sim['R CI'] / sim['R']).max()), 2)} of R and "
+              f"{percent(float((sim['X CI'] / sim['X']).max()), 2)} of X")
+    first = f"{settings.cycles:,} cycles, the first {settings.warmup_cycles:,} discarded"
+    if settings.target_ci is None:
+        return f"Every simulated point ran {first} (a fixed length, no precision target); {widest}."
+    cap = (settings.warmup_cycles + MAX_EXTENSION * (settings.cycles - settings.warmup_cycles) if max_cycles is None
+           else int(max_cycles))
+    return (f"Every simulated point ran until the 95% half widths of its R and X were within "
+            f"{settings.target_ci * 100:g}% of their means: {first}, then the measured part four times as long at a "
+            f"time, at most {cap:,} cycles.  The {ran.size} points ran {ran.min():,} to {ran.max():,} cycles "
+            f"({int((ran >= cap).sum())} ran to the cap); {widest}.")
+
+
+def glue_values_precision(settings: SimSettings, runs, name: str, max_cycles: int | None = None) -> dict:
+    """``min_mva-precision-<name>``: :func:`precision_sentence` of the figure ``name``'s ``runs``."""
+    return {f"min_mva-precision-{name}": precision_sentence(settings, runs, max_cycles)}
 
 
 def miss_sentence(miss: pd.DataFrame) -> str:

@@ -9,7 +9,8 @@ import pytest
 
 from models.core.errors import ParameterError
 from models.core.experiment import CurveRun
-from models.core.setups import Curve
+from models.core.setups import Curve, SimSettings
+from models.min_mva import glue as G
 from models.min_mva import paper_tables as pt
 from models.min_mva.experiments import error_tables
 from models.min_mva.glue import (glue_values_derivation, glue_values_figures, glue_values_printed, glue_values_queueing,
@@ -238,3 +239,26 @@ def test_spacing_values():
     v = glue_values_spacing({**tabs, (2, "second-omega"): _compare(2, shift_sim=0.0)})
     assert v["min_mva-spacing-t2-smaller"] == 0 and v["min_mva-spacing-t2-holds"] == "does not hold"
     assert glue_values_spacing({(2, "paper"): _compare(2)}) == {}
+
+
+def test_the_precision_of_a_figure_in_words():
+    """A figure's sentence: the target and the run lengths of ``settings``, the cycles its points ran, how many
+    ran to the cap (``max_cycles``, else the simulator's own cap) and the widest half widths of R and X; a fixed
+    length says so; a figure with no simulated point says so."""
+    sim = pd.DataFrame({"R": [10.0, 20.0, 40.0], "R CI": [0.01, 0.05, 0.04], "X": [5.0, 8.0, 10.0],
+                        "X CI": [0.001, 0.004, 0.002], "cycles": [40_000, 80_000, 200_000]})
+    runs = [SimpleNamespace(sim=sim.iloc[:2]), SimpleNamespace(sim=sim.iloc[2:]), SimpleNamespace(sim=None)]
+    settings = SimSettings(cycles=40_000, warmup_cycles=20_000, target_ci=0.0025)
+    (key, text), = G.glue_values_precision(settings, runs, "fig2", max_cycles=200_000).items()
+    assert key == "min_mva-precision-fig2"
+    assert text == ("Every simulated point ran until the 95% half widths of its R and X were within 0.25% of their "
+                    "means: 40,000 cycles, the first 20,000 discarded, then the measured part four times as long at a "
+                    "time, at most 200,000 cycles.  The 3 points ran 40,000 to 200,000 cycles (1 ran to the cap); the "
+                    "widest 95% half widths are 0.25% of R and 0.05% of X.")
+    assert "at most 1,300,000 cycles" in G.precision_sentence(settings, runs)  # 20,000 + 64 x 20,000, the simulator's
+    assert "(0 ran to the cap)" in G.precision_sentence(settings, runs)
+    fixed = SimSettings(cycles=40_000, warmup_cycles=20_000)
+    assert G.precision_sentence(fixed, runs[:1]) == ("Every simulated point ran 40,000 cycles, the first 20,000 "
+                                                     "discarded (a fixed length, no precision target); the widest 95% "
+                                                     "half widths are 0.25% of R and 0.05% of X.")
+    assert G.precision_sentence(settings, runs[2:]) == "No point of this figure was simulated."
