@@ -26,6 +26,13 @@ def measured(frames, ci: str = "latency CI") -> tuple[np.ndarray, np.ndarray]:
     return sim["messages"].to_numpy()[ok].astype(int), sim["CI"].to_numpy(dtype=float)[ok] / lat[ok]
 
 
+def spread(values, unit: str) -> str:
+    """The range of run lengths ``values`` in words: ``"20,000 to 120,000 messages"``, or ``"40,000 cycles
+    each"`` when they are all the same."""
+    lo, hi = int(np.min(values)), int(np.max(values))
+    return f"{lo:,} {unit} each" if lo == hi else f"{lo:,} to {hi:,} {unit}"
+
+
 def precision_sentence(settings: SimSettings, used: np.ndarray, width: np.ndarray, *, quantity: str = "latency",
                        cap_words: str = "") -> str:
     """The sentence for points that measured ``used`` messages with relative half widths ``width``
@@ -48,6 +55,5 @@ def precision_sentence(settings: SimSettings, used: np.ndarray, width: np.ndarra
     return (f"Every simulated point ran until its {quantity}'s 95% half width was within "
             f"{settings.target_ci * 100:g}% of its mean: {least:,} measured messages first, after "
             f"{settings.warmup_messages:,} discarded, then lengthened by half at a time, at most "
-            f"{settings.messages:,}{cap_words}.  The {used.size} unsaturated points used {used.min():,} to "
-            f"{used.max():,} messages ({capped} ran to the cap); the widest half width is {widest} of its "
-            f"point's {quantity}.")
+            f"{settings.messages:,}{cap_words}.  The {used.size} unsaturated points used {spread(used, 'messages')} "
+            f"({capped} ran to the cap); the widest half width is {widest} of its point's {quantity}.")

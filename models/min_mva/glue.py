@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.claims import row_outcome, worst_of
+from ..core.precision import spread
 from ..core.criteria import more_than_half
 from ..core.errors import ParameterError
 from ..core.reproductions import GROSS_STD, block_z, flip_text
@@ -160,7 +161,7 @@ def precision_sentence(settings: SimSettings, runs, max_cycles: int | None = Non
            else int(max_cycles))
     return (f"Every simulated point ran until the 95% half widths of its R and X were within "
             f"{settings.target_ci * 100:g}% of their means: {first}, then the measured part four times as long at a "
-            f"time, at most {cap:,} cycles.  The {ran.size} points ran {ran.min():,} to {ran.max():,} cycles "
+            f"time, at most {cap:,} cycles.  The {ran.size} points ran {spread(ran, 'cycles')} "
             f"({int((ran >= cap).sum())} ran to the cap); {widest}.")
 
 

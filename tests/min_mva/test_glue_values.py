@@ -262,3 +262,5 @@ def test_the_precision_of_a_figure_in_words():
                                                      "discarded (a fixed length, no precision target); the widest 95% "
                                                      "half widths are 0.25% of R and 0.05% of X.")
     assert G.precision_sentence(settings, runs[2:]) == "No point of this figure was simulated."
+    assert "The 2 points ran 40,000 cycles each (0 ran to the cap)" in G.precision_sentence(
+        settings, [SimpleNamespace(sim=sim.iloc[:1]), SimpleNamespace(sim=sim.iloc[:1])])
