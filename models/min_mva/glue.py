@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 
 from ..core.claims import row_outcome, worst_of
-from ..core.precision import spread
 from ..core.criteria import more_than_half
 from ..core.errors import ParameterError
+from ..core.precision import spread
 from ..core.reproductions import GROSS_STD, block_z, flip_text
 from ..core.setups import SimSettings
 from ..core.tables import join_words, percent
@@ -144,9 +144,9 @@ def precision_sentence(settings: SimSettings, runs, max_cycles: int | None = Non
     CurveRuns (:func:`~models.min_mva.experiments.run_figure` with ``settings`` and ``max_cycles``; their ``sim``
     has ``R``, ``R CI``, ``X``, ``X CI`` and ``cycles``).  With ``settings.target_ci`` a run is lengthened until
     the 95 % half widths of R and X are that precise, the measured part four times longer each time, up to
-    ``max_cycles`` (default :data:`~models.sim.closed_min.MAX_EXTENSION` times the first measured part, as
-    :func:`models.sim.closed_min.simulate` caps it); the sentence gives the range of cycles the points ran, how
-    many ran to the cap and the widest half widths of R and X, percents of their points' values."""
+    ``max_cycles`` cycles (default: the warm-up and :data:`~models.sim.closed_min.MAX_EXTENSION` times the first
+    measured part, as :func:`models.sim.closed_min.simulate` caps it); the sentence gives the range of cycles the
+    points ran, how many ran to the cap and the widest half widths of R and X, percents of their points' values."""
     frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
     if not frames:
         return "No point of this figure was simulated."
