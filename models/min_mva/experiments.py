@@ -226,7 +226,8 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
     (quantity ``"R"``): ``model`` has ``R`` (cycles), ``X``
     (requests/cycle), ``iterations``; with ``simulate``, ``sim`` has ``R``,
     ``R CI``, ``X``, ``X CI`` (95% half widths by batch means), ``MM`` and
-    ``MM CI`` (the mean residence per memory visit) and ``cycles`` (the run's, warm-up included) of the runs of
+    ``MM CI`` (the mean residence per memory visit), ``cycles`` (the run's, warm-up included) and ``max cycles``
+    (the longest the simulator would have run it: its cap with a precision target, else ``cycles``) of the runs of
     ``settings`` (:func:`sim_kwargs`; with ``settings.target_ci`` up to
     ``max_cycles`` cycles; each point a :class:`~models.core.results.SimPoint`
     whose latency is ``R``, the compared quantity named as such).
@@ -242,7 +243,7 @@ def run_figure(figure: Figure, settings: SimSettings = SETTINGS, *, simulate: bo
     def sim(curve: Curve, loads: list) -> list[SimPoint]:
         return [SimPoint(r.R, r.R_ci, extra={"R": r.R, ci_column("R"): r.R_ci, "X": r.X, ci_column("X"): r.X_ci,
                                              "MM": r.stage_residence["MM"], ci_column("MM"): r.stage_ci["MM"],
-                                             "cycles": r.cycles})
+                                             "cycles": r.cycles, "max cycles": r.params.get("max_cycles", r.cycles)})
                 for r in _simulations(curve, loads, settings, max_cycles)]
 
     return each_curve(curves, lambda c: run_curve(c, model=model_point, sim=sim if simulate else None,

@@ -28,7 +28,6 @@ from ..core.precision import spread
 from ..core.reproductions import GROSS_STD, block_z, flip_text
 from ..core.setups import SimSettings
 from ..core.tables import join_words, percent
-from ..sim.closed_min import MAX_EXTENSION
 from . import paper_tables
 from .claims import CLAIMS, CONTROL_SETUP, holds_text, worst_points
 from .experiments import analytic_tables, simulation_verdicts
@@ -139,35 +138,32 @@ def glue_values_queueing(memory: pd.DataFrame, processor: pd.DataFrame, setup: s
     return out
 
 
-def precision_sentence(settings: SimSettings, runs, max_cycles: int | None = None) -> str:
+def precision_sentence(settings: SimSettings, runs) -> str:
     """How long a figure's simulated points ran and how precise they are, in words: ``runs`` are the figure's
-    CurveRuns (:func:`~models.min_mva.experiments.run_figure` with ``settings`` and ``max_cycles``; their ``sim``
-    has ``R``, ``R CI``, ``X``, ``X CI`` and ``cycles``).  With ``settings.target_ci`` a run is lengthened until
-    the 95 % half widths of R and X are that precise, the measured part four times longer each time, up to
-    ``max_cycles`` cycles (default: the warm-up and :data:`~models.sim.closed_min.MAX_EXTENSION` times the first
-    measured part, as :func:`models.sim.closed_min.simulate` caps it); the sentence gives the range of cycles the
-    points ran, how many ran to the cap and the widest half widths of R and X, percents of their points' values."""
+    CurveRuns (:func:`~models.min_mva.experiments.run_figure` with ``settings``; their ``sim`` has ``R``, ``R CI``,
+    ``X``, ``X CI``, ``cycles`` and ``max cycles``, the cap the simulator applied).  With ``settings.target_ci`` a
+    run is lengthened until the 95 % half widths of R and X are that precise, the measured part four times longer
+    each time, up to its cap; the sentence gives the range of cycles the points ran, how many ran to the cap and
+    the widest half widths of R and X, percents of their points' values."""
     frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
     if not frames:
         return "No point of this figure was simulated."
     sim = pd.concat(frames, ignore_index=True)
-    ran = sim["cycles"].to_numpy(dtype=int)
+    ran, caps = sim["cycles"].to_numpy(dtype=int), sim["max cycles"].to_numpy(dtype=int)
     widest = (f"the widest 95% half widths are {percent(float((sim['R CI'] / sim['R']).max()), 2)} of R and "
               f"{percent(float((sim['X CI'] / sim['X']).max()), 2)} of X")
     first = f"{settings.cycles:,} cycles, the first {settings.warmup_cycles:,} discarded"
     if settings.target_ci is None:
         return f"Every simulated point ran {first} (a fixed length, no precision target); {widest}."
-    cap = (settings.warmup_cycles + MAX_EXTENSION * (settings.cycles - settings.warmup_cycles) if max_cycles is None
-           else int(max_cycles))
     return (f"Every simulated point ran until the 95% half widths of its R and X were within "
             f"{settings.target_ci * 100:g}% of their means: {first}, then the measured part four times as long at a "
-            f"time, at most {cap:,} cycles.  The {ran.size} points ran {spread(ran, 'cycles')} "
-            f"({int((ran >= cap).sum())} ran to the cap); {widest}.")
+            f"time, at most {spread(caps, 'cycles').removesuffix(' each')}.  The {ran.size} points ran "
+            f"{spread(ran, 'cycles')} ({int((ran >= caps).sum())} ran to the cap); {widest}.")
 
 
-def glue_values_precision(settings: SimSettings, runs, name: str, max_cycles: int | None = None) -> dict:
+def glue_values_precision(settings: SimSettings, runs, name: str) -> dict:
     """``min_mva-precision-<name>``: :func:`precision_sentence` of the figure ``name``'s ``runs``."""
-    return {f"min_mva-precision-{name}": precision_sentence(settings, runs, max_cycles)}
+    return {f"min_mva-precision-{name}": precision_sentence(settings, runs)}
 
 
 def miss_sentence(miss: pd.DataFrame) -> str:

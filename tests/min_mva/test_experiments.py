@@ -137,3 +137,18 @@ def test_error_tables_keep_figures_apart():
     assert list(frame.columns) == ["figure", "curve", "setup", "NC", "model R", "model X", "iterations",
                                    "sim R", "sim R CI", "sim X", "sim X CI"]
     assert frame["figure"].tolist() == [2, 2, 5, 5]
+
+
+def test_a_simulated_figure_carries_each_points_run_length_and_cap(tmp_cache):
+    """``run_figure``'s points carry the cycles each run took and the cap the simulator applied (what a page's
+    precision sentence states): ``max_cycles`` when given, else the simulator's own default, and the run length
+    itself for a fixed-length run; a run never passes its cap."""
+    curve = paper_figure(2, [2]).curves[0]
+    fig = Figure("fig-min_mva-t", "t", (curve,), quantity="R")
+    target = SimSettings(cycles=1_500, warmup_cycles=1_000, batches=5, target_ci=1e-4, jobs=1)
+    for max_cycles, cap in ((5_000, 5_000), (None, 1_000 + closed_min.MAX_EXTENSION * 500)):
+        run, = run_figure(fig, target, max_cycles=max_cycles)
+        assert run.sim["max cycles"].tolist() == [cap]
+        assert 1_500 <= run.sim["cycles"].iloc[0] <= cap
+    run, = run_figure(fig, SimSettings(cycles=3_000, warmup_cycles=1_000, batches=5, jobs=1))
+    assert run.sim["cycles"].tolist() == run.sim["max cycles"].tolist() == [3_000]

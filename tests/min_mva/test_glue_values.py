@@ -242,21 +242,23 @@ def test_spacing_values():
 
 
 def test_the_precision_of_a_figure_in_words():
-    """A figure's sentence: the target and the run lengths of ``settings``, the cycles its points ran, how many
-    ran to the cap (``max_cycles``, else the simulator's own cap) and the widest half widths of R and X; a fixed
-    length says so; a figure with no simulated point says so."""
+    """A figure's sentence: the target and the run lengths of ``settings``, the cap the simulator applied to its
+    points (``max cycles``), the cycles they ran, how many ran to the cap and the widest half widths of R and X; a
+    fixed length says so; a figure with no simulated point says so."""
     sim = pd.DataFrame({"R": [10.0, 20.0, 40.0], "R CI": [0.01, 0.05, 0.04], "X": [5.0, 8.0, 10.0],
-                        "X CI": [0.001, 0.004, 0.002], "cycles": [40_000, 80_000, 200_000]})
+                        "X CI": [0.001, 0.004, 0.002], "cycles": [40_000, 80_000, 200_000],
+                        "max cycles": [200_000] * 3})
     runs = [SimpleNamespace(sim=sim.iloc[:2]), SimpleNamespace(sim=sim.iloc[2:]), SimpleNamespace(sim=None)]
     settings = SimSettings(cycles=40_000, warmup_cycles=20_000, target_ci=0.0025)
-    (key, text), = G.glue_values_precision(settings, runs, "fig2", max_cycles=200_000).items()
+    (key, text), = G.glue_values_precision(settings, runs, "fig2").items()
     assert key == "min_mva-precision-fig2"
     assert text == ("Every simulated point ran until the 95% half widths of its R and X were within 0.25% of their "
                     "means: 40,000 cycles, the first 20,000 discarded, then the measured part four times as long at a "
                     "time, at most 200,000 cycles.  The 3 points ran 40,000 to 200,000 cycles (1 ran to the cap); the "
                     "widest 95% half widths are 0.25% of R and 0.05% of X.")
-    assert "at most 1,300,000 cycles" in G.precision_sentence(settings, runs)  # 20,000 + 64 x 20,000, the simulator's
-    assert "(0 ran to the cap)" in G.precision_sentence(settings, runs)
+    longer = [SimpleNamespace(sim=sim.assign(**{"max cycles": 1_300_000}))]  # the simulator's default cap
+    assert "at most 1,300,000 cycles.  The 3 points ran 40,000 to 200,000 cycles (0 ran to the cap)" in \
+        G.precision_sentence(settings, longer)
     fixed = SimSettings(cycles=40_000, warmup_cycles=20_000)
     assert G.precision_sentence(fixed, runs[:1]) == ("Every simulated point ran 40,000 cycles, the first 20,000 "
                                                      "discarded (a fixed length, no precision target); the widest 95% "
