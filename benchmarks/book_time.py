@@ -12,6 +12,13 @@ Reads a build (a checkout where ``make book`` or ``python -m models.pipeline`` r
   limit or on backlog growth) and by configuration (network, routing, VCs, buffer depth, message length, router),
   with the wormhole runs' speed in M flit-hops per second and VC visits per flit-hop.
 
+* **runs with a precision target** (:func:`precision_at_cap`): how many measured their cap (``max_messages``) and
+  what that cost, binned by their latency's half width at the cap in units of the target (a run that ends near 1
+  was lengthened usefully; one far above it would be as imprecise at a fraction of the cap);
+* **warm-up** (:func:`warmup_share`): the unsaturated runs' time, and the part of it that is the warm-up, counted
+  by messages (a run's ``warmup_messages`` over those and the messages it measured: the warm-up runs at the
+  run's own load, so its share of the messages is about its share of the time);
+
 * **fixed-step saturation searches** (:func:`bisection_steps`): the fixed-length runs of one configuration whose
   loads are ``capacity * k / 2**j`` (``k`` odd) are the probes of a bisection of ``[0, capacity]``
   (:func:`models.core.saturation.find_saturation` with ``rtol = 0``), and ``j`` is the step that probed each; their
@@ -114,6 +121,48 @@ def simulation_times(cache: Path) -> dict:
     return {"by_end": dict(by_end), "by_config": dict(by_config), "closed_min": closed}
 
 
+#: the bins of :func:`precision_at_cap`: a capped run's half width over its target (upper bounds; the last open)
+CAP_BINS = (1.0, 1.5, 2.0, 3.0, 5.0, 10.0, math.inf)
+
+
+def precision_at_cap(cache: Path) -> dict:
+    """The unsaturated wormhole runs with a precision target (``target_ci``): ``runs``, ``seconds``, and those that
+    measured their cap (``max_messages``), ``capped`` and ``capped_seconds``, with ``by_bin``: per upper bound of
+    :data:`CAP_BINS`, ``[runs, seconds]`` of the capped runs whose half width at the cap, over ``target_ci`` times
+    the latency, is at most that bound (and above the previous one)."""
+    out = {"runs": 0, "seconds": 0.0, "capped": 0, "capped_seconds": 0.0, "by_bin": {b: [0, 0.0] for b in CAP_BINS}}
+    for r in cached_results(cache / "wormhole"):
+        p = getattr(r, "params", None) or {}
+        if not hasattr(r, "stop_reason") or r.saturated or p.get("target_ci") is None:
+            continue
+        out["runs"] += 1
+        out["seconds"] += float(r.wall_time)
+        cap = p.get("max_messages")
+        if cap is None or r.messages < cap:
+            continue
+        out["capped"] += 1
+        out["capped_seconds"] += float(r.wall_time)
+        ratio = float(r.latency_ci) / (float(p["target_ci"]) * float(r.latency))
+        b = next(b for b in CAP_BINS if ratio <= b)
+        out["by_bin"][b][0] += 1
+        out["by_bin"][b][1] += float(r.wall_time)
+    return out
+
+
+def warmup_share(cache: Path) -> dict:
+    """The unsaturated wormhole runs' ``seconds`` and the part of them that is their warm-up, ``warmup_seconds``:
+    each run's time times ``warmup_messages / (warmup_messages + messages)`` (its measured messages)."""
+    total = warm = 0.0
+    for r in cached_results(cache / "wormhole"):
+        if not hasattr(r, "stop_reason") or r.saturated:
+            continue
+        w = int((getattr(r, "params", None) or {}).get("warmup_messages") or 0)
+        total += float(r.wall_time)
+        if w + r.messages > 0:
+            warm += float(r.wall_time) * w / (w + r.messages)
+    return {"seconds": total, "warmup_seconds": warm}
+
+
 #: the finest bisection step recognised (a search of more halvings is not one of the book's)
 MAX_STEP = 16
 
@@ -197,6 +246,22 @@ def report(build: Path, cache: Path, top: int = 15) -> str:
     for cfg, (n, s, fh, visits) in sorted(sims["by_config"].items(), key=lambda kv: -kv[1][1])[:top]:
         speed = fh / s / 1e6 if s > 0 else math.nan
         out.append(f"  {n:6d} {s / 60:8.2f} {s / sim_total:6.1%} {speed:6.1f} {visits / max(fh, 1):9.2f}  {cfg}")
+    c = precision_at_cap(cache)
+    if c["runs"]:
+        out.append(f"  runs with a precision target: {c['runs']} unsaturated, {c['seconds'] / 60:.2f} minutes; "
+                   f"{c['capped']} measured their cap ({c['capped_seconds'] / 60:.2f} minutes), by their half width "
+                   "at the cap over the target:")
+        lo = 0.0
+        cells = []
+        for hi, (n, s) in c["by_bin"].items():
+            label = f"> {lo:g}" if hi == math.inf else f"{lo:g}-{hi:g}"
+            cells.append(f"{label}: {n} ({s / 60:.2f} min)")
+            lo = hi
+        out.append("    " + ", ".join(cells))
+    w = warmup_share(cache)
+    if w["seconds"]:
+        out.append(f"  warm-up: about {w['warmup_seconds'] / 60:.2f} of the {w['seconds'] / 60:.2f} minutes of the "
+                   "unsaturated runs (by their share of each run's messages)")
     b = bisection_steps(cache)
     if b["searches"]:
         out.append(f"  fixed-step saturation searches: {b['searches']}, {b['seconds'] / 60:.2f} minutes in their "

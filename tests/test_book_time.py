@@ -65,3 +65,32 @@ def test_fixed_step_searches_are_told_from_searches_that_expand(tmp_path, monkey
     assert found["seconds"] == pytest.approx(sum(r.wall_time for r in bisection), rel=1e-12)
     assert found["other"] == pytest.approx(sum(r.wall_time for r in expanding), rel=1e-12)
     assert "fixed-step saturation searches: 1," in book_time.report(tmp_path, tmp_path / ".cache")
+
+
+def test_runs_that_measured_their_cap_are_binned_by_their_precision_there(tmp_path, monkeypatch):
+    """A run with a precision target that stopped before its cap is counted, not binned; one that measured its cap
+    is binned by its half width at the cap over the target; the warm-up's share is by messages."""
+    from models.sim.wormhole import Torus, simulate
+
+    monkeypatch.setenv("MODELS_CACHE_DIR", str(tmp_path / ".cache"))
+    kw = dict(routing="dor", vcs=2, message_length=4, warmup_messages=100, seed=1, cache=True)
+    loose = simulate(Torus((4, 4)), rate=0.01, messages=200, target_ci=0.9, max_messages=400, **kw)
+    tight = simulate(Torus((4, 4)), rate=0.02, messages=200, target_ci=1e-4, max_messages=300, **kw)
+    fixed = simulate(Torus((4, 4)), rate=0.01, messages=300, **kw)
+    assert loose.messages < 400 and tight.messages == 300  # stopped precise; ran to its cap
+
+    found = book_time.precision_at_cap(tmp_path / ".cache")
+    assert found["runs"] == 2 and found["capped"] == 1
+    assert found["seconds"] == pytest.approx(loose.wall_time + tight.wall_time, rel=1e-12)
+    ratio = tight.latency_ci / (1e-4 * tight.latency)
+    (bound, (n, seconds)), = [(b, v) for b, v in found["by_bin"].items() if v[0]]
+    assert n == 1 and seconds == tight.wall_time
+    assert bound == min(b for b in book_time.CAP_BINS if ratio <= b)
+
+    warm = book_time.warmup_share(tmp_path / ".cache")
+    runs = (loose, tight, fixed)
+    assert warm["seconds"] == pytest.approx(sum(r.wall_time for r in runs), rel=1e-12)
+    assert warm["warmup_seconds"] == pytest.approx(sum(r.wall_time * 100 / (100 + r.messages) for r in runs),
+                                                   rel=1e-12)
+    text = book_time.report(tmp_path, tmp_path / ".cache")
+    assert "2 unsaturated" in text and "1 measured their cap" in text and "warm-up: about" in text
