@@ -1,6 +1,7 @@
 """Both kernels' build-time switches.  Invariant checks (``steps.CHECKS``: ``assert`` statements numba folds
-away unless ``MODELS_SIM_CHECKS=1``) hold on every golden case, and the checked build gives the pinned results; a
-profiled build (``steps.PROFILE``, ``MODELS_SIM_PROFILE=1``) counts the cycles of every phase and changes no result.
+away unless ``MODELS_SIM_CHECKS=1``) hold on every golden case, and the checked build gives the pinned results (the
+ideal router with either traversal); a profiled build (``steps.PROFILE``, ``MODELS_SIM_PROFILE=1``) counts the
+cycles of every phase and changes no result.
 
 The checked and profiled build (both switches on: one compile, which the golden cases and the broken invariant
 share) runs in a subprocess with a numba cache folder of its own (the kernels are not cached on disk when checked
@@ -30,22 +31,26 @@ from models.sim.wormhole import simulate, steps
 assert steps.CHECKS and steps.PROFILE and not steps.CACHE
 from test_wormhole_golden import CASES
 from test_wormhole_booksim_golden import CASES as BCASES, result_digest
-out = {{"ideal": {{}}, "booksim": {{}}, "cycles": {{}}}}
-for name, (topo, kw) in CASES.items():
-    r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
-    out["ideal"][name] = [r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
-                          r.work["routing_attempts"], r.work["vc_visits"]]
-    out["cycles"]["ideal " + name] = {{k: v for k, v in r.work.items() if k.startswith("cycles_")}}
+import importlib
+sim = importlib.import_module("models.sim.wormhole.simulate")
+words = sim.MASK_HOPS
+out = {{"ideal": {{}}, "hops": {{}}, "booksim": {{}}, "cycles": {{}}}}
+for traversal, hops in (("ideal", words), ("hops", 0)):  # the worms' masks, then hop by hop
+    sim.MASK_HOPS = hops
+    for name, (topo, kw) in CASES.items():
+        r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
+        out[traversal][name] = [r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
+                                r.work["routing_attempts"], r.work["vc_visits"]]
+        out["cycles"][traversal + " " + name] = {{k: v for k, v in r.work.items() if k.startswith("cycles_")}}
+sim.MASK_HOPS = words
 for name, (topo, kw) in BCASES.items():
     r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3)
     plain = dataclasses.replace(r, work={{k: v for k, v in r.work.items() if not k.startswith("cycles_")}})
     out["booksim"][name] = [result_digest(plain), r.latency]
     out["cycles"]["booksim " + name] = {{k: v for k, v in r.work.items() if k.startswith("cycles_")}}
 # a broken invariant, in the same checked build (no second compile): a channel counted busy with no VC held
-import importlib
 from models.networks.graph import Torus
 from models.sim.wormhole import kernel as K
-sim = importlib.import_module("models.sim.wormhole.simulate")
 real = K.run
 def broken(cfg, net, vc, vo, chan, *rest):
     chan["busy"][0] = 1
@@ -75,8 +80,10 @@ def checked(tmp_path_factory):
 
 
 def test_the_checked_ideal_router_gives_the_pinned_results(checked):
-    got = {k: tuple(v) for k, v in checked["ideal"].items()}
-    assert got == {k: tuple(v) for k, v in GOLDEN.items()}
+    """Both of its traversals: the worms' masks (the default) and hop by hop (forced)."""
+    for traversal in ("ideal", "hops"):
+        got = {k: tuple(v) for k, v in checked[traversal].items()}
+        assert got == {k: tuple(v) for k, v in GOLDEN.items()}, traversal
 
 
 def test_the_checked_booksim_router_gives_the_pinned_results(checked):
@@ -100,7 +107,7 @@ def test_a_profiled_build_counts_every_phase_and_changes_no_result(checked):
     for key, cycles in checked["cycles"].items():
         if key.endswith("saturated"):
             continue
-        phases = kernel.PHASES if key.startswith("ideal ") else booksim_kernel.PHASES
+        phases = booksim_kernel.PHASES if key.startswith("booksim ") else kernel.PHASES
         assert sorted(cycles) == sorted("cycles_" + p for p in phases) and min(cycles.values()) > 0, (key, cycles)
     plain = simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.02, messages=500, seed=5)
     assert not any(k.startswith("cycles_") for k in plain.work)

@@ -61,7 +61,7 @@ def _decode(topo, routing, vcs, u, d, *, a0=None, half=0, vej=1, first=False):
     cfg = K.Config(n=N, p=P, v=rt.vcs, b=2, r=1, routing=rt.kind, a0=rt.a0 if a0 is None else a0,
                    has_esc=rt.has_escape, escape_levels=rt.escape_levels, half=half, traffic=0, length=0, M=8,
                    geop=0.125, rate=0.01, warmup=0, maxcyc=10, satlim=10, dlthresh=10, tie=0, self_traffic=0,
-                   streams=1, vej=vej, lw=0)
+                   streams=1, vej=vej, lw=0, kb=2, masks=1)
     inuse = np.zeros(vbase[-1], np.int8)  # BookSim's flags: all free
     out = np.zeros(vbase[-1], np.int32)
     n = steps.allowed(u, d, 0, 0, 0, cfg, net.route, net.minp, net.pchan, vbase, C + N + u, inuse, out, first)

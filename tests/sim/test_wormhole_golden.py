@@ -25,6 +25,7 @@ instead of the channels; the other six numbers of every case are the same to the
 build, which visits the worms and the contended channels in reverse every other cycle).
 """
 
+import importlib
 import math
 
 import pytest
@@ -72,3 +73,37 @@ def test_bit_identical_to_reference(name):
     got = (r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
            r.work["routing_attempts"], r.work["vc_visits"])
     assert got == GOLDEN[name]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_hop_by_hop_traversal_gives_the_same_digits(name, monkeypatch):
+    """The kernel advances a worm with bit-parallel masks (:func:`models.sim.wormhole.kernel._advance`) on networks
+    whose paths fit in a word, and hop by hop (``_advance_hops``) on the others: forced here on every case, the
+    second gives the same digits as the first."""
+    sim = importlib.import_module("models.sim.wormhole.simulate")  # the module (the package exports the function)
+    monkeypatch.setattr(sim, "MASK_HOPS", 0)
+    topo, kw = CASES[name]
+    r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
+    got = (r.latency, r.network_latency, r.throughput, r.cycles, r.flit_hops,
+           r.work["routing_attempts"], r.work["vc_visits"])
+    assert got == GOLDEN[name]
+
+
+def test_a_network_whose_paths_do_not_fit_a_word_goes_hop_by_hop(monkeypatch):
+    """A unidirectional ring of 70 nodes has paths of up to 71 VCs with the injection and ejection VCs: the
+    hop-by-hop traversal; a ring of 60, the masks.  Both run to the end."""
+    sim = importlib.import_module("models.sim.wormhole.simulate")  # the module (the package exports the function)
+    seen = []
+    real = sim._allocate
+
+    def allocate(topology, p):
+        s = real(topology, p)
+        seen.append(s.cfg.masks)
+        return s
+
+    monkeypatch.setattr(sim, "_allocate", allocate)
+    for k in (70, 60):
+        r = simulate(Torus((k,), bidirectional=False), routing="dor", vcs=2, message_length=8, rate=0.0005,
+                     messages=300, warmup_messages=30, seed=1)
+        assert r.latency >= 8 and not r.saturated
+    assert seen == [0, 1]

@@ -16,9 +16,14 @@ node) sits in one cache line and is read by name (``vo[b].owner``):
     ``vo.seen`` the router's release count when its last routing attempt failed.  The ejection "buffer"
     is the PE (a sink).
 ``wr``    (:data:`Worms`) the messages in the network as worms: a worm's hops are the VCs it holds, in path
-    order (hop 0 its injection VC), each with ``n``, the flits that have entered it (so the flits in a
-    buffer are ``n`` minus the next hop's ``n``: no count is stored twice), its channel, and ``go``,
-    :data:`SOLO` or the arbitration's choice.  ``vc`` (:data:`VC`) maps a VC to its worm and hop.
+    order (hop 0 its injection VC), each with ``n``, the flits that have entered it, and its channel.  Bit
+    ``j`` of a worm's words is its hop ``j``: ``S``, the hops whose VC is the only one of its channel waiting for
+    a flit, ``C``, the hops the arbitration chose in this cycle, and the occupancy planes ``pl`` (bit ``j`` of
+    plane ``k``: bit ``k`` of the flits in hop ``j``'s buffer, ``n`` minus the next hop's ``n``), so that
+    :func:`_advance` finds a worm's moves with a few word operations.  A network whose paths do not fit a word
+    (:data:`.simulate.MASK_HOPS`) runs :func:`_advance_hops` instead, hop by hop, with each hop's ``go``
+    (:data:`SOLO` or the cycle the arbitration chose it) for ``S`` and ``C`` and no planes: the same moves in
+    the same cycles (tested on every golden case).  ``vc`` (:data:`VC`) maps a VC to its worm and hop.
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
     :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr`` (and ``sn0``, for a lone VC's
     moves, :func:`_wait`), number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits
@@ -72,9 +77,9 @@ is carried -- so the in-place update equals a synchronous one):
    channel moves one flit per cycle into the PE.  A header that crosses
    in cycle ``t`` may be routed again in cycle ``t + router_delay``.
    Done worm by worm: the channels where two or more VCs wait are arbitrated
-   first (:func:`_arbitration`, from their readiness bits); then each worm moves, from its head back, the
-   flits of its hops that are alone on their channel and ready, or chosen
-   (:func:`_advance`).  A worm none of whose hops was ready sleeps (leaves the
+   first (:func:`_arbitration`, from their readiness bits); then each worm moves the flits of its hops that
+   are alone on their channel and ready, or chosen (:func:`_advance`: its ready hops as one word, from its
+   occupancy planes).  A worm none of whose hops was ready sleeps (leaves the
    worm list) until its header is granted a VC: nothing else changes its counts;
 5. bookkeeping: the window's time averages, the deadlock, saturation and
    stop tests (:func:`close_cycle`, :func:`all_measured`, shared with
@@ -108,7 +113,7 @@ CT_NET, CT_INJ, CT_EJ = 0, 1, 2
 
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
-#: ``HOP.go`` of a hop whose VC is the only one of its channel waiting for a flit
+#: ``HOP.go`` of a hop whose VC is the only one of its channel waiting for a flit (:func:`_advance_hops`)
 SOLO = -2
 #: the count of the slots around a worm's hops that stand for the PE: before its injection VC (flits always
 #: wait there) and after its ejection VC (never full)
@@ -119,14 +124,21 @@ VC = np.dtype([("worm", _i4), ("hop", _i4)])
 #: one virtual channel, the fields VC allocation and routing read (32 bytes)
 VCO = np.dtype([("owner", _i4), ("chan", _i4), ("router", _i4), ("hdrt", _i8), ("seen", _i8)], align=True)
 #: one hop of a worm's path: the flits that have entered its VC ``n``, the VC ``vc``, its channel ``ch``, and
-#: ``go``: :data:`SOLO` when the VC is the only one of its channel waiting for a flit, else the last cycle
-#: the channel's arbitration chose it (-1: not yet)
+#: (:func:`_advance_hops` only) ``go``: :data:`SOLO` when the VC is the only one of its channel waiting for a flit,
+#: else the last cycle the channel's arbitration chose it (-1: not yet)
 HOP = np.dtype([("n", _i4), ("vc", _i4), ("ch", _i4), ("go", _i4)])
 #: one worm (a message in the network): its message ``m``, path length ``L`` (hop 0 its injection VC, then
 #: its network VCs and, once granted, its ejection VC, then ``ej = 1``), ``t0`` the first hop whose VC
 #: waits for a flit (the tail has entered every VC before it), ``len`` its flits, ``sleep`` (off the worm
-#: list: no hop was ready), ``next`` the free list
-WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4), ("sleep", _i4), ("next", _i4)])
+#: list: no hop was ready), ``next`` the free list; as words, bit ``j`` for hop ``j`` (:func:`_advance` only):
+#: ``S`` its hops whose VC is the only one of its channel waiting for a flit, ``C`` the hops the arbitration chose in
+#: this cycle
+WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4), ("sleep", _i4), ("next", _i4),
+                 ("S", _i8), ("C", _i8)], align=True)
+#: the words of a worm's occupancy planes (``Worms.pl``, from ``NPL * w``; ``cfg.kb`` of them in use, enough bits
+#: for ``buffer_depth``): bit ``j`` of plane ``k`` is bit ``k`` of the flits in hop ``j``'s buffer (0 for the ejection
+#: VC, whose PE takes every flit); a cache line per worm
+NPL = 8
 #: one physical channel
 CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("rr", _i4), ("busy", _i4),
                  ("incon", _i4), ("src", _i4), ("dst", _i4), ("want", _i4), ("sn0", _i4), ("rdy", _i4)],
@@ -166,10 +178,13 @@ PHASES = ("generation", "injection", "vc_allocation", "traversal", "bookkeeping"
 #: ``rate`` per node; warm-up messages, max cycles ``maxcyc``, saturation backlog ``satlim``, deadlock
 #: threshold ``dlthresh`` (cycles without a flit moving); random DOR ties ``tie``, ``self_traffic``;
 #: messages a node may be writing into its injection channel at once ``streams``; VCs of an
-#: ejection channel ``vej``; the slots of a worm's hops ``lw`` (its longest path in VCs and two, :data:`Worms`)
+#: ejection channel ``vej``; the slots of a worm's hops ``lw`` (its longest path in VCs and two, :data:`Worms`);
+#: occupancy planes ``kb`` (the bits of ``b``); ``masks``: 1 if the paths fit the worms' words (:func:`_advance`),
+#: else 0 (:func:`_advance_hops`)
 Config = namedtuple("Config", [
     "n", "p", "v", "b", "r", "routing", "a0", "has_esc", "escape_levels", "half", "traffic", "length", "M",
-    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej", "lw",
+    "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "tie", "self_traffic", "streams", "vej", "lw", "kb",
+    "masks",
 ])
 #: work lists: the contended channels ``con`` (two or more VCs waiting for a flit; NCH), the worms in the
 #: network ``worms``, the VCs left alone on their channel in this cycle ``solo`` (NCH), pending headers ``pend``
@@ -177,10 +192,10 @@ Config = namedtuple("Config", [
 #: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs (the routing function,
 #: :func:`allowed`, reads a channel's first VC there); ``granted``: one entry, the VC :func:`_route` grants
 Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted"])
-#: the worms (:data:`WORM`, one per VC: a worm holds at least one) and their hops (:data:`HOP`, ``cfg.lw`` slots
+#: the worms (:data:`WORM`, one per VC: a worm holds at least one), their hops (:data:`HOP`, ``cfg.lw`` slots
 #: per worm: worm ``w``'s hop ``j`` is ``hop[w * cfg.lw + j + 1]``; the slots before hop 0 and after the
-#: head stand for the PE or an empty next buffer, :func:`_ready`)
-Worms = namedtuple("Worms", ["rec", "hop"])
+#: head stand for the PE or an empty next buffer, :func:`_ready`) and their occupancy planes (``pl``, :data:`NPL`)
+Worms = namedtuple("Worms", ["rec", "hop", "pl"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc`` over the window,
 #: ``flits`` per network channel in the window
 Hist = namedtuple("Hist", ["nch", "acc", "flits"])
@@ -193,6 +208,18 @@ def _first_free(vo, lo, hi):
         if vo[b].owner < 0:
             return b
     return -1
+
+
+@njit(cache=CACHE, inline="always")
+def _set_solo(w, j, solo, cfg, wr):
+    """Hop ``j`` of worm ``w`` is now the only VC of its channel waiting for a flit (``solo``), or one of two or
+    more: bit ``j`` of the worm's ``S`` (:func:`_advance`), or the hop's ``go`` (:func:`_advance_hops`)."""
+    if cfg.masks:
+        bit = np.int64(1) << j
+        x = wr.rec[uidx(w)]
+        x.S = (np.int64(x.S) | bit) if solo else (np.int64(x.S) & ~bit)
+    else:
+        wr.hop[uidx(w * cfg.lw + j + 1)].go = SOLO if solo else -1
 
 
 @njit(cache=CACHE, inline="always")
@@ -218,10 +245,10 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
     want = np.int64(c.want)
     bit = np.int64(1) << (b - c.base)
     if want == 0:
-        h.go = SOLO
+        _set_solo(w, j, True, cfg, wr)
         c.sn0 = 0
     else:
-        h.go = -1
+        _set_solo(w, j, False, cfg, wr)
         rdy = np.int64(c.rdy) & ~bit
         if _ready(np.int64(wr.hop[s - np.uint64(1)].n), 0, np.int64(wr.hop[s + np.uint64(1)].n), cfg.b):
             rdy |= bit
@@ -238,7 +265,7 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
             if oh.n != c.sn0:
                 k += 1
                 c.rr = k if k < c.nvc else 0
-            oh.go = -1
+            _set_solo(np.int64(o.worm), np.int64(o.hop), False, cfg, wr)
             if c.incon == 0:
                 c.incon = 1
                 lists.con[sc.ncon] = ch
@@ -360,6 +387,10 @@ def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists, wr):
             x.len = msg[m].len
             x.ej = 0
             x.sleep = 0
+            x.S = 0
+            x.C = 0
+            for k in range(NPL):
+                wr.pl[uidx(wk * NPL + k)] = 0
             wr.hop[uidx(wk * cfg.lw)].n = BIG
             lists.worms[sc.nworm] = wk
             sc.nworm += 1
@@ -491,7 +522,8 @@ def _reverse(a, n):
 def _arbitration(t, cfg, vc, chan, lists, wr, sc):
     """4a. Switch arbitration of the contended channels (``lists.con``, compacted in the same pass: a channel
     with fewer than two waiting VCs leaves it): round-robin from ``rr`` among the VCs that are ready at the
-    start of the cycle (:func:`_ready`); the chosen VC's hop gets ``go = t`` and ``rr`` moves past it."""
+    start of the cycle (:func:`_ready`); the chosen VC's hop gets its bit in its worm's ``C`` (``go = t`` hop by
+    hop) and ``rr`` moves past it."""
     con = lists.con
     hop = wr.hop
     lw = cfg.lw
@@ -518,24 +550,198 @@ def _arbitration(t, cfg, vc, chan, lists, wr, sc):
         if k >= nv:
             k -= nv
         v = vc[uidx(c.base + k)]
-        hop[uidx(v.worm * lw + v.hop + 1)].go = t
+        if cfg.masks:
+            wr.rec[uidx(v.worm)].C |= np.int64(1) << v.hop
+        else:
+            hop[uidx(v.worm * lw + v.hop + 1)].go = t
         k += 1
         c.rr = k if k < nv else 0
     sc.ncon = w
 
 
 @njit(cache=CACHE, inline="always")
+def _move(t, j, s, wk, x, L, M, ej, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr, measuring, nsolo,
+          npend):
+    """Hop ``j`` (slot ``s``) of worm ``wk`` (record ``x``: ``L`` hops, ``M`` flits, ``ej`` its ejection VC granted)
+    takes a flit in cycle ``t``, and what follows: the tail entering the injection VC lets the source start its next
+    message; the tail leaving a VC releases it (:func:`_release`); the tail reaching the ejection VC delivers the
+    message (:func:`_deliver`) and frees the worm; a header entering a VC joins the pending list (``lists.pend``,
+    routed ``cfg.r`` cycles later); a tail entering a VC ends its wait (:func:`_unwait`, ``x.t0`` past it).  Both
+    traversals call it.  ``(nsolo, npend, hop, netflit, done)``: the lengths of ``lists.solo`` and ``lists.pend``, 1
+    if the flit crossed a network or ejection channel, 1 if it entered a network VC in the window, and whether
+    the worm was delivered."""
+    hop = wr.hop
+    h = hop[s]
+    n1 = np.int64(h.n) + 1
+    h.n = np.int32(n1)
+    fh = 0
+    nf = 0
+    if j == 0:  # the injection VC
+        if n1 == M:  # the tail enters: the source may start its next message
+            node[msg[x.m].src].writing -= 1
+    else:
+        fh = 1
+        if n1 == M:  # the tail leaves the VC behind
+            _release(hop[s - np.uint64(1)].vc, vo, chan, node, hist.nch)
+        if ej and j == L - 1:  # the ejection VC
+            if n1 == M:
+                c = chan[uidx(h.ch)]
+                nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
+                _deliver(h.vc, t, c, vo, node, msg, tags, sc, measuring)
+                x.next = sc.wfree
+                sc.wfree = wk
+                return nsolo, npend, fh, nf, True
+            return nsolo, npend, fh, nf, False
+        if measuring:
+            nf = 1
+            hist.flits[uidx(h.ch)] += 1
+    if n1 == 1:  # the header enters: routed R cycles from now
+        b = np.int64(h.vc)
+        xo = vo[uidx(b)]
+        xo.hdrt = t + cfg.r
+        xo.seen = -1
+        lists.pend[uidx(npend)] = b
+        npend += 1
+        # fetch its routing-table entries
+        idx = xo.router * cfg.n + msg[xo.owner].dest
+        prefetch(net.route, idx)
+        prefetch(net.minp, idx * cfg.p)
+    if n1 == M:  # the tail: this VC takes no more flits
+        if CHECKS:
+            assert j == x.t0
+        c = chan[uidx(h.ch)]
+        nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
+        x.t0 = j + 1
+    return nsolo, npend, fh, nf, False
+
+
+@njit(cache=CACHE, inline="always")
+def _ready_word(pl, pb, K, B, t0, L, n0, M):
+    """The hops ``t0 .. L-1`` of a worm that can take a flit, as bits (:func:`_ready`, a word at a time): a flit
+    waits upstream (the hop behind holds one: a bit of any of its ``K`` occupancy planes from ``pl[pb]``; hop 0's
+    is the PE, which holds one while fewer than ``M`` flits entered hop 0, ``n0``) and the hop's buffer holds
+    fewer than ``B`` (its planes do not spell ``B``)."""
+    ne = np.int64(0)
+    full = np.int64(-1)
+    for k in range(K):
+        p = pl[uidx(pb + k)]
+        ne |= p
+        full &= p if (B >> k) & 1 else ~p
+    up = ne << 1
+    if t0 == 0 and n0 < M:
+        up |= 1
+    one = np.int64(1)
+    return up & ~full & ((one << L) - 1) & ~((one << t0) - 1)
+
+
+@njit(cache=CACHE, inline="always")
 def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
-    """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass): the hops that wait for a
-    flit, from the head back to ``t0``, each move one flit if its VC is alone on its channel and ready
-    (:func:`_ready`, from the counts at the start of the cycle: the hop behind has not moved yet, and the hop
-    ahead's old count is carried from the step before), or if the arbitration chose it.  A header that
-    crosses is routed ``cfg.r`` cycles later.  A delivered worm leaves the list; so does a worm none of whose
-    hops was ready: its counts did not change, so none will be until its header is granted a VC
-    (:func:`_vc_allocation` wakes it).  ``(moved, solo)``: whether a flit moved, the length of ``lists.solo``."""
+    """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass), a word at a time: a worm's
+    hops that can take a flit (:func:`_ready_word`, from its occupancy planes at the start of the cycle) and are
+    alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit (:func:`_move`); the
+    planes take the moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced); the readiness bits of its
+    contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at the start
+    of the cycle, :func:`_check`).  A delivered worm leaves the list; so does a worm none of whose hops was ready:
+    its counts did not change, so none will be until its header is granted a VC (:func:`_vc_allocation` wakes
+    it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit moved, the length of
+    ``lists.solo``."""
     worms = lists.worms
-    pend = lists.pend
-    nch = hist.nch
+    hop = wr.hop
+    pl = wr.pl
+    B = np.int64(cfg.b)
+    K = cfg.kb
+    lw = cfg.lw
+    npend = sc.npend
+    measuring = sc.phase == MEASURE
+    moved = False
+    hops = 0
+    netflits = 0
+    visits = 0
+    nsolo = 0
+    one = np.int64(1)
+    nw = sc.nworm
+    if CHECKS and t & 1:
+        _reverse(worms, nw)
+    kept = 0
+    for i in range(nw):
+        wk = np.int64(worms[uidx(i)])
+        x = wr.rec[uidx(wk)]
+        L = np.int64(x.L)
+        t0 = np.int64(x.t0)
+        M = np.int64(x.len)
+        ej = np.int64(x.ej)
+        hb = wk * lw + 1  # hop j's slot is hb + j
+        pb = wk * NPL
+        visits += L - t0
+        ready = _ready_word(pl, pb, K, B, t0, L, np.int64(hop[uidx(hb)].n), M)  # at the start of the cycle
+        S = np.int64(x.S)
+        mv = ready & (S | np.int64(x.C))
+        if CHECKS:
+            assert np.int64(x.C) & ~ready == 0  # the arbitration chose a ready VC
+        x.C = 0
+        if mv == 0:
+            if ready != 0:
+                worms[uidx(kept)] = wk
+                kept += 1
+            else:
+                x.sleep = 1
+            continue
+        moved = True
+        # the buffers' occupancies: +1 where a flit entered (not the ejection VC: the PE is its sink), -1 where one
+        # left (the hop behind a move); bit-sliced, one plane at a time
+        inc = mv & ~(ej << (L - 1))
+        dec = mv >> 1
+        carry = inc & ~dec
+        borrow = dec & ~inc
+        for k in range(K):
+            p = pl[uidx(pb + k)]
+            pl[uidx(pb + k)] = p ^ (carry | borrow)
+            carry &= p
+            borrow &= ~p
+        done = False
+        m_ = mv
+        while m_ != 0:  # the moves, in any order: each has its own hop (a worm's events are one of each at most)
+            j = ctz(m_)
+            m_ &= m_ - 1
+            nsolo, npend, fh, nf, d = _move(t, j, uidx(hb + j), wk, x, L, M, ej, cfg, net, vo, chan, msg, node,
+                                            lists, tags, hist, sc, wr, measuring, nsolo, npend)
+            hops += fh
+            netflits += nf
+            done |= d
+        if done:
+            continue
+        # the readiness bits of its contended VCs whose readiness the moves changed (the others' bits hold it)
+        t1 = np.int64(x.t0)
+        con = ((one << L) - 1) & ~((one << t1) - 1) & ~S
+        if con != 0:
+            flip = (_ready_word(pl, pb, K, B, t1, L, np.int64(hop[uidx(hb)].n), M) ^ ready) & con
+            while flip != 0:
+                j = ctz(flip)
+                flip &= flip - 1
+                h = hop[uidx(hb + j)]
+                c = chan[uidx(h.ch)]
+                c.rdy = np.int32(np.int64(c.rdy) ^ (one << (np.int64(h.vc) - c.base)))
+        worms[uidx(kept)] = wk
+        kept += 1
+    sc.nworm = kept
+    sc.npend = npend
+    sc.vc_visits += visits
+    sc.flithops += hops
+    sc.netflits_w += netflits
+    return moved, nsolo
+
+
+@njit(cache=CACHE, inline="always")
+def _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
+    """4b. Link traversal, hop by hop (:func:`_advance`'s moves, for networks whose paths do not fit its words;
+    the tests' reference): each worm of ``lists.worms`` (compacted in the same pass) visits its hops that wait for
+    a flit, from the head back to ``t0``, and each moves one flit (:func:`_move`) if its VC is alone on its channel
+    and ready (:func:`_ready`, from the counts at the start of the cycle: the hop behind has not moved yet, and the
+    hop ahead's old count is carried from the step before), or if the arbitration chose it (``go == t``).  Then
+    the readiness bits of its contended VCs, from the counts the cycle leaves.  A delivered worm leaves the list;
+    so does a worm none of whose hops was ready.  ``(moved, solo)``: whether a flit moved, the length of
+    ``lists.solo``."""
+    worms = lists.worms
     hop = wr.hop
     B = cfg.b
     lw = cfg.lw
@@ -572,50 +778,16 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
             ready = _ready(up, n, ahead, B)
             anyready |= ready
             contended |= g != SOLO
-            old = n
             ahead = n
             n = up
             if not ((ready & (g == SOLO)) | (g == t)):
                 continue
             moved = True
-            n1 = old + 1
-            h.n = np.int32(n1)
-            if j == 0:  # the injection VC
-                if n1 == M:  # the tail enters: the source may start its next message
-                    node[msg[x.m].src].writing -= 1
-            else:
-                hops += 1
-                if n1 == M:  # the tail leaves the VC behind
-                    _release(hop[s - np.uint64(1)].vc, vo, chan, node, nch)
-                if ej and j == L - 1:  # the ejection VC
-                    if n1 == M:
-                        c = chan[uidx(h.ch)]
-                        nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
-                        _deliver(h.vc, t, c, vo, node, msg, tags, sc, measuring)
-                        x.next = sc.wfree
-                        sc.wfree = wk
-                        done = True
-                    continue
-                if measuring:
-                    netflits += 1
-                    hist.flits[uidx(h.ch)] += 1
-            if n1 == 1:  # the header enters: routed R cycles from now
-                b = np.int64(h.vc)
-                xo = vo[uidx(b)]
-                xo.hdrt = t + cfg.r
-                xo.seen = -1
-                pend[uidx(npend)] = b
-                npend += 1
-                # fetch its routing-table entries
-                idx = xo.router * cfg.n + msg[xo.owner].dest
-                prefetch(net.route, idx)
-                prefetch(net.minp, idx * cfg.p)
-            if n1 == M:  # the tail: this VC takes no more flits
-                if CHECKS:
-                    assert j == t0
-                c = chan[uidx(h.ch)]
-                nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
-                x.t0 = j + 1
+            nsolo, npend, fh, nf, d = _move(t, j, s, wk, x, L, M, ej, cfg, net, vo, chan, msg, node, lists, tags,
+                                            hist, sc, wr, measuring, nsolo, npend)
+            hops += fh
+            netflits += nf
+            done |= d
         if done:
             continue
         if contended:  # the readiness bits of its contended VCs, from the counts the cycle leaves
@@ -666,13 +838,15 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, wr):
     the header arrived, VC), and no result depends on the order of the work lists.  Whether a flit moved."""
     npend = sc.npend
     _arbitration(t, cfg, vc, chan, lists, wr, sc)
-    moved, nsolo = _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
+    if cfg.masks:
+        moved, nsolo = _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
+    else:
+        moved, nsolo = _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
     for i in range(nsolo):
         b = lists.solo[uidx(i)]
         v = vc[uidx(b)]
-        h = wr.hop[uidx(v.worm * cfg.lw + v.hop + 1)]
-        h.go = SOLO
-        chan[uidx(vo[uidx(b)].chan)].sn0 = h.n
+        _set_solo(np.int64(v.worm), np.int64(v.hop), True, cfg, wr)
+        chan[uidx(vo[uidx(b)].chan)].sn0 = wr.hop[uidx(v.worm * cfg.lw + v.hop + 1)].n
     _sort_new(lists.pend, npend, sc.npend)
     return moved
 
@@ -708,6 +882,11 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
                 assert (up == BIG) == (k == 0) and (out == BIG) == (c.typ == CT_EJ)
                 assert c.typ == CT_EJ or 0 <= out <= h.n <= x.len
                 assert c.typ == CT_EJ or h.n - out <= cfg.b
+                if cfg.masks:  # the occupancy planes hold the counts
+                    occ = 0
+                    for q in range(cfg.kb):
+                        occ |= ((wr.pl[w * NPL + q] >> k) & 1) << q
+                    assert occ == (0 if c.typ == CT_EJ else h.n - out)
                 if h.n < x.len:
                     want |= 1 << j
                     assert k >= x.t0
@@ -719,9 +898,12 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
                 if (want >> j) & 1:
                     v = vc[c.base + j]
                     sv = v.worm * lw + v.hop + 1
-                    g = wr.hop[sv].go
-                    assert (g == SOLO) == (want & (want - 1) == 0)
-                    if g != SOLO:  # a contended VC's readiness bit is its readiness at the start of the next cycle
+                    if cfg.masks:
+                        solo = (wr.rec[v.worm].S >> v.hop) & 1
+                    else:
+                        solo = 1 if wr.hop[sv].go == SOLO else 0
+                    assert (solo == 1) == (want & (want - 1) == 0)
+                    if solo == 0:  # a contended VC's readiness bit is its readiness at the start of the next cycle
                         r = _ready(wr.hop[sv - 1].n, wr.hop[sv].n, wr.hop[sv + 1].n, cfg.b)
                         assert ((c.rdy >> j) & 1) == r
         if want & (want - 1) != 0:

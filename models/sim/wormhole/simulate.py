@@ -323,6 +323,13 @@ def _records(n, dtype, **fill):
     return a
 
 
+#: the longest path, in VCs (injection and ejection included), whose worms the kernel advances a whole worm at a time
+#: (:func:`.kernel._advance`: one bit per hop in a 64-bit word, and a bit to spare for the hop past the head); a
+#: network whose paths may be longer runs the hop-by-hop traversal (:func:`.kernel._advance_hops`), with the same
+#: results, more slowly
+MASK_HOPS = 62
+
+
 def _allocate(topology, p):
     """The kernel's state for a run of parameters ``p`` (see :mod:`.kernel`), before the first cycle."""
     rt, V = p.rt, p.V
@@ -353,7 +360,8 @@ def _allocate(topology, p):
     # a worm (a message in the network) holds at least one VC: NV worms; its path is its injection VC, at
     # most `longest_path` network VCs and its ejection VC, and a slot either side (the kernel's `Worms`)
     lw = longest_path(topology, rt) + 4
-    worms = K.Worms(_records(NV, K.WORM, next=np.append(np.arange(1, NV), -1)), _records(NV * lw, K.HOP))
+    worms = K.Worms(_records(NV, K.WORM, next=np.append(np.arange(1, NV), -1)), _records(NV * lw, K.HOP),
+                    np.zeros(NV * K.NPL, np.int64))
     mcap = p.satlim + 2
     msg = _records(mcap, K.MSG, tag=-1)
     msg["next"] = np.arange(1, mcap + 1)
@@ -366,7 +374,7 @@ def _allocate(topology, p):
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 10 * p.B * p.R + 1000),
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), streams=int(p.streams),
-        vej=int(p.ej_v), lw=lw)
+        vej=int(p.ej_v), lw=lw, kb=int(p.B).bit_length(), masks=int(lw - 2 <= MASK_HOPS))
     net = steps.pack_net(rt, chan_of)
     sc, mm, rng = initial_state(p, K.SCALARS, p.warmup)
     nch = np.zeros(V + 1, np.int64)
