@@ -10,7 +10,9 @@ Reads a build (a checkout where ``make book`` or ``python -m models.pipeline`` r
   simulator's calls (``wall_time``: a point holds one of the pipeline's cores while it runs, so this is about its
   processor time), by how a run ended (to a target confidence interval, a fixed length, saturated at the backlog
   limit or on backlog growth) and by configuration (network, routing, VCs, buffer depth, message length, router),
-  with the wormhole runs' speed in M flit-hops per second and VC visits per flit-hop.
+  with the wormhole runs' speed in M flit-hops per second and VC visits per flit-hop (the kernel's ``vc_visits``: the
+  waiting hops of the worms each step covered, which the hop-by-hop traversal visits one by one and the worms'
+  masks cover a word at a time, so a measure of the work to do rather than of the work done).
 
 * **runs with a precision target** (:func:`precision_at_cap`): how many measured their cap (``max_messages``) and
   what that cost, binned by their latency's half width at the cap in units of the target (a run that ends near 1
