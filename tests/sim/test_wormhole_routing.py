@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from models.sim.wormhole import Graph, Torus
+from models.sim.wormhole import Graph, Torus, simulate
 from models.sim.wormhole.routing import build, extended_escape_cdg, is_acyclic, longest_path
 
 
@@ -74,8 +74,63 @@ def test_the_longest_path_of_a_minimal_routing_is_the_diameter(topo, routing, ex
     assert longest_path(topo, build(topo, routing, 4, None)) == expected
 
 
-def test_the_longest_up_down_path_adds_the_state_graph():
-    """Up*/down* escape paths need not be minimal: the bound adds 2N - 1 to the diameter (a ring of 9 nodes,
-    diameter 4)."""
-    ring = Graph([(i, (i + 1) % 9) for i in range(9)])
-    assert longest_path(ring, build(ring, "updown", 2, None)) == 4 + 2 * 9 - 1
+def _escape_hops(topo):
+    """The longest shortest legal up*/down* path from a (node, phase) state to a destination, by breadth-first search
+    (written apart from :func:`~models.sim.wormhole.routing.updown`: levels from node 0, a link up if it leads to a
+    smaller (level, node); phase 0 may still go up, a down link leads to phase 1, which goes down only)."""
+    from collections import deque
+
+    _, src, dst, _ = topo.channels
+    N = topo.n_nodes
+    level = [-1] * N
+    level[0] = 0
+    todo = deque([0])
+    while todo:
+        u = todo.popleft()
+        for a, b in zip(src, dst):
+            if a == u and level[b] < 0:
+                level[b] = level[u] + 1
+                todo.append(b)
+    nxt = {(u, ph): [] for u in range(N) for ph in (0, 1)}
+    for a, b in zip(src, dst):
+        up = (level[b], b) < (level[a], a)
+        if up:
+            nxt[(a, 0)].append((b, 0))
+        else:
+            nxt[(a, 0)].append((b, 1))
+            nxt[(a, 1)].append((b, 1))
+    longest = 0
+    for start in nxt:
+        seen = {start: 0}
+        todo = deque([start])
+        while todo:
+            x = todo.popleft()
+            for y in nxt[x]:
+                if y not in seen:
+                    seen[y] = seen[x] + 1
+                    todo.append(y)
+        nearest = {}
+        for (u, _), d in seen.items():
+            nearest[u] = min(d, nearest.get(u, d))
+        longest = max(longest, max(nearest.values()))
+    return longest
+
+
+RING9 = Graph([(i, (i + 1) % 9) for i in range(9)])
+MESHY = Graph([(i, (i + 1) % 12) for i in range(12)] + [(0, 6), (3, 9), (1, 4), (7, 10)])
+
+
+@pytest.mark.parametrize("topo", [RING9, MESHY], ids=["ring9", "chorded12"])
+def test_the_longest_up_down_path_adds_the_longest_escape_path(topo):
+    """Up*/down* escape paths need not be minimal: the bound adds the longest escape path (each escape hop brings
+    the destination nearer by one in the state graph) to the diameter, and no simulated message goes further (a
+    load near saturation, most messages on the escape VC; one VC: every message on it)."""
+    for vcs in (1, 2):
+        rt = build(topo, "updown", vcs, None)
+        D = topo.distances()
+        assert rt.escape_hops == _escape_hops(topo) <= 2 * topo.n_nodes - 1
+        bound = longest_path(topo, rt)
+        assert bound == int(D.max()) + rt.escape_hops
+        r = simulate(topo, routing="updown", vcs=vcs, message_length=4, rate=0.04, messages=3000,
+                     warmup_messages=300, seed=3, saturation_backlog=10**6, max_cycles=200_000)
+        assert r.messages > 0 and int(r.blocking_by_hops["hops"].max()) <= bound

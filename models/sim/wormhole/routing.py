@@ -77,6 +77,9 @@ class RoutingTables:
     tie_dim: np.ndarray = None  # (N*N) dimension whose DOR hop is a tie, else -1
     tie_port: np.ndarray = None  # (N*N) the '-' port of that tie (``minp``/``escp`` hold '+')
     tie_escv: np.ndarray = None  # (N*N) the dateline VC on the '-' port
+    # KIND_UPDOWN: the most hops an escape path takes (the longest of the shortest legal up*/down* paths from a
+    # state to a destination: every escape hop brings the next one nearer by one), for :func:`longest_path`
+    escape_hops: int = 0
 
     def __post_init__(self):
         n2 = self.nminp.size
@@ -553,18 +556,22 @@ def updown(topo: Topology, vcs: int) -> RoutingTables:
     t = _empty(N, P, C)
     t["udp"] = udp.ravel()
     t["chan_up"] = up.astype(np.int32) if C else t["chan_up"]
+    reach = np.isfinite(dist_to)
     return RoutingTables("updown", KIND_UPDOWN, vcs, 1, 1, minp.ravel(), nminp.ravel(),
-                         escape_levels=1, **t)
+                         escape_levels=1, escape_hops=int(dist_to[reach].max()) if reach.any() else 0, **t)
 
 
 def longest_path(topo: Topology, rt: RoutingTables) -> int:
     """The most network hops a message can take under the tables ``rt`` on ``topo``: a minimal route's, the
     diameter; up*/down* (whose escape paths need not be minimal): the diameter (the adaptive hops, minimal, that a
-    message may take first) plus the longest path of its state graph (``2N - 1``: a shortest path visits each of
-    the ``2N`` states at most once)."""
+    message may take first: each brings the destination nearer by one) plus ``rt.escape_hops``, the longest escape
+    path (once on the escape VC a message stays there, and each escape hop brings the destination nearer by one in
+    the up*/down* state graph; at most ``2N - 1``, the bound used before, as a shortest path visits each of the
+    ``2N`` states at most once).  The kernel sizes a worm's path by it (and advances worms a word at a time when
+    it fits one, :data:`.simulate.MASK_HOPS`)."""
     D = topo.distances()
     diameter = int(D[np.isfinite(D)].max()) if D.size else 0
-    return diameter + (2 * topo.n_nodes - 1 if rt.kind == KIND_UPDOWN else 0)
+    return diameter + (rt.escape_hops if rt.kind == KIND_UPDOWN else 0)
 
 
 def build(topo: Topology, routing: str, vcs: int, escape_levels: int | None = None) -> RoutingTables:
