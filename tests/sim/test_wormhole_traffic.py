@@ -1,10 +1,15 @@
 """MMPP(2) / IPP sources: mean rate and index of dispersion (torus_ipp eqs. 9-11)."""
 
+from collections import namedtuple
+
 import numpy as np
 import pytest
+from numba import njit
 
 from models.core.errors import ParameterError
 from models.sim.wormhole import IPP, MMPP2, mmpp_counts
+from models.sim.wormhole.steps import TRAFFIC_MMPP, Mmpp, arrival
+from models.sim.wormhole.traffic import mmpp_init, mmpp_next_arrival, rng_next, seed_state
 
 
 def _idc(counts, t):
@@ -39,3 +44,66 @@ def test_bad_sources():
         MMPP2(0.1, 0.0, 0.0, 0.5)
     with pytest.raises(ParameterError, match="mu1"):
         IPP(-0.1, 0.2, 0.2)
+
+
+# ----------------------------------------------------------------- the kernels' generation visits the due nodes only
+Cfg = namedtuple("Cfg", ["traffic", "n", "rate"])
+
+
+@njit(cache=False)
+def _arrivals_listed(cycles, rng, cfg, sc, mm, out):
+    """The kernels' generation (:func:`models.sim.wormhole.steps.arrival`): (cycle, node) of every arrival, one
+    draw of the stream between two (a message's destination)."""
+    i = 0
+    for t in range(cycles):
+        k = 0
+        while True:
+            u, k = arrival(t, k, rng, cfg, sc, mm)
+            if u < 0:
+                break
+            out[i, 0] = t
+            out[i, 1] = u
+            i += 1
+            rng_next(rng)
+    return i
+
+
+@njit(cache=False)
+def _arrivals_every_node(cycles, rng, n, rates, sig, state, tsw, tar, out):
+    """The same, by the definition: every node's chain advanced to the end of every cycle, in node order."""
+    i = 0
+    for t in range(cycles):
+        for u in range(n):
+            while mmpp_next_arrival(rng, u, t + 1.0, rates, sig, state, tsw, tar):
+                out[i, 0] = t
+                out[i, 1] = u
+                i += 1
+                rng_next(rng)
+    return i
+
+
+@pytest.mark.parametrize("src", [IPP(0.05, 0.6, 0.6), IPP(0.02, 0.2, 0.8), MMPP2(0.3, 0.01, 0.006, 0.006),
+                                 MMPP2(0.9, 0.2, 1.5, 0.5)], ids=["ipp-fast", "ipp-skewed", "mmpp-slow", "mmpp-busy"])
+def test_generation_visits_only_the_nodes_with_an_event_and_draws_the_same_stream(src):
+    """Listing the nodes whose chain has an event in the cycle (``Mmpp.due``) and advancing only those gives the
+    arrivals of advancing every node, and leaves the random stream where that leaves it: the same draws in the same
+    order, interleaved with the messages' own."""
+    n, cycles = 64, 3000
+    rates, sig = np.array([src.mu1, src.mu2]), np.array([src.sigma1, src.sigma2])
+    runs = []
+    for listed in (True, False):
+        rng = seed_state(11)
+        mm = Mmpp(np.zeros(n, np.int64), np.zeros(n), np.zeros(n), rates, sig, np.zeros(n + 1, np.int64))
+        mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
+        out = np.zeros((cycles * n * 4, 2), np.int64)
+        if listed:
+            sc = np.zeros(1, np.dtype([("nextarr", np.float64)]))  # (read by the Poisson source only)
+            k = _arrivals_listed(cycles, rng, Cfg(TRAFFIC_MMPP, n, 0.0), sc[0], mm, out)
+        else:
+            k = _arrivals_every_node(cycles, rng, n, rates, sig, mm.state, mm.tsw, mm.tar, out)
+        runs.append((out[:k].copy(), int(rng[0]), mm.tsw.copy(), mm.tar.copy(), mm.state.copy()))
+    (a, ra, *sa), (b, rb, *sb) = runs
+    assert a.shape[0] > cycles * n * src.mean_rate * 0.8  # the sources did generate
+    assert np.array_equal(a, b) and ra == rb
+    for x, y in zip(sa, sb):
+        assert np.array_equal(x, y)

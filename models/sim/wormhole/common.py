@@ -196,7 +196,7 @@ def initial_state(p, scalars, warmup):
     sc = np.zeros(1, scalars)
     sc["phase"] = MEASURE if warmup == 0 else WARMUP
     sc["target"] = p.messages
-    mm = Mmpp(np.zeros(p.N, np.int64), np.zeros(p.N), np.zeros(p.N), p.rates, p.sigs)
+    mm = Mmpp(np.zeros(p.N, np.int64), np.zeros(p.N), np.zeros(p.N), p.rates, p.sigs, np.zeros(p.N + 1, np.int64))
     if p.traffic_kind == TRAFFIC_POISSON:
         sc["nextarr"] = float(rng_exp(rng)) / (p.offered * p.N)
     elif p.traffic_kind != TRAFFIC_BERNOULLI:

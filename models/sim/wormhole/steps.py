@@ -90,8 +90,9 @@ def pack_net(rt, chan_of):
 
 #: the MMPP(2) modulating chains, per node: its state (0 or 1), next switch and next arrival time
 #: (``tsw``, ``tar``, cycles), and the two states' rates ``rates`` (messages / cycle) and switch
-#: rates ``sig`` (``sigma1``, ``sigma2``, per cycle), shared by all nodes
-Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig"])
+#: rates ``sig`` (``sigma1``, ``sigma2``, per cycle), shared by all nodes; ``due``: scratch, the nodes whose
+#: chain has an event in the current cycle and (last entry) how many (:func:`arrival`)
+Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig", "due"])
 #: per measured message (its tag): latency, network latency, source wait (cycles), hops, done flag
 Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
 
@@ -352,7 +353,9 @@ def arrival(t, k, rng, cfg, sc, mm):
     next arrival time is drawn once the previous message has been drawn); Bernoulli (BookSim's
     ``injection_process = bernoulli``): each node generates one message in a cycle with probability ``rate``,
     independently, the nodes with a message found by geometric skips from the cursor ``k`` (:func:`skip`);
-    MMPP: node by node, each chain advanced to its next arrival (``k`` the node)."""
+    MMPP: node by node, each chain advanced to its next arrival; only the nodes whose chain has an event in the
+    cycle are visited (listed in ``mm.due`` at the first call, in node order: the others' chains would not move),
+    so the same draws come in the same order as from a visit of every node (``k - 1`` the position in the list)."""
     if cfg.traffic == TRAFFIC_BERNOULLI:
         u = k + skip(rng, cfg.rate)
         if u < cfg.n:
@@ -364,12 +367,26 @@ def arrival(t, k, rng, cfg, sc, mm):
         if sc.nextarr < t + 1.0:
             return rng_int(rng, cfg.n), 1
         return -1, k
-    u = k
-    while u < cfg.n:
-        if mmpp_next_arrival(rng, u, t + 1.0, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar):
-            return u, u
-        u += 1
-    return -1, u
+    te = t + 1.0
+    due = mm.due
+    n = cfg.n
+    if k == 0:  # the cycle's first call: the nodes whose chain has an event (a switch or an arrival) before t + 1
+        tsw = mm.tsw
+        tar = mm.tar
+        nd = 0
+        for v in range(n):  # branch-free: at some rates about half the nodes have one, at random
+            due[uidx(nd)] = v
+            nd += (tar[uidx(v)] < te) | (tsw[uidx(v)] < te)
+        due[n] = nd
+        k = 1
+    nd = due[n]
+    i = k - 1  # cursor k: position k - 1 of the list (its node may have another arrival)
+    while i < nd:
+        u = due[uidx(i)]
+        if mmpp_next_arrival(rng, u, te, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar):
+            return u, i + 1
+        i += 1
+    return -1, i + 1
 
 
 @njit(cache=CACHE, inline="always")
