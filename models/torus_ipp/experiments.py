@@ -149,18 +149,27 @@ def figures_of(numbers: Sequence[int] = NUMBERS, traffics: Sequence[str] = ("ipp
 # ----------------------------------------------------------------------------
 # The model-to-simulator translation
 # ----------------------------------------------------------------------------
+#: Significant digits of a Poisson twin's rate (:func:`sim_traffic`): below a double's 15.95, above any
+#: difference that is not rounding
+POISSON_DIGITS = 15
+
+
 def sim_traffic(config: Mapping, mu1: float, traffic: str = "ipp"):
     """The simulator's source for a model configuration: its IPP, or Poisson of the same mean.
 
     Returns ``(traffic, rate)`` for :func:`models.sim.wormhole.simulate`
     (``rate`` is ``None`` with an IPP source); the model and the simulator share
-    one process object, :class:`models.traffic.process.MMPP2`.
+    one process object, :class:`models.traffic.process.MMPP2`.  The Poisson
+    rate is the IPP's mean rate to :data:`POISSON_DIGITS` significant digits:
+    the IPPs of two figures with the same mean (``mu1 sigma2 / (sigma1 +
+    sigma2)``, from two ``mu1`` and two pairs of switching rates) give it to
+    within an ulp or two, and their Poisson twins are then one run, not two.
     """
     require_choice("traffic", traffic, list(TRAFFICS))
     src = IPP(mu1, config["sigma1"], config["sigma2"])
     if traffic == "ipp":
         return src, None
-    return "poisson", src.mean_rate
+    return "poisson", float(f"{src.mean_rate:.{POISSON_DIGITS}g}")
 
 
 #: Simulator keywords that are the network or the traffic (a curve's model), never a set-up's.

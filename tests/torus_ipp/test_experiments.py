@@ -113,6 +113,18 @@ def test_sim_kwargs_pass_the_models_ipp_to_the_simulator():
     assert X.sim_kwargs(X.with_traffic(X.paper_figure(1).curves[0], "poisson"), 0.004)["traffic"] == "poisson"
 
 
+def test_poisson_twins_of_the_same_mean_rate_are_one_run():
+    """Two figures' IPPs with the same mean rate (0.0035278..., from two ``mu1`` and two pairs of switching rates)
+    give it an ulp apart; their Poisson twins run at one rate, the mean to 15 significant digits."""
+    a, b = dict(k=16, V=3, M=48, sigma1=0.6, sigma2=0.6), dict(k=16, V=3, M=48, sigma1=0.2, sigma2=0.8)
+    mu_a, mu_b = 0.0070556640625, 0.004409790039062498
+    assert process.IPP(mu_a, 0.6, 0.6).mean_rate != process.IPP(mu_b, 0.2, 0.8).mean_rate  # an ulp apart
+    ra, rb = X.sim_traffic(a, mu_a, "poisson")[1], X.sim_traffic(b, mu_b, "poisson")[1]
+    assert ra == rb == 0.00352783203125
+    for mu in (0.004, 0.0070556640625, 1 / 3, 2.5e-5):  # within rounding of the mean, never further
+        assert X.sim_traffic(a, mu, "poisson")[1] == pytest.approx(mu / 2, rel=5e-15, abs=0)
+
+
 def test_sim_kwargs_of_the_command_lines_curve():
     """``compare`` / ``curve --simulate``: the curve of the checked parameters on a set-up, as the figures' curves."""
     p = IppParams(k=16, V=3, M=48.0, sigma1=0.2, sigma2=0.8)
