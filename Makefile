@@ -75,7 +75,10 @@ $(STAMP): requirements.txt pyproject.toml package.json package-lock.json
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# The simulators' kernels are compiled first, each once (models/sim/warm.py): two notebooks that start together on a
+# fresh checkout would otherwise each compile the same kernel (about 18 CPU-seconds each time).
 run: $(STAMP)
+	$(PY) -m models.sim.warm --jobs $(JOBS)
 	$(PY) -m models.pipeline --profile $(PROFILE) --jobs $(JOBS) $(ARGS)
 
 # BOOK_EDITION: the edition the book's extension builds (book/_ext/compendium.py; student: no solutions anywhere).

@@ -130,3 +130,12 @@ def test_make_lab_writes_the_student_edition_unless_told():
     assert "-m models.classroom --out runs/notebooks --edition student" in _dry_run("-W", "pyproject.toml",
                                                                                      "lab").stdout
     assert "--edition full" in _dry_run("-W", "pyproject.toml", "lab", "EDITION=full").stdout
+
+
+def test_make_run_compiles_the_kernels_once_before_the_notebooks_start():
+    """``make run`` (so ``make book``) compiles every simulator kernel first, each once (:mod:`models.sim.warm`):
+    two notebooks that start together on a fresh checkout each compiled the ideal router before."""
+    lines = _dry_run("run", "JOBS=3").stdout.splitlines()
+    warm = [i for i, ln in enumerate(lines) if "-m models.sim.warm" in ln]
+    assert len(warm) == 1 and lines[warm[0]].endswith("--jobs 3")
+    assert warm[0] < next(i for i, ln in enumerate(lines) if "-m models.pipeline" in ln)

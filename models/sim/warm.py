@@ -10,7 +10,10 @@ the BookSim preset 19, measured on the project's 2-core machine).  This
 module runs one tiny case per kernel, each in a process of its own, as many
 at a time as ``--jobs`` (the kernels compile in parallel, each once), so
 that everything started after it loads them.  ``tests/conftest.py`` calls
-:func:`warm` before pytest-xdist starts its workers.
+:func:`warm` before pytest-xdist starts its workers, and ``make run`` (so
+``make book``) before the pipeline starts the notebooks: the paper-scale
+book's first two notebooks compiled the ideal router twice (18 CPU-seconds
+each) before.
 
 The tiny cases are not cached as results (``cache=False``) and run with the
 kernels' checks and profile off (the environment's ``MODELS_SIM_CHECKS`` and
