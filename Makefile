@@ -1,5 +1,5 @@
 # Two commands do everything (README):
-#   make book   builds the whole book: venv, pinned requirements, every notebook
+#   make book   builds the whole book: venv, pinned requirements, the simulators' kernels, every notebook
 #               through papermill (profile full), HTML into _build/html
 #   make test   runs the test suite (unit tests, every notebook with the quick
 #               profile, and a -W build of the book)
