@@ -549,6 +549,15 @@ def saturation_load(
     counts as saturated.
     """
     radices, L, M, _ = check_params(radices=radices, L=L, M=M, bidirectional=bidirectional, rtol=rtol)
+    if not isinstance(readings, Readings):
+        raise ParameterError(f"`readings` must be a Readings instance; got {readings!r}")
+    return _saturation_load(tuple(radices), L, M, bool(bidirectional), readings, float(rtol))
+
+
+@functools.lru_cache(maxsize=256)
+def _saturation_load(radices, L, M, bidirectional, readings, rtol) -> float:
+    """:func:`saturation_load` of validated arguments, kept per process: a chapter's figures, tables and atlas
+    ask for the same network's saturation load several times (each search is a bisection of fixed points)."""
     model = _model(radices, L, M, bidirectional, readings)
     hi = min(1.0 / M, st_bound(model))
     return find_saturation(lambda x: _is_saturated(model, x), 0.0, hi, rtol=rtol).load

@@ -520,6 +520,13 @@ def saturation_load(
     p = NbcParams(k, M, V, escape_levels, mean_distance, variance)
     rtol = require_tol("rtol", rtol, 0.1, unit="relative precision")
     max_iter = require_max_iter("max_iter", max_iter)
+    return _saturation_load(p, float(rtol), int(max_iter))
+
+
+@functools.lru_cache(maxsize=256)
+def _saturation_load(p: NbcParams, rtol: float, max_iter: int) -> float:
+    """:func:`saturation_load` of validated arguments, kept per process: a chapter's figures, tables and atlas
+    ask for the same network's saturation rate several times (each search is a bisection of fixed points)."""
     prep = _prepare(p)
     hi = 1.0 / (prep.lam_per_rate * _zero_load_service(prep))
     return find_saturation(lambda r: _is_saturated(prep, r, max_iter), 0.0, hi, rtol=rtol).lo

@@ -89,6 +89,27 @@ def test_saturation_flag_matches_bisection_for_the_2003_model():
     assert r.saturated and r.latency == math.inf
 
 
+def test_saturation_load_is_searched_once_per_network_in_a_process():
+    from models.torus_dor.solve import _saturation_load
+
+    _saturation_load.cache_clear()
+    first = saturation_load(radices=[8, 8], L=4, M=16)  # a list and an int M: the same network as below
+    assert saturation_load(radices=(8, 8), L=4, M=16.0) == first
+    assert _saturation_load.cache_info().hits == 1
+    # every input is in the key: the search's own answer for each, never another's
+    assert first == _saturation_load.__wrapped__((8, 8), 4, 16.0, False, Readings(), 1e-4)
+    for kw in (dict(M=32), dict(L=5), dict(bidirectional=True), dict(rtol=1e-3),
+               dict(readings=Readings(same_dim_blocking="literal"))):
+        args = dict(radices=(8, 8), L=4, M=16) | kw
+        got = saturation_load(**args)
+        assert got != first  # so that a key without this input would fail
+        assert got == _saturation_load.__wrapped__((8, 8), args["L"], float(args["M"]), args.get("bidirectional", False),
+                                                   args.get("readings", Readings()), args.get("rtol", 1e-4))
+    assert _saturation_load.cache_info().misses == 6
+    with pytest.raises(ParameterError, match="Readings"):
+        saturation_load(radices=(8, 8), L=4, M=16, readings="printed")
+
+
 def test_multiplexing_between_one_and_L():
     for f in (0.1, 0.5, 0.9):
         sat = saturation_load(radices=(16, 16), L=5, M=32)

@@ -158,6 +158,26 @@ def test_saturation_load_is_the_lower_end_of_the_bracket():
         saturation_load(k=8, M=32, rtol=0.5)
 
 
+def test_saturation_load_is_searched_once_per_network_in_a_process():
+    from models.torus_nbc.params import NbcParams
+    from models.torus_nbc.solve import _saturation_load
+
+    _saturation_load.cache_clear()
+    first = saturation_load(k=8, M=32, rtol=1e-3)
+    assert saturation_load(k=8, M=32.0, V=10, rtol=1e-3) == first
+    assert _saturation_load.cache_info().hits == 1
+    # every input is in the key: the search's own answer for each, never another's
+    for kw in (dict(M=16), dict(V=6, escape_levels=5), dict(mean_distance="exact"), dict(rtol=1e-4)):
+        args = dict(k=8, M=32, rtol=1e-3) | kw
+        got = saturation_load(**args)
+        assert got != first  # so that a key without this input would fail
+        p = NbcParams(8, args["M"], args.get("V", 10), args.get("escape_levels"), args.get("mean_distance", "agarwal"),
+                      "paper")
+        assert got == _saturation_load.__wrapped__(p, args["rtol"], 200_000)
+    saturation_load(k=8, M=32, rtol=1e-3, max_iter=1000)  # the same rate here, but its own search
+    assert _saturation_load.cache_info().misses == 6
+
+
 # ----------------------------------------------------------------------------
 # Speed-ups (#16): the same answers
 # ----------------------------------------------------------------------------
