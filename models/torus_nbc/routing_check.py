@@ -128,38 +128,39 @@ def floor_cdg(k: int, bookkeeping: str = "class 1", vcs: int | None = None, esca
     topo, rt = _tables(k, vcs, escape_levels)
     N, P = topo.nbr.shape
     chan_of, _, cdst, _ = topo.channels
-    minp, nminp = rt.minp.reshape(N, N, P), rt.nminp.reshape(N, N)
     E = F = int(rt.escape_levels)
     n_esc = cdst.size * E
+    # every (destination d, node v != d, minimal port j of v towards d), as arrays: the channel c it takes, the node
+    # w it reaches, U (the highest escape level at v for d) and v's colour (1: a negative hop)
+    minp, nminp = rt.minp.reshape(N, N, P), rt.nminp.reshape(N, N)
+    v, d, j = np.nonzero(np.arange(P)[None, None, :] < nminp[:, :, None])
+    keep = v != d
+    v, d, j = v[keep], d[keep], j[keep]
+    c = chan_of[v, minp[v, d, j]].astype(np.int64)
+    w = cdst[c].astype(np.int64)
+    U = rt.nbc_U[v * N + d].astype(np.int64)
+    neg = rt.label[v].astype(np.int64)
+    onward = w != d
+    base = n_esc + d.astype(np.int64) * N * F  # state(d, x, f) = base + x * F + f
+    here = base + v * F
+    there = base + w * F
     rows, cols = [], []
 
-    def state(d, v, f):
-        return n_esc + (d * N + v) * F + f
+    def edges(mask, frm, to):
+        rows.append(frm[mask])
+        cols.append(to[mask])
 
-    for d in range(N):
-        for v in range(N):
-            if v == d:
-                continue
-            U, neg = int(rt.nbc_U[v * N + d]), int(rt.label[v])
-            after_adaptive = (lambda f: f + neg) if bookkeeping == "floor" else (lambda f: 0)
-            for j in range(nminp[v, d]):
-                c = chan_of[v, minp[v, d, j]]
-                w = int(cdst[c])
-                for f in range(F):
-                    rows += [state(d, v, f)] * max(U + 1 - f, 0)          # requests of escape levels f..U
-                    cols += [c * E + lv for lv in range(f, U + 1)]
-                    f2 = after_adaptive(f)
-                    if rt.vcs > rt.a0 and w != d and f2 < F:              # an adaptive hop
-                        rows.append(state(d, v, f))
-                        cols.append(state(d, w, f2))
-                if w != d:                                                # an escape hop at level l
-                    for lv in range(U + 1):
-                        if lv + neg < F:
-                            rows.append(c * E + lv)
-                            cols.append(state(d, w, lv + neg))
+    for f in range(F):
+        for lv in range(f, int(U.max(initial=-1)) + 1):   # requests of escape levels f..U
+            edges(lv <= U, here + f, c * E + lv)
+        f2 = f + neg if bookkeeping == "floor" else np.zeros_like(neg)
+        if rt.vcs > rt.a0:                                   # an adaptive hop
+            edges(onward & (f2 < F), here + f, there + np.minimum(f2, F - 1))
+    for lv in range(F):                                      # an escape hop at level lv
+        edges(onward & (lv <= U) & (lv + neg < F), c * E + lv, there + np.minimum(lv + neg, F - 1))
     n = n_esc + N * N * F
-    G = csr_matrix((np.ones(len(rows), dtype=bool), (np.asarray(rows, np.int64), np.asarray(cols, np.int64))),
-                   shape=(n, n))
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    G = csr_matrix((np.ones(rows.size, dtype=bool), (rows, cols)), shape=(n, n))
     return n_esc, G
 
 

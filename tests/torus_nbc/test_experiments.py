@@ -338,6 +338,51 @@ def test_the_paper_class_1_bookkeeping_has_cycles():
         floor_cdg(4, "reset")
 
 
+def _floor_cdg_by_loops(k, bookkeeping, vcs):
+    """:func:`floor_cdg` written as loops over destination, node, port and floor: the reference of the arrays'."""
+    from scipy.sparse import csr_matrix
+
+    from models.torus_nbc.routing_check import _tables
+
+    topo, rt = _tables(k, vcs, None)
+    N, P = topo.nbr.shape
+    chan_of, _, cdst, _ = topo.channels
+    minp, nminp = rt.minp.reshape(N, N, P), rt.nminp.reshape(N, N)
+    E = F = int(rt.escape_levels)
+    n_esc = cdst.size * E
+    edges = []
+    for d in range(N):
+        for v in range(N):
+            if v == d:
+                continue
+            U, neg = int(rt.nbc_U[v * N + d]), int(rt.label[v])
+            for j in range(nminp[v, d]):
+                c = chan_of[v, minp[v, d, j]]
+                w = int(cdst[c])
+                for f in range(F):
+                    edges += [(n_esc + (d * N + v) * F + f, c * E + lv) for lv in range(f, U + 1)]
+                    f2 = f + neg if bookkeeping == "floor" else 0
+                    if rt.vcs > rt.a0 and w != d and f2 < F:
+                        edges.append((n_esc + (d * N + v) * F + f, n_esc + (d * N + w) * F + f2))
+                if w != d:
+                    edges += [(c * E + lv, n_esc + (d * N + w) * F + lv + neg) for lv in range(U + 1) if lv + neg < F]
+    n = n_esc + N * N * F
+    r, c = np.array(edges).T
+    return n_esc, csr_matrix((np.ones(r.size, dtype=bool), (r, c)), shape=(n, n))
+
+
+@pytest.mark.parametrize("k", [4, 6, 8])
+def test_the_floor_cdg_has_the_edges_of_its_loops(k):
+    from models.torus_nbc.routing_check import floor_cdg
+
+    for bookkeeping in ("floor", "class 1"):
+        for vcs in (None, 10):
+            n, G = floor_cdg(k, bookkeeping, vcs)
+            n_ref, G_ref = _floor_cdg_by_loops(k, bookkeeping, vcs)
+            assert n == n_ref and G.shape == G_ref.shape and G.nnz == G_ref.nnz > 0
+            assert (G != G_ref).nnz == 0
+
+
 def test_the_variance_test_of_the_papers_explanation():
     """Section D: a variant of eqs. (18)-(19) with variance 0 or exponential tests the paper's explanation."""
     kw = dict(k=8, M=32, V=10)
