@@ -9,7 +9,8 @@ from numba import njit
 from models.core.errors import ParameterError
 from models.sim.wormhole import IPP, MMPP2, mmpp_counts
 from models.sim.wormhole.steps import TRAFFIC_MMPP, Mmpp, arrival
-from models.sim.wormhole.traffic import mmpp_init, mmpp_next_arrival, rng_next, seed_state
+from models.sim.wormhole.traffic import (ipp_gap, ipp_h2, ipp_init, mmpp_init, mmpp_next_arrival, rng_exp, rng_next,
+                                          rng_uniform, seed_state)
 
 
 def _idc(counts, t):
@@ -93,7 +94,7 @@ def test_generation_visits_only_the_nodes_with_an_event_and_draws_the_same_strea
     runs = []
     for listed in (True, False):
         rng = seed_state(11)
-        mm = Mmpp(np.zeros(n, np.int64), np.zeros(n), np.zeros(n), rates, sig, np.zeros(n + 1, np.int64))
+        mm = Mmpp(np.zeros(n, np.int64), np.zeros(n), np.zeros(n), rates, sig, np.zeros(n + 1, np.int64), np.zeros(0))
         mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
         out = np.zeros((cycles * n * 4, 2), np.int64)
         if listed:
@@ -107,3 +108,88 @@ def test_generation_visits_only_the_nodes_with_an_event_and_draws_the_same_strea
     assert np.array_equal(a, b) and ra == rb
     for x, y in zip(sa, sb):
         assert np.array_equal(x, y)
+
+
+# ----------------------------------------------------------------- an IPP drawn as its renewal process
+@njit(cache=False)
+def _gaps_of_the_chain(rng, mu, a, b, n):
+    """The gaps of an IPP by its definition: from 'on' (just after an arrival) the next event comes after an
+    Exp(mu + a), an arrival with probability mu / (mu + a), else an 'off' period, Exp(b), and 'on' again."""
+    out = np.empty(n)
+    for i in range(n):
+        g = 0.0
+        while True:
+            g += rng_exp(rng) / (mu + a)
+            if rng_uniform(rng) < mu / (mu + a):
+                break
+            g += rng_exp(rng) / b
+        out[i] = g
+    return out
+
+
+@njit(cache=False)
+def _gaps_drawn(rng, h2, n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = ipp_gap(rng, h2)
+    return out
+
+
+def _on_off(src):
+    """(mu, a, b): the 'on' state's rate, its leaving rate, the 'off' state's leaving rate."""
+    if src.mu2 == 0:
+        return src.mu1, src.sigma1, src.sigma2
+    return src.mu2, src.sigma2, src.sigma1
+
+
+IPPS = [IPP(0.05, 0.6, 0.6), IPP(0.02, 0.2, 0.8), IPP(0.3, 0.05, 0.05), MMPP2(0.0, 0.004, 0.09, 0.09)]
+
+
+@pytest.mark.parametrize("src", IPPS, ids=["fast", "skewed", "slow", "on-state-2"])
+def test_an_ipp_gap_is_the_hyperexponential_of_its_chain(src):
+    """The gaps the kernels draw for an IPP (:func:`ipp_h2`, :func:`ipp_gap`) have the distribution of the gaps of
+    its chain: the closed form equals the phase-type distribution of the chain from 'on' at every point, its mean is
+    the reciprocal of the mean rate, and the draws match both the closed form and the chain's own gaps."""
+    from scipy.linalg import expm
+    from scipy.stats import ks_1samp, ks_2samp
+
+    mu, a, b = _on_off(src)
+    h2 = ipp_h2([src.mu1, src.mu2], [src.sigma1, src.sigma2])
+    p1, m1, m2 = h2[0], h2[1], h2[2]
+    assert 0 < p1 < 1 and m1 < 1 / b < m2 and h2[3] == 1 / b and h2[4] == pytest.approx(b / (a + b), rel=1e-15)
+
+    def cdf(x):
+        return 1 - p1 * np.exp(-np.asarray(x) / m1) - (1 - p1) * np.exp(-np.asarray(x) / m2)
+
+    T = np.array([[-(mu + a), a], [b, -b]])  # the chain from 'on', absorbed at an arrival
+    for x in np.linspace(0, 20 * (p1 * m1 + (1 - p1) * m2), 41):
+        assert cdf(x) == pytest.approx(1 - (expm(T * x) @ np.ones(2))[0], abs=1e-12)
+    assert p1 * m1 + (1 - p1) * m2 == pytest.approx(1 / src.mean_rate, rel=1e-12)
+    drawn = _gaps_drawn(seed_state(5), h2, 200_000)
+    chain = _gaps_of_the_chain(seed_state(6), mu, a, b, 200_000)
+    assert ks_1samp(drawn, cdf).pvalue > 1e-3 and ks_1samp(chain, cdf).pvalue > 1e-3
+    assert ks_2samp(drawn, chain).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("src", IPPS, ids=["fast", "skewed", "slow", "on-state-2"])
+def test_an_ipp_node_starts_in_the_stationary_chain(src):
+    """The first arrival after the start (:func:`ipp_init`): 'on' with the stationary probability, or first back to
+    'on'; the mean over many nodes is the mean gap plus P(off) / b.  No node has a switch event to visit."""
+    mu, a, b = _on_off(src)
+    h2 = ipp_h2([src.mu1, src.mu2], [src.sigma1, src.sigma2])
+    n = 400_000
+    tsw, tar = np.zeros(n), np.zeros(n)
+    ipp_init(seed_state(9), h2, tsw, tar, 10.0)
+    assert np.isinf(tsw).all() and (tar > 10.0).all()
+    mean = 1 / src.mean_rate + (a / (a + b)) / b
+    assert tar.mean() - 10.0 == pytest.approx(mean, abs=4 * tar.std() / np.sqrt(n))
+
+
+def test_the_kernels_draw_an_ipp_by_its_gaps_and_any_other_mmpp_by_its_chain():
+    from models.sim.wormhole.common import _traffic
+    from models.sim.wormhole.steps import TRAFFIC_IPP
+
+    assert _traffic(IPP(0.05, 0.6, 0.6), None)[0] == TRAFFIC_IPP
+    assert _traffic(MMPP2(0.0, 0.004, 0.09, 0.09), None)[0] == TRAFFIC_IPP
+    assert _traffic(MMPP2(0.5, 0.05, 0.02, 0.03), None)[0] == TRAFFIC_MMPP
+    assert ipp_h2([0.5, 0.05], [0.02, 0.03]) is None and ipp_h2([0.2, 0.2], [0.1, 0.1]) is None

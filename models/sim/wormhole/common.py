@@ -29,11 +29,11 @@ from models.core.validate import require, require_choice
 
 from ...networks.graph import Topology
 from ...traffic.process import IPP, MMPP2
-from .steps import (DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_BERNOULLI, TRAFFIC_POISSON, WARMUP, Mmpp,
-                     alloc_tags)
+from .steps import (DONE, MAXCYCLES, MEASURE, RUNNING, SATURATED, TRAFFIC_BERNOULLI, TRAFFIC_IPP, TRAFFIC_MMPP,
+                    TRAFFIC_POISSON, WARMUP, Mmpp, alloc_tags)
 from .routing import ROUTINGS
 from .routing import build as build_routing
-from .traffic import mmpp_init, rng_exp, seed_state
+from .traffic import ipp_h2, ipp_init, mmpp_init, rng_exp, seed_state
 
 __all__ = ["WormholeResult", "SIM_VERSION", "check_run", "tag_capacity", "initial_state", "run_until_precise",
            "summarise", "run_params", "blocking_stats", "BLOCKING_BY_HOPS"]
@@ -110,8 +110,9 @@ def _traffic(traffic, rate):
                              f"got {traffic!r}")
     if rate is not None:
         raise ParameterError("`rate` must be None with an MMPP2/IPP `traffic` (its rates are in the source)")
-    return (1, np.array([traffic.mu1, traffic.mu2]), np.array([traffic.sigma1, traffic.sigma2]),
-            traffic.mean_rate, traffic)
+    rates, sigs = np.array([traffic.mu1, traffic.mu2]), np.array([traffic.sigma1, traffic.sigma2])
+    kind = TRAFFIC_MMPP if ipp_h2(rates, sigs) is None else TRAFFIC_IPP
+    return kind, rates, sigs, traffic.mean_rate, traffic
 
 
 def _batch_ci(x: np.ndarray, batches: int) -> float:
@@ -196,10 +197,13 @@ def initial_state(p, scalars, warmup):
     sc = np.zeros(1, scalars)
     sc["phase"] = MEASURE if warmup == 0 else WARMUP
     sc["target"] = p.messages
-    mm = Mmpp(np.zeros(p.N, np.int64), np.zeros(p.N), np.zeros(p.N), p.rates, p.sigs, np.zeros(p.N + 1, np.int64))
+    h2 = ipp_h2(p.rates, p.sigs) if p.traffic_kind == TRAFFIC_IPP else np.zeros(0)
+    mm = Mmpp(np.zeros(p.N, np.int64), np.zeros(p.N), np.zeros(p.N), p.rates, p.sigs, np.zeros(p.N + 1, np.int64), h2)
     if p.traffic_kind == TRAFFIC_POISSON:
         sc["nextarr"] = float(rng_exp(rng)) / (p.offered * p.N)
-    elif p.traffic_kind != TRAFFIC_BERNOULLI:
+    elif p.traffic_kind == TRAFFIC_IPP:
+        ipp_init(rng, mm.h2, mm.tsw, mm.tar, 0.0)
+    elif p.traffic_kind == TRAFFIC_MMPP:
         mmpp_init(rng, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar, 0.0)
     return sc, mm, rng
 

@@ -32,7 +32,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
-from .traffic import mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
+from .traffic import ipp_next_arrival, mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
 
 #: The kernels' invariant checks (``if CHECKS: assert ...``), off unless ``MODELS_SIM_CHECKS=1``:
 #: numba compiles the constant in, so the checks cost nothing when off.
@@ -49,7 +49,8 @@ RUNNING, DONE, DEADLOCK, SATURATED, MAXCYCLES = 0, 1, 2, 3, 4
 
 
 # traffic and message-length kinds
-TRAFFIC_POISSON, TRAFFIC_MMPP, TRAFFIC_BERNOULLI = 0, 1, 2
+# (TRAFFIC_IPP: an MMPP(2) with one rate zero, drawn as the renewal process it is, :func:`.traffic.ipp_h2`)
+TRAFFIC_POISSON, TRAFFIC_MMPP, TRAFFIC_BERNOULLI, TRAFFIC_IPP = 0, 1, 2, 3
 LENGTH_FIXED, LENGTH_GEOMETRIC = 0, 1
 
 # phases of the run
@@ -91,8 +92,9 @@ def pack_net(rt, chan_of):
 #: the MMPP(2) modulating chains, per node: its state (0 or 1), next switch and next arrival time
 #: (``tsw``, ``tar``, cycles), and the two states' rates ``rates`` (messages / cycle) and switch
 #: rates ``sig`` (``sigma1``, ``sigma2``, per cycle), shared by all nodes; ``due``: scratch, the nodes whose
-#: chain has an event in the current cycle and (last entry) how many (:func:`arrival`)
-Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig", "due"])
+#: chain has an event in the current cycle and (last entry) how many (:func:`arrival`); ``h2``: an IPP's gaps
+#: (:func:`.traffic.ipp_h2`; its nodes have no switch events, ``tsw`` infinite), empty for any other source
+Mmpp = namedtuple("Mmpp", ["state", "tsw", "tar", "rates", "sig", "due", "h2"])
 #: per measured message (its tag): latency, network latency, source wait (cycles), hops, done flag
 Tags = namedtuple("Tags", ["lat", "net", "wait", "hops", "done"])
 
@@ -355,7 +357,9 @@ def arrival(t, k, rng, cfg, sc, mm):
     independently, the nodes with a message found by geometric skips from the cursor ``k`` (:func:`skip`);
     MMPP: node by node, each chain advanced to its next arrival; only the nodes whose chain has an event in the
     cycle are visited (listed in ``mm.due`` at the first call, in node order: the others' chains would not move),
-    so the same draws come in the same order as from a visit of every node (``k - 1`` the position in the list)."""
+    so the same draws come in the same order as from a visit of every node (``k - 1`` the position in the list).
+    IPP (``TRAFFIC_IPP``): the same, each node's arrivals drawn as the gaps of its renewal process
+    (:func:`.traffic.ipp_next_arrival`: no switch events to visit)."""
     if cfg.traffic == TRAFFIC_BERNOULLI:
         u = k + skip(rng, cfg.rate)
         if u < cfg.n:
@@ -383,7 +387,11 @@ def arrival(t, k, rng, cfg, sc, mm):
     i = k - 1  # cursor k: position k - 1 of the list (its node may have another arrival)
     while i < nd:
         u = due[uidx(i)]
-        if mmpp_next_arrival(rng, u, te, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar):
+        if cfg.traffic == TRAFFIC_IPP:
+            hit = ipp_next_arrival(rng, u, te, mm.h2, mm.tar)
+        else:
+            hit = mmpp_next_arrival(rng, u, te, mm.rates, mm.sig, mm.state, mm.tsw, mm.tar)
+        if hit:
             return u, i + 1
         i += 1
     return -1, i + 1

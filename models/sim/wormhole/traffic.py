@@ -21,6 +21,13 @@ is counted from ``t``.  So the number of messages per node per cycle is
   generates at rate ``mu1`` / ``mu2`` in state 1 / 2 (torus_ipp paper,
   eq. 7).  The process object is the models' own
   (:class:`models.traffic.process.MMPP2`, re-exported here).  The chain starts in its stationary distribution.
+  An IPP (one of the rates zero) is a renewal process whose gaps are
+  hyperexponential (Kuczura 1973, :func:`ipp_h2`): after an arrival the chain
+  is in its 'on' state, and from there the time to the next arrival does not
+  depend on the past.  So an IPP node draws its gaps, two numbers per message
+  (:func:`ipp_next_arrival`), instead of following its chain through every
+  switch (at the book's switching rates, up to 800 switches per message); it
+  is the same process, drawn from the stream differently.
 
 Mean rate (torus_ipp eq. 9) ``lambda = (mu1 sigma2 + mu2 sigma1)/s``,
 ``s = sigma1 + sigma2``; index of dispersion of counts (eqs. 10-11)
@@ -45,7 +52,7 @@ from numba import njit
 
 from ...traffic.process import IPP, MMPP2
 
-__all__ = ["MMPP2", "IPP", "mmpp_counts", "seed_state"]  # MMPP2, IPP re-exported from models.traffic
+__all__ = ["MMPP2", "IPP", "ipp_h2", "mmpp_counts", "seed_state"]  # MMPP2, IPP re-exported from models.traffic
 
 
 # ----------------------------------------------------------------- RNG
@@ -103,6 +110,52 @@ def mmpp_init(st, rates, sig, state, t_sw, t_ar, t0):
         t_ar[u] = t0 + rng_exp(st) / rates[k] if rates[k] > 0 else np.inf
 
 
+def ipp_h2(rates, sig) -> np.ndarray | None:
+    """The hyperexponential gaps of an IPP (one of ``rates`` zero, both switching rates ``sig`` positive), None for
+    any other MMPP(2): ``[p1, 1/r1, 1/r2, 1/b, pi_on]``, a gap Exp(``r1``) with probability ``p1``, else Exp(``r2``);
+    the 'off' state left at rate ``b``; the chain 'on' with probability ``pi_on`` (stationary).
+
+    From 'on' (arrivals at ``mu``, left at ``a``) the gap's transform is ``mu (s + b) / ((s + r1)(s + r2))``,
+    ``r1 r2 = mu b``, ``r1 + r2 = mu + a + b``: a mixture of two exponentials, ``p1 = mu (r1 - b) / (r1 (r1 - r2))``
+    (``r2 < b < r1``, so both weights are positive).  Rates per cycle."""
+    rates, sig = np.asarray(rates, np.float64), np.asarray(sig, np.float64)
+    if not ((rates[0] > 0) != (rates[1] > 0) and (sig > 0).all()):
+        return None
+    on = 0 if rates[0] > 0 else 1
+    mu, a, b = float(rates[on]), float(sig[on]), float(sig[1 - on])
+    s = mu + a + b
+    r1 = 0.5 * (s + math.sqrt(s * s - 4.0 * mu * b))
+    r2 = mu * b / r1  # (the smaller root, without the cancellation of s - sqrt(...))
+    p1 = mu * (r1 - b) / (r1 * (r1 - r2))
+    return np.array([p1, 1.0 / r1, 1.0 / r2, 1.0 / b, b / (a + b)])
+
+
+@njit(cache=True, inline="always")
+def ipp_gap(st, h2):
+    """One gap of an IPP (:func:`ipp_h2`'s ``h2``), cycles: the phase, then its exponential."""
+    ph = rng_uniform(st) < h2[0]
+    return rng_exp(st) * (h2[1] if ph else h2[2])
+
+
+@njit(cache=True)
+def ipp_init(st, h2, t_sw, t_ar, t0):
+    """Each node's first arrival after ``t0`` (its chain stationary: 'on' with probability ``h2[4]``, else first
+    back to 'on' after an Exp(``b``)); no switch events (``t_sw`` infinite)."""
+    for u in range(t_ar.size):
+        off = rng_uniform(st) >= h2[4]
+        t_ar[u] = t0 + (rng_exp(st) * h2[3] if off else 0.0) + ipp_gap(st, h2)
+        t_sw[u] = np.inf
+
+
+@njit(cache=True, inline="always")
+def ipp_next_arrival(st, u, t_end, h2, t_ar):
+    """Node ``u``'s next IPP arrival if it comes before ``t_end`` (True, and the one after it drawn), else False."""
+    if t_ar[u] >= t_end:
+        return False
+    t_ar[u] += ipp_gap(st, h2)
+    return True
+
+
 @njit(cache=True, inline="always")
 def mmpp_next_arrival(st, u, t_end, rates, sig, state, t_sw, t_ar):
     """Advance node ``u``'s MMPP up to its next arrival before ``t_end``.
@@ -128,22 +181,28 @@ def mmpp_next_arrival(st, u, t_end, rates, sig, state, t_sw, t_ar):
 
 
 @njit(cache=True)
-def _mmpp_counts(st, rates, sig, n_cycles):
+def _mmpp_counts(st, rates, sig, h2, n_cycles):
     state = np.zeros(1, np.int64)
     t_sw = np.zeros(1)
     t_ar = np.zeros(1)
-    mmpp_init(st, rates, sig, state, t_sw, t_ar, 0.0)
+    ipp = h2.size > 0
+    if ipp:
+        ipp_init(st, h2, t_sw, t_ar, 0.0)
+    else:
+        mmpp_init(st, rates, sig, state, t_sw, t_ar, 0.0)
     out = np.zeros(n_cycles, np.int32)
     for t in range(n_cycles):
         c = 0
-        while mmpp_next_arrival(st, 0, t + 1.0, rates, sig, state, t_sw, t_ar):
+        while (ipp_next_arrival(st, 0, t + 1.0, h2, t_ar) if ipp
+               else mmpp_next_arrival(st, 0, t + 1.0, rates, sig, state, t_sw, t_ar)):
             c += 1
         out[t] = c
     return out
 
 
 def mmpp_counts(source: "MMPP2", n_cycles: int, seed: int = 1) -> np.ndarray:
-    """Per-cycle message counts of one source over ``n_cycles`` (same code as the kernel)."""
+    """Per-cycle message counts of one source over ``n_cycles`` (same code as the kernel: an IPP by its gaps)."""
     rates = np.array([source.mu1, source.mu2], dtype=np.float64)
     sig = np.array([source.sigma1, source.sigma2], dtype=np.float64)
-    return _mmpp_counts(seed_state(seed), rates, sig, int(n_cycles))
+    h2 = ipp_h2(rates, sig)
+    return _mmpp_counts(seed_state(seed), rates, sig, np.zeros(0) if h2 is None else h2, int(n_cycles))
