@@ -126,40 +126,10 @@ def floor_cdg(k: int, bookkeeping: str = "class 1", vcs: int | None = None, esca
     if bookkeeping not in BOOKKEEPINGS:
         raise ValueError(f"`bookkeeping` must be one of {BOOKKEEPINGS}; got {bookkeeping!r}")
     topo, rt = _tables(k, vcs, escape_levels)
-    N, P = topo.nbr.shape
-    chan_of, _, cdst, _ = topo.channels
-    E = F = int(rt.escape_levels)
-    n_esc = cdst.size * E
-    # every (destination d, node v != d, minimal port j of v towards d), as arrays: the channel c it takes, the node
-    # w it reaches, U (the highest escape level at v for d) and v's colour (1: a negative hop)
-    minp, nminp = rt.minp.reshape(N, N, P), rt.nminp.reshape(N, N)
-    v, d, j = np.nonzero(np.arange(P)[None, None, :] < nminp[:, :, None])
-    keep = v != d
-    v, d, j = v[keep], d[keep], j[keep]
-    c = chan_of[v, minp[v, d, j]].astype(np.int64)
-    w = cdst[c].astype(np.int64)
-    U = rt.nbc_U[v * N + d].astype(np.int64)
-    neg = rt.label[v].astype(np.int64)
-    onward = w != d
-    base = n_esc + d.astype(np.int64) * N * F  # state(d, x, f) = base + x * F + f
-    here = base + v * F
-    there = base + w * F
-    rows, cols = [], []
-
-    def edges(mask, frm, to):
-        rows.append(frm[mask])
-        cols.append(to[mask])
-
-    for f in range(F):
-        for lv in range(f, int(U.max(initial=-1)) + 1):   # requests of escape levels f..U
-            edges(lv <= U, here + f, c * E + lv)
-        f2 = f + neg if bookkeeping == "floor" else np.zeros_like(neg)
-        if rt.vcs > rt.a0:                                   # an adaptive hop
-            edges(onward & (f2 < F), here + f, there + np.minimum(f2, F - 1))
-    for lv in range(F):                                      # an escape hop at level lv
-        edges(onward & (lv <= U) & (lv + neg < F), c * E + lv, there + np.minimum(lv + neg, F - 1))
-    n = n_esc + N * N * F
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    rows, cols = _routing().nbc_escape_edges(topo, rt, reset_after_adaptive=bookkeeping == "class 1")
+    N, E = topo.nbr.shape[0], int(rt.escape_levels)
+    n_esc = topo.channels[2].size * E
+    n = n_esc + N * N * E
     G = csr_matrix((np.ones(rows.size, dtype=bool), (rows, cols)), shape=(n, n))
     return n_esc, G
 

@@ -339,7 +339,8 @@ def test_the_paper_class_1_bookkeeping_has_cycles():
 
 
 def _floor_cdg_by_loops(k, bookkeeping, vcs):
-    """:func:`floor_cdg` written as loops over destination, node, port and floor: the reference of the arrays'."""
+    """:func:`floor_cdg` written as loops over destination, node, port and floor: the reference of the arrays'
+    (:func:`models.sim.wormhole.routing.nbc_escape_edges`, which builds the simulator's graph too: ``"floor"``)."""
     from scipy.sparse import csr_matrix
 
     from models.torus_nbc.routing_check import _tables

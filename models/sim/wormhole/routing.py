@@ -602,9 +602,9 @@ def extended_escape_cdg(topo: Topology, rt: RoutingTables):
     auxiliary "header at node v with destination d (and floor f)" states, over-
     approximating reachable states (a superset of the true dependencies, so
     acyclicity of this graph implies acyclicity of the true one).  Returns
-    ``(n_escape_vcs, src, dst)`` edge arrays between escape VCs.
+    ``(n_escape_vcs, G)``, ``G`` the graph of escape VCs and states (scipy CSR).
 
-    Supported for ``KIND_FIXED_ESCAPE`` with an escape class and ``KIND_NBC``.
+    Supported for ``KIND_FIXED_ESCAPE`` with an escape class and ``KIND_NBC`` (:func:`nbc_escape_edges`).
     """
     from scipy.sparse import csr_matrix
 
@@ -613,19 +613,25 @@ def extended_escape_cdg(topo: Topology, rt: RoutingTables):
     C = csrc.size
     minp = rt.minp.reshape(N, N, P)
     nminp = rt.nminp.reshape(N, N)
-    neg = rt.label
     if rt.kind == KIND_NBC:
-        E = rt.escape_levels
-        F = E  # floor values 0..E-1
+        E = F = rt.escape_levels  # floor values 0..E-1
+        rows, cols = nbc_escape_edges(topo, rt)
     elif rt.kind == KIND_FIXED_ESCAPE and rt.has_escape:
-        E = 2
-        F = 1
+        E, F = 2, 1
+        rows, cols = _fixed_escape_edges(topo, rt, N, P, chan_of, cdst, minp, nminp, C * E)
     else:
         raise ValueError("extended_escape_cdg supports dateline (dor/duato) and Nbc tables")
     n_esc = C * E
+    n_tot = n_esc + N * N * F
+    # collapse auxiliary states: reachability from each escape VC to escape VCs
+    G = csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n_tot, n_tot))
+    return n_esc, G
 
-    def S(d, v, f):  # aux state id
-        return n_esc + (d * N + v) * F + f
+
+def _fixed_escape_edges(topo, rt, N, P, chan_of, cdst, minp, nminp, n_esc):
+    """The edges of :func:`extended_escape_cdg` for dateline tables (one floor): ``(rows, cols)``."""
+    def S(d, v):  # aux state id
+        return n_esc + d * N + v
 
     rows: list = []
     cols: list = []
@@ -634,61 +640,75 @@ def extended_escape_cdg(topo: Topology, rt: RoutingTables):
             if v == d:
                 continue
             idx = v * N + d
-            for f in range(F):
-                s = S(d, v, f)
-                if rt.kind == KIND_NBC:
-                    U = int(rt.nbc_U[idx])
-                    for j in range(nminp[v, d]):
-                        p = minp[v, d, j]
-                        c = chan_of[v, p]
-                        w = cdst[c]
-                        # requests of escape levels f..U
-                        for l in range(f, U + 1):
-                            rows.append(s); cols.append(c * E + l)
-                        # adaptive hop -> state at w with floor f + neg
-                        if rt.vcs > rt.a0:
-                            f2 = f + int(neg[v])
-                            if w != d and f2 < F:
-                                rows.append(s); cols.append(S(d, w, f2))
-                else:
-                    for ep, ev in _escape_choices(rt, idx):
-                        c = chan_of[v, ep]
-                        rows.append(s); cols.append(c * E + ev)
-                    if rt.vcs > rt.a0:
-                        for j in range(nminp[v, d]):
-                            w = topo.nbr[v, minp[v, d, j]]
-                            if w != d:
-                                rows.append(s); cols.append(S(d, w, 0))
+            s = S(d, v)
+            for ep, ev in _escape_choices(rt, idx):
+                c = chan_of[v, ep]
+                rows.append(s); cols.append(c * 2 + ev)
+            if rt.vcs > rt.a0:
+                for j in range(nminp[v, d]):
+                    w = topo.nbr[v, minp[v, d, j]]
+                    if w != d:
+                        rows.append(s); cols.append(S(d, w))
     # escape VC held -> header state at its downstream node
     for d in range(N):
         for v in range(N):
             if v == d:
                 continue
-            idx = v * N + d
-            if rt.kind == KIND_NBC:
-                U = int(rt.nbc_U[idx])
-                for j in range(nminp[v, d]):
-                    c = chan_of[v, minp[v, d, j]]
-                    w = cdst[c]
-                    if w == d:
-                        continue
-                    for l in range(0, U + 1):
-                        f2 = l + int(neg[v])
-                        if f2 >= F:  # would break the invariant f <= U proved in duato_nbc
-                            raise AssertionError(f"Nbc floor {f2} out of range at {v}->{w}, dest {d}")
-                        rows.append(c * E + l); cols.append(S(d, w, f2))
-            else:
-                for ep, ev in _escape_choices(rt, idx):
-                    c = chan_of[v, ep]
-                    w = cdst[c]
-                    if w != d:
-                        rows.append(c * E + ev); cols.append(S(d, w, 0))
-    n_tot = n_esc + N * N * F
-    rows = np.asarray(rows, dtype=np.int64)
-    cols = np.asarray(cols, dtype=np.int64)
-    # collapse auxiliary states: reachability from each escape VC to escape VCs
-    G = csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n_tot, n_tot))
-    return n_esc, G
+            for ep, ev in _escape_choices(rt, v * N + d):
+                c = chan_of[v, ep]
+                w = cdst[c]
+                if w != d:
+                    rows.append(c * 2 + ev); cols.append(S(d, w))
+    return np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+
+
+def nbc_escape_edges(topo: Topology, rt: RoutingTables, reset_after_adaptive: bool = False):
+    """The edges ``(rows, cols)`` of :func:`extended_escape_cdg` for Nbc tables, from arrays.
+
+    The escape VC of level ``l`` on channel ``c`` is node ``c * E + l``; the state "header at node ``v`` bound for
+    ``d`` with floor ``f``" is node ``C * E + (d * N + v) * E + f``.  For each ``d``, node ``v != d`` and minimal
+    port of ``v`` towards ``d`` (channel ``c`` to node ``w``, ``U`` the highest level at ``v`` for ``d``): the state
+    with floor ``f`` requests the levels ``f .. U`` of ``c``; an adaptive hop (when there are adaptive VCs, and ``w``
+    is not ``d``) leads to ``w`` with floor ``f + [v negative]`` (the simulator's bookkeeping), or 0 with
+    ``reset_after_adaptive`` (:func:`models.torus_nbc.routing_check.floor_cdg`, the paper's class 1); an escape hop
+    at level ``l`` leads to ``w`` with floor ``l + [v negative]``, which the tables keep below ``E`` (an
+    ``AssertionError`` says where they do not)."""
+    N, P = topo.nbr.shape
+    chan_of, _, cdst, _ = topo.channels
+    E = F = int(rt.escape_levels)
+    n_esc = cdst.size * E
+    # every (node v, destination d != v, minimal port j), as arrays
+    minp, nminp = rt.minp.reshape(N, N, P), rt.nminp.reshape(N, N)
+    v, d, j = np.nonzero(np.arange(P)[None, None, :] < nminp[:, :, None])
+    keep = v != d
+    v, d, j = v[keep], d[keep], j[keep]
+    c = chan_of[v, minp[v, d, j]].astype(np.int64)
+    w = cdst[c].astype(np.int64)
+    U = rt.nbc_U[v * N + d].astype(np.int64)
+    neg = rt.label[v].astype(np.int64)
+    onward = w != d
+    base = n_esc + d.astype(np.int64) * N * F  # state (d, x, f): base + x * F + f
+    here, there = base + v * F, base + w * F
+    rows, cols = [], []
+
+    def edges(mask, frm, to):
+        rows.append(frm[mask])
+        cols.append(to[mask])
+
+    for f in range(F):
+        for lv in range(f, int(U.max(initial=-1)) + 1):    # requests of escape levels f..U
+            edges(lv <= U, here + f, c * E + lv)
+        f2 = np.zeros_like(neg) if reset_after_adaptive else f + neg
+        if rt.vcs > rt.a0:                                   # an adaptive hop
+            edges(onward & (f2 < F), here + f, there + np.minimum(f2, F - 1))
+    for lv in range(F):                                      # an escape hop at level lv
+        hop = onward & (lv <= U)
+        bad = hop & (lv + neg >= F)
+        if bad.any():  # would break the invariant f <= U proved in duato_nbc
+            i = int(np.argmax(bad))
+            raise AssertionError(f"Nbc floor {lv + neg[i]} out of range at {v[i]}->{w[i]}, dest {d[i]}")
+        edges(hop, c * E + lv, there + lv + neg)
+    return np.concatenate(rows), np.concatenate(cols)
 
 
 def _escape_choices(rt: RoutingTables, idx: int):
