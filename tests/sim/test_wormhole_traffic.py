@@ -9,8 +9,8 @@ from numba import njit
 from models.core.errors import ParameterError
 from models.sim.wormhole import IPP, MMPP2, mmpp_counts
 from models.sim.wormhole.steps import TRAFFIC_MMPP, Mmpp, arrival
-from models.sim.wormhole.traffic import (ipp_gap, ipp_h2, ipp_init, mmpp_init, mmpp_next_arrival, rng_exp, rng_next,
-                                          rng_uniform, seed_state)
+from models.sim.wormhole.traffic import (ipp_gap, ipp_h2, ipp_init, ipp_next_arrival, mmpp_init, mmpp_next_arrival,
+                                          rng_exp, rng_next, rng_uniform, seed_state)
 
 
 def _idc(counts, t):
@@ -193,3 +193,44 @@ def test_the_kernels_draw_an_ipp_by_its_gaps_and_any_other_mmpp_by_its_chain():
     assert _traffic(MMPP2(0.0, 0.004, 0.09, 0.09), None)[0] == TRAFFIC_IPP
     assert _traffic(MMPP2(0.5, 0.05, 0.02, 0.03), None)[0] == TRAFFIC_MMPP
     assert ipp_h2([0.5, 0.05], [0.02, 0.03]) is None and ipp_h2([0.2, 0.2], [0.1, 0.1]) is None
+
+
+@njit(cache=False)
+def _ipp_arrivals_every_node(cycles, rng, n, h2, tar, out):
+    """An IPP's arrivals by the definition: every node's gaps drawn to the end of every cycle, in node order."""
+    i = 0
+    for t in range(cycles):
+        for u in range(n):
+            while ipp_next_arrival(rng, u, t + 1.0, h2, tar):
+                out[i, 0] = t
+                out[i, 1] = u
+                i += 1
+                rng_next(rng)
+    return i
+
+
+@pytest.mark.parametrize("src", [IPP(0.05, 0.6, 0.6), MMPP2(0.0, 0.02, 0.2, 0.8)], ids=["fast", "on-state-2"])
+def test_the_kernels_generation_draws_an_ipp_by_its_gaps(src):
+    """The kernels' generation (:func:`models.sim.wormhole.steps.arrival`) with ``TRAFFIC_IPP`` gives the arrivals,
+    and leaves the stream, of drawing every node's gaps (:func:`ipp_next_arrival`), at the source's mean rate."""
+    from models.sim.wormhole.steps import TRAFFIC_IPP
+
+    n, cycles = 64, 3000
+    rates, sig = np.array([src.mu1, src.mu2]), np.array([src.sigma1, src.sigma2])
+    h2 = ipp_h2(rates, sig)
+    runs = []
+    for listed in (True, False):
+        rng = seed_state(11)
+        mm = Mmpp(np.zeros(n, np.int64), np.zeros(n), np.zeros(n), rates, sig, np.zeros(n + 1, np.int64), h2)
+        ipp_init(rng, mm.h2, mm.tsw, mm.tar, 0.0)
+        out = np.zeros((cycles * n, 2), np.int64)
+        if listed:
+            sc = np.zeros(1, np.dtype([("nextarr", np.float64)]))
+            k = _arrivals_listed(cycles, rng, Cfg(TRAFFIC_IPP, n, 0.0), sc[0], mm, out)
+        else:
+            k = _ipp_arrivals_every_node(cycles, rng, n, mm.h2, mm.tar, out)
+        runs.append((out[:k].copy(), int(rng[0]), mm.tar.copy()))
+    (a, ra, ta), (b, rb, tb) = runs
+    assert np.array_equal(a, b) and ra == rb and np.array_equal(ta, tb)
+    expected = cycles * n * src.mean_rate
+    assert a.shape[0] == pytest.approx(expected, abs=5 * np.sqrt(expected * src.idc(cycles)))
