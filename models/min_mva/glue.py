@@ -142,8 +142,8 @@ def precision_sentence(settings: SimSettings, runs) -> str:
     """How long a figure's simulated points ran and how precise they are, in words: ``runs`` are the figure's
     CurveRuns (:func:`~models.min_mva.experiments.run_figure` with ``settings``; their ``sim`` has ``R``, ``R CI``,
     ``X``, ``X CI``, ``cycles`` and ``max cycles``, the cap the simulator applied).  With ``settings.target_ci`` a
-    run is lengthened until the 95 % half widths of R and X are that precise, the measured part four times longer
-    each time, up to its cap; the sentence gives the range of cycles the points ran, how many ran to the cap and
+    run is lengthened in place until the 95 % half widths of R and X are that precise, the measured part 1.5 times
+    longer each time, up to its cap; the sentence gives the range of cycles the points ran, how many ran to the cap and
     the widest half widths of R and X, percents of their points' values."""
     frames = [r.sim for r in runs if r.sim is not None and len(r.sim)]
     if not frames:
@@ -156,9 +156,10 @@ def precision_sentence(settings: SimSettings, runs) -> str:
     if settings.target_ci is None:
         return f"Every simulated point ran {first} (a fixed length, no precision target); {widest}."
     return (f"Every simulated point ran until the 95% half widths of its R and X were within "
-            f"{settings.target_ci * 100:g}% of their means: {first}, then the measured part four times as long at a "
-            f"time, at most {spread(caps, 'cycles').removesuffix(' each')}.  The {ran.size} points ran "
-            f"{spread(ran, 'cycles')} ({int((ran >= caps).sum())} ran to the cap); {widest}.")
+            f"{settings.target_ci * 100:g}% of their means: {first}, then the measured part 1.5 times as long at a "
+            f"time (the run goes on where it stopped), at most {spread(caps, 'cycles').removesuffix(' each')}.  "
+            f"The {ran.size} points ran {spread(ran, 'cycles')} ({int((ran >= caps).sum())} ran to the cap); "
+            f"{widest}.")
 
 
 def glue_values_precision(settings: SimSettings, runs, name: str) -> dict:

@@ -28,8 +28,51 @@ MSG = np.dtype([("nxt", np.int32), ("hop", np.int32), ("src", np.int32), ("dst",
 
 
 @njit(cache=True)
-def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, batches, seed):
-    """Simulate ``cycles`` clock cycles; return raw accumulators (see ``closed_min``).
+def _precise(r_sum, r_cnt, edges, lo, hi, tq, target):
+    """Whether the 95 % half widths of ``R`` and ``X`` are within ``target`` times their means over the blocks
+    ``lo[b] .. hi[b] - 1`` of each batch ``b`` (:func:`models.core.stats.ci_halfwidth`: Student t, ``tq[d]`` its
+    quantile with ``d`` degrees of freedom; ``R`` over the batches with a completion, as
+    :func:`models.sim.closed_min._batch_ci`)."""
+    B = lo.size
+    rm = np.empty(B)
+    xm = np.empty(B)
+    nok = 0
+    tot_s = 0.0
+    tot_c = 0
+    for b in range(B):
+        s = 0.0
+        c = 0
+        for i in range(lo[b], hi[b]):
+            s += r_sum[i]
+            c += r_cnt[i]
+        tot_s += s
+        tot_c += c
+        if c > 0:
+            rm[nok] = s / c
+            nok += 1
+        xm[b] = c / (edges[hi[b]] - edges[lo[b]])
+    if nok < 2 or tot_c == 0:
+        return False
+    R = tot_s / tot_c
+    X = tot_c / (edges[hi[B - 1]] - edges[lo[0]])
+    return (tq[nok - 1] * _sd(rm[:nok]) / np.sqrt(nok) <= target * R
+            and tq[B - 1] * _sd(xm) / np.sqrt(B) <= target * X)
+
+
+@njit(cache=True)
+def _sd(x):
+    """The sample standard deviation of ``x`` (``ddof = 1``)."""
+    mean = x.sum() / x.size
+    ss = 0.0
+    for v in x:
+        ss += (v - mean) * (v - mean)
+    return np.sqrt(ss / (x.size - 1))
+
+
+@njit(cache=True)
+def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, warmup, edges, bounds, tq, target, seed):
+    """Simulate from cycle 0 to the first checkpoint at which ``R`` and ``X`` are precise (or the last); return
+    raw accumulators (see ``closed_min``), per batch of that checkpoint's window, and the checkpoint's index.
 
     Parameters
     ----------
@@ -40,6 +83,19 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                            destination of a draw ``u`` is then ``floor(u N)``, the same as the binary search
                            of ``u`` in the row (``(j + 1) / N <= u`` iff ``j + 1 <= floor(u N)``, ``u N`` exact)
     p_gen : float64        per-cycle request probability 1/S_pe
+    warmup : int           cycles before the measured window
+    edges : int64[K + 1]   the measured window's blocks: block ``i`` is the cycles ``warmup + edges[i] ..
+                           warmup + edges[i + 1] - 1`` (``edges[0] = 0``, increasing); events are counted per block
+    bounds : int64[J, B+1] checkpoint ``j``'s window is ``edges[bounds[j, B]]`` cycles, its batch ``b`` the blocks
+                           ``bounds[j, b] .. bounds[j, b + 1] - 1``; the last checkpoint ends at the last edge
+    tq : float64[B]        ``tq[d]``: the 95 % Student-t quantile with ``d`` degrees of freedom (``tq[0]`` unused)
+    target : float64       stop at the first checkpoint where the half widths of ``R`` and ``X`` are within
+                           ``target`` times their means (:func:`_precise`); 0: run to the last one
+
+    A run that stops at checkpoint ``j`` leaves the accumulators of a run whose window is that checkpoint's
+    from the start, bit for bit (the same draws, and an event is counted by the block of its completion cycle,
+    then taken out again if it completes after the stop): lengthening a run in place is the same as running
+    it again, longer, with the same seed.
     """
     np.random.seed(seed)
     N = cum_p.shape[0]
@@ -47,7 +103,6 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
     C = n_sw + N  # + memory centers
     n_st = 2 * n + 1  # stage index = center // N: F1..Fn, R1..Rn, MM
     M = N * NC
-    window = cycles - warmup
 
     # messages: one 32-byte record each (MSG), everything a move reads about its message in one cache line
     mr = np.zeros(M, MSG)
@@ -86,16 +141,19 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
     a_msg = np.empty(C + 2 * N, np.int32)
     a_ctr = np.empty(C + 2 * N, np.int32)
 
-    # accumulators (measured window [warmup, cycles))
-    st_sum = np.zeros((batches, n_st), np.float64)
-    st_cnt = np.zeros((batches, n_st), np.int64)
+    # accumulators (measured window [warmup, warmup + edges[K])), per block where batched
+    K = edges.size - 1
+    B = bounds.shape[1] - 1
+    end_max = warmup + edges[K]  # an event completing at or after it is never counted
+    st_sum = np.zeros((K, n_st), np.float64)
+    st_cnt = np.zeros((K, n_st), np.int64)
     c_sum = np.zeros(C, np.float64)
     c_cnt = np.zeros(C, np.int64)
-    r_sum = np.zeros(batches, np.float64)
-    r_cnt = np.zeros(batches, np.int64)
+    r_sum = np.zeros(K, np.float64)
+    r_cnt = np.zeros(K, np.int64)
     rp_sum = np.zeros(N, np.float64)
     rp_cnt = np.zeros(N, np.int64)
-    out_sum = np.zeros(batches, np.float64)
+    out_sum = np.zeros(K, np.float64)
     lp_sum = np.zeros(N, np.float64)
     moves = 0  # switch-link message transmissions (whole run)
 
@@ -103,10 +161,18 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
     for c in range(C):
         stage_of[c] = c // N
 
-    for t in range(cycles):
+    J = bounds.shape[0]
+    ck = 0  # the next checkpoint
+    stop = warmup + edges[bounds[0, B]]  # its end: the run stops after cycle stop - 1 if precise there
+    bt = 0  # the block of cycle t (0 in the warm-up)
+    t = -1
+    while True:
+        t += 1
         na = 0
         measured = t >= warmup
-        bt = (t - warmup) * batches // window if measured else 0  # batch of cycle t
+        if measured:
+            while edges[bt + 1] <= t - warmup:
+                bt += 1
         # ---- phase A: departures, decided on the state at the end of cycle t-1
         # processors: retire a reply whose last packet arrived at t-1, then maybe issue
         for i in range(N):
@@ -160,9 +226,11 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                     mem_msg[uidx(j)] = h
                     f = t + S_mm - 1
                     mem_end[uidx(j)] = f
-                    if f >= warmup and f < cycles:
+                    if f >= warmup and f < end_max:
                         res = f - mr[uidx(h)].arr
-                        b = (f - warmup) * batches // window
+                        b = bt
+                        while edges[b + 1] <= f - warmup:  # the block of cycle f (at most S_mm cycles ahead)
+                            b += 1
                         st_sum[b, 2 * n] += res
                         st_cnt[b, 2 * n] += 1
                         c_sum[uidx(c)] += res
@@ -215,9 +283,11 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                     done = t + m - 1
                     done_at[uidx(p)] = done
                     done_msg[uidx(p)] = h
-                    if done >= warmup and done < cycles:
+                    if done >= warmup and done < end_max:
                         rt = done - x.t0
-                        b = (done - warmup) * batches // window
+                        b = bt
+                        while edges[b + 1] <= done - warmup:  # the block of cycle done (m - 1 cycles ahead)
+                            b += 1
                         r_sum[uidx(b)] += rt
                         r_cnt[uidx(b)] += 1
                         rp_sum[uidx(p)] += rt
@@ -272,5 +342,40 @@ def run_kernel(fwd, ret, cum_p, uniform, n, NC, p_gen, S_mm, m, cycles, warmup, 
                 lp_sum[uidx(i)] += o
                 tot += o
             out_sum[uidx(bt)] += tot
+        # ---- a checkpoint: stop if precise there (or the last)
+        if t == stop - 1:
+            if ck == J - 1:
+                break
+            if target > 0 and _precise(r_sum, r_cnt, edges, bounds[ck, :B], bounds[ck, 1:], tq, target):
+                break
+            ck += 1
+            stop = warmup + edges[bounds[ck, B]]
 
-    return st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves
+    # the events counted ahead that complete at or after the stop, taken out again: a memory still serving,
+    # a reply still streaming in (their blocks lie past the stop, outside every batch below)
+    if stop < end_max:
+        for jj in range(N):
+            h = mem_msg[jj]
+            if h >= 0 and stop <= mem_end[jj] < end_max and mem_end[jj] >= warmup:
+                c_sum[n_sw + jj] -= mem_end[jj] - mr[h].arr
+                c_cnt[n_sw + jj] -= 1
+        for i in range(N):
+            h = done_msg[i]
+            if h >= 0 and stop <= done_at[i] < end_max and done_at[i] >= warmup:
+                rp_sum[i] -= done_at[i] - mr[h].t0
+                rp_cnt[i] -= 1
+    # the blocks of checkpoint ck's window, summed per batch
+    bs_sum = np.zeros((B, n_st), np.float64)
+    bs_cnt = np.zeros((B, n_st), np.int64)
+    br_sum = np.zeros(B, np.float64)
+    br_cnt = np.zeros(B, np.int64)
+    bo_sum = np.zeros(B, np.float64)
+    for b in range(B):
+        for i in range(bounds[ck, b], bounds[ck, b + 1]):
+            for s_ in range(n_st):
+                bs_sum[b, s_] += st_sum[i, s_]
+                bs_cnt[b, s_] += st_cnt[i, s_]
+            br_sum[b] += r_sum[i]
+            br_cnt[b] += r_cnt[i]
+            bo_sum[b] += out_sum[i]
+    return bs_sum, bs_cnt, c_sum, c_cnt, br_sum, br_cnt, rp_sum, rp_cnt, bo_sum, lp_sum, moves, ck

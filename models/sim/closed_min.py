@@ -140,7 +140,7 @@ from ..core.keys import cache_for, normalise_kwargs, point_key
 from ..core.errors import ParameterError, SimulationError
 from ..core.results import Result
 from ..core.setups import MAX_BATCHES
-from ..core.stats import ci_halfwidth
+from ..core.stats import ci_halfwidth, lengthened, student_quantile
 from ..core.validate import require, require_choice
 from ..networks.patterns import reference_matrix
 from ..networks.multistage import RETURN_WIRINGS, TOPOLOGIES, MultistageNetwork
@@ -294,6 +294,29 @@ def _uniform(cum: np.ndarray) -> bool:
     return N & (N - 1) == 0 and bool(np.all(cum == np.arange(1, N + 1) / N))
 
 
+def checkpoints(window: int, max_window: int, batches: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where a run checks its precision, for the kernel: ``(edges, bounds)``.
+
+    The checkpoints are measured windows of ``window`` cycles, then each :func:`~models.core.stats.lengthened`
+    (x1.5) up to ``max_window`` (only ``window`` when the two are equal: a run of fixed length).  At a checkpoint
+    of ``W`` cycles the batches are those of a run of that window, ``ceil(b W / batches)`` to
+    ``ceil((b + 1) W / batches)``.  ``edges`` are every such boundary of every checkpoint, in increasing order
+    (the blocks the kernel counts events in); ``bounds[j, b]`` the index in ``edges`` of checkpoint ``j``'s
+    boundary ``b``."""
+    windows = [window]
+    while windows[-1] < max_window:
+        windows.append(lengthened(windows[-1], max_window))
+    cuts = np.array([[-(-(b * w) // batches) for b in range(batches + 1)] for w in windows], np.int64)
+    edges = np.unique(cuts)
+    return edges, np.searchsorted(edges, cuts).astype(np.int64)
+
+
+def _quantiles(batches: int) -> np.ndarray:
+    """``q[d]``: the 95 % Student-t quantile with ``d`` degrees of freedom, ``d = 1 .. batches - 1`` (``q[0]``
+    unused), for the kernel's precision test."""
+    return np.array([np.nan] + [student_quantile(d) for d in range(1, batches)], np.float64)
+
+
 #: the integer types of the route tables the kernel has been compiled (or loaded) for in this process
 _COMPILED: set = set()
 
@@ -306,14 +329,18 @@ def _ensure_compiled(run_kernel, centers=np.int16) -> None:
     net = MultistageNetwork("omega", 2, 1)
     fwd, _ = net.forward_route()
     ret, _ = net.return_route()
+    edges, bounds = checkpoints(4, 4, 2)
     run_kernel(
         np.ascontiguousarray(fwd, dtype=centers), np.ascontiguousarray(ret, dtype=centers),
-        _cumulative(np.full((2, 2), 0.5)), True, 1, 1, 1.0, 1, 1, 4, 0, 2, 0,
+        _cumulative(np.full((2, 2), 0.5)), True, 1, 1, 1.0, 1, 1, 0, edges, bounds, _quantiles(2), 0.0, 0,
     )
     _COMPILED.add(centers)
 
 
-def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, params) -> ClosedSimResult:
+def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, batches, seed, params,
+         target_ci=None, max_cycles=None) -> ClosedSimResult:
+    """One run: ``cycles`` long, or with ``target_ci`` lengthened in place until precise, at most
+    ``max_cycles`` (:func:`checkpoints`)."""
     from ._closed_min_kernel import run_kernel  # numba: compiled on the first simulation, not on import
 
     net = MultistageNetwork(topology, k, n, return_wiring)
@@ -325,22 +352,24 @@ def _run(topology, k, n, NC, S_pe, S_mm, m, P, return_wiring, cycles, warmup, ba
     fwd = np.ascontiguousarray(fwd, dtype=centers)
     ret = np.ascontiguousarray(ret, dtype=centers)
     cum = _cumulative(P)
+    edges, bounds = checkpoints(cycles - warmup, (cycles if target_ci is None else max_cycles) - warmup, batches)
     _ensure_compiled(run_kernel, centers)
     t0 = time.perf_counter()
-    (st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves) = run_kernel(
-        fwd, ret, cum, _uniform(cum), n, NC, 1.0 / S_pe, S_mm, m, cycles, warmup, batches, seed
-    )
+    (st_sum, st_cnt, c_sum, c_cnt, r_sum, r_cnt, rp_sum, rp_cnt, out_sum, lp_sum, moves, j) = run_kernel(
+        fwd, ret, cum, _uniform(cum), n, NC, 1.0 / S_pe, S_mm, m, warmup, edges, bounds, _quantiles(batches),
+        0.0 if target_ci is None else float(target_ci), seed)
     wall = time.perf_counter() - t0
-    window = cycles - warmup
+    # the window of the checkpoint the run stopped at, and its batches' lengths in cycles
+    cut = edges[bounds[j]]
+    window = int(cut[-1])
+    cycles = warmup + window
+    blen = np.diff(cut).astype(float)
     completed = int(r_cnt.sum())
     if completed == 0:
         raise SimulationError(
             f"no request completed in the measured window [{warmup}, {cycles}) cycles "
             f"(N={N}, NC={NC}, S_pe={S_pe}, S_mm={S_mm}, m={m}); lengthen `cycles`"
         )
-    # batch lengths in cycles: cycle t belongs to batch (t - warmup) * batches // window
-    edges = np.array([-(-(b * window) // batches) for b in range(batches + 1)])  # ceil(b*window/batches)
-    blen = np.diff(edges).astype(float)
 
     labels = stage_labels(n)
     stage_res, stage_ci, stage_vis = {}, {}, {}
@@ -453,10 +482,12 @@ def simulate(
     target_ci : float, optional
         Stop at a precision instead of a length: if the 95% half-widths of
         ``R`` or ``X`` exceed ``target_ci`` times their means after
-        ``cycles``, the run is repeated (same seed, so the first cycles are
-        the same) with a measured window 4x as long, until both are within
-        it or ``max_cycles`` is reached.  ``result.cycles`` says how long
-        the run that is returned was.
+        ``cycles``, the run goes on, its measured window 1.5x as long each
+        time (:func:`~models.core.stats.lengthened`), until both are within
+        it or ``max_cycles`` is reached.  The result is the one a run of
+        that length (``result.cycles``) with the same seed gives, bit for
+        bit: batches of its own window, events counted by their
+        completion cycle up to its end.
     max_cycles : int, optional
         With ``target_ci``: the longest run, cycles (>= ``cycles``; default
         ``warmup + 64 (cycles - warmup)``).
@@ -496,13 +527,7 @@ def simulate(
         params.update(target_ci=target_ci, max_cycles=max_cycles)
 
     def compute():
-        run_cycles = cycles
-        while True:
-            res = _run(*args[:9], run_cycles, *args[10:], params)
-            precise = res.R_ci <= target_ci * res.R and res.X_ci <= target_ci * res.X if target_ci else True
-            if precise or run_cycles >= max_cycles:
-                return res
-            run_cycles = min(max_cycles, warmup + 4 * (run_cycles - warmup))
+        return _run(*args, params, target_ci, max_cycles)
 
     if not cache:
         return compute()

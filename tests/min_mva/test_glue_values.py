@@ -253,9 +253,9 @@ def test_the_precision_of_a_figure_in_words():
     (key, text), = G.glue_values_precision(settings, runs, "fig2").items()
     assert key == "min_mva-precision-fig2"
     assert text == ("Every simulated point ran until the 95% half widths of its R and X were within 0.25% of their "
-                    "means: 40,000 cycles, the first 20,000 discarded, then the measured part four times as long at a "
-                    "time, at most 200,000 cycles.  The 3 points ran 40,000 to 200,000 cycles (1 ran to the cap); the "
-                    "widest 95% half widths are 0.25% of R and 0.05% of X.")
+                    "means: 40,000 cycles, the first 20,000 discarded, then the measured part 1.5 times as long at a "
+                    "time (the run goes on where it stopped), at most 200,000 cycles.  The 3 points ran 40,000 to "
+                    "200,000 cycles (1 ran to the cap); the widest 95% half widths are 0.25% of R and 0.05% of X.")
     longer = [SimpleNamespace(sim=sim.assign(**{"max cycles": 1_300_000}))]  # the simulator's default cap
     assert "at most 1,300,000 cycles.  The 3 points ran 40,000 to 200,000 cycles (0 ran to the cap)" in \
         G.precision_sentence(settings, longer)

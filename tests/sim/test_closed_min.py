@@ -318,7 +318,7 @@ def test_target_ci_lengthens_an_imprecise_run_up_to_max_cycles(tmp_cache):
     assert loose.cycles == 4000
     assert loose.R_ci <= 0.5 * loose.R
     tight = closed_min.simulate(**base, target_ci=1e-9, max_cycles=30000)
-    assert tight.cycles == 30000  # 4000 -> 14800 -> capped at 30000
+    assert tight.cycles == 30000  # measured 3600 -> 5400 -> ... -> 27338 -> capped at 29600
     assert tight.R_ci < loose.R_ci
     mid = closed_min.simulate(**base, target_ci=0.0005, max_cycles=10**6)
     assert mid.R_ci <= 0.0005 * mid.R and mid.X_ci <= 0.0005 * mid.X and mid.cycles > 4000
@@ -327,6 +327,45 @@ def test_target_ci_lengthens_an_imprecise_run_up_to_max_cycles(tmp_cache):
         closed_min.simulate(**base, max_cycles=8000)
     with pytest.raises(ValueError, match="max_cycles"):
         closed_min.simulate(**base, target_ci=0.1, max_cycles=100)
+
+
+def test_the_checkpoints_are_windows_lengthened_by_half_with_the_batches_of_each():
+    from models.sim.closed_min import checkpoints
+
+    edges, bounds = checkpoints(2000, 9000, 7)
+    assert edges[0] == 0 and np.all(np.diff(edges) > 0)
+    windows = edges[bounds[:, -1]]
+    assert windows.tolist() == [2000, 3000, 4500, 6750, 9000]  # x1.5, the last capped
+    for w, row in zip(windows, bounds):  # each checkpoint's batches are those of a run of its window
+        assert edges[row].tolist() == [-(-(b * w) // 7) for b in range(8)]
+    edges, bounds = checkpoints(2000, 2000, 7)  # a fixed length: one checkpoint
+    assert bounds.tolist() == [list(range(8))] and edges.tolist() == [-(-(b * 2000) // 7) for b in range(8)]
+
+
+@pytest.mark.parametrize("m, S_mm", [(1, 1), (2, 4)])
+def test_a_lengthened_run_is_the_fresh_run_of_its_length_and_stops_where_first_precise(m, S_mm):
+    """A run with a precision target goes on where it stopped (its measured window 1.5 times as long at a time)
+    and gives, bit for bit, what a run of the length it stopped at gives with the same seed: the batches of that
+    window, and an event counted by its completion cycle only if the window holds it (a memory still serving and
+    a reply still streaming in at the stop are taken out again).  It stops at the first checkpoint where R and X
+    are precise: the run that stopped at the checkpoint before is not."""
+    from models.core.stats import lengthened
+
+    base = dict(k=2, n=3, NC=3, S_pe=1.5, S_mm=S_mm, m=m, warmup=1000, batches=10, seed=4, cache=False)
+    run = simulate(**base, cycles=3000, target_ci=0.003, max_cycles=400_000)
+    windows = [2000]
+    while windows[-1] < 399_000:
+        windows.append(lengthened(windows[-1], 399_000))
+    at = windows.index(run.cycles - 1000)
+    assert 0 < at < len(windows) - 1  # lengthened, and stopped before the cap
+    fresh = simulate(**base, cycles=run.cycles)
+    for f in dataclasses.fields(ClosedSimResult):
+        if f.name not in ("wall_time", "cycles_per_second", "params"):
+            a, b = getattr(run, f.name), getattr(fresh, f.name)
+            assert (np.array_equal(a, b, equal_nan=True) if isinstance(a, np.ndarray) else a == b), f.name
+    assert run.R_ci <= 0.003 * run.R and run.X_ci <= 0.003 * run.X
+    before = simulate(**base, cycles=1000 + windows[at - 1])
+    assert not (before.R_ci <= 0.003 * before.R and before.X_ci <= 0.003 * before.X)
 
 
 # --------------------------------------------------------------------------- the uniform destination draw
@@ -339,14 +378,15 @@ def test_the_uniform_draw_is_the_binary_search_bit_for_bit(k, n):
     from models.networks.multistage import MultistageNetwork
     from models.networks.patterns import reference_matrix
     from models.sim._closed_min_kernel import run_kernel
-    from models.sim.closed_min import _cumulative, _uniform
+    from models.sim.closed_min import _cumulative, _quantiles, _uniform, checkpoints
 
     net = MultistageNetwork("omega", k, n)
     fwd = np.ascontiguousarray(net.forward_route()[0], dtype=np.int64)
     ret = np.ascontiguousarray(net.return_route()[0], dtype=np.int64)
     cum = _cumulative(reference_matrix("uniform", net.N))
     assert _uniform(cum)
-    fast, search = (run_kernel(fwd, ret, cum, uniform, n, 4, 1.0 / 1.5, 2, 1, 4000, 400, 4, 7)
+    edges, bounds = checkpoints(3600, 3600, 4)  # 4000 cycles, 400 of them the warm-up
+    fast, search = (run_kernel(fwd, ret, cum, uniform, n, 4, 1.0 / 1.5, 2, 1, 400, edges, bounds, _quantiles(4), 0.0, 7)
                     for uniform in (True, False))
     for a, b in zip(fast, search):
         assert np.array_equal(a, b)

@@ -24,7 +24,7 @@ from models.core.cache import files_hash
 from models.core.errors import ParameterError
 from models.core.results import Result
 from models.core.setups import MAX_BATCHES
-from models.core.stats import ci_halfwidth
+from models.core.stats import ci_halfwidth, lengthened
 from models.core.validate import require, require_choice
 
 from ...networks.graph import Topology
@@ -211,9 +211,9 @@ def initial_state(p, scalars, warmup):
 # ----------------------------------------------------------------- the run
 def run_until_precise(step, sc, tags, p, target_ci, chunk=1 << 21):
     """Run the kernel, ``step(tags)``, in chunks of ``chunk`` cycles until it stops; with ``target_ci``
-    a run that is done is extended (x1.5 measured messages, at most ``p.max_messages``) until the
-    latency's CI half-width is at most ``target_ci`` times its mean.  ``(status, tags, seconds)``:
-    ``tags`` grown if the run outgrew them."""
+    a run that is done is extended in place (x1.5 measured messages, :func:`~models.core.stats.lengthened`, at
+    most ``p.max_messages``) until the latency's CI half-width is at most ``target_ci`` times its mean.
+    ``(status, tags, seconds)``: ``tags`` grown if the run outgrew them."""
     x = sc[0]
     t0 = time.perf_counter()
     while True:
@@ -225,7 +225,7 @@ def run_until_precise(step, sc, tags, p, target_ci, chunk=1 << 21):
             n = int(x["target"])
             lat = tags.lat[:n].astype(float)
             if _batch_ci(lat, p.batches) > target_ci * lat.mean() and (p.max_messages is None or n < p.max_messages):
-                n = int(math.ceil(n * 1.5)) if p.max_messages is None else min(int(math.ceil(n * 1.5)), p.max_messages)
+                n = lengthened(n, p.max_messages)
                 x["target"] = n
                 if tags.lat.size < 2 * n + p.satlim:  # more tagged messages than allocated: grow the records
                     tags = alloc_tags(2 * n + p.satlim, tags)
