@@ -247,6 +247,14 @@ def test_ci_halfwidth_matches_student_t():
     assert math.isnan(ci_halfwidth([1.0]))
 
 
+def test_a_run_lengthened_for_precision_grows_by_half_rounded_up_to_its_cap():
+    from models.core.stats import GROWTH, lengthened
+
+    assert GROWTH == 1.5
+    assert [lengthened(n) for n in (1, 2, 3, 20_000, 30_001)] == [2, 3, 5, 30_000, 45_002]
+    assert lengthened(20_000, cap=25_000) == 25_000 and lengthened(20_000, cap=10**6) == 30_000
+
+
 def test_the_student_quantile_is_scipy_stats_own_to_the_last_digit_without_importing_it():
     """``student_quantile`` evaluates what ``scipy.stats.t.ppf`` evaluates (every batch count the simulators use,
     and more), and a simulation's confidence interval does not import ``scipy.stats`` (a second of every
