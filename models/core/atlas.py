@@ -456,12 +456,12 @@ def region(frame, spec: AtlasSpec, within: float, setup: str | None = None):
 def precision_sentence(settings: SimSettings, closed: bool = False) -> str:
     """How precise a cell's simulated points are, in words (from ``settings``, never typed by hand)."""
     if closed:
-        unit = "cycles"
         length = (f"{settings.cycles:,} cycles, the first {settings.warmup_cycles:,} discarded" if settings.cycles
                   else "?")
         if settings.target_ci is not None:
-            return (f"each simulated population runs until the 95 % half width of its mean response time is within "
-                    f"{settings.target_ci:.0%} of the mean (first run {length}, {unit})")
+            return (f"each simulated population runs until the 95 % half widths of its mean response time and "
+                    f"throughput are within {settings.target_ci:.0%} of their means (first run {length}, then 1.5 "
+                    f"times as long at a time)")
         return f"each simulated population runs {length}"
     if settings.target_ci is not None:
         first = settings.min_messages or settings.messages

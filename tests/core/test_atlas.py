@@ -265,3 +265,16 @@ def test_an_atlas_run_again_reads_every_point_from_the_cache(tmp_path, monkeypat
     cols = [c for c in a.columns if c != "cpu seconds"]
     pd.testing.assert_frame_equal(a[cols], b[cols])
     assert (tmp_path / "a.svg").read_text().startswith("<?xml")
+
+
+def test_a_closed_cells_precision_sentence_names_both_measures_the_run_stops_on():
+    """A closed system's run stops when the half widths of R and X are both within the target
+    (:func:`models.sim.closed_min.simulate`), lengthened 1.5 times at a time; the sentence says so."""
+    from models.core.setups import SimSettings
+
+    target = core.precision_sentence(SimSettings(cycles=60_000, warmup_cycles=10_000, target_ci=0.02), closed=True)
+    assert target == ("each simulated population runs until the 95 % half widths of its mean response time and "
+                      "throughput are within 2% of their means (first run 60,000 cycles, the first 10,000 discarded, "
+                      "then 1.5 times as long at a time)")
+    fixed = core.precision_sentence(SimSettings(cycles=60_000, warmup_cycles=10_000), closed=True)
+    assert fixed == "each simulated population runs 60,000 cycles, the first 10,000 discarded"
