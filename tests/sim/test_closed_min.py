@@ -342,6 +342,38 @@ def test_the_checkpoints_are_windows_lengthened_by_half_with_the_batches_of_each
     assert bounds.tolist() == [list(range(8))] and edges.tolist() == [-(-(b * 2000) // 7) for b in range(8)]
 
 
+def test_the_kernels_precision_test_is_the_results_half_widths():
+    """The kernel decides at a checkpoint with its own copy of the half widths (it cannot call Python); that copy
+    agrees with what the result reports (``_batch_ci`` for R, over the batches with a completion, and
+    ``ci_halfwidth`` for X): on random blocks, with and without empty batches, a hair either side of each
+    measure's relative half width."""
+    from models.core.stats import ci_halfwidth
+    from models.sim._closed_min_kernel import _precise
+    from models.sim.closed_min import _batch_ci, _quantiles, checkpoints
+
+    rng = np.random.default_rng(3)
+    edges, bounds = checkpoints(700, 5000, 7)
+    for trial in range(40):
+        K = edges.size - 1
+        noisy_r = trial % 2 == 1  # which measure binds: R's batch means or X's counts spread the more
+        r_cnt = rng.integers(20, 23, K) if noisy_r else rng.integers(1, 30, K)
+        if trial % 4 < 2:  # no completion in the first blocks: empty batches, R over fewer of them
+            r_cnt[: K // 3] = 0
+        r_sum = r_cnt * rng.uniform(5.0, 60.0 if noisy_r else 6.0, K)
+        for row in bounds:
+            lo, hi = row[:-1], row[1:]
+            cnt = np.array([r_cnt[a:b].sum() for a, b in zip(lo, hi)])
+            sums = np.array([r_sum[a:b].sum() for a, b in zip(lo, hi)])
+            blen = np.diff(edges[row]).astype(float)
+            R, X = sums.sum() / cnt.sum(), cnt.sum() / edges[row[-1]]
+            rel = (_batch_ci(sums, cnt) / R, ci_halfwidth(cnt / blen) / X)
+            if np.isnan(rel[0]):
+                assert not _precise(r_sum, r_cnt, edges, lo, hi, _quantiles(7), 1.0)
+                continue
+            for target in (r * f for r in rel for f in (1 - 1e-9, 1 + 1e-9)):  # each measure's boundary
+                assert _precise(r_sum, r_cnt, edges, lo, hi, _quantiles(7), target) == (max(rel) <= target)
+
+
 @pytest.mark.parametrize("m, S_mm", [(1, 1), (2, 4)])
 def test_a_lengthened_run_is_the_fresh_run_of_its_length_and_stops_where_first_precise(m, S_mm):
     """A run with a precision target goes on where it stopped (its measured window 1.5 times as long at a time)
