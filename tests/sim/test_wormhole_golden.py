@@ -34,6 +34,7 @@ both rates positive among them, are the same to the last digit.
 import importlib
 import math
 
+import numpy as np
 import pytest
 
 from models.sim.wormhole import IPP, MMPP2, Graph, Mesh, Torus, simulate
@@ -113,3 +114,22 @@ def test_a_network_whose_paths_do_not_fit_a_word_goes_hop_by_hop(monkeypatch):
                      messages=300, warmup_messages=30, seed=1)
         assert r.latency >= 8 and not r.saturated
     assert seen == [0, 1]
+
+
+@pytest.mark.parametrize("hops", [None, 0], ids=["masks", "hop-by-hop"])
+@pytest.mark.parametrize("name", ["dor_bidir_tie", "duato_nbc", "updown", "geometric", "b1", "saturated", "target_ci"])
+def test_the_channels_flits_sum_to_the_network_flits_counted_one_by_one(name, hops, monkeypatch):
+    """The kernel counts a network channel's flits in the window by messages (a tail entering a VC adds the
+    message's flits; :func:`models.sim.wormhole.kernel.window_flits` takes out what had entered when the window
+    opened and adds what entered VCs whose tails have not by the end), and the network's flits in the window one
+    move at a time: summed over the channels, the first is the second (conservation), in both traversals,
+    for a run lengthened to a precision target and for a saturated one (stopped with worms in flight)."""
+    sim = importlib.import_module("models.sim.wormhole.simulate")
+    if hops == 0:
+        monkeypatch.setattr(sim, "MASK_HOPS", 0)
+    topo, kw = CASES[name]
+    r = simulate(topo, seed=7, messages=4000, warmup_messages=400, **kw)
+    C = r.channel_load.size
+    assert C == topo.n_channels and np.all(r.channel_load >= 0)
+    assert r.channel_load.sum() == pytest.approx(r.channel_utilisation * C, rel=1e-12, abs=1e-15)
+    assert r.channel_utilisation > 0

@@ -20,8 +20,10 @@ node) sits in one cache line and is read by name (``vo[b].owner``):
     ``j`` of a worm's words is its hop ``j``: ``S``, the hops whose VC is the only one of its channel waiting for
     a flit, ``C``, the hops the arbitration chose in this cycle, and the occupancy planes ``pl`` (bit ``j`` of
     plane ``k``: bit ``k`` of the flits in hop ``j``'s buffer, ``n`` minus the next hop's ``n``), so that
-    :func:`_advance` finds a worm's moves with a few word operations.  A network whose paths do not fit a word
-    (:data:`.simulate.MASK_HOPS`) runs :func:`_advance_hops` instead, hop by hop, with each hop's ``go``
+    :func:`_advance` finds a worm's moves with a few word operations; it keeps only hop 0's ``n`` and the planes,
+    whose prefix sums give the others (:func:`_count`), and visits only the moves of a header, a tail or into
+    hop 0 (:func:`_move`).  A network whose paths do not fit a word
+    (:data:`.simulate.MASK_HOPS`) runs :func:`_advance_hops` instead, hop by hop, with each hop's ``n`` and ``go``
     (:data:`SOLO` or the cycle the arbitration chose it) for ``S`` and ``C`` and no planes: the same moves in
     the same cycles (tested on every golden case).  ``vc`` (:data:`VC`) maps a VC to its worm and hop.
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
@@ -42,7 +44,7 @@ node) sits in one cache line and is read by name (``vo[b].owner``):
 ``tags``  (:data:`Tags`) per measured message: latency, network latency,
     source wait, hops, done flag.
 ``hist``  (:data:`Hist`) network channels by number of busy VCs, and its
-    time integral; ``flits`` per network channel in the window.
+    time integral; ``flits`` per network channel in the window, counted by messages (:func:`window_flits`).
 ``sc``    one record (:data:`SCALARS`): the clock, counters and accumulators.
 ``cfg``   (:data:`Config`) the run's parameters; ``net`` (:data:`Net`) the
     routing tables.
@@ -105,8 +107,8 @@ from numba import njit
 from .routing import KIND_FIXED_ESCAPE
 from .traffic import rng_next
 from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, PROFILE, RUNNING, SATURATED, all_measured, allowed,
-                    arrival, clock, close_cycle, count_delivered, count_new, ctz, draw_message, prefetch,
-                    state_after, uidx)
+                    arrival, clock, close_cycle, count_delivered, count_new, ctz, draw_message, popcount,
+                    prefetch, state_after, uidx)
 
 # channel types
 CT_NET, CT_INJ, CT_EJ = 0, 1, 2
@@ -211,6 +213,27 @@ def _first_free(vo, lo, hi):
 
 
 @njit(cache=CACHE, inline="always")
+def _count(w, j, cfg, wr):
+    """The flits that have entered hop ``j`` of worm ``w`` (:data:`BIG` for ``j = -1``, the PE; past the head, 0,
+    or :data:`BIG` past an ejection VC).  :func:`_advance_hops` keeps them in the hops' ``n``; :func:`_advance`
+    keeps only hop 0's (``n0``) and the occupancy planes, so that a flit moving between two buffers changes no
+    count: then hop ``j`` has had ``n0`` minus the flits in the buffers of hops ``0 .. j-1``."""
+    if not cfg.masks:
+        return np.int64(wr.hop[uidx(w * cfg.lw + j + 1)].n)
+    if j < 0:
+        return np.int64(BIG)
+    x = wr.rec[uidx(w)]
+    if j >= x.L:
+        return np.int64(BIG) if x.ej else np.int64(0)
+    n = np.int64(wr.hop[uidx(w * cfg.lw + 1)].n)
+    below = (np.int64(1) << j) - 1
+    pb = w * NPL
+    for k in range(cfg.kb):
+        n -= popcount(wr.pl[uidx(pb + k)] & below) << k
+    return n
+
+
+@njit(cache=CACHE, inline="always")
 def _set_solo(w, j, solo, cfg, wr):
     """Hop ``j`` of worm ``w`` is now the only VC of its channel waiting for a flit (``solo``), or one of two or
     more: bit ``j`` of the worm's ``S`` (:func:`_advance`), or the hop's ``go`` (:func:`_advance_hops`)."""
@@ -250,19 +273,19 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
     else:
         _set_solo(w, j, False, cfg, wr)
         rdy = np.int64(c.rdy) & ~bit
-        if _ready(np.int64(wr.hop[s - np.uint64(1)].n), 0, np.int64(wr.hop[s + np.uint64(1)].n), cfg.b):
+        if _ready(_count(w, j - 1, cfg, wr), 0, np.int64(wr.hop[s + np.uint64(1)].n), cfg.b):
             rdy |= bit
         if want & (want - 1) == 0:  # the lone VC meets a rival
             k = ctz(want)
             o = vc[uidx(c.base + k)]
-            so = uidx(o.worm * cfg.lw + o.hop + 1)
-            oh = wr.hop[so]
+            ow = np.int64(o.worm)
+            oj = np.int64(o.hop)
+            on = _count(ow, oj, cfg, wr)
             kb = np.int64(1) << k
             rdy &= ~kb
-            if _ready(np.int64(wr.hop[so - np.uint64(1)].n), np.int64(oh.n), np.int64(wr.hop[so + np.uint64(1)].n),
-                      cfg.b):
+            if _ready(_count(ow, oj - 1, cfg, wr), on, _count(ow, oj + 1, cfg, wr), cfg.b):
                 rdy |= kb
-            if oh.n != c.sn0:
+            if on != c.sn0:
                 k += 1
                 c.rr = k if k < c.nvc else 0
             _set_solo(np.int64(o.worm), np.int64(o.hop), False, cfg, wr)
@@ -560,42 +583,37 @@ def _arbitration(t, cfg, vc, chan, lists, wr, sc):
 
 
 @njit(cache=CACHE, inline="always")
-def _move(t, j, s, wk, x, L, M, ej, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr, measuring, nsolo,
-          npend):
-    """Hop ``j`` (slot ``s``) of worm ``wk`` (record ``x``: ``L`` hops, ``M`` flits, ``ej`` its ejection VC granted)
-    takes a flit in cycle ``t``, and what follows: the tail entering the injection VC lets the source start its next
-    message; the tail leaving a VC releases it (:func:`_release`); the tail reaching the ejection VC delivers the
-    message (:func:`_deliver`) and frees the worm; a header entering a VC joins the pending list (``lists.pend``,
-    routed ``cfg.r`` cycles later); a tail entering a VC ends its wait (:func:`_unwait`, ``x.t0`` past it).  Both
-    traversals call it.  ``(nsolo, npend, hop, netflit, done)``: the lengths of ``lists.solo`` and ``lists.pend``, 1
-    if the flit crossed a network or ejection channel, 1 if it entered a network VC in the window, and whether
-    the worm was delivered."""
+def _move(t, j, s, wk, x, L, M, ej, head, tail, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr, measuring,
+          nsolo, npend):
+    """What follows when hop ``j`` (slot ``s``) of worm ``wk`` (record ``x``: ``L`` hops, ``M`` flits, ``ej`` its
+    ejection VC granted) takes a flit in cycle ``t`` that is its message's header (``head``) or tail (``tail``): the
+    tail entering the injection VC lets the source start its next message; the tail leaving a VC releases it
+    (:func:`_release`); the tail reaching the ejection VC delivers the message (:func:`_deliver`) and frees the
+    worm; a header entering a VC joins the pending list (``lists.pend``, routed ``cfg.r`` cycles later); a tail
+    entering a VC ends its wait (:func:`_unwait`, ``x.t0`` past it) and, in the window, adds the message's flits
+    to its network channel's count (:func:`window_flits`).  A body flit's move has no consequence beyond the counts,
+    which the traversals keep.  Both traversals call it.  ``(nsolo, npend, done)``: the lengths of ``lists.solo``
+    and ``lists.pend``, and whether the worm was delivered."""
     hop = wr.hop
     h = hop[s]
-    n1 = np.int64(h.n) + 1
-    h.n = np.int32(n1)
-    fh = 0
-    nf = 0
     if j == 0:  # the injection VC
-        if n1 == M:  # the tail enters: the source may start its next message
+        if tail:  # the tail enters: the source may start its next message
             node[msg[x.m].src].writing -= 1
     else:
-        fh = 1
-        if n1 == M:  # the tail leaves the VC behind
+        if tail:  # the tail leaves the VC behind
             _release(hop[s - np.uint64(1)].vc, vo, chan, node, hist.nch)
         if ej and j == L - 1:  # the ejection VC
-            if n1 == M:
+            if tail:
                 c = chan[uidx(h.ch)]
                 nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
                 _deliver(h.vc, t, c, vo, node, msg, tags, sc, measuring)
                 x.next = sc.wfree
                 sc.wfree = wk
-                return nsolo, npend, fh, nf, True
-            return nsolo, npend, fh, nf, False
-        if measuring:
-            nf = 1
-            hist.flits[uidx(h.ch)] += 1
-    if n1 == 1:  # the header enters: routed R cycles from now
+                return nsolo, npend, True
+            return nsolo, npend, False
+        if tail and measuring:
+            hist.flits[uidx(h.ch)] += M
+    if head:  # the header enters: routed R cycles from now
         b = np.int64(h.vc)
         xo = vo[uidx(b)]
         xo.hdrt = t + cfg.r
@@ -606,13 +624,35 @@ def _move(t, j, s, wk, x, L, M, ej, cfg, net, vo, chan, msg, node, lists, tags, 
         idx = xo.router * cfg.n + msg[xo.owner].dest
         prefetch(net.route, idx)
         prefetch(net.minp, idx * cfg.p)
-    if n1 == M:  # the tail: this VC takes no more flits
+    if tail:  # the tail: this VC takes no more flits
         if CHECKS:
             assert j == x.t0
         c = chan[uidx(h.ch)]
         nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
         x.t0 = j + 1
-    return nsolo, npend, fh, nf, False
+    return nsolo, npend, False
+
+
+@njit(cache=CACHE)
+def window_flits(cfg, vc, vo, chan, wr, flits, sign):
+    """Add ``sign`` times the flits that have entered each held network VC whose tail has not, per channel, to
+    ``flits``.  The traversals count a network channel's flits in the window by messages: a tail entering a
+    network VC in the window adds the message's ``M`` flits (:func:`_move`); so the run subtracts what had
+    entered the VCs the tails had not when the window opened (``sign = -1``, :func:`run`), and the flits that
+    entered VCs the tails have not by the end are added when the result is read (``+1``, on a copy).  The same
+    count as one flit at a time, without a memory write per flit."""
+    for ch in range(chan.size):
+        c = chan[ch]
+        if c.typ != CT_NET:
+            continue
+        for k in range(c.nvc):
+            b = c.base + k
+            if vo[b].owner < 0:
+                continue
+            w = np.int64(vc[b].worm)
+            j = np.int64(vc[b].hop)
+            if j >= wr.rec[w].t0:
+                flits[ch] += sign * _count(w, j, cfg, wr)
 
 
 @njit(cache=CACHE, inline="always")
@@ -638,8 +678,9 @@ def _ready_word(pl, pb, K, B, t0, L, n0, M):
 def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass), a word at a time: a worm's
     hops that can take a flit (:func:`_ready_word`, from its occupancy planes at the start of the cycle) and are
-    alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit (:func:`_move`); the
-    planes take the moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced); the readiness bits of its
+    alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit; the planes take the
+    moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced), a popcount counts them, and only a header's,
+    a tail's and hop 0's are visited one by one (:func:`_move`), found from the planes; the readiness bits of its
     contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at the start
     of the cycle, :func:`_check`).  A delivered worm leaves the list; so does a worm none of whose hops was ready:
     its counts did not change, so none will be until its header is granted a VC (:func:`_vc_allocation` wakes
@@ -693,20 +734,41 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         dec = mv >> 1
         carry = inc & ~dec
         borrow = dec & ~inc
+        held = np.int64(0)  # the hops whose buffers held a flit before the moves
+        left = np.int64(0)  # ... and after them
         for k in range(K):
             p = pl[uidx(pb + k)]
-            pl[uidx(pb + k)] = p ^ (carry | borrow)
+            q = p ^ (carry | borrow)
+            pl[uidx(pb + k)] = q
+            held |= p
+            left |= q
             carry &= p
             borrow &= ~p
+        # a move across a network or ejection channel is a flit-hop (every hop but 0), a network VC's a network flit
+        body = mv & ~one
+        hops += popcount(body)
+        if measuring:
+            netflits += popcount(body & ~(ej << (L - 1)))
+        # the moves with consequences beyond the counts (:func:`_move`): hop 0's (its count ``n0``, kept); the
+        # tail's into hop t0 > 0 (the flits not yet past hop t0 - 1 are its buffer's, which the move empties); the
+        # header's into the head hop, an empty buffer with no hop past it (not the ejection VC: the PE takes it)
+        tl = (mv & (one << t0) & ~(left << 1)) if t0 > 0 else np.int64(0)
+        hd = mv & (one << (L - 1)) & ~held & ~(ej << (L - 1))
+        sp = (mv & one) | tl | hd
         done = False
-        m_ = mv
-        while m_ != 0:  # the moves, in any order: each has its own hop (a worm's events are one of each at most)
-            j = ctz(m_)
-            m_ &= m_ - 1
-            nsolo, npend, fh, nf, d = _move(t, j, uidx(hb + j), wk, x, L, M, ej, cfg, net, vo, chan, msg, node,
-                                            lists, tags, hist, sc, wr, measuring, nsolo, npend)
-            hops += fh
-            netflits += nf
+        while sp != 0:  # in any order: each has its own hop (a worm's events are one of each at most)
+            j = ctz(sp)
+            sp &= sp - 1
+            head = ((hd >> j) & 1) != 0
+            tail = ((tl >> j) & 1) != 0
+            if j == 0:
+                h0 = hop[uidx(hb)]
+                n1 = np.int64(h0.n) + 1
+                h0.n = np.int32(n1)
+                head = n1 == 1
+                tail = n1 == M
+            nsolo, npend, d = _move(t, j, uidx(hb + j), wk, x, L, M, ej, head, tail, cfg, net, vo, chan, msg, node,
+                                    lists, tags, hist, sc, wr, measuring, nsolo, npend)
             done |= d
         if done:
             continue
@@ -783,10 +845,14 @@ def _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
             if not ((ready & (g == SOLO)) | (g == t)):
                 continue
             moved = True
-            nsolo, npend, fh, nf, d = _move(t, j, s, wk, x, L, M, ej, cfg, net, vo, chan, msg, node, lists, tags,
-                                            hist, sc, wr, measuring, nsolo, npend)
-            hops += fh
-            netflits += nf
+            n1 = np.int64(h.n) + 1
+            h.n = np.int32(n1)
+            if j > 0:
+                hops += 1
+                if measuring and not (ej and j == L - 1):
+                    netflits += 1
+            nsolo, npend, d = _move(t, j, s, wk, x, L, M, ej, n1 == 1, n1 == M, cfg, net, vo, chan, msg, node, lists,
+                                    tags, hist, sc, wr, measuring, nsolo, npend)
             done |= d
         if done:
             continue
@@ -846,7 +912,7 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, wr):
         b = lists.solo[uidx(i)]
         v = vc[uidx(b)]
         _set_solo(np.int64(v.worm), np.int64(v.hop), True, cfg, wr)
-        chan[uidx(vo[uidx(b)].chan)].sn0 = wr.hop[uidx(v.worm * cfg.lw + v.hop + 1)].n
+        chan[uidx(vo[uidx(b)].chan)].sn0 = _count(np.int64(v.worm), np.int64(v.hop), cfg, wr)
     _sort_new(lists.pend, npend, sc.npend)
     return moved
 
@@ -877,20 +943,21 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
                 s = w * lw + k + 1
                 h = wr.hop[s]
                 assert x.m == vo[b].owner and h.vc == b and h.ch == ch and 0 <= k < x.L
-                up = wr.hop[s - 1].n
-                out = wr.hop[s + 1].n
+                up = _count(w, k - 1, cfg, wr)
+                n = _count(w, k, cfg, wr)
+                out = _count(w, k + 1, cfg, wr)
                 assert (up == BIG) == (k == 0) and (out == BIG) == (c.typ == CT_EJ)
-                assert c.typ == CT_EJ or 0 <= out <= h.n <= x.len
-                assert c.typ == CT_EJ or h.n - out <= cfg.b
+                assert c.typ == CT_EJ or 0 <= out <= n <= x.len
+                assert c.typ == CT_EJ or n - out <= cfg.b
                 if cfg.masks:  # the occupancy planes hold the counts
                     occ = 0
                     for q in range(cfg.kb):
                         occ |= ((wr.pl[w * NPL + q] >> k) & 1) << q
-                    assert occ == (0 if c.typ == CT_EJ else h.n - out)
-                if h.n < x.len:
+                    assert occ == (0 if c.typ == CT_EJ else n - out)
+                if n < x.len:
                     want |= 1 << j
                     assert k >= x.t0
-                    assert x.sleep == 0 or not _ready(up, h.n, out, cfg.b)  # a worm asleep has no hop ready
+                    assert x.sleep == 0 or not _ready(up, n, out, cfg.b)  # a worm asleep has no hop ready
         assert held == c.busy
         assert want == c.want
         if want != 0:
@@ -904,7 +971,10 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
                         solo = 1 if wr.hop[sv].go == SOLO else 0
                     assert (solo == 1) == (want & (want - 1) == 0)
                     if solo == 0:  # a contended VC's readiness bit is its readiness at the start of the next cycle
-                        r = _ready(wr.hop[sv - 1].n, wr.hop[sv].n, wr.hop[sv + 1].n, cfg.b)
+                        vw = np.int64(v.worm)
+                        vj = np.int64(v.hop)
+                        r = _ready(_count(vw, vj - 1, cfg, wr), _count(vw, vj, cfg, wr), _count(vw, vj + 1, cfg, wr),
+                                   cfg.b)
                         assert ((c.rdy >> j) & 1) == r
         if want & (want - 1) != 0:
             assert c.incon == 1
@@ -966,7 +1036,10 @@ def run(cfg, net, vc, vo, chan, msg, node, lists, mm, tags, hist, sc_arr, rng, w
             sc.clk_traversal += c0 - c1
         if CHECKS:
             _check(cfg, vc, vo, chan, lists, hist, sc, wr)
+        opened = sc.phase != MEASURE
         status = close_cycle(t, moved, sc.deliv >= cfg.warmup, sc, cfg, hist.nch, hist.acc)
+        if opened and sc.phase == MEASURE:  # the window opens: the flits already in (:func:`window_flits`)
+            window_flits(cfg, vc, vo, chan, wr, hist.flits, -1)
         if status != RUNNING:
             return status
         if sc.phase == MEASURE and all_measured(sc, tags.done):

@@ -281,7 +281,7 @@ def _simulate(topology, **kw):
     status, s.tags, wall = run_until_precise(step, s.sc, s.tags, p, p.target_ci)
     if status == steps.DEADLOCK:
         raise _deadlock(topology, p, s)
-    return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=s.hist.flits[:s.C],
+    return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=_channel_flits(s),
                      params=run_params(topology, p, "ideal"), wall=wall,
                      work=dict(routing_attempts="alloc_tries", vc_visits="vc_visits",
                                **({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES} if steps.PROFILE else {})),
@@ -401,9 +401,21 @@ def _deadlock(topology, p, s) -> DeadlockError:
     return err
 
 
+def _channel_flits(s):
+    """The flits that entered each network channel in the window: the kernel's count by messages, and the flits
+    that entered VCs whose tails have not (:func:`.kernel.window_flits`)."""
+    flits = s.hist.flits.copy()
+    if s.sc[0]["phase"] == steps.MEASURE:
+        K.window_flits(s.cfg, s.vc, s.vo, s.chan, s.worms, flits, 1)
+    return flits[:s.C]
+
+
 def _buffered(s, b):
-    """The flits in VC ``b`` (held): in minus out, from its worm's hops."""
-    i = int(s.vc[b]["worm"]) * s.cfg.lw + int(s.vc[b]["hop"]) + 1
+    """The flits in VC ``b`` (held): its worm's occupancy planes, or in minus out from its hops' counts."""
+    w, j = int(s.vc[b]["worm"]), int(s.vc[b]["hop"])
+    if s.cfg.masks:
+        return sum(((int(s.worms.pl[w * K.NPL + q]) >> j) & 1) << q for q in range(s.cfg.kb))
+    i = w * s.cfg.lw + j + 1
     return int(s.worms.hop[i]["n"]) - int(s.worms.hop[i + 1]["n"])
 
 

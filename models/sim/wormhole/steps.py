@@ -11,7 +11,8 @@ names; nothing here keeps state of its own.  In order of use:
   build is never read back by an unchecked run or the other way round;
 * the routing tables (:data:`Net`, :func:`pack_net`), the MMPP chains (:data:`Mmpp`) and the measured
   messages' records (:data:`Tags`, :func:`alloc_tags`);
-* compiler helpers: :func:`prefetch`, :func:`uidx` (an index as unsigned), :func:`ctz` (lowest set bit);
+* compiler helpers: :func:`prefetch`, :func:`uidx` (an index as unsigned), :func:`ctz` (lowest set bit),
+  :func:`popcount` (set bits);
 * the routing decode: :func:`allowed` (the routing function, a router's policy given by
   :func:`list_free`), :func:`rotate`, :func:`state_after`;
 * traffic: :func:`draw_message` (destination, length, tie bits), :func:`skip`, :func:`arrival`
@@ -137,6 +138,19 @@ def ctz(typingctx, x):
         i64 = ir.IntType(64)
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]), "llvm.cttz.i64")
         return builder.call(fn, [context.cast(builder, args[0], signature.args[0], types.int64), ir.IntType(1)(1)])
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of ``x`` (an int64)."""
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
+        return builder.call(fn, [context.cast(builder, args[0], signature.args[0], types.int64)])
 
     return sig, codegen
 
