@@ -27,12 +27,12 @@ node) sits in one cache line and is read by name (``vo[b].owner``):
     (:data:`SOLO` or the cycle the arbitration chose it) for ``S`` and ``C`` and no planes: the same moves in
     the same cycles (tested on every golden case).  ``vc`` (:data:`VC`) maps a VC to its worm and hop.
 ``chan``  (:data:`CHAN`) per physical channel: its VCs, type (:data:`CT_NET`,
-    :data:`CT_INJ`, :data:`CT_EJ`), end nodes, round-robin pointer ``rr`` (and ``sn0``, for a lone VC's
-    moves, :func:`_wait`), number of held VCs ``busy``, its held VCs whose tail has not entered yet as bits
-    ``want`` (the VCs that wait for a flit), whether it is on the contended list ``incon``, and, while two or
-    more wait, which of them are ready at the start of the cycle, as bits ``rdy`` (:func:`_arbitration` reads
-    only these; :func:`_advance` sets them from the counts a worm's moves leave, :func:`_wait` for a VC that
-    joins).
+    :data:`CT_INJ`, :data:`CT_EJ`), end nodes, number of held VCs ``busy``, whether it is on the contended list
+    ``incon``, and ``sn0`` (for a lone VC's moves, :func:`_wait`).  What its arbitration reads is a record of
+    its own, ``lists.arb`` (:data:`ARB`): its held VCs whose tail has not entered yet as bits ``want`` (the VCs
+    that wait for a flit), round-robin pointer ``rr``, and, while two or more wait, which of them are ready at
+    the start of the cycle, as bits ``rdy`` (:func:`_arbitration` reads only these; :func:`_advance` sets them
+    from the counts a worm's moves leave, :func:`_wait` for a VC that joins).
 ``msg``   (:data:`MSG`) per message slot (``next`` threads the free list and
     the source queues).
 ``node``  (:data:`NODE`) per node: FIFO source queue, messages being written
@@ -142,9 +142,12 @@ WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4),
 #: VC, whose PE takes every flit); a cache line per worm
 NPL = 8
 #: one physical channel
-CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("rr", _i4), ("busy", _i4),
-                 ("incon", _i4), ("src", _i4), ("dst", _i4), ("want", _i4), ("sn0", _i4), ("rdy", _i4)],
-                align=True)
+CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("busy", _i4), ("incon", _i4), ("src", _i4),
+                 ("dst", _i4), ("sn0", _i4)], align=True)
+#: one physical channel as its arbitration sees it (16 bytes, four to a cache line): its VCs that wait for a flit
+#: (``want``) and, while two or more do, which of them are ready at the start of the cycle (``rdy``), as bits; its
+#: first VC ``base``, round-robin pointer ``rr`` and VC count ``nvc``
+ARB = np.dtype([("want", _i4), ("rdy", _i4), ("base", _i4), ("rr", np.int16), ("nvc", np.int16)], align=True)
 #: one message slot
 MSG = np.dtype([("dest", _i4), ("src", _i4), ("len", _i4), ("hops", _i4), ("state", _i4), ("next", _i4),
                 ("tgen", _i8), ("tinj", _i8), ("tag", _i8), ("tie", _i8)], align=True)
@@ -192,8 +195,10 @@ Config = namedtuple("Config", [
 #: network ``worms``, the VCs left alone on their channel in this cycle ``solo`` (NCH), pending headers ``pend``
 #: (in the order: cycle the header arrived, VC number), nodes with a non-empty source queue ``qlist``;
 #: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs (the routing function,
-#: :func:`allowed`, reads a channel's first VC there); ``granted``: one entry, the VC :func:`_route` grants
-Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted"])
+#: :func:`allowed`, reads a channel's first VC there); ``granted``: one entry, the VC :func:`_route` grants;
+#: ``arb`` (:data:`ARB`, NCH): the channels' arbitration state, apart from ``chan`` and dense (the worms' moves
+#: flip its ``rdy`` bits, the arbitration reads nothing else about a channel)
+Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted", "arb"])
 #: the worms (:data:`WORM`, one per VC: a worm holds at least one), their hops (:data:`HOP`, ``cfg.lw`` slots
 #: per worm: worm ``w``'s hop ``j`` is ``hop[w * cfg.lw + j + 1]``; the slots before hop 0 and after the
 #: head stand for the PE or an empty next buffer, :func:`_ready`) and their occupancy planes (``pl``, :data:`NPL`)
@@ -259,25 +264,26 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
     v.hop = j
     ch = vo[b].chan
     c = chan[ch]
+    a = lists.arb[uidx(ch)]
     s = uidx(w * cfg.lw + j + 1)
     h = wr.hop[s]
     h.n = 0
     h.vc = b
     h.ch = ch
     wr.hop[s + np.uint64(1)].n = BIG if c.typ == CT_EJ else 0
-    want = np.int64(c.want)
-    bit = np.int64(1) << (b - c.base)
+    want = np.int64(a.want)
+    bit = np.int64(1) << (b - a.base)
     if want == 0:
         _set_solo(w, j, True, cfg, wr)
         c.sn0 = 0
     else:
         _set_solo(w, j, False, cfg, wr)
-        rdy = np.int64(c.rdy) & ~bit
+        rdy = np.int64(a.rdy) & ~bit
         if _ready(_count(w, j - 1, cfg, wr), 0, np.int64(wr.hop[s + np.uint64(1)].n), cfg.b):
             rdy |= bit
         if want & (want - 1) == 0:  # the lone VC meets a rival
             k = ctz(want)
-            o = vc[uidx(c.base + k)]
+            o = vc[uidx(a.base + k)]
             ow = np.int64(o.worm)
             oj = np.int64(o.hop)
             on = _count(ow, oj, cfg, wr)
@@ -287,30 +293,30 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
                 rdy |= kb
             if on != c.sn0:
                 k += 1
-                c.rr = k if k < c.nvc else 0
+                a.rr = k if k < a.nvc else 0
             _set_solo(np.int64(o.worm), np.int64(o.hop), False, cfg, wr)
             if c.incon == 0:
                 c.incon = 1
                 lists.con[sc.ncon] = ch
                 sc.ncon += 1
-        c.rdy = np.int32(rdy)
-    c.want = np.int32(want | bit)
+        a.rdy = np.int32(rdy)
+    a.want = np.int32(want | bit)
     c.busy += 1
     return ch
 
 
 @njit(cache=CACHE, inline="always")
-def _unwait(c, k, lists, nsolo):
-    """The tail has entered VC ``k`` of channel ``c`` (in this cycle: it moved, so its move set ``rr`` when it
+def _unwait(a, k, lists, nsolo):
+    """The tail has entered VC ``k`` of the channel whose arbitration record is ``a`` (in this cycle: it moved, so its move set ``rr`` when it
     contended): the VC waits no more.  A VC left alone is listed in ``lists.solo`` (it becomes :data:`SOLO`
     after the traversal: in this cycle its channel has moved its flit).  The new length of that list."""
-    want = np.int64(c.want) & ~(np.int64(1) << k)
-    c.want = np.int32(want)
+    want = np.int64(a.want) & ~(np.int64(1) << k)
+    a.want = np.int32(want)
     if want == 0:  # a lone VC's last move
         k += 1
-        c.rr = k if k < c.nvc else 0
+        a.rr = k if k < a.nvc else 0
     elif want & (want - 1) == 0:
-        lists.solo[uidx(nsolo)] = c.base + ctz(want)
+        lists.solo[uidx(nsolo)] = a.base + ctz(want)
         nsolo += 1
     return nsolo
 
@@ -543,42 +549,49 @@ def _reverse(a, n):
 
 @njit(cache=CACHE, inline="always")
 def _arbitration(t, cfg, vc, chan, lists, wr, sc):
-    """4a. Switch arbitration of the contended channels (``lists.con``, compacted in the same pass: a channel
-    with fewer than two waiting VCs leaves it): round-robin from ``rr`` among the VCs that are ready at the
-    start of the cycle (:func:`_ready`); the chosen VC's hop gets its bit in its worm's ``C`` (``go = t`` hop by
-    hop) and ``rr`` moves past it."""
+    """4a. Switch arbitration of the contended channels (``lists.con``, compacted in a first pass: a channel
+    with fewer than two waiting VCs leaves it; the pass lists the channels with a VC ready at the start of the
+    cycle, :func:`_ready`, without a test, which would mispredict), then for each listed channel round-robin from
+    ``rr`` among its ready VCs: the chosen VC's hop gets its bit in its worm's ``C`` (``go = t`` hop by hop) and
+    ``rr`` moves past it."""
     con = lists.con
+    arb = lists.arb
+    pick = lists.solo  # scratch here: the traversal lists its lone VCs after the arbitration
     hop = wr.hop
     lw = cfg.lw
     n = sc.ncon
     if CHECKS and t & 1:
         _reverse(con, n)
     w = 0
+    npick = 0
     for i in range(n):
         ch = con[uidx(i)]
-        c = chan[uidx(ch)]
-        want = np.int64(c.want)
+        a = arb[uidx(ch)]
+        want = np.int64(a.want)
         if want & (want - 1) == 0:
-            c.incon = 0
+            chan[uidx(ch)].incon = 0
             continue
         con[uidx(w)] = ch
         w += 1
-        cand = want & np.int64(c.rdy)  # the waiting VCs ready at the start of the cycle
-        if cand == 0:
-            continue
-        nv = np.int64(c.nvc)
-        r = np.int64(c.rr)
+        pick[uidx(npick)] = ch
+        npick += (want & np.int64(a.rdy)) != 0
+    for i in range(npick):
+        ch = pick[uidx(i)]
+        a = arb[uidx(ch)]
+        cand = np.int64(a.want) & np.int64(a.rdy)  # the waiting VCs ready at the start of the cycle
+        nv = np.int64(a.nvc)
+        r = np.int64(a.rr)
         rot = (cand >> r) | ((cand & ((np.int64(1) << r) - 1)) << (nv - r))  # VCs r.., then 0..r-1
         k = ctz(rot) + r
         if k >= nv:
             k -= nv
-        v = vc[uidx(c.base + k)]
+        v = vc[uidx(a.base + k)]
         if cfg.masks:
             wr.rec[uidx(v.worm)].C |= np.int64(1) << v.hop
         else:
             hop[uidx(v.worm * lw + v.hop + 1)].go = t
         k += 1
-        c.rr = k if k < nv else 0
+        a.rr = k if k < nv else 0
     sc.ncon = w
 
 
@@ -604,9 +617,9 @@ def _move(t, j, s, wk, x, L, M, ej, head, tail, cfg, net, vo, chan, msg, node, l
             _release(hop[s - np.uint64(1)].vc, vo, chan, node, hist.nch)
         if ej and j == L - 1:  # the ejection VC
             if tail:
-                c = chan[uidx(h.ch)]
-                nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
-                _deliver(h.vc, t, c, vo, node, msg, tags, sc, measuring)
+                a = lists.arb[uidx(h.ch)]
+                nsolo = _unwait(a, np.int64(h.vc) - a.base, lists, nsolo)
+                _deliver(h.vc, t, chan[uidx(h.ch)], vo, node, msg, tags, sc, measuring)
                 x.next = sc.wfree
                 sc.wfree = wk
                 return nsolo, npend, True
@@ -627,8 +640,8 @@ def _move(t, j, s, wk, x, L, M, ej, head, tail, cfg, net, vo, chan, msg, node, l
     if tail:  # the tail: this VC takes no more flits
         if CHECKS:
             assert j == x.t0
-        c = chan[uidx(h.ch)]
-        nsolo = _unwait(c, np.int64(h.vc) - c.base, lists, nsolo)
+        a = lists.arb[uidx(h.ch)]
+        nsolo = _unwait(a, np.int64(h.vc) - a.base, lists, nsolo)
         x.t0 = j + 1
     return nsolo, npend, False
 
@@ -687,6 +700,7 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit moved, the length of
     ``lists.solo``."""
     worms = lists.worms
+    arb = lists.arb
     hop = wr.hop
     pl = wr.pl
     B = np.int64(cfg.b)
@@ -749,26 +763,25 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         hops += popcount(body)
         if measuring:
             netflits += popcount(body & ~(ej << (L - 1)))
-        # the moves with consequences beyond the counts (:func:`_move`): hop 0's (its count ``n0``, kept); the
-        # tail's into hop t0 > 0 (the flits not yet past hop t0 - 1 are its buffer's, which the move empties); the
-        # header's into the head hop, an empty buffer with no hop past it (not the ejection VC: the PE takes it)
+        # the moves with consequences beyond the counts (:func:`_move`), as bits: a header's and a tail's.  Into
+        # hop 0, from its count ``n0`` (kept); into hop t0 > 0, the tail's if the move empties hop t0 - 1's buffer
+        # (the flits not yet past that hop are its buffer's); into the head hop, the header's if its buffer was
+        # empty (no hop is past it; not the ejection VC, whose PE takes the header)
         tl = (mv & (one << t0) & ~(left << 1)) if t0 > 0 else np.int64(0)
-        hd = mv & (one << (L - 1)) & ~held & ~(ej << (L - 1))
-        sp = (mv & one) | tl | hd
+        hd = mv & (one << (L - 1)) & ~held & ~(ej << (L - 1)) & ~one
+        m0 = mv & one  # (no test: it would mispredict)
+        h0 = hop[uidx(hb)]
+        n1 = np.int64(h0.n) + m0
+        h0.n = np.int32(n1)
+        hd |= m0 & np.int64(n1 == 1)
+        tl |= m0 & np.int64(n1 == M)
+        sp = tl | hd
         done = False
         while sp != 0:  # in any order: each has its own hop (a worm's events are one of each at most)
             j = ctz(sp)
             sp &= sp - 1
-            head = ((hd >> j) & 1) != 0
-            tail = ((tl >> j) & 1) != 0
-            if j == 0:
-                h0 = hop[uidx(hb)]
-                n1 = np.int64(h0.n) + 1
-                h0.n = np.int32(n1)
-                head = n1 == 1
-                tail = n1 == M
-            nsolo, npend, d = _move(t, j, uidx(hb + j), wk, x, L, M, ej, head, tail, cfg, net, vo, chan, msg, node,
-                                    lists, tags, hist, sc, wr, measuring, nsolo, npend)
+            nsolo, npend, d = _move(t, j, uidx(hb + j), wk, x, L, M, ej, ((hd >> j) & 1) != 0, ((tl >> j) & 1) != 0,
+                                    cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr, measuring, nsolo, npend)
             done |= d
         if done:
             continue
@@ -781,8 +794,8 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
                 j = ctz(flip)
                 flip &= flip - 1
                 h = hop[uidx(hb + j)]
-                c = chan[uidx(h.ch)]
-                c.rdy = np.int32(np.int64(c.rdy) ^ (one << (np.int64(h.vc) - c.base)))
+                a = arb[uidx(h.ch)]
+                a.rdy = np.int32(np.int64(a.rdy) ^ (one << (np.int64(h.vc) - a.base)))
         worms[uidx(kept)] = wk
         kept += 1
     sc.nworm = kept
@@ -862,12 +875,12 @@ def _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
                 h = hop[s]
                 if h.go == SOLO:
                     continue
-                c = chan[uidx(h.ch)]
-                bit = np.int64(1) << (np.int64(h.vc) - c.base)
-                rdy = np.int64(c.rdy) & ~bit
+                a = lists.arb[uidx(h.ch)]
+                bit = np.int64(1) << (np.int64(h.vc) - a.base)
+                rdy = np.int64(a.rdy) & ~bit
                 if _ready(np.int64(hop[s - np.uint64(1)].n), np.int64(h.n), np.int64(hop[s + np.uint64(1)].n), B):
                     rdy |= bit
-                c.rdy = np.int32(rdy)
+                a.rdy = np.int32(rdy)
         if anyready:
             worms[uidx(kept)] = wk
             kept += 1
@@ -959,7 +972,7 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
                     assert k >= x.t0
                     assert x.sleep == 0 or not _ready(up, n, out, cfg.b)  # a worm asleep has no hop ready
         assert held == c.busy
-        assert want == c.want
+        assert want == lists.arb[ch].want
         if want != 0:
             for j in range(c.nvc):
                 if (want >> j) & 1:
@@ -975,7 +988,7 @@ def _check(cfg, vc, vo, chan, lists, hist, sc, wr):
                         vj = np.int64(v.hop)
                         r = _ready(_count(vw, vj - 1, cfg, wr), _count(vw, vj, cfg, wr), _count(vw, vj + 1, cfg, wr),
                                    cfg.b)
-                        assert ((c.rdy >> j) & 1) == r
+                        assert ((lists.arb[ch].rdy >> j) & 1) == r
         if want & (want - 1) != 0:
             assert c.incon == 1
         if c.typ == CT_NET:
