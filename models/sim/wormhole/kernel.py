@@ -680,10 +680,14 @@ def _ready_word(pl, pb, K, B, t0, L, n0, M):
         p = pl[uidx(pb + k)]
         ne |= p
         full &= p if (B >> k) & 1 else ~p
-    up = ne << 1
-    if t0 == 0 and n0 < M:
-        up |= 1
+    return _ready_bits(ne, full, t0, L, n0, M)
+
+
+@njit(cache=CACHE, inline="always")
+def _ready_bits(ne, full, t0, L, n0, M):
+    """:func:`_ready_word` from the hops whose buffers hold a flit (``ne``) and those that hold ``B`` (``full``)."""
     one = np.int64(1)
+    up = (ne << 1) | np.int64((t0 == 0) & (n0 < M))
     return up & ~full & ((one << L) - 1) & ~((one << t0) - 1)
 
 
@@ -750,12 +754,14 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         borrow = dec & ~inc
         held = np.int64(0)  # the hops whose buffers held a flit before the moves
         left = np.int64(0)  # ... and after them
+        full = np.int64(-1)  # ... and those that hold B after them
         for k in range(K):
             p = pl[uidx(pb + k)]
             q = p ^ (carry | borrow)
             pl[uidx(pb + k)] = q
             held |= p
             left |= q
+            full &= q if (B >> k) & 1 else ~q
             carry &= p
             borrow &= ~p
         # a move across a network or ejection channel is a flit-hop (every hop but 0), a network VC's a network flit
@@ -789,7 +795,7 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         t1 = np.int64(x.t0)
         con = ((one << L) - 1) & ~((one << t1) - 1) & ~S
         if con != 0:
-            flip = (_ready_word(pl, pb, K, B, t1, L, np.int64(hop[uidx(hb)].n), M) ^ ready) & con
+            flip = (_ready_bits(left, full, t1, L, n1, M) ^ ready) & con
             while flip != 0:
                 j = ctz(flip)
                 flip &= flip - 1
