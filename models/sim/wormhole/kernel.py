@@ -794,14 +794,13 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         # the readiness bits of its contended VCs whose readiness the moves changed (the others' bits hold it)
         t1 = np.int64(x.t0)
         con = ((one << L) - 1) & ~((one << t1) - 1) & ~S
-        if con != 0:
-            flip = (_ready_bits(left, full, t1, L, n1, M) ^ ready) & con
-            while flip != 0:
-                j = ctz(flip)
-                flip &= flip - 1
-                h = hop[uidx(hb + j)]
-                a = arb[uidx(h.ch)]
-                a.rdy = np.int32(np.int64(a.rdy) ^ (one << (np.int64(h.vc) - a.base)))
+        flip = (_ready_bits(left, full, t1, L, n1, M) ^ ready) & con
+        while flip != 0:
+            j = ctz(flip)
+            flip &= flip - 1
+            h = hop[uidx(hb + j)]
+            a = arb[uidx(h.ch)]
+            a.rdy = np.int32(np.int64(a.rdy) ^ (one << (np.int64(h.vc) - a.base)))
         worms[uidx(kept)] = wk
         kept += 1
     sc.nworm = kept
