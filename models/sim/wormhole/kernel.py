@@ -21,8 +21,8 @@ node) sits in one cache line and is read by name (``vo[b].owner``):
     a flit, ``C``, the hops the arbitration chose in this cycle, and the occupancy planes ``pl`` (bit ``j`` of
     plane ``k``: bit ``k`` of the flits in hop ``j``'s buffer, ``n`` minus the next hop's ``n``), so that
     :func:`_advance` finds a worm's moves with a few word operations; it keeps only hop 0's ``n`` and the planes,
-    whose prefix sums give the others (:func:`_count`), and visits only the moves of a header, a tail or into
-    hop 0 (:func:`_move`).  A network whose paths do not fit a word
+    whose prefix sums give the others (:func:`_count`), and visits only the moves of a header or a tail
+    (:func:`_move`).  A network whose paths do not fit a word
     (:data:`.simulate.MASK_HOPS`) runs :func:`_advance_hops` instead, hop by hop, with each hop's ``n`` and ``go``
     (:data:`SOLO` or the cycle the arbitration chose it) for ``S`` and ``C`` and no planes: the same moves in
     the same cycles (tested on every golden case).  ``vc`` (:data:`VC`) maps a VC to its worm and hop.
@@ -307,9 +307,10 @@ def _wait(w, j, b, cfg, chan, vc, vo, wr, lists, sc):
 
 @njit(cache=CACHE, inline="always")
 def _unwait(a, k, lists, nsolo):
-    """The tail has entered VC ``k`` of the channel whose arbitration record is ``a`` (in this cycle: it moved, so its move set ``rr`` when it
-    contended): the VC waits no more.  A VC left alone is listed in ``lists.solo`` (it becomes :data:`SOLO`
-    after the traversal: in this cycle its channel has moved its flit).  The new length of that list."""
+    """The tail has entered VC ``k`` of the channel whose arbitration record is ``a`` (in this cycle: it moved, so
+    its move set ``rr`` when it contended): the VC waits no more.  A VC left alone is listed in ``lists.solo`` (it
+    becomes :data:`SOLO` after the traversal: in this cycle its channel has moved its flit).  The new length of
+    that list."""
     want = np.int64(a.want) & ~(np.int64(1) << k)
     a.want = np.int32(want)
     if want == 0:  # a lone VC's last move
@@ -696,12 +697,12 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass), a word at a time: a worm's
     hops that can take a flit (:func:`_ready_word`, from its occupancy planes at the start of the cycle) and are
     alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit; the planes take the
-    moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced), a popcount counts them, and only a header's,
-    a tail's and hop 0's are visited one by one (:func:`_move`), found from the planes; the readiness bits of its
-    contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at the start
-    of the cycle, :func:`_check`).  A delivered worm leaves the list; so does a worm none of whose hops was ready:
-    its counts did not change, so none will be until its header is granted a VC (:func:`_vc_allocation` wakes
-    it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit moved, the length of
+    moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced), a popcount counts them, and only a header's
+    and a tail's are visited one by one (:func:`_move`), found from the planes and hop 0's count; the readiness
+    bits of its contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at
+    the start of the cycle, :func:`_check`).  A delivered worm leaves the list; so does a worm none of whose hops
+    was ready: its counts did not change, so none will be until its header is granted a VC (:func:`_vc_allocation`
+    wakes it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit moved, the length of
     ``lists.solo``."""
     worms = lists.worms
     arb = lists.arb
