@@ -98,6 +98,23 @@ def test_the_hop_by_hop_traversal_gives_the_same_digits(name, monkeypatch):
     assert got == GOLDEN[name]
 
 
+@pytest.mark.parametrize("depth", [8, 16, 31])
+def test_deep_buffers_give_the_same_moves_in_both_traversals(depth, monkeypatch):
+    """The word traversal visits a constant four occupancy planes for buffers of fewer than 16 flits (the golden
+    cases' 1 to 4 leave planes unused), and as many as the depth needs from 16 on (here 5): the same run, hop by
+    hop, gives the same digits and channel loads."""
+    sim = importlib.import_module("models.sim.wormhole.simulate")
+    kw = dict(routing="duato", vcs=3, message_length=24, rate=0.012, buffer_depth=depth, seed=3, messages=3000,
+              warmup_messages=300)
+    got = []
+    for hops in (sim.MASK_HOPS, 0):
+        monkeypatch.setattr(sim, "MASK_HOPS", hops)
+        r = simulate(Torus((6, 6)), **kw)
+        got.append((r.latency, r.cycles, r.flit_hops, r.work["vc_visits"], r.channel_load.tolist()))
+    assert got[0] == got[1]
+    assert not r.saturated and r.latency > 24
+
+
 def test_a_network_whose_paths_do_not_fit_a_word_goes_hop_by_hop(monkeypatch):
     """A unidirectional ring of 70 nodes has paths of up to 71 VCs with the injection and ejection VCs: the
     hop-by-hop traversal; a ring of 60, the masks.  Both run to the end."""

@@ -141,6 +141,8 @@ WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4),
 #: for ``buffer_depth``): bit ``j`` of plane ``k`` is bit ``k`` of the flits in hop ``j``'s buffer (0 for the ejection
 #: VC, whose PE takes every flit); a cache line per worm
 NPL = 8
+#: the planes :func:`_advance` visits when ``buffer_depth`` fits them (below 16 flits)
+KFIX = 4
 #: one physical channel
 CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("busy", _i4), ("incon", _i4), ("src", _i4),
                  ("dst", _i4), ("sn0", _i4)], align=True)
@@ -197,8 +199,9 @@ Config = namedtuple("Config", [
 #: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs (the routing function,
 #: :func:`allowed`, reads a channel's first VC there); ``granted``: one entry, the VC :func:`_route` grants;
 #: ``arb`` (:data:`ARB`, NCH): the channels' arbitration state, apart from ``chan`` and dense (the worms' moves
-#: flip its ``rdy`` bits, the arbitration reads nothing else about a channel)
-Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted", "arb"])
+#: flip its ``rdy`` bits, the arbitration reads nothing else about a channel); ``flips`` (2 NV + 2, int64): the
+#: worms' readiness flips, listed by :func:`_advance` as (first hop slot, bits) and applied after its pass
+Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted", "arb", "flips"])
 #: the worms (:data:`WORM`, one per VC: a worm holds at least one), their hops (:data:`HOP`, ``cfg.lw`` slots
 #: per worm: worm ``w``'s hop ``j`` is ``hop[w * cfg.lw + j + 1]``; the slots before hop 0 and after the
 #: head stand for the PE or an empty next buffer, :func:`_ready`) and their occupancy planes (``pl``, :data:`NPL`)
@@ -693,23 +696,23 @@ def _ready_bits(ne, full, t0, L, n0, M):
 
 
 @njit(cache=CACHE, inline="always")
-def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
+def _advance(t, K, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass), a word at a time: a worm's
     hops that can take a flit (:func:`_ready_word`, from its occupancy planes at the start of the cycle) and are
     alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit; the planes take the
     moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced), a popcount counts them, and only a header's
     and a tail's are visited one by one (:func:`_move`), found from the planes and hop 0's count; the readiness
     bits of its contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at
-    the start of the cycle, :func:`_check`).  A delivered worm leaves the list; so does a worm none of whose hops
-    was ready: its counts did not change, so none will be until its header is granted a VC (:func:`_vc_allocation`
-    wakes it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit moved, the length of
-    ``lists.solo``."""
+    the start of the cycle, :func:`_check`), after the pass.  A delivered worm leaves the list; so does a worm none
+    of whose hops was ready: its counts did not change, so none will be until its header is granted a VC
+    (:func:`_vc_allocation` wakes it).  The same moves as :func:`_advance_hops`'s.  ``K``: the occupancy planes
+    visited, ``cfg.kb`` or more (the planes past ``cfg.kb`` stay 0).  ``(moved, solo)``: whether a flit moved, the
+    length of ``lists.solo``."""
     worms = lists.worms
     arb = lists.arb
     hop = wr.hop
     pl = wr.pl
     B = np.int64(cfg.b)
-    K = cfg.kb
     lw = cfg.lw
     npend = sc.npend
     measuring = sc.phase == MEASURE
@@ -723,6 +726,8 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     if CHECKS and t & 1:
         _reverse(worms, nw)
     kept = 0
+    flips = lists.flips
+    nflip = 0
     for i in range(nw):
         wk = np.int64(worms[uidx(i)])
         x = wr.rec[uidx(wk)]
@@ -792,18 +797,25 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
             done |= d
         if done:
             continue
-        # the readiness bits of its contended VCs whose readiness the moves changed (the others' bits hold it)
+        # the readiness bits of its contended VCs whose readiness the moves changed (the others' bits hold it),
+        # flipped after the pass (every worm listed, kept by advancing the length: a test would mispredict)
         t1 = np.int64(x.t0)
         con = ((one << L) - 1) & ~((one << t1) - 1) & ~S
         flip = (_ready_bits(left, full, t1, L, n1, M) ^ ready) & con
+        flips[uidx(2 * nflip)] = hb
+        flips[uidx(2 * nflip + 1)] = flip
+        nflip += flip != 0
+        worms[uidx(kept)] = wk
+        kept += 1
+    for i in range(nflip):
+        hb = flips[uidx(2 * i)]
+        flip = flips[uidx(2 * i + 1)]
         while flip != 0:
             j = ctz(flip)
             flip &= flip - 1
             h = hop[uidx(hb + j)]
             a = arb[uidx(h.ch)]
             a.rdy = np.int32(np.int64(a.rdy) ^ (one << (np.int64(h.vc) - a.base)))
-        worms[uidx(kept)] = wk
-        kept += 1
     sc.nworm = kept
     sc.npend = npend
     sc.vc_visits += visits
@@ -923,8 +935,10 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, wr):
     the header arrived, VC), and no result depends on the order of the work lists.  Whether a flit moved."""
     npend = sc.npend
     _arbitration(t, cfg, vc, chan, lists, wr, sc)
-    if cfg.masks:
-        moved, nsolo = _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
+    if cfg.masks and cfg.kb <= KFIX:  # a constant count of planes: the compiled step unrolls their loops
+        moved, nsolo = _advance(t, KFIX, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
+    elif cfg.masks:
+        moved, nsolo = _advance(t, cfg.kb, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
     else:
         moved, nsolo = _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
     for i in range(nsolo):
