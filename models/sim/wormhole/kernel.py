@@ -141,7 +141,8 @@ WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4),
 #: for ``buffer_depth``): bit ``j`` of plane ``k`` is bit ``k`` of the flits in hop ``j``'s buffer (0 for the ejection
 #: VC, whose PE takes every flit); a cache line per worm
 NPL = 8
-#: the planes :func:`_advance` visits when ``buffer_depth`` fits them (below 16 flits)
+#: the planes :func:`_advance` always visits, a constant count (the planes past ``cfg.kb`` stay 0), then the others
+#: (buffers of 16 flits or more)
 KFIX = 4
 #: one physical channel
 CHAN = np.dtype([("base", _i4), ("nvc", np.int16), ("typ", np.int16), ("busy", _i4), ("incon", _i4), ("src", _i4),
@@ -680,11 +681,29 @@ def _ready_word(pl, pb, K, B, t0, L, n0, M):
     fewer than ``B`` (its planes do not spell ``B``)."""
     ne = np.int64(0)
     full = np.int64(-1)
-    for k in range(K):
-        p = pl[uidx(pb + k)]
-        ne |= p
-        full &= p if (B >> k) & 1 else ~p
+    for k in range(KFIX):  # a constant count, which the compiler unrolls (the planes past ``cfg.kb`` are 0)
+        ne, full = _plane_read(pl[uidx(pb + k)], k, B, ne, full)
+    for k in range(KFIX, K):  # buffers of 16 flits or more
+        ne, full = _plane_read(pl[uidx(pb + k)], k, B, ne, full)
     return _ready_bits(ne, full, t0, L, n0, M)
+
+
+@njit(cache=CACHE, inline="always")
+def _plane_read(p, k, B, ne, full):
+    """Plane ``p`` (bit ``k`` of a worm's buffer occupancies) read into the hops whose buffers hold a flit (``ne``)
+    and those that may hold ``B`` (``full``)."""
+    return ne | p, full & (p if (B >> k) & 1 else ~p)
+
+
+@njit(cache=CACHE, inline="always")
+def _plane_add(pl, i, k, B, carry, borrow, held, left, full):
+    """Plane ``k`` of a worm's occupancies (``pl[i]``) takes the moves, bit-sliced: ``carry`` the hops one
+    larger, ``borrow`` one smaller, in this plane's bit; ``(carry, borrow)`` into the next plane and the hops whose
+    buffers held a flit before (``held``) and after (``left``) and may hold ``B`` after (``full``)."""
+    p = pl[i]
+    q = p ^ (carry | borrow)
+    pl[i] = q
+    return carry & p, borrow & ~p, held | p, left | q, full & (q if (B >> k) & 1 else ~q)
 
 
 @njit(cache=CACHE, inline="always")
@@ -696,7 +715,7 @@ def _ready_bits(ne, full, t0, L, n0, M):
 
 
 @njit(cache=CACHE, inline="always")
-def _advance(t, K, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
+def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass), a word at a time: a worm's
     hops that can take a flit (:func:`_ready_word`, from its occupancy planes at the start of the cycle) and are
     alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit; the planes take the
@@ -705,14 +724,14 @@ def _advance(t, K, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     bits of its contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at
     the start of the cycle, :func:`_check`), after the pass.  A delivered worm leaves the list; so does a worm none
     of whose hops was ready: its counts did not change, so none will be until its header is granted a VC
-    (:func:`_vc_allocation` wakes it).  The same moves as :func:`_advance_hops`'s.  ``K``: the occupancy planes
-    visited, ``cfg.kb`` or more (the planes past ``cfg.kb`` stay 0).  ``(moved, solo)``: whether a flit moved, the
-    length of ``lists.solo``."""
+    (:func:`_vc_allocation` wakes it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit
+    moved, the length of ``lists.solo``."""
     worms = lists.worms
     arb = lists.arb
     hop = wr.hop
     pl = wr.pl
     B = np.int64(cfg.b)
+    K = cfg.kb
     lw = cfg.lw
     npend = sc.npend
     measuring = sc.phase == MEASURE
@@ -761,15 +780,10 @@ def _advance(t, K, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         held = np.int64(0)  # the hops whose buffers held a flit before the moves
         left = np.int64(0)  # ... and after them
         full = np.int64(-1)  # ... and those that hold B after them
-        for k in range(K):
-            p = pl[uidx(pb + k)]
-            q = p ^ (carry | borrow)
-            pl[uidx(pb + k)] = q
-            held |= p
-            left |= q
-            full &= q if (B >> k) & 1 else ~q
-            carry &= p
-            borrow &= ~p
+        for k in range(KFIX):  # unrolled, as in :func:`_ready_word`
+            carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
+        for k in range(KFIX, K):
+            carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
         # a move across a network or ejection channel is a flit-hop (every hop but 0), a network VC's a network flit
         body = mv & ~one
         hops += popcount(body)
@@ -935,10 +949,8 @@ def _traversal(t, cfg, net, vc, vo, chan, msg, node, lists, tags, hist, sc, wr):
     the header arrived, VC), and no result depends on the order of the work lists.  Whether a flit moved."""
     npend = sc.npend
     _arbitration(t, cfg, vc, chan, lists, wr, sc)
-    if cfg.masks and cfg.kb <= KFIX:  # a constant count of planes: the compiled step unrolls their loops
-        moved, nsolo = _advance(t, KFIX, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
-    elif cfg.masks:
-        moved, nsolo = _advance(t, cfg.kb, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
+    if cfg.masks:
+        moved, nsolo = _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
     else:
         moved, nsolo = _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr)
     for i in range(nsolo):
