@@ -200,9 +200,10 @@ Config = namedtuple("Config", [
 #: ``vbase`` (NCH + 1, int32): ``chan[ch].base`` and, last, the number of VCs (the routing function,
 #: :func:`allowed`, reads a channel's first VC there); ``granted``: one entry, the VC :func:`_route` grants;
 #: ``arb`` (:data:`ARB`, NCH): the channels' arbitration state, apart from ``chan`` and dense (the worms' moves
-#: flip its ``rdy`` bits, the arbitration reads nothing else about a channel); ``flips`` (2 NV + 2, int64): the
-#: worms' readiness flips, listed by :func:`_advance` as (first hop slot, bits) and applied after its pass
-Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted", "arb", "flips"])
+#: flip its ``rdy`` bits, the arbitration reads nothing else about a channel); ``flips`` (2 NV + 2, int64) and
+#: ``moves`` (3 NV + 3, int64): what :func:`_advance` lists in its pass over the worms and does after it, the
+#: worms' readiness flips (first hop slot, bits) and their headers' and tails' moves (worm, header bits, tail bits)
+Lists = namedtuple("Lists", ["con", "worms", "solo", "pend", "qlist", "vbase", "granted", "arb", "flips", "moves"])
 #: the worms (:data:`WORM`, one per VC: a worm holds at least one), their hops (:data:`HOP`, ``cfg.lw`` slots
 #: per worm: worm ``w``'s hop ``j`` is ``hop[w * cfg.lw + j + 1]``; the slots before hop 0 and after the
 #: head stand for the PE or an empty next buffer, :func:`_ready`) and their occupancy planes (``pl``, :data:`NPL`)
@@ -722,7 +723,8 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced), a popcount counts them, and only a header's
     and a tail's are visited one by one (:func:`_move`), found from the planes and hop 0's count; the readiness
     bits of its contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at
-    the start of the cycle, :func:`_check`), after the pass.  A delivered worm leaves the list; so does a worm none
+    the start of the cycle, :func:`_check`).  The visits and the flips are listed in the pass and done after it
+    (no test per worm, which would mispredict): neither reads what the pass writes, nor the pass what they write.  A delivered worm leaves the list; so does a worm none
     of whose hops was ready: its counts did not change, so none will be until its header is granted a VC
     (:func:`_vc_allocation` wakes it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit
     moved, the length of ``lists.solo``."""
@@ -747,6 +749,8 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     kept = 0
     flips = lists.flips
     nflip = 0
+    moves = lists.moves
+    nmove = 0
     for i in range(nw):
         wk = np.int64(worms[uidx(i)])
         x = wr.rec[uidx(wk)]
@@ -801,19 +805,18 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         h0.n = np.int32(n1)
         hd |= m0 & np.int64(n1 == 1)
         tl |= m0 & np.int64(n1 == M)
-        sp = tl | hd
-        done = False
-        while sp != 0:  # in any order: each has its own hop (a worm's events are one of each at most)
-            j = ctz(sp)
-            sp &= sp - 1
-            nsolo, npend, d = _move(t, j, uidx(hb + j), wk, x, L, M, ej, ((hd >> j) & 1) != 0, ((tl >> j) & 1) != 0,
-                                    cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr, measuring, nsolo, npend)
-            done |= d
-        if done:
+        # visited after the pass (every worm listed, kept by advancing the length: a test would mispredict)
+        moves[uidx(3 * nmove)] = wk
+        moves[uidx(3 * nmove + 1)] = hd
+        moves[uidx(3 * nmove + 2)] = tl
+        nmove += (tl | hd) != 0
+        if CHECKS:
+            assert tl == 0 or tl == one << t0  # a tail moves into the first hop that waits for a flit
+        if ej & (tl >> (L - 1)):  # the tail reaches the ejection VC: the worm is delivered
             continue
         # the readiness bits of its contended VCs whose readiness the moves changed (the others' bits hold it),
-        # flipped after the pass (every worm listed, kept by advancing the length: a test would mispredict)
-        t1 = np.int64(x.t0)
+        # flipped after the pass (listed like the moves)
+        t1 = t0 + (tl != 0)  # the first hop that waits for a flit after the moves
         con = ((one << L) - 1) & ~((one << t1) - 1) & ~S
         flip = (_ready_bits(left, full, t1, L, n1, M) ^ ready) & con
         flips[uidx(2 * nflip)] = hb
@@ -821,6 +824,19 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         nflip += flip != 0
         worms[uidx(kept)] = wk
         kept += 1
+    for i in range(nmove):  # in any order: each has its own hop (a worm's events are one of each at most)
+        wk = moves[uidx(3 * i)]
+        hd = moves[uidx(3 * i + 1)]
+        tl = moves[uidx(3 * i + 2)]
+        x = wr.rec[uidx(wk)]
+        hb = wk * lw + 1
+        sp = hd | tl
+        while sp != 0:
+            j = ctz(sp)
+            sp &= sp - 1
+            nsolo, npend, _ = _move(t, j, uidx(hb + j), wk, x, np.int64(x.L), np.int64(x.len), np.int64(x.ej),
+                                    ((hd >> j) & 1) != 0, ((tl >> j) & 1) != 0, cfg, net, vo, chan, msg, node,
+                                    lists, tags, hist, sc, wr, measuring, nsolo, npend)
     for i in range(nflip):
         hb = flips[uidx(2 * i)]
         flip = flips[uidx(2 * i + 1)]

@@ -387,7 +387,7 @@ def _allocate(topology, p):
         lists=K.Lists(np.zeros(NCH, np.int32), np.zeros(NV, np.int32), np.zeros(NCH, np.int32),
                       np.zeros(NV, np.int32), np.zeros(N, np.int32),
                       np.append(chan["base"], NV).astype(np.int32), np.zeros(1, np.int32), arb,
-                      np.zeros(2 * NV + 2, np.int64)),
+                      np.zeros(2 * NV + 2, np.int64), np.zeros(3 * NV + 3, np.int64)),
         worms=worms,
         mm=mm, tags=steps.alloc_tags(tag_capacity(p, p.messages)),
         hist=K.Hist(nch, np.zeros(V + 1, np.float64), np.zeros(max(C, 1), np.int64)), sc=sc, rng=rng)
