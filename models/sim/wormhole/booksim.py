@@ -456,12 +456,12 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                    li=np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32),
                    lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
                    g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
-                   g_key=i64(NV, -1), g_touch=i32(NV), a_key=i64(NV, -1), a_touch=i32(NV))
+                   g_key=i64(NV, -1), g_touch=i32(NV + 1), a_key=i64(NV, -1), a_touch=i32(NV + 1))
     sw = K.SwAlloc(new=i32(NV), onlist=i8(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
                    in_n=np.zeros(NCH, np.int16), out_n=np.zeros(NCH, np.int16), og=i64(NCH, -1), ia=i64(NCH, -1),
-                   p_key=i64(NCH * (P + 1), -1),
-                   p_touch=i32(NCH * (P + 1)), og_touch=i32(NCH), ia_touch=i32(NCH), cand=np.zeros(NV, K.CAND),
-                   gl=i32(NV), cl=i32(NV))
+                   p_key=i64(NCH * (P + 1), -1),  # the touched lists: room for one past their arbiters (_offer)
+                   p_touch=i32(NCH * (P + 1) + 1), og_touch=i32(NCH + 1), ia_touch=i32(NCH + 1),
+                   cand=np.zeros(NV, K.CAND), gl=i32(NV), cl=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
                         onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),

@@ -262,6 +262,14 @@ def _sw_add(b, n, vs, sw):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
     ``sw.cand``, with what switch allocation needs from its row, and count it at its input and
     output channels (returns ``n + 1``)."""
+    return _sw_put(b, n, 1, vs, sw)
+
+
+@njit(cache=CACHE, inline="always")
+def _sw_put(b, n, add, vs, sw):
+    """:func:`_sw_add` if ``add`` is 1; if 0, the entry is written past the list's end and nothing is counted (no
+    test: it would mispredict; ``cand`` has a row per VC and the list holds input VCs only, and a VC's row always
+    names a channel as its output, 0 before its first).  Returns ``n + add``."""
     r = b * NVS
     cd = sw.cand[uidx(n)]
     cd.b = b
@@ -270,13 +278,13 @@ def _sw_add(b, n, vs, sw):
     och = vs[uidx(r + VS_OUTCH)]
     cd.ich = ich
     cd.och = och
-    sw.in_n[uidx(ich)] += 1
-    sw.out_n[uidx(och)] += 1
+    sw.in_n[uidx(ich)] += add
+    sw.out_n[uidx(och)] += add
     cd.ip = vs[uidx(r + VS_INPORT)]
     cd.op = vs[uidx(r + VS_OUTPORT)]
     cd.vi = vs[uidx(r + VS_IDX)]
     cd.drop = 0
-    return n + 1
+    return n + add
 
 
 # ----------------------------------------------------------------- BookSim's routing functions
@@ -335,19 +343,17 @@ def _offer(best, touched, n, slot, pos, ptr, size, who):
     request first in round-robin order from its pointer: ``best[slot]`` holds the smallest
     ``key << 32 | who`` so far (``key`` the distance from the pointer, distinct within an arbiter;
     -1: no request yet), and an arbiter's first request lists it in ``touched``, ``n`` entries so far
-    (returns the new count).  ``best[slot] & MASK`` is the winner."""
+    (returns the new count).  ``best[slot] & MASK`` is the winner.  No test (it would mispredict): ``touched``
+    is written at ``n`` whether or not the count advances (it has room for one entry past its arbiters)."""
     key = pos - ptr
     if key < 0:
         key += size
     pk = (np.int64(key) << 32) | who
     x = best[uidx(slot)]
-    if x < 0:
-        best[uidx(slot)] = pk
-        touched[uidx(n)] = slot
-        return n + 1
-    if pk < x:
-        best[uidx(slot)] = pk
-    return n
+    first = x < 0
+    best[uidx(slot)] = pk if first | (pk < x) else x
+    touched[uidx(n)] = slot
+    return n + first
 
 
 @njit(cache=CACHE, inline="always")
@@ -422,11 +428,11 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 va.onlist[uidx(b)] = 1
                 va.pend[uidx(nvca)] = b
                 nvca += 1
-        elif s == ST_ACTIVE and c == 0 and sw.onlist[uidx(b)] == 0 and vs[uidx(b * NVS + VS_OCCO)] < B:
-            # front flit of an active VC with a credit: switch allocation now (without a
-            # credit, the credit puts it on the list)
-            sw.onlist[uidx(b)] = 1
-            nsw = _sw_add(b, nsw, vs, sw)
+        # front flit of an active VC with a credit: switch allocation now (without a credit, the credit puts it
+        # on the list)
+        add = np.int64((s == ST_ACTIVE) & (c == 0) & (sw.onlist[uidx(b)] == 0) & (vs[uidx(b * NVS + VS_OCCO)] < B))
+        sw.onlist[uidx(b)] |= np.int8(add)
+        nsw = _sw_put(b, nsw, add, vs, sw)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
