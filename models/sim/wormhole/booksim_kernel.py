@@ -726,18 +726,15 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
     # flit and a credit left: not ``drop``; every entry copied, kept by advancing ``w``: a test would
     # mispredict; the flag in the entry, not ``sw.onlist``, so that ``w`` waits on no load), then the
-    # VCs given an output VC in this cycle's (D); the channels' request counts follow
+    # VCs given an output VC in this cycle's (D); the channels' request counts follow (a dropped entry's in
+    # :func:`_send`)
     w = 0
     for i in range(ncand):
         cd = cand[uidx(i)]
         keep = 1 - cd.drop  # read before the entry is copied: a read after it would wait for the copy
-        ich = cd.ich
-        och = cd.och
         if CHECKS:
             assert keep == sw.onlist[uidx(cd.b)]
         cand[uidx(w)] = cd
-        sw.in_n[uidx(ich)] -= 1 - keep
-        sw.out_n[uidx(och)] -= 1 - keep
         w += keep
     for j in range(nnew):
         b = sw.new[uidx(j)]
@@ -824,6 +821,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         off = np.int8(tail | (c == 0) | (occo >= B))
         sw.onlist[uidx(b)] = 1 - off
         cand[uidx(i)].drop = off
+        sw.in_n[uidx(ich)] -= off  # the channels' request counts for t + 1
+        sw.out_n[uidx(och)] -= off
         if tail:
             if c == 0:
                 vs[uidx(r + VS_ST)] = ST_IDLE
