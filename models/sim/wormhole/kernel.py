@@ -724,10 +724,10 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     and a tail's are visited one by one (:func:`_move`), found from the planes and hop 0's count; the readiness
     bits of its contended VCs whose readiness the moves changed flip (a contended VC's bit holds its readiness at
     the start of the cycle, :func:`_check`).  The visits and the flips are listed in the pass and done after it
-    (no test per worm, which would mispredict): neither reads what the pass writes, nor the pass what they write.  A delivered worm leaves the list; so does a worm none
-    of whose hops was ready: its counts did not change, so none will be until its header is granted a VC
-    (:func:`_vc_allocation` wakes it).  The same moves as :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit
-    moved, the length of ``lists.solo``."""
+    (no test per worm, which would mispredict): neither reads what the pass writes, nor the pass what they write.
+    A delivered worm leaves the list; so does a worm none of whose hops was ready: its counts did not change, so
+    none will be until its header is granted a VC (:func:`_vc_allocation` wakes it).  The same moves as
+    :func:`_advance_hops`'s.  ``(moved, solo)``: whether a flit moved, the length of ``lists.solo``."""
     worms = lists.worms
     arb = lists.arb
     hop = wr.hop
