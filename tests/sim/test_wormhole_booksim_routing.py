@@ -145,7 +145,7 @@ def test_vc_half_occupancy_per_channel_equals_closed_form(rule, tie):
                                  **_ENGINE_DEFAULTS)
     vf = channel_vc_flits(s)
     # the per-VC split of the channel counts (a flit counted on arrival, 3 cycles after its send)
-    assert vf.sum(axis=1) == pytest.approx(s.sw.chout["flits"][:s.C], abs=3)
+    assert vf.sum(axis=1) == pytest.approx(s.sw.ch["flits"][:s.C], abs=3)
     shares = _ring_shares(topo, vf, V)
     for direction in (+1, -1):
         up, tot = shares[direction]

@@ -457,18 +457,18 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                    lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
                    g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
                    g_key=i64(NV, -1), g_touch=i32(NV + 1), a_key=i64(NV, -1), a_touch=i32(NV + 1))
-    sw = K.SwAlloc(new=i32(NV), onlist=i8(NV), chin=np.zeros(NCH, K.CH_IN), chout=np.zeros(NCH, K.CH_OUT),
-                   in_n=np.zeros(NCH, np.int16), out_n=np.zeros(NCH, np.int16), og=i64(NCH, -1), ia=i64(NCH, -1),
+    sw = K.SwAlloc(new=i32(NV), ch=np.zeros(NCH, K.CH), og=i64(NCH, -1), ia=i64(NCH, -1),
                    p_key=i64(NCH * (P + 1), -1),  # the touched lists: room for one past their arbiters (_offer)
                    p_touch=i32(NCH * (P + 1) + 1), og_touch=i32(NCH + 1), ia_touch=i32(NCH + 1),
-                   cand=np.zeros(NV, K.CAND), gl=i32(NV), cl=i32(NV))
+                   cand=i32(NV), gl=i32(NV), cl=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
                         onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),
                  state=i32(mcap), next=np.arange(1, mcap + 1, dtype=np.int32), tie=i64(mcap))
     msg.next[-1] = -1
     ev = K.Events(flit=i64(K.NSLOT * NCH + 1), nflit=i64(K.NSLOT), eflit=i64(K.NSLOT * NCH + 1), neflit=i64(K.NSLOT),
-                  credit=i64(K.NSLOT * NCH + 1), ncredit=i64(K.NSLOT))
+                  credit=i64(K.NSLOT * NCH + 1), ncredit=i64(K.NSLOT), ucredit=i64(K.NSLOT * NCH + 1),
+                  nucredit=i64(K.NSLOT))
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
     hist.nch[0] = C
     return types.SimpleNamespace(chans=chans, vcs=vcs, va=va, sw=sw, sources=sources, msg=msg, ev=ev,
@@ -599,7 +599,7 @@ def _deadlock(topology, s) -> DeadlockError:
 def simulate_booksim(topology, **kw):
     """:func:`models.sim.wormhole.simulate` with ``router='booksim'`` (same keywords, same result)."""
     s = _engine(topology, **kw)
-    return summarise(s.p, s.sc, s.status, s.tags, hist_acc=s.hist.acc, channel_flits=s.sw.chout["flits"][:s.C],
+    return summarise(s.p, s.sc, s.status, s.tags, hist_acc=s.hist.acc, channel_flits=s.sw.ch["flits"][:s.C],
                      params=run_params(topology, s.p, "booksim", wait_for_tail_credit=s.p.wtc,
                                        vc_partition=s.p.vc_partition), wall=s.wall,
                      work=dict(vc_alloc_requests="va_requests", sw_alloc_requests="sw_requests",

@@ -27,16 +27,15 @@ and one record of scalars:
     tail's credit: ``wait_for_tail_credit``).
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
-``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (records :data:`CAND`: every
-    active VC with a flit at its front and a credit, with what allocation reads from its row),
-    per channel its iSLIP pointers in the records ``chin`` (:data:`CH_IN`, by input channel) and
-    ``chout`` (:data:`CH_OUT`, by output channel) and its requests this cycle, and its scratch.
+``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC with a
+    flit at its front and a credit; allocation reads the rest from the VC's row), per channel its
+    iSLIP pointers and requests this cycle in the records ``ch`` (:data:`CH`), and its scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
     the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
     with a newly queued message (``qlist``) and the active sources (``act``).
 ``msg``     (:data:`Msgs`) per message slot (``next`` threads the free list and the source queues).
 ``ev``      (:data:`Events`) the event ring, :data:`NSLOT` slots of flits entering a buffer or a
-    terminal and of credits.
+    terminal and of credits (for a VC held when its flit left it, and for one not held).
 ``tags``    (:data:`.steps.Tags`) per measured message: latency, network latency, source wait,
     hops, done flag.
 ``hist``    (:data:`Hist`) network channels by number of busy VCs, its time integral, busy VCs
@@ -113,16 +112,20 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # input VC holds it, OWN the input VC holding it (-1: none), NMSG the messages holding it (granted
 # it and their tail not yet out of its buffer; more than one when a message follows a tail into the
 # buffer: the VC-busy histogram), NFL the flits that entered its buffer while measuring (network
-# VCs: the per-VC split of ``chout.flits``, 3 cycles later: counted where the row is written anyway).  Field offsets into an int32 array rather than a structured
-# dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
+# VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is written anyway).  And
+# ONSW: 1 while the VC is on the switch list ``sw.cand`` (or in ``sw.new``, given an output VC in this
+# cycle), the flag the list's rebuild keeps an entry by.  Field offsets into an int32 array rather than
+# a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
 (VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
- VS_IDX, VS_INPORT, VS_NMSG, VS_NFL) = range(15)
+ VS_IDX, VS_INPORT, VS_NMSG, VS_NFL, VS_ONSW) = range(16)
 NVS = 16
-#: per channel, its input side in switch allocation: iSLIP accept pointer ``a``, VC round-robin offset
-#: ``rr`` (small integers: the records of a whole network fit in the L1 cache)
-CH_IN = np.dtype([("a", np.int16), ("rr", np.int16)], align=True)
-#: per channel, its output side: iSLIP grant pointer, flits sent in the window
-CH_OUT = np.dtype([("g", np.int16), ("flits", _i4)], align=True)
+#: per channel, in switch allocation (16 bytes: one array for all of it, so the loop keeps one more
+#: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
+#: ``rr`` and its requests ``nin`` (the switch list's entries with this input channel, counted as
+#: entries join and leave it); as an output channel, its iSLIP grant pointer ``g``, its requests
+#: ``nout`` and the flits sent on it in the window ``flits``
+CH = np.dtype([("a", np.int16), ("rr", np.int16), ("g", np.int16), ("nin", np.int16), ("nout", np.int16),
+               ("flits", _i4)], align=True)
 
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, in the system / network,
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
@@ -173,22 +176,15 @@ Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
 #: ``g_touch``) and accept per input (``a_key``, ``a_touch``)
 VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b", "req_o", "rq", "g_key",
                                  "g_touch", "a_key", "a_touch"])
-#: the switch allocator: the switch list ``cand`` (:data:`CAND` records: the candidates of the next
-#: switch allocation; a VC on it, or in ``new``, the VCs given an output VC in this cycle, has
-#: ``onlist`` set), per channel ``chin`` / ``chout`` and the requests per input / output channel
-#: ``in_n`` / ``out_n`` (the entries of the list with that channel, counted as entries join and leave it);
-#: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input
-#: channel its grant / accept ``og`` / ``ia`` (packed records, -1: none) and the channels with one
-#: (``og_touch``, ``ia_touch``), the winners ``gl`` (candidate numbers) and the candidates contested at their
-#: input or output channel ``cl`` (the ones that go through iSLIP)
-SwAlloc = namedtuple("SwAlloc", ["new", "onlist", "cand", "chin", "chout", "in_n", "out_n", "og", "ia", "p_key",
-                                 "p_touch", "og_touch", "ia_touch", "gl", "cl"])
-#: one switch-allocation candidate (32 bytes): the input VC ``b``, its output VC ``o``, input / output
-#: channels and ports, the VC's index in its channel (copied from the VC's row once, so that the
-#: arbitration and the grants read one record per candidate, through one array), and ``drop`` (1: a
-#: grant took it off the list, set by :func:`_send` for the list's rebuild)
-CAND = np.dtype({"names": ["b", "o", "ich", "och", "ip", "op", "vi", "drop"], "formats": [_i4] * 8,
-                 "offsets": [0, 4, 8, 12, 16, 20, 24, 28], "itemsize": 32})
+#: the switch allocator: the switch list ``cand`` (the input VCs bidding in the next switch allocation;
+#: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the
+#: per-channel records ``ch`` (:data:`CH`); scratch: the best VC per (input channel, output port)
+#: ``p_key`` / ``p_touch``, per output / input channel its grant / accept ``og`` / ``ia`` (packed
+#: records, -1: none) and the channels with one (``og_touch``, ``ia_touch``), the winners ``gl`` (VCs)
+#: and the candidates contested at their input or output channel ``cl`` (indices into ``cand``: the
+#: ones that go through iSLIP)
+SwAlloc = namedtuple("SwAlloc", ["new", "cand", "ch", "og", "ia", "p_key", "p_touch", "og_touch", "ia_touch", "gl",
+                                 "cl"])
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
 #: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
@@ -200,8 +196,11 @@ Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act"
 Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
 #: the event ring, ``NSLOT * NCH`` entries per kind (and one past the end: a full slot's branch-free
 #: write): flits ``(fl << 32) | b`` entering an input buffer (``flit``, counts ``nflit`` per slot) or
-#: a terminal (``eflit``, ``neflit``), credits ``(holder + 1) << 32 | b`` (``credit``, ``ncredit``)
-Events = namedtuple("Events", ["flit", "nflit", "eflit", "neflit", "credit", "ncredit"])
+#: a terminal (``eflit``, ``neflit``), credits ``(holder + 1) << 32 | b`` for a VC an input VC held
+#: when the flit left it (``credit``, ``ncredit``; the terminal's credits too) and for one no input VC
+#: held (``ucredit``, ``nucredit``: an injection VC, or a VC whose holder's tail has left: two lists, so
+#: that neither loop tests which kind an entry is)
+Events = namedtuple("Events", ["flit", "nflit", "eflit", "neflit", "credit", "ncredit", "ucredit", "nucredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -260,8 +259,7 @@ def _hold(b, d, vs, injb, c_nbusy, nch):
 @njit(cache=CACHE, inline="always")
 def _sw_add(b, n, vs, sw):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
-    ``sw.cand``, with what switch allocation needs from its row, and count it at its input and
-    output channels (returns ``n + 1``)."""
+    ``sw.cand`` and count it at its input and output channels (returns ``n + 1``)."""
     return _sw_put(b, n, 1, vs, sw)
 
 
@@ -271,19 +269,9 @@ def _sw_put(b, n, add, vs, sw):
     test: it would mispredict; ``cand`` has a row per VC and the list holds input VCs only, and a VC's row always
     names a channel as its output, 0 before its first).  Returns ``n + add``."""
     r = b * NVS
-    cd = sw.cand[uidx(n)]
-    cd.b = b
-    cd.o = vs[uidx(r + VS_OUT)]
-    ich = vs[uidx(r + VS_CHAN)]
-    och = vs[uidx(r + VS_OUTCH)]
-    cd.ich = ich
-    cd.och = och
-    sw.in_n[uidx(ich)] += add
-    sw.out_n[uidx(och)] += add
-    cd.ip = vs[uidx(r + VS_INPORT)]
-    cd.op = vs[uidx(r + VS_OUTPORT)]
-    cd.vi = vs[uidx(r + VS_IDX)]
-    cd.drop = 0
+    sw.cand[uidx(n)] = b
+    sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += add
+    sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += add
     return n + add
 
 
@@ -377,7 +365,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     nfl = 1 if measuring else 0
     slot = t & (NSLOT - 1)
     s0 = slot * NCH
-    for i in range(ev.ncredit[uidx(slot)]):
+    for i in range(ev.ncredit[uidx(slot)]):  # credits for a VC held when the flit left it
         e = ev.credit[uidx(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
         b = e & MASK
         ow = (e >> 32) - 1
@@ -385,23 +373,12 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         # active VC holds its output VC until its tail is sent: ST == ST_ACTIVE and OUT == b), else in b's
         if ow < 0 or vs[uidx(ow * NVS + VS_ST)] != ST_ACTIVE or vs[uidx(ow * NVS + VS_OUT)] != b:
             ow = vs[uidx(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
-        if ow >= 0:
-            r = ow * NVS
-            vs[uidx(r + VS_OCCO)] -= 1
-            if CHECKS:
-                assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
-            if sw.onlist[uidx(ow)] == 0 and vs[uidx(r + VS_CNT)] > 0:  # it slept for lack of this credit
-                sw.onlist[uidx(ow)] = 1
-                nsw = _sw_add(ow, nsw, vs, sw)
-        else:
-            oc = vs[uidx(b * NVS + VS_OCC)] - 1
-            vs[uidx(b * NVS + VS_OCC)] = oc
-            if CHECKS:
-                assert oc >= 0
-            if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
-                vcs.tsent[uidx(b)] = 0
-                vcs.inuse[uidx(b)] = 0
+        nsw = _credit(b, ow, cfg, vcs, sw, nsw)
     ev.ncredit[uidx(slot)] = 0
+    for i in range(ev.nucredit[uidx(slot)]):  # credits for a VC no input VC held when the flit left it
+        b = ev.ucredit[uidx(s0 + i)] & MASK
+        nsw = _credit(b, vs[uidx(b * NVS + VS_OWN)], cfg, vcs, sw, nsw)
+    ev.nucredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
         b = e & MASK
@@ -430,8 +407,9 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 nvca += 1
         # front flit of an active VC with a credit: switch allocation now (without a credit, the credit puts it
         # on the list)
-        add = np.int64((s == ST_ACTIVE) & (c == 0) & (sw.onlist[uidx(b)] == 0) & (vs[uidx(b * NVS + VS_OCCO)] < B))
-        sw.onlist[uidx(b)] |= np.int8(add)
+        r = b * NVS
+        add = np.int64((s == ST_ACTIVE) & (c == 0) & (vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_OCCO)] < B))
+        vs[uidx(r + VS_ONSW)] |= np.int32(add)
         nsw = _sw_put(b, nsw, add, vs, sw)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
@@ -449,6 +427,30 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 batches.msgs[uidx(bi)] += 1
     ev.neflit[uidx(slot)] = 0
     return nvca, nsw
+
+
+@njit(cache=CACHE, inline="always")
+def _credit(b, ow, cfg, vcs, sw, nsw):
+    """A credit for VC ``b``, held by input VC ``ow`` (-1: none).  Returns the switch list's length."""
+    vs = vcs.vs
+    if ow >= 0:
+        r = ow * NVS
+        vs[uidx(r + VS_OCCO)] -= 1
+        if CHECKS:
+            assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
+        # it slept for lack of this credit (no test: it would mispredict)
+        wake = np.int64((vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_CNT)] > 0))
+        vs[uidx(r + VS_ONSW)] |= np.int32(wake)
+        nsw = _sw_put(ow, nsw, wake, vs, sw)
+    else:
+        oc = vs[uidx(b * NVS + VS_OCC)] - 1
+        vs[uidx(b * NVS + VS_OCC)] = oc
+        if CHECKS:
+            assert oc >= 0
+        if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
+            vcs.tsent[uidx(b)] = 0
+            vcs.inuse[uidx(b)] = 0
+    return nsw
 
 
 @njit(cache=CACHE, inline="always")
@@ -634,7 +636,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         vs[uidx(r + VS_OUTPORT)] = chans.outport[uidx(och)]
         vs[uidx(r + VS_ST)] = ST_ACTIVE
         # switch allocation from t + 1: on the list after this cycle's (E)
-        sw.onlist[uidx(b)] = 1
+        vs[uidx(r + VS_ONSW)] = 1
         sw.new[uidx(nnew)] = b
         nnew += 1
         if o < injb:  # a network hop
@@ -654,11 +656,12 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
 
 
 @njit(cache=CACHE, inline="always")
-def _check_counts(sw, ncand, d):
+def _check_counts(sw, vs, ncand, d):
     """CHECKS only: add ``d`` to the request counts of each entry's input and output channel."""
     for i in range(ncand):
-        sw.in_n[uidx(sw.cand[uidx(i)].ich)] += d
-        sw.out_n[uidx(sw.cand[uidx(i)].och)] += d
+        r = sw.cand[uidx(i)] * NVS
+        sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += d
+        sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += d
 
 
 @njit(cache=CACHE, inline="always")
@@ -667,6 +670,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
     winner's flit leaves its buffer (:func:`_send`).  Returns the lengths of the switch and
     VC-allocation lists and the number of flits sent."""
+    vs = vcs.vs
     cand = sw.cand
     NPORT = cfg.p + 1
     V = cfg.v
@@ -678,70 +682,69 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # and the grant / accept phases.
     ncand = nsw
     if CHECKS:  # the requests per input / output channel (kept as the list changes) are the list's
-        _check_counts(sw, ncand, -1)
-        for k in range(sw.in_n.size):
-            assert sw.in_n[k] == 0 and sw.out_n[k] == 0
-        _check_counts(sw, ncand, 1)
+        _check_counts(sw, vcs.vs, ncand, -1)
+        for k in range(sw.ch.size):
+            assert sw.ch[k].nin == 0 and sw.ch[k].nout == 0
+        _check_counts(sw, vcs.vs, ncand, 1)
     sc.sw_requests += ncand
-    # gl holds the winners' candidate numbers (indices into cand)
+    # gl holds the winners (VCs), cl the contested candidates (indices into cand)
     # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
     ngr = 0
     nct = 0
     for i in range(ncand):
-        solo = (sw.in_n[uidx(cand[uidx(i)].ich)] == 1) & (sw.out_n[uidx(cand[uidx(i)].och)] == 1)
-        sw.gl[uidx(ngr)] = i
+        b = cand[uidx(i)]
+        r = b * NVS
+        solo = (sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin == 1) & (sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout == 1)
+        sw.gl[uidx(ngr)] = b
         sw.cl[uidx(nct)] = i
         ngr += solo
         nct += 1 - solo
     npr = 0
     for j in range(nct):  # per (input port, output port), the VC first in round-robin order from the port's offset
         i = sw.cl[uidx(j)]
-        ich = cand[uidx(i)].ich
-        npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + cand[uidx(i)].op, cand[uidx(i)].vi,
-                     sw.chin[uidx(ich)].rr, V, i)
+        r = cand[uidx(i)] * NVS
+        ich = vs[uidx(r + VS_CHAN)]
+        npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + vs[uidx(r + VS_OUTPORT)], vs[uidx(r + VS_IDX)],
+                     sw.ch[uidx(ich)].rr, V, i)
     if npr > 0:
         nog = 0
         for j in range(npr):  # grant: each output port takes the input port first from its pointer
             pr = sw.p_touch[uidx(j)]
-            i = sw.p_key[uidx(pr)] & MASK
-            och = cand[uidx(i)].och
-            nog = _offer(sw.og, sw.og_touch, nog, och, cand[uidx(i)].ip, sw.chout[uidx(och)].g, NPORT, pr)
+            r = cand[uidx(sw.p_key[uidx(pr)] & MASK)] * NVS
+            och = vs[uidx(r + VS_OUTCH)]
+            nog = _offer(sw.og, sw.og_touch, nog, och, vs[uidx(r + VS_INPORT)], sw.ch[uidx(och)].g, NPORT, pr)
         nia = 0
         for j in range(nog):  # accept: each input port takes the granting output first from its pointer
             och = sw.og_touch[uidx(j)]
             pr = sw.og[uidx(och)] & MASK
             sw.og[uidx(och)] = -1
-            i = sw.p_key[uidx(pr)] & MASK
-            ich = cand[uidx(i)].ich
-            nia = _offer(sw.ia, sw.ia_touch, nia, ich, cand[uidx(i)].op, sw.chin[uidx(ich)].a, NPORT, pr)
+            r = cand[uidx(sw.p_key[uidx(pr)] & MASK)] * NVS
+            ich = vs[uidx(r + VS_CHAN)]
+            nia = _offer(sw.ia, sw.ia_touch, nia, ich, vs[uidx(r + VS_OUTPORT)], sw.ch[uidx(ich)].a, NPORT, pr)
         for j in range(nia):
             ich = sw.ia_touch[uidx(j)]
             pr = sw.ia[uidx(ich)] & MASK
             sw.ia[uidx(ich)] = -1
-            sw.gl[uidx(ngr)] = sw.p_key[uidx(pr)] & MASK
+            sw.gl[uidx(ngr)] = cand[uidx(sw.p_key[uidx(pr)] & MASK)]
             ngr += 1
         for j in range(npr):
             sw.p_key[uidx(sw.p_touch[uidx(j)])] = -1
     nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
-    # flit and a credit left: not ``drop``; every entry copied, kept by advancing ``w``: a test would
-    # mispredict; the flag in the entry, not ``sw.onlist``, so that ``w`` waits on no load), then the
-    # VCs given an output VC in this cycle's (D); the channels' request counts follow (a dropped entry's in
-    # :func:`_send`)
+    # flit and a credit left: ONSW still set; every entry copied, kept by advancing ``w``: a test would
+    # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request counts
+    # follow (a dropped entry's in :func:`_send`)
     w = 0
     for i in range(ncand):
-        cd = cand[uidx(i)]
-        keep = 1 - cd.drop  # read before the entry is copied: a read after it would wait for the copy
-        if CHECKS:
-            assert keep == sw.onlist[uidx(cd.b)]
-        cand[uidx(w)] = cd
-        w += keep
+        b = cand[uidx(i)]
+        cand[uidx(w)] = b
+        w += vs[uidx(b * NVS + VS_ONSW)]
     for j in range(nnew):
         b = sw.new[uidx(j)]
         if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
             w = _sw_add(b, w, vcs.vs, sw)
         else:  # no credit yet: the credit puts it on the list
-            sw.onlist[uidx(b)] = 0
+            vcs.vs[uidx(b * NVS + VS_ONSW)] = 0
     return w, nvca, ngr
 
 
@@ -767,19 +770,19 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     fb3 = sl3 * NCH
     cb5 = sl5 * NCH
     cn2 = ev.ncredit[uidx(sl2)]
+    un2 = ev.nucredit[uidx(sl2)]
     fn3 = ev.nflit[uidx(sl3)]
     fe3 = ev.neflit[uidx(sl3)]
     cn5 = ev.ncredit[uidx(sl5)]
     for j in range(ngr):
-        i = sw.gl[uidx(j)]
-        b = cand[uidx(i)].b
-        o = cand[uidx(i)].o
-        ich = cand[uidx(i)].ich
-        och = cand[uidx(i)].och
+        b = sw.gl[uidx(j)]
         r = b * NVS
-        sw.chout[uidx(och)].g = _next(cand[uidx(i)].ip, NPORT)
-        sw.chin[uidx(ich)].a = _next(cand[uidx(i)].op, NPORT)
-        sw.chin[uidx(ich)].rr = _next(cand[uidx(i)].vi, cfg.v)
+        o = vs[uidx(r + VS_OUT)]
+        ich = vs[uidx(r + VS_CHAN)]
+        och = vs[uidx(r + VS_OUTCH)]
+        sw.ch[uidx(och)].g = _next(vs[uidx(r + VS_INPORT)], NPORT)
+        sw.ch[uidx(ich)].a = _next(vs[uidx(r + VS_OUTPORT)], NPORT)
+        sw.ch[uidx(ich)].rr = _next(vs[uidx(r + VS_IDX)], cfg.v)
         # the front flit leaves b
         h = vs[uidx(r + VS_HEAD)]
         fl = vcs.buf[uidx(b * B + h)]
@@ -799,9 +802,15 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
             else:
                 vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
             _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
-        # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival)
-        ev.credit[uidx(cb2 + cn2)] = (np.int64(vs[uidx(r + VS_OWN)] + 1) << 32) | b
-        cn2 += 1
+        # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival), on the list of
+        # credits for a held VC or on that for an unheld one (written to both, kept in one: a test would mispredict)
+        ow = vs[uidx(r + VS_OWN)]
+        ce = (np.int64(ow + 1) << 32) | b
+        held = np.int64(ow >= 0)
+        ev.credit[uidx(cb2 + cn2)] = ce
+        ev.ucredit[uidx(cb2 + un2)] = ce
+        cn2 += held
+        un2 += 1 - held
         # the flit reaches the next buffer (or the terminal: ``ej``) at t + 3, and the terminal returns
         # the credit when it reads the flit (each event written to both lists, kept in one by advancing
         # its length: a test would mispredict; the rings have room for the one entry past a full slot)
@@ -815,14 +824,13 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         cn5 += ej
         nw = (1 - ej) & measuring
         netw += nw
-        sw.chout[uidx(och)].flits += nw
+        sw.ch[uidx(och)].flits += nw
         # off the switch list after its tail, or with nothing more to send, or without a credit
-        # (flagged in its entry for the list's rebuild; no test: it would mispredict)
+        # (ONSW cleared for the list's rebuild; no test: it would mispredict)
         off = np.int8(tail | (c == 0) | (occo >= B))
-        sw.onlist[uidx(b)] = 1 - off
-        cand[uidx(i)].drop = off
-        sw.in_n[uidx(ich)] -= off  # the channels' request counts for t + 1
-        sw.out_n[uidx(och)] -= off
+        vs[uidx(r + VS_ONSW)] = 1 - off
+        sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
+        sw.ch[uidx(och)].nout -= off
         if tail:
             if c == 0:
                 vs[uidx(r + VS_ST)] = ST_IDLE
@@ -834,6 +842,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
                     va.pend[uidx(nvca)] = b
                     nvca += 1
     ev.ncredit[uidx(sl2)] = cn2
+    ev.nucredit[uidx(sl2)] = un2
     ev.nflit[uidx(sl3)] = fn3
     ev.neflit[uidx(sl3)] = fe3
     ev.ncredit[uidx(sl5)] = cn5
@@ -877,11 +886,12 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     Every array index in the loop is written ``a[uidx(i)]`` (unsigned): numba emits a
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
     indices are never negative; without these tests the loop runs about a quarter faster.
-    The switch allocator's candidates keep their output VC, input / output channels, ports and
-    VC index in the records ``cand``, so that the arbitration reads no VC row (a grant reads and
-    writes the winner's).  Everything per VC that the loop reads or writes on a flit's path is in
-    the VC's row of ``vs``: with fewer arrays, the compiled loop keeps more of their addresses in
-    registers.
+    Everything per VC that the loop reads or writes on a flit's path is in the VC's row of ``vs``,
+    its switch-list flag included, and everything per channel in its record of ``sw.ch``: with fewer
+    arrays, the compiled loop keeps more of their addresses in registers.  The switch list holds VC
+    numbers, and the arbitration reads the rest from their rows: an entry is one word to write when
+    a VC joins the list and to copy in its rebuild (the rows are in cache: a network's speed per
+    flit-hop does not change with its size from 4x4 to 16x16, nor with 128-byte rows).
     """
     sc = sc_arr[0]
     tagcap = tags.lat.size
