@@ -266,7 +266,7 @@ def _sw_add(b, n, vs, sw):
 @njit(cache=CACHE, inline="always")
 def _sw_put(b, n, add, vs, sw):
     """:func:`_sw_add` if ``add`` is 1; if 0, the entry is written past the list's end and nothing is counted (no
-    test: it would mispredict; ``cand`` has a row per VC and the list holds input VCs only, and a VC's row always
+    test: it would mispredict; ``cand`` has an entry per VC and the list holds input VCs only, and a VC's row always
     names a channel as its output, 0 before its first).  Returns ``n + add``."""
     r = b * NVS
     sw.cand[uidx(n)] = b
