@@ -737,6 +737,10 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     w = 0
     for i in range(ncand):
         b = cand[uidx(i)]
+        if CHECKS:  # an entry kept is still a bidder: active, a flit at its front, a credit
+            r = b * NVS
+            assert vs[uidx(r + VS_ONSW)] == 0 or (vs[uidx(r + VS_ST)] == ST_ACTIVE and vs[uidx(r + VS_CNT)] > 0
+                                                  and vs[uidx(r + VS_OCCO)] < cfg.b)
         cand[uidx(w)] = b
         w += vs[uidx(b * NVS + VS_ONSW)]
     for j in range(nnew):
