@@ -1,10 +1,10 @@
-"""Numba's inliner without its repeated copies of a function's scope: the kernels compile about a quarter faster.
+"""Numba's inliner without its repeated copies of a function's scope: the kernels compile 25 to 45 % faster.
 
 Both kernels are built from functions compiled inline into one loop (``@njit(inline="always")``, :mod:`.steps`).
 At every call site, numba 0.68's ``InlineWorker.inline_ir`` copies the callee's IR twice, and it copies each
 block with a ``copy.deepcopy`` of its own.  A block refers to the function's scope, which holds every variable of
 the function, so each block's copy copies the whole scope again: the cost grows with blocks times variables, and
-most of a cold compile went there (the two kernels: 58 of 94 CPU-seconds of numba's compile under a profiler).
+most of a cold compile went there (the ideal router's kernel under cProfile: 54 of its 94 s in these copies).
 The second copy, returned to callers that discard it, is not needed at all.  Numba's issue #8989 describes it;
 numba-cuda's pull request #689 makes the same two changes.
 
@@ -17,7 +17,8 @@ checks); otherwise numba is left as it is and the kernels compile as before, onl
 It changes the compile time only.  Under the pinned numba, both kernels' LLVM IR and machine code are byte for
 byte the same with and without it (checked with ``inspect_llvm`` and ``inspect_asm``), and a test compiles a
 small inlined function both ways and compares its LLVM IR.  Measured on a fresh numba cache, one process per
-kernel (CPU-seconds): the ideal router 34.8 -> 24.5, the BookSim preset 23.6 -> 17.8.
+kernel, two rounds (CPU-seconds): the ideal router 35.7 and 41.4 -> 19.9 and 23.5, the BookSim preset 23.8 and
+24.7 -> 17.4 and 18.7; ``python -m models.sim.warm --jobs 2``, 39.3 -> 24.9 s.
 """
 
 from __future__ import annotations
