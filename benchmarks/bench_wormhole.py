@@ -40,8 +40,10 @@ What runs (``--repeat`` runs of each, alternated; medians):
   count);
 * ``--phases``: where a cycle's time goes, each router's share of processor cycles per phase on the four
   configurations, the cycles per flit-hop and the kernel's work counters per flit-hop (VCs visited, allocation
-  requests), from a profiled build (``MODELS_SIM_PROFILE=1``, its own numba cache:
-  :data:`models.sim.wormhole.steps.PROFILE`);
+  requests; for the preset also its contested candidates, ``sw contested``, and on a line of their own the
+  processor cycles per flit-hop of switch allocation's four steps,
+  :data:`~models.sim.wormhole.booksim_kernel.SWITCH_STEPS`),
+  from a profiled build (``MODELS_SIM_PROFILE=1``, its own numba cache: :data:`models.sim.wormhole.steps.PROFILE`);
 * ``--booksim PATH``: issue #36's side by side, BookSim 2's executable at
   ``PATH`` (:mod:`booksim_side_by_side`: its configuration, run length, CPU time
   and flit-hop count), the preset and the ideal router on issue #36's four
@@ -377,7 +379,10 @@ def phases(names=tuple(ISSUE36), routers=("ideal", "booksim"), quick: bool = Fal
             for name in names:
                 for router in _routers_of(name, routers):
                     r = _subprocess(here, name, quick, _own_load(name, router))
+                    # the phases (``cycles_<phase>``), and the preset's steps of switch allocation inside its
+                    # phase (``cycles_sw_<step>``)
                     clk = {k[len("cycles_"):]: v for k, v in r["work"].items() if k.startswith("cycles_")}
+                    sub = {k[len("sw_"):]: clk.pop(k) for k in list(clk) if k.startswith("sw_")}
                     total = sum(clk.values())
                     per_hop = total * r["cycles"] / r["flit_hops"]
                     work = {k: v * r["cycles"] / r["flit_hops"] for k, v in r["work"].items()
@@ -387,6 +392,11 @@ def phases(names=tuple(ISSUE36), routers=("ideal", "booksim"), quick: bool = Fal
                           + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in work.items()), flush=True)
                     res[(name, router)] = dict(shares={k: v / total for k, v in clk.items()}, per_hop=per_hop,
                                                work_per_hop=work)
+                    if sub:
+                        hop = {k: v * r["cycles"] / r["flit_hops"] for k, v in sub.items()}
+                        print(f"{'':18s} switch allocation's steps, processor cycles per flit-hop: "
+                              + ", ".join(f"{k} {v:.1f}" for k, v in hop.items()), flush=True)
+                        res[(name, router)]["switch_steps_per_hop"] = hop
         finally:
             for k in ("MODELS_SIM_PROFILE", "NUMBA_CACHE_DIR"):
                 os.environ.pop(k, None)

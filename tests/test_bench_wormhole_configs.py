@@ -60,6 +60,13 @@ def test_the_phase_profile_gives_shares_cycles_and_work_per_flit_hop(monkeypatch
     res = bench.phases(("8x8-50",), ("ideal",))[("8x8-50", "ideal")]
     assert res == dict(shares={"traversal": 0.75, "bookkeeping": 0.25}, per_hop=2.0, work_per_hop={"vc_visits": 1.5})
     assert "2 processor cycles per flit-hop; per flit-hop: vc visits 1.50" in capsys.readouterr().out
+    # the preset's steps of switch allocation are part of its phase: printed per flit-hop, not added to the phases
+    run = dict(work={"cycles_events": 1.0, "cycles_switch_allocation": 3.0, "cycles_sw_send": 2.0,
+                     "cycles_sw_list": 0.5, "sw_contested": 0.4}, cycles=10, flit_hops=20)
+    res = bench.phases(("8x8-50",), ("booksim",))[("8x8-50", "booksim")]
+    assert res == dict(shares={"events": 0.25, "switch_allocation": 0.75}, per_hop=2.0,
+                       work_per_hop={"sw_contested": 0.2}, switch_steps_per_hop={"send": 1.0, "list": 0.25})
+    assert "switch allocation's steps, processor cycles per flit-hop: send 1.0, list 0.2" in capsys.readouterr().out
 
 
 def test_the_kernel_count_reads_the_code_without_symbols_and_divides_the_difference(tmp_path):

@@ -34,7 +34,7 @@ from test_wormhole_booksim_golden import CASES as BCASES, result_digest
 import importlib
 sim = importlib.import_module("models.sim.wormhole.simulate")
 words = sim.MASK_HOPS
-out = {{"ideal": {{}}, "hops": {{}}, "booksim": {{}}, "cycles": {{}}}}
+out = {{"ideal": {{}}, "hops": {{}}, "booksim": {{}}, "cycles": {{}}, "contested": {{}}}}
 for traversal, hops in (("ideal", words), ("hops", 0)):  # the worms' masks, then hop by hop
     sim.MASK_HOPS = hops
     for name, (topo, kw) in CASES.items():
@@ -45,9 +45,11 @@ for traversal, hops in (("ideal", words), ("hops", 0)):  # the worms' masks, the
 sim.MASK_HOPS = words
 for name, (topo, kw) in BCASES.items():
     r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3)
-    plain = dataclasses.replace(r, work={{k: v for k, v in r.work.items() if not k.startswith("cycles_")}})
+    plain = dataclasses.replace(r, work={{k: v for k, v in r.work.items()
+                                          if not k.startswith("cycles_") and k != "sw_contested"}})
     out["booksim"][name] = [result_digest(plain), r.latency]
     out["cycles"]["booksim " + name] = {{k: v for k, v in r.work.items() if k.startswith("cycles_")}}
+    out["contested"]["booksim " + name] = [r.work["sw_contested"], r.work["sw_alloc_requests"]]
 # a broken invariant, in the same checked build (no second compile): a channel counted busy with no VC held
 from models.networks.graph import Torus
 from models.sim.wormhole import kernel as K
@@ -100,14 +102,24 @@ def test_a_broken_invariant_stops_the_run_with_an_assertion(checked):
 def test_a_profiled_build_counts_every_phase_and_changes_no_result(checked):
     """The build above is profiled too (``MODELS_SIM_PROFILE=1``): each router's ``work`` holds the processor
     cycles of each of its phases, every one counted, and its results are the pinned ones (the two tests above);
-    a plain build reports no cycles."""
+    the preset's also the cycles of switch allocation's steps, which add up to less than the phase they are
+    part of, and its contested candidates, at most its requests; a plain build reports none of these."""
     from models.networks.graph import Torus
     from models.sim.wormhole import booksim_kernel, kernel, simulate
 
     for key, cycles in checked["cycles"].items():
         if key.endswith("saturated"):
             continue
-        phases = booksim_kernel.PHASES if key.startswith("booksim ") else kernel.PHASES
+        booksim = key.startswith("booksim ")
+        phases = booksim_kernel.PHASES + booksim_kernel.SWITCH_STEPS if booksim else kernel.PHASES
         assert sorted(cycles) == sorted("cycles_" + p for p in phases) and min(cycles.values()) > 0, (key, cycles)
-    plain = simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.02, messages=500, seed=5)
-    assert not any(k.startswith("cycles_") for k in plain.work)
+        if booksim:
+            steps = sum(cycles["cycles_" + p] for p in booksim_kernel.SWITCH_STEPS)
+            assert steps < cycles["cycles_switch_allocation"], (key, cycles)
+            contested, requests = checked["contested"][key]
+            assert 0 <= contested <= requests, (key, contested, requests)
+    assert any(contested > 0 for contested, _ in checked["contested"].values())
+    for router in ("ideal", "booksim"):
+        plain = simulate(Torus((4, 4)), routing="dor", vcs=2, message_length=8, rate=0.02, messages=500, seed=5,
+                         router=router)
+        assert not any(k.startswith("cycles_") or k == "sw_contested" for k in plain.work), router

@@ -141,9 +141,15 @@ SCALARS = np.dtype([
     ("nextarr", _f8), ("innet_acc", _f8),
     ("clk_events", _i8), ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8),
     ("clk_switch_allocation", _i8), ("clk_bookkeeping", _i8),
+    ("clk_sw_requests", _i8), ("clk_sw_islip", _i8), ("clk_sw_send", _i8), ("clk_sw_list", _i8), ("sw_contested", _i8),
 ], align=True)
 #: the phases A-F whose processor cycles a profiled build (``steps.PROFILE``) sums, the fields of :data:`SCALARS`
 PHASES = ("events", "generation", "injection", "vc_allocation", "switch_allocation", "bookkeeping")
+#: the steps of phase E (:func:`_switch_allocation`) whose processor cycles a profiled build also sums, the fields
+#: ``clk_<step>`` (their sum is part of ``clk_switch_allocation``): the requests sorted into uncontested winners and
+#: contested candidates, iSLIP over the contested ones, the winners' flits sent (:func:`_send`), the switch list
+#: rebuilt for the next cycle; the build also counts the contested candidates (``sw_contested``)
+SWITCH_STEPS = ("sw_requests", "sw_islip", "sw_send", "sw_list")
 
 #: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection
 #: port, buffer depth; routing kind (``KIND_*``), first adaptive VC, escape class present, escape
@@ -691,6 +697,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
     ngr = 0
     nct = 0
+    k0 = clock() if PROFILE else 0
     for i in range(ncand):
         b = cand[uidx(i)]
         r = b * NVS
@@ -699,6 +706,10 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
         sw.cl[uidx(nct)] = i
         ngr += solo
         nct += 1 - solo
+    if PROFILE:
+        k1 = clock()
+        sc.clk_sw_requests += k1 - k0
+        sc.sw_contested += nct
     npr = 0
     for j in range(nct):  # per (input port, output port), the VC first in round-robin order from the port's offset
         i = sw.cl[uidx(j)]
@@ -729,7 +740,13 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
             ngr += 1
         for j in range(npr):
             sw.p_key[uidx(sw.p_touch[uidx(j)])] = -1
+    if PROFILE:
+        k0 = clock()
+        sc.clk_sw_islip += k0 - k1
     nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
+    if PROFILE:
+        k1 = clock()
+        sc.clk_sw_send += k1 - k0
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
     # flit and a credit left: ONSW still set; every entry copied, kept by advancing ``w``: a test would
     # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request counts
@@ -749,6 +766,8 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
             w = _sw_add(b, w, vcs.vs, sw)
         else:  # no credit yet: the credit puts it on the list
             vcs.vs[uidx(b * NVS + VS_ONSW)] = 0
+    if PROFILE:
+        sc.clk_sw_list += clock() - k1
     return w, nvca, ngr
 
 
