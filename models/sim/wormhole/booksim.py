@@ -603,9 +603,8 @@ def simulate_booksim(topology, **kw):
                      params=run_params(topology, s.p, "booksim", wait_for_tail_credit=s.p.wtc,
                                        vc_partition=s.p.vc_partition), wall=s.wall,
                      work=dict(vc_alloc_requests="va_requests", sw_alloc_requests="sw_requests",
-                               **({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES} if steps.PROFILE else {}),
-                               **({f"cycles_{st}": f"clk_{st}" for st in K.SWITCH_STEPS} if steps.PROFILE else {}),
-                               **(dict(sw_contested="sw_contested") if steps.PROFILE else {})))
+                               **(dict({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES + K.SWITCH_STEPS},
+                                       sw_contested="sw_contested") if steps.PROFILE else {})))
 
 
 def channel_vc_flits(s) -> np.ndarray:
