@@ -87,7 +87,8 @@ from typing import Any
 import yaml
 
 from .citation import write_cite_page
-from .core import cores, progress
+from . import CHAPTERS
+from .core import cores, forked_kernel, forkserver, progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
 from .core.paths import (BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, read_regular, resolve_cache_dir,
                           safe_destination)
@@ -404,6 +405,21 @@ def is_fresh(run: Run) -> bool:
 # on SIGTERM kills its own descendants first.
 
 
+#: What the fork server (:mod:`models.core.forkserver`) imports before it forks the workers, so that neither a
+#: worker nor its kernel imports it again: papermill and the kernel's IPython, the libraries the notebooks import,
+#: the chapters, and the simulators' kernels numba's cache holds (:func:`models.sim.warm.preload_cached`).  Names,
+#: not imports: the pipeline runs the chapters' notebooks, it does not call the chapters.  Three modules are left to
+#: the kernel, each a few milliseconds, for what they do when imported: ipykernel's ``kernelapp`` (its
+#: ``IPKernelApp`` reads ``JPY_PARENT_PID``, so that the kernel exits when its worker does, when the class is
+#: defined), matplotlib's inline backend (it hooks itself into the running IPython, for the figures' images) and
+#: :mod:`models.core.plotting` (it applies the book's matplotlib style, to the notebooks that import it only).
+PRELOAD = ("papermill", "nbclient", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.iostream",
+           "ipykernel.heartbeat", "ipykernel.parentpoller", "IPython.core.shellapp",
+           "matplotlib.pyplot", "pandas", "scipy.linalg", "scipy.optimize", "scipy.stats", "sympy", "numba", "myst_nb",
+           "models.core.tables", *(f"models.{slug}" for slug in CHAPTERS), "models.findings",
+           "models.sim.warm:preload_cached")
+
+
 def _children() -> dict[int, list[int]]:
     """pid -> child pids of every process we can see (``/proc``, else psutil, else nothing)."""
     kids: dict[int, list[int]] = {}
@@ -470,9 +486,10 @@ def kill_tree(pid: int, sig: int = signal.SIGKILL, include_root: bool = True) ->
     return pids
 
 
-def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str | None = None,
+def worker_env(run: Run | None, progress_file: Path | None, runtime_dir: Path, scheduler: str | None = None,
                base: dict | None = None, tokens: Path | None = None) -> dict[str, str]:
-    """The environment of a notebook's worker and kernel.
+    """The environment of a notebook's worker and kernel (with ``run`` and ``progress_file`` None: of the fork
+    server the workers are forked from, which has no notebook).
 
     ``MODELS_NOTEBOOK`` (the page, for figure provenance), ``MODELS_PROGRESS_FILE``
     (:mod:`models.core.progress`), ``JUPYTER_RUNTIME_DIR`` and ``TMPDIR`` (the
@@ -497,8 +514,11 @@ def worker_env(run: Run, progress_file: Path, runtime_dir: Path, scheduler: str 
             env[CACHE_ENV] = str(cache)
     env.setdefault("OMP_NUM_THREADS", "1")
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
-    env["MODELS_NOTEBOOK"] = run.slug
-    env[progress.ENV] = str(progress_file)
+    for name, value in (("MODELS_NOTEBOOK", run and run.slug), (progress.ENV, progress_file)):
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = str(value)
     env["JUPYTER_RUNTIME_DIR"] = env["TMPDIR"] = str(runtime_dir)
     here = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([here, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
@@ -530,6 +550,12 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
     """
     start = time.perf_counter()
     cpu0 = cpu_seconds()
+    # the kernel's process, forked before papermill starts an event loop (forked_kernel), and the manager that
+    # hands it the kernel; or jupyter_client's own start (a new interpreter), the fork server off
+    forked = {}
+    if forkserver.enabled():
+        forked_kernel.prefork()
+        forked["kernel_manager_class"] = forked_kernel.ForkKernelManager
     import papermill as pm
 
     try:
@@ -544,6 +570,7 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
             log_output=False,
             # the kernel listens on localhost only; its warning about TCP without encryption is noise here
             extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            **forked,
         )
         nb = json.loads(Path(tmp).read_text())
         nb.get("metadata", {}).pop("papermill", None)  # drop volatile timestamps and paths
@@ -1159,7 +1186,7 @@ class Interrupted(KeyboardInterrupt):
 @dataclass
 class _Worker:
     run: Run
-    proc: subprocess.Popen
+    proc: subprocess.Popen | forkserver.Forked
     tmp: Path
     result: Path
     log: Path
@@ -1192,7 +1219,7 @@ def cell_timeout(profile: str) -> int:
 
 
 def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None,
-           expected: float | None, tokens: Path | None = None) -> _Worker:
+           expected: float | None, tokens: Path | None = None, server: "forkserver.ForkServer | None" = None) -> _Worker:
     run.out_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
     os.close(fd)
@@ -1202,15 +1229,27 @@ def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: s
                     "parameters": run.parameters},
             "timeout": timeout, "failed_dir": str(failed_dir), "tmp": tmp, "result": str(base.with_suffix(".result")),
             "parent": os.getpid()}
-    base.with_suffix(".spec").write_text(json.dumps(spec))
+    spec_path = str(base.with_suffix(".spec"))
     pfile = base.with_suffix(".progress")
     log = base.with_suffix(".log")
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "models.pipeline", "--worker", str(base.with_suffix(".spec"))],
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            env=worker_env(run, pfile, runtime, scheduler, tokens=tokens),
-        )
+    env = worker_env(run, pfile, runtime, scheduler, tokens=tokens)
+    proc = None
+    if server is not None and not server.failed:  # forked from the warm process, whose child it is
+        base.with_suffix(".spec").write_text(json.dumps({**spec, "parent": server.proc.pid}))
+        log.write_bytes(b"")
+        try:
+            proc = server.spawn("models.pipeline:_worker_main", [spec_path], env, os.getcwd(), str(log),
+                                [__file__, "--worker", spec_path])
+        except forkserver.ForkServerError as exc:
+            print(f"{exc}; every notebook from now on starts as a new interpreter", flush=True)
+    if proc is None:
+        if server is not None:  # it failed: the kernel starts as a new interpreter too
+            env[forkserver.ENV] = "0"
+        base.with_suffix(".spec").write_text(json.dumps(spec))
+        with open(log, "wb") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "models.pipeline", "--worker", spec_path],
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True, env=env)
     now = time.time()
     return _Worker(run, proc, Path(tmp), base.with_suffix(".result"), log,
                    progress.NotebookProgress(run.slug, now, expected), pfile, printed=now)
@@ -1370,6 +1409,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     tokens = cores.make_tokens(workdir / CORES_FOLDER, jobs)  # removed with the workdir
     active: list[_Worker] = []
     pending: list[Run] = []
+    server: forkserver.ForkServer | None = None
     lock = PipelineLock(book_dir, option)
     try:
         lock.acquire()  # CannotStart when another pipeline writes here (or the folder is not writable)
@@ -1377,6 +1417,9 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
         expected = [r for r in first if force or not is_fresh(r)]
         # the chapters that read the others run again when any other ran (their key follows the others' keys)
         expected += [r for r in later if force or expected or not is_fresh(r)]
+        if expected and forkserver.enabled():  # the warm process the workers are forked from, importing meanwhile
+            server = forkserver.ForkServer(worker_env(None, None, workdir, scheduler, tokens=tokens),
+                                           workdir / "forkserver.log", PRELOAD)
         if expected:
             print(f"{len(expected)} notebook(s) to run with profile {profile!r}, {jobs} at a time:", flush=True)
             print("\n".join(_plan_lines(expected, profile, jobs)), flush=True)
@@ -1404,7 +1447,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                     r = next_run(pending, {w.run.chapter for w in active}, seconds)
                     pending.remove(r)
                     active.append(_spawn(r, workdir, timeout, failed_dir, scheduler, relayed_expected(r, profile),
-                                         tokens))
+                                         tokens, server))
                 time.sleep(0.2)
                 now = time.time()
                 for w in list(active):
@@ -1447,6 +1490,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     finally:
         stopped = [w.run.slug for w in active]
         _stop(active)  # nothing is running unless we stopped early (a signal or an error)
+        if server is not None:
+            server.stop()
         _remove_workdir(workdir, settle=1.0 if stopped else 0.0)
         lock.release()
         for sig, handler in handlers.items():

@@ -31,7 +31,8 @@ TAG = "MODELS_TEST_INTERRUPT_TAG"
 
 
 def _tagged(tag: str) -> list[str]:
-    """Live (not zombie) processes whose environment carries ``TAG=tag``: the command lines."""
+    """Live (not zombie) processes whose environment carries ``TAG=tag`` (the environment they started with: a
+    forked process's is its warm parent's): ``pid: [name] command line``."""
     found = []
     needle = f"{TAG}={tag}".encode()
     for entry in Path("/proc").iterdir():
@@ -42,11 +43,17 @@ def _tagged(tag: str) -> list[str]:
                 continue
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
             cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            name = (entry / "comm").read_text().strip()
         except (OSError, IndexError):
             continue
         if state != "Z":
-            found.append(f"{entry.name}: {cmd}")
+            found.append(f"{entry.name}: [{name}] {cmd}")
     return found
+
+
+def _kernel_running(tag: str) -> bool:
+    """A notebook's kernel runs: started (``-m ipykernel_launcher``) or forked from its worker (named so)."""
+    return any("ipykernel_launcher" in p or ": [ipykernel] " in p for p in _tagged(tag))
 
 
 def _wait(pred, timeout: float, step: float = 0.1):
@@ -157,7 +164,7 @@ def test_interrupted_pipeline_leaves_nothing_behind_and_resumes(book, tmp_path):
     cmd = ([make, "-s", "-o", f"{venv}/.installed", "run", f"VENV={venv}", f"PY={sys.executable}", "PROFILE=quick",
             "JOBS=2", "ARGS=" + " ".join(_pipeline_cmd(book)[3:])] if make else _pipeline_cmd(book))
     run = _Run(cmd, tmpdir)
-    assert _wait(lambda: any("ipykernel" in p for p in _tagged(run.tag)) or run.proc.poll() is not None, 120)
+    assert _wait(lambda: _kernel_running(run.tag) or run.proc.poll() is not None, 120)
     assert run.proc.poll() is None, f"finished before the interruption:\n{run.text()}"
     seconds = run.interrupt(signal.SIGTERM)
     out = run.text()
@@ -192,7 +199,7 @@ def test_workers_die_with_the_pipeline(tmp_path):
     (tmp_path / "tmp").mkdir()
     run = _Run([sys.executable, "-c", script], tmp_path / "tmp")
     assert _wait(lambda: (out / "started").exists() or run.proc.poll() is not None, 120), run.text()
-    assert any("ipykernel" in p for p in _tagged(run.tag)), _tagged(run.tag)
+    assert _kernel_running(run.tag), _tagged(run.tag)
     run.interrupt(signal.SIGKILL)
     left = _wait(lambda: not _tagged(run.tag), 15) or _tagged(run.tag)
     assert left is True, f"processes left: {left}"

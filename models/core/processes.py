@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["PR_SET_PDEATHSIG", "PR_SET_CHILD_SUBREAPER", "prctl"]
+__all__ = ["PR_SET_PDEATHSIG", "PR_SET_CHILD_SUBREAPER", "PR_SET_NAME", "prctl", "prctl_name"]
 
 PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -25,5 +26,19 @@ def prctl(option: int, arg: int) -> bool:
         import ctypes  # only on Linux, only when a worker starts
 
         return ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def prctl_name(name: bytes) -> bool:
+    """Name this process ``name`` (its ``/proc/<pid>/comm``, what ``ps -o comm`` and ``top`` show; 15 bytes at
+    most) on Linux, where a process forked from another keeps the other's command line; False elsewhere or on
+    failure."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_NAME, ctypes.c_char_p(name[:15]), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False

@@ -29,12 +29,13 @@ about a second of processor time a worker and a sweep).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import subprocess
 import sys
 import time
 
-__all__ = ["KERNELS", "SIMULATORS", "compile_kernel", "kernel_of", "preload", "warm"]
+__all__ = ["KERNELS", "SIMULATORS", "cached", "compile_kernel", "kernel_of", "preload", "preload_cached", "warm"]
 
 #: The kernels, by name, longest compile first (the order in which :func:`warm` starts them).
 KERNELS = ("booksim", "ideal", "closed_min")
@@ -64,6 +65,11 @@ SIMULATORS = {("models.sim.wormhole.simulate", "simulate"): "wormhole",
               ("models.sim.closed_min", "simulate"): "closed_min"}
 
 
+#: Each kernel's cycle loop, by module and name: the numba function whose cache entry holds the kernel.
+LOOPS = {"booksim": ("models.sim.wormhole.booksim_kernel", "run"), "ideal": ("models.sim.wormhole.kernel", "run"),
+         "closed_min": ("models.sim._closed_min_kernel", "run_kernel")}
+
+
 def kernel_of(fn, kw: dict) -> str | None:
     """The kernel (one of :data:`KERNELS`) a call ``fn(**kw)`` runs, when ``fn`` is one of :data:`SIMULATORS`
     (the wormhole simulator's told by ``kw["router"]``), else None."""
@@ -87,6 +93,34 @@ def preload(fn, kw: dict) -> bool:
         compile_kernel(name)
         _LOADED.add(name)
     return True
+
+
+def cached(name: str) -> bool:
+    """Whether numba's cache holds kernel ``name`` (one of :data:`KERNELS`) compiled from its current source, so that
+    :func:`compile_kernel` loads it (about a second) rather than compiles it (tens of seconds).  Read from numba's
+    cache index (numba's internals: False when they cannot say)."""
+    if name not in KERNELS:
+        raise ValueError(f"`name` must be one of {', '.join(KERNELS)}; got {name!r}")
+    try:
+        module, function = LOOPS[name]
+        return bool(getattr(importlib.import_module(module), function)._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - another numba version: do not guess
+        return False
+
+
+def preload_cached() -> list[str]:
+    """Load into this process every kernel numba's cache holds (:func:`cached`), as :func:`preload` does; the
+    names loaded.  The pipeline's fork server (:mod:`models.core.forkserver`) calls it, so that the notebooks
+    forked from it find the kernels loaded; a kernel not compiled yet is left to the first notebook that needs it
+    (compiling every kernel would cost a notebook that simulates nothing a minute)."""
+    loaded = []
+    for name in KERNELS:
+        if name in _LOADED or cached(name):
+            if name not in _LOADED:
+                compile_kernel(name)
+                _LOADED.add(name)
+            loaded.append(name)
+    return loaded
 
 
 def warm(jobs: int = 2, kernels=KERNELS, timeout: float = 600.0) -> dict:

@@ -1,0 +1,125 @@
+"""The pipeline's warm process (``models.core.forkserver``) and the kernels forked from its workers
+(``models.core.forked_kernel``): a forked kernel is what a started one was, the processes die together, a failure
+falls back to starting new interpreters."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from models import pipeline
+from models.core import forkserver
+from models.sim import warm
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server runs on Linux")
+
+#: What a kernel reports about itself: everything a new interpreter had that a fork could get wrong.
+PROBE = r'''
+import json, os, signal, sys, tempfile, threading
+import matplotlib, matplotlib.pyplot as plt
+def handler(sig):
+    h = signal.getsignal(sig)
+    return getattr(h, "__name__", str(h))
+info = dict(argv=sys.argv, path=sys.path, cwd=os.getcwd(), backend=matplotlib.get_backend(),
+            threads=sorted(t.name for t in threading.enumerate()), group=os.getpgid(0) == os.getpid(),
+            session=os.getsid(0) == os.getpid(), parent=os.getppid(), env=sorted(os.environ),
+            tmp=tempfile.gettempdir(), signals=[handler(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                                                                     signal.SIGCHLD, signal.SIGPIPE)],
+            main=sys.modules["__main__"].__name__, comm=open("/proc/self/comm").read().strip(),
+            figsize=list(matplotlib.rcParams["figure.figsize"]), parent_pid=os.environ.get("JPY_PARENT_PID"))
+with open(os.environ["PROBE_OUT"], "w") as f:
+    json.dump(info, f)
+plt.plot([1, 3, 2])
+plt.show()
+'''
+
+
+def _probe_notebook(path: Path) -> Path:
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("x: int = 1")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(PROBE)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def _run_probe(tmp_path: Path, monkeypatch, fork: bool, name: str) -> tuple[dict, dict]:
+    src = _probe_notebook(tmp_path / "src" / "ch" / "01-probe.ipynb")
+    book = tmp_path / name
+    out = tmp_path / f"{name}.json"
+    monkeypatch.setenv(forkserver.ENV, "1" if fork else "0")
+    monkeypatch.setenv("PROBE_OUT", str(out))
+    run = pipeline.Run("ch", "01-probe", src, book / "ch", {"x": 2}, key="k")
+    assert pipeline.execute([run], "quick", jobs=1, book_dir=book, report=False, force=True) == 0
+    figure = json.loads((book / "ch" / "01-probe.ipynb").read_text())["cells"][-1]["outputs"][0]["data"]
+    return json.loads(out.read_text()), figure
+
+
+@linux
+def test_a_forked_kernel_is_what_a_started_one_was(tmp_path, monkeypatch):
+    started, fig_started = _run_probe(tmp_path, monkeypatch, fork=False, name="started")
+    forked, fig_forked = _run_probe(tmp_path, monkeypatch, fork=True, name="forked")
+    assert forked.pop("comm") == "ipykernel" and started.pop("comm") != "ipykernel"
+    for info, name in ((started, "started"), (forked, "forked")):
+        assert info.pop("cwd") == str(tmp_path / name / "ch")
+        assert info.pop("group") and info.pop("session")  # a session and process group of its own
+        # the worker's child, which it polls (JPY_PARENT_PID: the kernel exits with its worker)
+        assert info.pop("parent_pid") == str(info.pop("parent"))
+        tmp = info.pop("tmp")
+        assert re.fullmatch(r".*/models-pipeline-[^/]+/ch--01-probe\.tmp", tmp), tmp
+        # the connection file, a temporary file in that folder
+        info["argv"] = [re.sub(r"^" + re.escape(tmp) + r"/[^/]+\.json$", "CONNECTION", a) for a in info["argv"]]
+    assert forked == started
+    assert fig_forked["image/png"] == fig_started["image/png"]  # the inline backend, the same figure
+
+
+def test_cached_names_the_kernels():
+    with pytest.raises(ValueError, match="one of booksim, ideal, closed_min"):
+        warm.cached("nope")
+    warm.compile_kernel("closed_min")  # this process's build, compiled or loaded
+    assert warm.cached("closed_min")
+
+
+@linux
+def test_a_worker_exits_with_its_status_and_dies_with_the_server(tmp_path):
+    server = forkserver.ForkServer(dict(os.environ), tmp_path / "server.log", ("json",))
+    try:
+        log = tmp_path / "w.log"
+        exits = server.spawn("sys:exit", [3], dict(os.environ), str(tmp_path), str(log), ["w"])
+        assert exits.wait(timeout=60) == 3
+        sleeper = server.spawn("time:sleep", [60], dict(os.environ), str(tmp_path), str(log), ["w"])
+        end = time.monotonic() + 10
+        while os.getsid(sleeper.pid) != sleeper.pid and time.monotonic() < end:  # it starts a session of its own
+            time.sleep(0.01)
+        assert os.getsid(sleeper.pid) == sleeper.pid
+        os.kill(sleeper.pid, signal.SIGKILL)
+        assert sleeper.wait(timeout=10) == -signal.SIGKILL
+        orphan = server.spawn("time:sleep", [60], dict(os.environ), str(tmp_path), str(log), ["w"])
+    finally:
+        server.stop()
+    end = time.monotonic() + 10
+    while orphan.poll() is None and time.monotonic() < end:
+        time.sleep(0.05)
+    assert orphan.returncode is not None  # PR_SET_PDEATHSIG: the server's death was its SIGTERM
+    assert not (tmp_path / "server.log").read_text().strip()
+
+
+@linux
+def test_a_failing_server_falls_back_to_new_interpreters(tmp_path, monkeypatch, capsys):
+    def broken(self, *args):
+        raise forkserver.ForkServerError("the fork server is broken (a test)")
+
+    monkeypatch.setattr(forkserver.ForkServer, "_spawn", broken)
+    started, _ = _run_probe(tmp_path, monkeypatch, fork=True, name="fallback")
+    assert started["comm"] != "ipykernel"  # not forked from a worker of the server
+    assert "a test); every notebook from now on starts as a new interpreter" in capsys.readouterr().out
