@@ -1410,6 +1410,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     active: list[_Worker] = []
     pending: list[Run] = []
     server: forkserver.ForkServer | None = None
+    warm_cpu = None
     lock = PipelineLock(book_dir, option)
     try:
         lock.acquire()  # CannotStart when another pipeline writes here (or the folder is not writable)
@@ -1491,6 +1492,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
         stopped = [w.run.slug for w in active]
         _stop(active)  # nothing is running unless we stopped early (a signal or an error)
         if server is not None:
+            warm_cpu = server.cpu_seconds()
             server.stop()
         _remove_workdir(workdir, settle=1.0 if stopped else 0.0)
         lock.release()
@@ -1511,7 +1513,8 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
         remove_orphans(book_dir, runs)
     cpu = sum(stamps[slug].get("cpu_seconds", 0.0) for slug in finished)
     print(f"{len(finished)} succeeded, {skipped} up to date, {len(failures)} failed "
-          f"in {time.perf_counter() - t0:.1f} s" + (f" ({cpu:.1f} CPU-s in the notebooks)" if finished else ""),
+          f"in {time.perf_counter() - t0:.1f} s" + (f" ({cpu:.1f} CPU-s in the notebooks)" if finished else "")
+          + (f", {warm_cpu:.1f} CPU-s in the warm process they were forked from" if finished and warm_cpu else ""),
           flush=True)
     for f in failures:
         print(f"FAILED {f['error']}", file=sys.stderr, flush=True)

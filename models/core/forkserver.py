@@ -178,6 +178,16 @@ class ForkServer:
                 self._exits[int(word[1])] = int(word[2])
         return got
 
+    def cpu_seconds(self) -> float | None:
+        """The server's own processor time so far (user + system seconds: its imports, not its workers'); None
+        when ``/proc`` cannot say."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return None
+
     def stop(self, timeout: float = 5.0) -> None:
         """Close the request pipe (the server exits) and wait for it; kill it after ``timeout`` seconds."""
         try:
