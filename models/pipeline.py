@@ -23,7 +23,9 @@ Papermill is the only thing that executes notebooks (DESIGN.md).  For every
    lengths or network sizes: :func:`estimate`, with a warning past
    :data:`WARN_SCALE`) and the total, then executes it with
    papermill in a worker process of its own (a new session: the worker, its
-   kernel and the kernel's simulation pool can be stopped together), with
+   kernel and the kernel's simulation pool can be stopped together; on Linux
+   the worker is forked from a warm process that imported what the notebooks
+   need, and its kernel from the worker: :data:`PRELOAD`), with
    the working directory set to the output folder (so ``figures/`` and
    ``tables/`` land beside it and no machine path is injected), into a
    temporary file; the pipeline then commits notebook and provenance together
@@ -399,10 +401,12 @@ def is_fresh(run: Run) -> bool:
 
 # --------------------------------------------------------------------------- processes
 # Each notebook runs in a worker process of its own (``python -m models.pipeline --worker
-# SPEC``) in a new session, so that the pipeline can stop it and everything under it: the
-# worker, papermill's kernel (a session of its own, jupyter_client starts it so) and the
-# kernel's simulation pool.  A worker dies with the pipeline (Linux: PR_SET_PDEATHSIG), and
-# on SIGTERM kills its own descendants first.
+# SPEC``, or on Linux forked from the fork server: :mod:`models.core.forkserver`) in a new
+# session, so that the pipeline can stop it and everything under it: the worker, papermill's
+# kernel (a session of its own, jupyter_client starts it so, or the worker forks it:
+# :mod:`models.core.forked_kernel`) and the kernel's simulation pool.  A worker dies with the
+# pipeline (Linux: PR_SET_PDEATHSIG, through the fork server, which exits with the pipeline),
+# and on SIGTERM kills its own descendants first.
 
 
 #: What the fork server (:mod:`models.core.forkserver`) imports before it forks the workers, so that neither a
@@ -1219,7 +1223,8 @@ def cell_timeout(profile: str) -> int:
 
 
 def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: str | None,
-           expected: float | None, tokens: Path | None = None, server: "forkserver.ForkServer | None" = None) -> _Worker:
+           expected: float | None, tokens: Path | None = None,
+           server: forkserver.ForkServer | None = None) -> _Worker:
     run.out_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{run.name}.", suffix=".ipynb", dir=run.out_dir)
     os.close(fd)
