@@ -1,7 +1,7 @@
 """A notebook's kernel forked from its worker instead of started as a new interpreter (Linux).
 
 A worker of the pipeline (:mod:`models.pipeline`) that was itself forked from a warm process
-(:mod:`models.core.zygote`) has matplotlib, pandas, SymPy, numba, IPython and the simulators' kernels loaded.  A
+(:mod:`models.core.forkserver`) has matplotlib, pandas, SymPy, numba, IPython and the simulators' kernels loaded.  A
 kernel started by jupyter_client as a new interpreter (``python -m ipykernel_launcher -f CONNECTION``) loads all of
 that again: about 2.5 CPU-seconds before its first cell, measured on the project's 2-core machine.  So the worker
 forks, before it starts papermill, the process its kernel will run in (:func:`prefork`), and papermill's kernel
@@ -25,12 +25,10 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import pathlib
 import signal
 import subprocess
 import sys
 import time
-import traceback
 from typing import Any
 
 from . import forkserver
@@ -119,26 +117,7 @@ def prefork() -> ForkedKernel | None:
     if _WAITING is not None:
         _WAITING.cancel()
     r, w = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the kernel's process
-        os.close(w)
-        code = 1
-        try:
-            os.setsid()  # its own session and process group from the start: a signal to its group reaches it only
-            code = _serve(r)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        except BaseException:  # noqa: BLE001 - say why, then exit
-            traceback.print_exc()
-        finally:
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except Exception:  # noqa: BLE001
-                    pass
-            os._exit(code)
+    pid = forkserver.fork(_serve, r, w)
     os.close(r)
     _WAITING = ForkedKernel(pid, w)
     return _WAITING
@@ -159,11 +138,13 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _serve(fd: int) -> int:
-    """In the forked process: wait for the kernel's command, become the kernel, return its exit status (0 when the
-    worker let it go without one)."""
+def _serve(fd: int, other: int) -> int:
+    """In the forked process: wait for the kernel's command (on ``fd``; ``other`` is the worker's end), become the
+    kernel, return its exit status (0 when the worker let it go without one)."""
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):  # the worker's handlers are not ours
         signal.signal(sig, signal.SIG_DFL)
+    os.close(other)
+    os.setsid()  # its own session and process group from the start: a signal to its group reaches it only
     data = _read_all(fd)
     if not data:
         return 0
@@ -183,7 +164,7 @@ def _serve(fd: int) -> int:
         kernelapp.launch_new_instance()
         code = 0
     except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        code = forkserver.exit_status(exc)
     atexit._run_exitfuncs()
     return code
 

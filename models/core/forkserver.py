@@ -44,7 +44,7 @@ import traceback
 
 from .processes import PR_SET_PDEATHSIG, prctl
 
-__all__ = ["ForkServer", "ForkServerError", "Forked", "enabled", "main"]
+__all__ = ["ForkServer", "ForkServerError", "Forked", "enabled", "exit_status", "fork", "main", "reset_process"]
 
 #: The environment variable that turns the fork server off (``0``): the pipeline then starts each worker and
 #: kernel as a new interpreter, as it did before.
@@ -275,10 +275,18 @@ def _worker(order: dict, out: int, server: int) -> int:
     module, _, function = order["target"].partition(":")
     code = getattr(importlib.import_module(module), function)(*order["args"])
     atexit._run_exitfuncs()
-    return code if isinstance(code, int) else 0
+    return code
 
 
-def _fork(order: dict, out: int, server: int) -> int:
+def exit_status(exc: SystemExit) -> int:
+    """The exit status ``sys.exit(code)`` gives an interpreter."""
+    return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+
+
+def fork(child, *args) -> int:
+    """Fork; in the child run ``child(*args)`` and exit with what it returns (an interpreter's status for a
+    ``SystemExit``, 1 with the traceback printed for any other exception), never returning.  The parent gets the
+    child's pid.  Buffered output is flushed first, so that the child does not write it again."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -286,18 +294,18 @@ def _fork(order: dict, out: int, server: int) -> int:
         return pid
     code = 1
     try:
-        code = _worker(order, out, server)
+        code = child(*args)
     except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        code = exit_status(exc)
     except BaseException:  # noqa: BLE001 - say why, then exit
         traceback.print_exc()
     finally:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - a closed stream: nothing to flush
                 pass
-        os._exit(code)
+        os._exit(code if isinstance(code, int) else 0)
 
 
 def serve(preload: list[str]) -> int:
@@ -322,7 +330,7 @@ def serve(preload: list[str]) -> int:
             *lines, buf = (buf + chunk).split(b"\n")
             for raw in lines:
                 if raw.strip():
-                    _say(out, f"F {_fork(json.loads(raw), out, server)}\n")
+                    _say(out, f"F {fork(_worker, json.loads(raw), out, server)}\n")
         _reap(out)
     _reap(out)
     return 0
