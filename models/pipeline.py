@@ -581,6 +581,8 @@ def _execute(run: Run, timeout: int, failed_dir: Path, tmp: Path) -> dict:
         for cell in nb.get("cells", []):
             cell.get("metadata", {}).pop("papermill", None)
             cell.get("metadata", {}).pop("execution", None)
+            if "outputs" in cell:
+                cell["outputs"] = merge_streams(cell["outputs"])
         _tidy_injected_cell(nb, notebook_defaults(run.source))
         Path(tmp).write_text(json.dumps(nb, indent=1) + "\n")
         return {"slug": run.slug, "status": "ok", "seconds": time.perf_counter() - start,
@@ -640,6 +642,24 @@ def _worker_main(spec_path: str) -> int:
 
 
 # --------------------------------------------------------------------------- execute
+def merge_streams(outputs: list[dict]) -> list[dict]:
+    """A cell's outputs with each run of consecutive ``stream`` outputs of one stream (stdout, stderr) merged into
+    one, as Jupyter shows them.  How a cell's printed text is cut into outputs depends on when the kernel flushed
+    it: ipykernel sends what was written every 0.2 s, so a ``print`` can arrive as its text and, in another output,
+    its newline when the machine is busy.  Merged, the executed notebook does not depend on the machine's load."""
+    merged: list[dict] = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if (out.get("output_type") == "stream" and prev is not None and prev.get("output_type") == "stream"
+                and prev.get("name") == out.get("name")):
+            text = out.get("text", "")
+            prev["text"] = ("".join(prev["text"]) if isinstance(prev["text"], list) else prev["text"]) + (
+                "".join(text) if isinstance(text, list) else text)
+        else:
+            merged.append(out)
+    return merged
+
+
 def _tidy_injected_cell(nb: dict, defaults: dict) -> None:
     """Show only what papermill changed: the injected values that differ from the defaults.
 

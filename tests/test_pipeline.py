@@ -361,3 +361,30 @@ def test_cell_timeout_is_hours_for_the_full_profile_and_can_be_overridden(monkey
     monkeypatch.setenv("MODELS_CELL_TIMEOUT", "soon")
     with pytest.raises(ValueError, match="MODELS_CELL_TIMEOUT"):
         pipeline.cell_timeout("full")
+
+
+def test_a_cells_printed_text_is_one_output_however_the_kernel_flushed_it(tmp_path, monkeypatch):
+    """ipykernel sends what a cell printed every 0.2 s: a ``print`` on a busy machine can arrive as two outputs (its
+    text, then its newline).  The executed notebook keeps one output per run of one stream, as Jupyter shows it."""
+    assert pipeline.merge_streams([
+        {"output_type": "stream", "name": "stdout", "text": ["a\n", "b"]},
+        {"output_type": "stream", "name": "stdout", "text": "\n"},
+        {"output_type": "stream", "name": "stderr", "text": "e\n"},
+        {"output_type": "stream", "name": "stdout", "text": "c\n"},
+        {"output_type": "display_data", "data": {"text/plain": "1"}, "metadata": {}},
+        {"output_type": "stream", "name": "stdout", "text": "d\n"},
+    ]) == [
+        {"output_type": "stream", "name": "stdout", "text": "a\nb\n"},
+        {"output_type": "stream", "name": "stderr", "text": "e\n"},
+        {"output_type": "stream", "name": "stdout", "text": "c\n"},
+        {"output_type": "display_data", "data": {"text/plain": "1"}, "metadata": {}},
+        {"output_type": "stream", "name": "stdout", "text": "d\n"},
+    ]
+    monkeypatch.setattr(pipeline, "BUILD", tmp_path / "_build")
+    body = "import sys, time\nsys.stdout.write('one')\nsys.stdout.flush()\ntime.sleep(0.5)\nprint(' line')"
+    nb = _notebook(tmp_path / "nb" / "ch" / "01-print.ipynb", "x: int = 1", body)
+    out = tmp_path / "book" / "ch"
+    run = pipeline.Run("ch", "01-print", nb, out, {"x": 1}, key="k1")
+    assert pipeline.execute([run], "quick", jobs=1, book_dir=tmp_path / "book", report=False) == 0
+    outputs = json.loads((out / "01-print.ipynb").read_text())["cells"][-1]["outputs"]
+    assert [(o["name"], "".join(o["text"])) for o in outputs] == [("stdout", "one line\n")]
