@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from . import forkserver
-from .processes import prctl_name
+from .processes import PR_SET_NAME, prctl
 
 __all__ = ["ForkedKernel", "ForkKernelManager", "ForkProvisioner", "prefork", "take"]
 
@@ -157,7 +157,7 @@ def _serve(fd: int, other: int) -> int:
     launcher = importlib.util.find_spec(cmd[2])
     forkserver.reset_process(env, order["cwd"], [launcher.origin if launcher else cmd[2], *cmd[3:]])
     sys.path[:] = _interpreter_path(env)
-    prctl_name(b"ipykernel")
+    prctl(PR_SET_NAME, b"ipykernel")
     from ipykernel import kernelapp
 
     try:

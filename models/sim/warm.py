@@ -113,14 +113,11 @@ def preload_cached() -> list[str]:
     names loaded.  The pipeline's fork server (:mod:`models.core.forkserver`) calls it, so that the notebooks
     forked from it find the kernels loaded; a kernel not compiled yet is left to the first notebook that needs it
     (compiling every kernel would cost a notebook that simulates nothing a minute)."""
-    loaded = []
     for name in KERNELS:
-        if name in _LOADED or cached(name):
-            if name not in _LOADED:
-                compile_kernel(name)
-                _LOADED.add(name)
-            loaded.append(name)
-    return loaded
+        if name not in _LOADED and cached(name):
+            compile_kernel(name)
+            _LOADED.add(name)
+    return [name for name in KERNELS if name in _LOADED]
 
 
 def warm(jobs: int = 2, kernels=KERNELS, timeout: float = 600.0) -> dict:
