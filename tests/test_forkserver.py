@@ -83,10 +83,19 @@ def test_a_forked_kernel_is_what_a_started_one_was(tmp_path, monkeypatch):
     assert fig_forked["image/png"] == fig_started["image/png"]  # the inline backend, the same figure
 
 
-def test_cached_names_the_kernels():
+def test_cached_says_whether_numbas_cache_holds_the_kernel(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="one of booksim, ideal, closed_min"):
         warm.cached("nope")
     warm.compile_kernel("closed_min")  # this process's build, compiled or loaded
+    assert warm.cached("closed_min")
+    # a cached numba function never compiled: not in the cache until its first call writes it there
+    (tmp_path / "fresh_loop.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef run(x):\n    return x + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(warm.LOOPS, "closed_min", ("fresh_loop", "run"))
+    assert not warm.cached("closed_min")
+    import fresh_loop
+
+    assert fresh_loop.run(1) == 2
     assert warm.cached("closed_min")
 
 

@@ -23,12 +23,14 @@ Anything else falls back to jupyter_client's own start: a kernel command that is
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from typing import Any
 
 from . import forkserver
@@ -150,8 +152,6 @@ def _serve(fd: int, other: int) -> int:
         return 0
     order = json.loads(data)
     cmd, env = order["cmd"], order["env"]
-    import importlib.util
-
     # what `python -m ipykernel_launcher ARGS` sets: argv, and sys.path led by the folder, which the launcher
     # removes again (sys.path is then the interpreter's, PYTHONPATH first)
     launcher = importlib.util.find_spec(cmd[2])
@@ -211,18 +211,12 @@ def _classes():
 
         async def _async_pre_start_kernel(self, **kw: Any):
             if self.provisioner is None:
-                self.kernel_id = self.kernel_id or kw.pop("kernel_id", None) or _uuid()
+                self.kernel_id = self.kernel_id or kw.pop("kernel_id", None) or str(uuid.uuid4())
                 self.provisioner = ForkProvisioner(kernel_id=self.kernel_id, kernel_spec=self.kernel_spec,
                                                    parent=self)
             return await super()._async_pre_start_kernel(**kw)
 
     return ForkProvisioner, ForkKernelManager
-
-
-def _uuid() -> str:
-    import uuid
-
-    return str(uuid.uuid4())
 
 
 def __getattr__(name: str):
