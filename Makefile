@@ -136,14 +136,14 @@ lab: $(STAMP)
 	$(PY) -m models.classroom --out $(LAB_DIR_WORD) --edition $(LAB_EDITION)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser --ServerApp.root_dir=$(LAB_DIR_WORD) $(LAB_ARGS)
 
-# pytest on TEST_JOBS cores (pytest-xdist); the workers share one fresh simulation cache (unless MODELS_CACHE_DIR is
-# set) and one quick book (tests/conftest.py), so nothing is simulated or built twice.
+# pytest on TEST_JOBS cores (pytest-xdist); the workers share one fresh simulation cache, removed when the run
+# ends (unless MODELS_CACHE_DIR is set: that folder, kept), and one quick book (tests/conftest.py), so nothing is
+# simulated or built twice.
 test: deps
-	MODELS_CACHE_DIR="$${MODELS_CACHE_DIR:-$$(mktemp -d -t models-test-cache-XXXXXX)}" $(PY) -m pytest -n $(TEST_JOBS)
+	$(PY) -m pytest -n $(TEST_JOBS)
 
 test-fast: $(STAMP)
-	MODELS_CACHE_DIR="$${MODELS_CACHE_DIR:-$$(mktemp -d -t models-test-cache-XXXXXX)}" $(PY) -m pytest -n $(TEST_JOBS) \
-	  -m "not notebooks and not book and not slow"
+	$(PY) -m pytest -n $(TEST_JOBS) -m "not notebooks and not book and not slow"
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done

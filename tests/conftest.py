@@ -2,7 +2,9 @@
 
 Simulation results are cached under a per-session temporary folder unless
 ``MODELS_CACHE_DIR`` is set, so tests never read results left by an older
-checkout and never write into the reader's cache.
+checkout and never write into the reader's cache.  The run that made the
+folder removes it when it ends (:func:`pytest_unconfigure`); pytest-xdist's
+workers and the pytest runs a test starts inherit it and leave it alone.
 """
 
 import contextlib
@@ -16,8 +18,18 @@ from pathlib import Path
 
 import pytest
 
+#: the simulation cache this process made (None: ``MODELS_CACHE_DIR`` was set, by the reader or by the run that
+#: started this one)
+OWN_CACHE = None
 if "MODELS_CACHE_DIR" not in os.environ:
-    os.environ["MODELS_CACHE_DIR"] = tempfile.mkdtemp(prefix="models-test-cache-")
+    OWN_CACHE = os.environ["MODELS_CACHE_DIR"] = tempfile.mkdtemp(prefix="models-test-cache-")
+
+
+def pytest_unconfigure(config):
+    """Remove the simulation cache this process made, and nothing else (a folder ``MODELS_CACHE_DIR`` named
+    before the run started is the reader's, kept)."""
+    if OWN_CACHE is not None:
+        shutil.rmtree(OWN_CACHE, ignore_errors=True)
 
 
 def pytest_configure(config):
