@@ -1,16 +1,17 @@
 """Where a wormhole kernel's time goes, instruction by instruction: a sampling profile of one benchmark run.
 
-``python benchmarks/perf_kernel.py [--config NAME] [--router ideal|booksim] [--top N] [--quick]`` runs one
-configuration of :mod:`bench_wormhole` under Linux ``perf record -e cpu-clock`` (a timer, so it works on a virtual
-machine without hardware counters), in a child process that first compiles (or loads) the kernel, then saves the
-machine code of the compiled ``run`` from its address.  numba's compiled code has no symbols, but ``perf`` finds the
-JIT map numba writes (``/tmp/perf-<pid>.map``), and the samples that fall in ``run`` are matched to its code,
+``python benchmarks/perf_kernel.py [--config NAME] [--router ideal|booksim] [--top N] [--quick] [--annotate FILE]``
+runs one configuration of :mod:`bench_wormhole` under Linux ``perf record -e cpu-clock`` (a timer, so it works on a
+virtual machine without hardware counters), in a child process that first compiles (or loads) the kernel, then saves
+the machine code of the compiled ``run`` from its address.  numba's compiled code has no symbols, but ``perf`` finds
+the JIT map numba writes (``/tmp/perf-<pid>.map``), and the samples that fall in ``run`` are matched to its code,
 disassembled with ``objdump``.  Printed: the share of the samples in the kernel, its 256-byte regions by share, and
 the ``--top`` instructions with their share (a sample usually lands on the instruction after the one that stalled:
-after a load that missed the cache, or a mispredicted branch).  Everything is inlined into ``run``, so reading the
-regions back to the source takes the disassembly (the profiled build's phases, ``bench_wormhole.py --phases``, give
-the coarse split).  Needs ``perf`` (Debian's ``linux-perf``) and ``objdump`` (``binutils``); the files it writes
-are in a temporary folder it removes.
+after a load that missed the cache, or a mispredicted branch); ``--annotate FILE`` writes the whole disassembly
+to that new file, each instruction with its share.  Everything is inlined into ``run``, so reading the regions back to the
+source takes the disassembly (the profiled build's phases, ``bench_wormhole.py --phases``, give the coarse split).
+Needs ``perf`` (Debian's ``linux-perf``) and ``objdump`` (``binutils``); the files it writes are in a temporary
+folder it removes.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def regions(inside: collections.Counter, width: int = 256) -> list:
     return [(off, n / total) for off, n in sorted(agg.items())]
 
 
-def main(name: str, router: str, top: int, quick: bool) -> None:
+def main(name: str, router: str, top: int, quick: bool, annotate: str | None = None) -> None:
     sys.path.insert(0, str(HERE))
     import bench_wormhole as b
 
@@ -96,6 +97,8 @@ def main(name: str, router: str, top: int, quick: bool) -> None:
         raise SystemExit(f"--config must name a configuration of {sorted(b.CONFIGS)}; got {name!r}")
     if router not in b._routers_of(name, (router,)):
         raise SystemExit(f"{name} runs the ideal router only")
+    if annotate and os.path.lexists(annotate):
+        raise SystemExit(f"--annotate writes a new file; {annotate} is there already")
     for tool in ("perf", "objdump"):
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is not installed (Debian: {'linux-perf' if tool == 'perf' else 'binutils'})")
@@ -122,6 +125,12 @@ def main(name: str, router: str, top: int, quick: bool) -> None:
         print(f"the {top} instructions with the most samples (offset, share, instruction):")
         for off, k in inside.most_common(top):
             print(f"  {k / max(n, 1):6.1%}  {lines.get(off, hex(off))}")
+        if annotate:  # the whole disassembly, each instruction with its samples
+            with open(annotate, "x") as f:  # a new file: never one that is there already
+                for off in sorted(lines):
+                    k = inside.get(off, 0)
+                    f.write(f"{k / max(n, 1):6.2%}  {lines[off]}\n" if k else f"        {lines[off]}\n")
+            print(f"the annotated disassembly: {annotate}")
 
 
 if __name__ == "__main__":
@@ -130,9 +139,11 @@ if __name__ == "__main__":
     ap.add_argument("--router", default="ideal", choices=("ideal", "booksim"))
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--annotate", metavar="FILE",
+                    help="write the whole disassembly to this new file, each instruction's share")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
         child(a.config, a.router, a.quick, Path(a.child))
     else:
-        main(a.config, a.router, a.top, a.quick)
+        main(a.config, a.router, a.top, a.quick, a.annotate)
