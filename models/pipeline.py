@@ -94,7 +94,7 @@ from .core import cores, forked_kernel, forkserver, progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
 from .core.paths import (BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, read_regular, resolve_cache_dir,
                           safe_destination)
-from .core.processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl
+from .core.processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl, reap, zombie_children
 
 PROFILES = ("quick", "full")
 
@@ -1281,9 +1281,11 @@ def _spawn(run: Run, workdir: Path, timeout: int, failed_dir: Path, scheduler: s
 
 
 def _stop(workers: list[_Worker]) -> None:
-    """Kill every worker's process tree, wait for the workers, remove their temp files."""
+    """Kill every worker's process tree, wait for the workers and for the descendants the kill orphaned (they are
+    ours now: the pipeline is a subreaper), remove their temp files."""
+    killed = []
     for w in workers:
-        kill_tree(w.proc.pid, signal.SIGKILL)
+        killed += kill_tree(w.proc.pid, signal.SIGKILL)[1:]
     for w in workers:
         try:
             w.proc.wait(timeout=5)
@@ -1292,6 +1294,7 @@ def _stop(workers: list[_Worker]) -> None:
         w.tmp.unlink(missing_ok=True)
         for leftover in w.run.out_dir.rglob(".*.tmp"):  # atomic writes the kill cut short (figures, tables)
             leftover.unlink(missing_ok=True)
+    reap(killed, wait=2.0)  # a killed kernel: the worker's child, ours since the worker died
 
 
 WORKDIR_PREFIX = "models-pipeline-"
@@ -1490,8 +1493,13 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                     try:
                         result = json.loads(w.result.read_text())
                     except (OSError, ValueError):
+                        why = ""
+                        if getattr(w.proc, "orphaned", False):  # its kernel, orphaned too, is ours to wait for
+                            reap(zombie_children({forked_kernel.NAME}))
+                            why = (f", after the warm process it was forked from (pid {server.proc.pid}) died"
+                                   f"{server.last_words()}")
                         result = {"slug": w.run.slug, "status": "failed", "seconds": now - w.progress.started,
-                                  "error": f"{w.run.slug}: the worker exited with status {w.proc.returncode}",
+                                  "error": f"{w.run.slug}: the worker exited with status {w.proc.returncode}{why}",
                                   "failed_notebook": "", "log": _log_tail(w.log)}
                     if result["status"] == "ok" and not replaceable(w.run):  # put there while it ran: kept
                         kept = _keep_failed(w.run, w.tmp, failed_dir)

@@ -8,7 +8,9 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import nbformat
 import pytest
 
 from models import pipeline
-from models.core import forkserver
+from models.core import forkserver, processes
 from models.sim import warm
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server runs on Linux")
@@ -42,11 +44,12 @@ plt.show()
 '''
 
 
-def _probe_notebook(path: Path) -> Path:
+def _notebook(path: Path, code: str) -> Path:
+    """A notebook of a parameters cell (``x``) and ``code``."""
     nb = nbformat.v4.new_notebook()
     params = nbformat.v4.new_code_cell("x: int = 1")
     params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(PROBE)]
+    nb.cells = [params, nbformat.v4.new_code_cell(code)]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
@@ -54,7 +57,7 @@ def _probe_notebook(path: Path) -> Path:
 
 
 def _run_probe(tmp_path: Path, monkeypatch, fork: bool, name: str) -> tuple[dict, dict]:
-    src = _probe_notebook(tmp_path / "src" / "ch" / "01-probe.ipynb")
+    src = _notebook(tmp_path / "src" / "ch" / "01-probe.ipynb", PROBE)
     book = tmp_path / name
     out = tmp_path / f"{name}.json"
     monkeypatch.setenv(forkserver.ENV, "1" if fork else "0")
@@ -132,3 +135,63 @@ def test_a_failing_server_falls_back_to_new_interpreters(tmp_path, monkeypatch, 
     started, _ = _run_probe(tmp_path, monkeypatch, fork=True, name="fallback")
     assert started["comm"] != "ipykernel"  # not forked from a worker of the server
     assert "a test); every notebook from now on starts as a new interpreter" in capsys.readouterr().out
+
+
+@linux
+def test_a_notebook_whose_warm_process_died_fails_and_leaves_no_zombie(tmp_path, monkeypatch, capsys):
+    """The warm process killed while a notebook runs: its worker (SIGTERM, ``PR_SET_PDEATHSIG``) and the worker's
+    kernel become orphans of the pipeline, a subreaper, which waits for both; the notebook fails with a message that
+    says why, and the next one starts as a new interpreter."""
+    started = tmp_path / "started"
+    slow = _notebook(tmp_path / "src" / "ch" / "01-slow.ipynb",
+                     f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(120)")
+    fast = _notebook(tmp_path / "src" / "ch" / "02-fast.ipynb", "print('fast')")
+    book = tmp_path / "book"
+    runs = [pipeline.Run("ch", "01-slow", slow, book / "ch", {"x": 2}, key="k1"),
+            pipeline.Run("ch", "02-fast", fast, book / "ch", {"x": 2}, key="k2")]
+    monkeypatch.setenv(forkserver.ENV, "1")
+    killed = []
+
+    def kill_the_warm_process():
+        end = time.monotonic() + 120
+        while not started.exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        for pid in _children(os.getpid()):
+            if "models.core.forkserver" in Path(f"/proc/{pid}/cmdline").read_text():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+    children, zombies = set(_children(os.getpid())), set(processes.zombie_children())  # other tests' (xdist)
+    killer = threading.Thread(target=kill_the_warm_process, daemon=True)
+    killer.start()
+    t0 = time.monotonic()
+    assert pipeline.execute(runs, "quick", jobs=1, book_dir=book, report=False, force=True) == 1
+    killer.join()
+    assert len(killed) == 1 and time.monotonic() - t0 < 90
+    out = capsys.readouterr().out
+    assert (f"ch/01-slow: the worker exited with status 143, after the warm process it was forked from "
+            f"(pid {killed[0]}) died") in out
+    assert "ch/02-fast: ok" in out
+    assert set(processes.zombie_children()) <= zombies  # the worker and its kernel, waited for
+    assert set(_children(os.getpid())) <= children
+
+
+def _children(pid: int) -> list[int]:
+    return pipeline._children().get(pid, [])
+
+
+@linux
+def test_reap_waits_for_exited_children_only():
+    """:func:`.processes.reap` waits for the pids named that are our children and have exited (or, with ``wait``, for
+    those still running); :func:`.processes.zombie_children` lists the exited ones."""
+    done = subprocess.Popen([sys.executable, "-c", "raise SystemExit(5)"])
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    end = time.monotonic() + 30
+    while done.pid not in processes.zombie_children() and time.monotonic() < end:
+        time.sleep(0.02)
+    assert done.pid in processes.zombie_children() and running.pid not in processes.zombie_children()
+    assert processes.zombie_children({"nothing-of-that-name"}) == []
+    assert processes.reap([done.pid, running.pid, 1]) == {done.pid: 5}  # pid 1: not our child, left alone
+    assert done.pid not in processes.zombie_children()
+    running.kill()
+    assert processes.reap([running.pid], wait=10) == {running.pid: -signal.SIGKILL}

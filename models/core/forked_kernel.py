@@ -38,6 +38,10 @@ from .processes import PR_SET_NAME, prctl
 
 __all__ = ["ForkedKernel", "ForkKernelManager", "ForkProvisioner", "prefork", "take"]
 
+#: A forked kernel's name (its ``/proc/<pid>/comm``; its command line is the warm process's), by which the pipeline
+#: finds one orphaned by its worker's death
+NAME = "ipykernel"
+
 #: The process :func:`prefork` made for this worker's kernel, until :func:`take` hands it out.
 _WAITING: "ForkedKernel | None" = None
 
@@ -157,7 +161,7 @@ def _serve(fd: int, other: int) -> int:
     launcher = importlib.util.find_spec(cmd[2])
     forkserver.reset_process(env, order["cwd"], [launcher.origin if launcher else cmd[2], *cmd[3:]])
     sys.path[:] = _interpreter_path(env)
-    prctl(PR_SET_NAME, b"ipykernel")
+    prctl(PR_SET_NAME, NAME.encode())
     from ipykernel import kernelapp
 
     try:

@@ -42,7 +42,7 @@ import tempfile
 import time
 import traceback
 
-from .processes import PR_SET_PDEATHSIG, prctl
+from .processes import PR_SET_PDEATHSIG, prctl, reap
 
 __all__ = ["ForkServer", "ForkServerError", "Forked", "enabled", "exit_status", "fork", "main", "reset_process"]
 
@@ -68,13 +68,19 @@ class Forked:
         self.server = server
         self.pid = pid
         self.returncode: int | None = None
+        #: True when the server died before the worker's exit: the worker's status is then its own, read by
+        #: waiting for it (an orphan of a subreaper, as the pipeline is), or -SIGKILL when it was not ours to wait for
+        self.orphaned = False
 
     def poll(self) -> int | None:
         if self.returncode is None:
             self.server._pump(0.0)
             self.returncode = self.server._exits.pop(self.pid, None)
-            if self.returncode is None and not self.server.alive() and not _alive(self.pid):
-                self.returncode = -signal.SIGKILL  # the server died before it could say: the worker is gone too
+            if self.returncode is None and not self.server.alive():  # the server died before it could say
+                self.returncode = reap([self.pid]).get(self.pid)
+                if self.returncode is None and not _alive(self.pid):
+                    self.returncode = -signal.SIGKILL  # gone, and not ours to wait for
+                self.orphaned = self.returncode is not None
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
@@ -141,15 +147,15 @@ class ForkServer:
             self.proc.stdin.write(line.encode() + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, ValueError, OSError) as exc:
-            raise ForkServerError(f"the fork server (pid {self.proc.pid}) is gone: see {self.log}") from exc
+            raise ForkServerError(f"the fork server (pid {self.proc.pid}) is gone{self.last_words()}") from exc
         end = time.monotonic() + self.timeout
         while not self._forks:
             if not self.alive() and not self._pump(0.0):
                 raise ForkServerError(f"the fork server (pid {self.proc.pid}) exited with status "
-                                      f"{self.proc.returncode}: see {self.log}")
+                                      f"{self.proc.returncode}{self.last_words()}")
             if time.monotonic() >= end:
-                raise ForkServerError(f"the fork server (pid {self.proc.pid}) did not answer in {self.timeout:.0f} s: "
-                                      f"see {self.log}")
+                raise ForkServerError(f"the fork server (pid {self.proc.pid}) did not answer in {self.timeout:.0f} s"
+                                      f"{self.last_words()}")
             self._pump(0.1)
         return Forked(self, self._forks.popleft())
 
@@ -177,6 +183,16 @@ class ForkServer:
             elif word[:1] == [b"X"]:
                 self._exits[int(word[1])] = int(word[2])
         return got
+
+    def last_words(self, lines: int = 10) -> str:
+        """The end of the server's log, for a message (``": ..."``; empty when it wrote nothing): the log is in the
+        pipeline's temp folder, which is gone when the message is read."""
+        try:
+            with open(self.log, "rb") as f:
+                tail = f.read().decode(errors="replace").strip().splitlines()[-lines:]
+        except OSError:
+            return ""
+        return (": it wrote\n" + "\n".join("  " + line for line in tail)) if tail else ""
 
     def cpu_seconds(self) -> float | None:
         """The server's own processor time so far (user + system seconds: its imports, not its workers'); None

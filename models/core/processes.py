@@ -7,13 +7,19 @@ pipeline adopt its orphaned descendants, :data:`PR_SET_NAME` names a process
 (its ``/proc/<pid>/comm``, what ``ps -o comm`` and ``top`` show, 15 bytes at
 most: a forked kernel keeps its warm parent's command line).  Elsewhere than
 Linux, or on failure, :func:`prctl` returns False and changes nothing.
+
+A subreaper must also wait for the orphans it adopts, or they stay zombies
+until it exits: :func:`zombie_children` lists them (by name, or all), and
+:func:`reap` waits for the ones named.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 
-__all__ = ["PR_SET_PDEATHSIG", "PR_SET_CHILD_SUBREAPER", "PR_SET_NAME", "prctl"]
+__all__ = ["PR_SET_PDEATHSIG", "PR_SET_CHILD_SUBREAPER", "PR_SET_NAME", "prctl", "reap", "zombie_children"]
 
 PR_SET_PDEATHSIG = 1
 PR_SET_NAME = 15
@@ -32,3 +38,48 @@ def prctl(option: int, arg: int | bytes) -> bool:
         return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+def zombie_children(names: set[str] | None = None) -> list[int]:
+    """This process's children that have exited and not been waited for (``/proc``; none elsewhere than Linux),
+    those named one of ``names`` (their ``/proc/<pid>/comm``) when given."""
+    me, out = os.getpid(), []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                head, _, rest = f.read().rpartition(")")
+        except OSError:
+            continue
+        fields = rest.split()
+        comm = head.partition("(")[2]
+        if len(fields) > 1 and fields[0] == "Z" and int(fields[1]) == me and (names is None or comm in names):
+            out.append(int(entry))
+    return out
+
+
+def reap(pids, wait: float = 0.0) -> dict[int, int]:
+    """Wait for those of ``pids`` that are this process's children, up to ``wait`` seconds for the ones still
+    running (0: only those that have exited); their exit codes (``-N``: killed by signal ``N``).  A pid that is not
+    our child is left alone."""
+    codes, pending = {}, set(pids)
+    end = time.monotonic() + wait
+    while pending:
+        for pid in sorted(pending):
+            try:
+                got, status = os.waitpid(pid, os.WNOHANG)
+            except (ChildProcessError, OSError):
+                pending.discard(pid)
+                continue
+            if got == pid:
+                codes[pid] = os.waitstatus_to_exitcode(status)
+                pending.discard(pid)
+        if not pending or time.monotonic() >= end:
+            break
+        time.sleep(0.02)
+    return codes
