@@ -57,14 +57,18 @@ def _kernel():
 def _llvm(fn):
     """The function's value and its LLVM IR, with the numbers that differ between two compiles of the same source
     in one process made equal: the function object's version in its names (``B2v1``, ``_v2_``) and the blocks'
-    labels (``B354``: numba numbers them from a counter of the process), and the blanks padding a label's comment.
+    labels with what LLVM appends to them (``B354.else.if``: numba numbers them from a counter of the process, and
+    once the number is long LLVM shortens the name, ``B1484...847...if``), the blanks padding a label's comment, and
+    the length of a string constant that holds a name (``[165 x i8]``: one more byte once the version has one more
+    digit, ``v9`` then ``v10``).  Without the last two, about one run in twenty of these tests failed.
     """
     import numpy as np
 
     a = np.arange(12, dtype=np.int64)
     value = fn(a, 7)
     (ir,) = fn.inspect_llvm().values()
-    return value, re.sub(r" +", " ", re.sub(r"B\d+v\d+|_v\d+_|\bB\d+", "#", ir))
+    ir = re.sub(r"\[\d+ x i8\]", "[# x i8]", re.sub(r"B\d+v\d+|_v\d+_|\bB\d+[\w.]*", "#", ir))
+    return value, re.sub(r" +", " ", ir)
 
 
 def test_the_faster_inliner_compiles_the_same_code_as_numbas():
