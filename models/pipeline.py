@@ -90,11 +90,11 @@ import yaml
 
 from .citation import write_cite_page
 from . import CHAPTERS
-from .core import cores, forked_kernel, forkserver, progress
+from .core import cores, forked_kernel, forkserver, processes, progress
 from .core.cache import atomic_write_json, atomic_write_text, canonical_json, file_mode, tree_hash
 from .core.paths import (BUILD, CACHE_ENV, MODELS, NOTEBOOKS, ROOT, git_commit, read_regular, resolve_cache_dir,
                           safe_destination)
-from .core.processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl, reap, zombie_children
+from .core.processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, prctl, reap
 
 PROFILES = ("quick", "full")
 
@@ -1495,7 +1495,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                     except (OSError, ValueError):
                         why = ""
                         if getattr(w.proc, "orphaned", False):  # its kernel, orphaned too, is ours to wait for
-                            reap(zombie_children({forked_kernel.NAME}))
+                            reap(processes.children({forked_kernel.NAME}, exited_only=True))
                             why = (f", after the warm process it was forked from (pid {server.proc.pid}) died"
                                    f"{server.last_words()}")
                         result = {"slug": w.run.slug, "status": "failed", "seconds": now - w.progress.started,
@@ -1527,6 +1527,9 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
         if server is not None:
             warm_cpu = server.cpu_seconds()
             server.stop()
+            # a forked kernel whose worker died is ours (never a child of ours otherwise): it exits when it sees
+            # its worker gone, so wait for it a moment
+            reap(processes.children({forked_kernel.NAME}), wait=2.0)
         _remove_workdir(workdir, settle=1.0 if stopped else 0.0)
         lock.release()
         for sig, handler in handlers.items():

@@ -161,7 +161,7 @@ def test_a_notebook_whose_warm_process_died_fails_and_leaves_no_zombie(tmp_path,
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
 
-    children, zombies = set(_children(os.getpid())), set(processes.zombie_children())  # other tests' (xdist)
+    children, zombies = set(_children(os.getpid())), set(processes.children(exited_only=True))  # other tests' (xdist)
     killer = threading.Thread(target=kill_the_warm_process, daemon=True)
     killer.start()
     t0 = time.monotonic()
@@ -172,7 +172,7 @@ def test_a_notebook_whose_warm_process_died_fails_and_leaves_no_zombie(tmp_path,
     assert (f"ch/01-slow: the worker exited with status 143, after the warm process it was forked from "
             f"(pid {killed[0]}) died") in out
     assert "ch/02-fast: ok" in out
-    assert set(processes.zombie_children()) <= zombies  # the worker and its kernel, waited for
+    assert set(processes.children(exited_only=True)) <= zombies  # the worker and its kernel, waited for
     assert set(_children(os.getpid())) <= children
 
 
@@ -183,15 +183,16 @@ def _children(pid: int) -> list[int]:
 @linux
 def test_reap_waits_for_exited_children_only():
     """:func:`.processes.reap` waits for the pids named that are our children and have exited (or, with ``wait``, for
-    those still running); :func:`.processes.zombie_children` lists the exited ones."""
+    those still running); :func:`.processes.children` lists the exited ones."""
     done = subprocess.Popen([sys.executable, "-c", "raise SystemExit(5)"])
     running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     end = time.monotonic() + 30
-    while done.pid not in processes.zombie_children() and time.monotonic() < end:
+    while done.pid not in processes.children(exited_only=True) and time.monotonic() < end:
         time.sleep(0.02)
-    assert done.pid in processes.zombie_children() and running.pid not in processes.zombie_children()
-    assert processes.zombie_children({"nothing-of-that-name"}) == []
+    exited = processes.children(exited_only=True)
+    assert done.pid in exited and running.pid not in exited and running.pid in processes.children()
+    assert processes.children({"nothing-of-that-name"}, exited_only=True) == []
     assert processes.reap([done.pid, running.pid, 1]) == {done.pid: 5}  # pid 1: not our child, left alone
-    assert done.pid not in processes.zombie_children()
+    assert done.pid not in processes.children(exited_only=True)
     running.kill()
     assert processes.reap([running.pid], wait=10) == {running.pid: -signal.SIGKILL}

@@ -9,8 +9,8 @@ most: a forked kernel keeps its warm parent's command line).  Elsewhere than
 Linux, or on failure, :func:`prctl` returns False and changes nothing.
 
 A subreaper must also wait for the orphans it adopts, or they stay zombies
-until it exits: :func:`zombie_children` lists them (by name, or all), and
-:func:`reap` waits for the ones named.
+until it exits: :func:`children` lists them (by name, or all; those that
+have exited, or all), and :func:`reap` waits for the ones named.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 import sys
 import time
 
-__all__ = ["PR_SET_PDEATHSIG", "PR_SET_CHILD_SUBREAPER", "PR_SET_NAME", "prctl", "reap", "zombie_children"]
+__all__ = ["PR_SET_PDEATHSIG", "PR_SET_CHILD_SUBREAPER", "PR_SET_NAME", "children", "prctl", "reap"]
 
 PR_SET_PDEATHSIG = 1
 PR_SET_NAME = 15
@@ -40,9 +40,10 @@ def prctl(option: int, arg: int | bytes) -> bool:
         return False
 
 
-def zombie_children(names: set[str] | None = None) -> list[int]:
-    """This process's children that have exited and not been waited for (``/proc``; none elsewhere than Linux),
-    those named one of ``names`` (their ``/proc/<pid>/comm``) when given."""
+def children(names: set[str] | None = None, exited_only: bool = False) -> list[int]:
+    """This process's children (``/proc``; none elsewhere than Linux): those named one of ``names`` (their
+    ``/proc/<pid>/comm``) when given, and with ``exited_only`` only those that have exited and not been waited for
+    (zombies)."""
     me, out = os.getpid(), []
     try:
         entries = os.listdir("/proc")
@@ -58,7 +59,8 @@ def zombie_children(names: set[str] | None = None) -> list[int]:
             continue
         fields = rest.split()
         comm = head.partition("(")[2]
-        if len(fields) > 1 and fields[0] == "Z" and int(fields[1]) == me and (names is None or comm in names):
+        if (len(fields) > 1 and int(fields[1]) == me and (names is None or comm in names)
+                and (not exited_only or fields[0] == "Z")):
             out.append(int(entry))
     return out
 
