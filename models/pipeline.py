@@ -646,15 +646,16 @@ def merge_streams(outputs: list[dict]) -> list[dict]:
     """A cell's outputs with each run of consecutive ``stream`` outputs of one stream (stdout, stderr) merged into
     one, as Jupyter shows them.  How a cell's printed text is cut into outputs depends on when the kernel flushed
     it: ipykernel sends what was written every 0.2 s, so a ``print`` can arrive as its text and, in another output,
-    its newline when the machine is busy.  Merged, the executed notebook does not depend on the machine's load."""
+    its newline when the machine is busy.  Merged, the executed notebook does not depend on the machine's load: a
+    merged output's text is kept as its lines, as nbformat writes the text of an output that came whole."""
     merged: list[dict] = []
     for out in outputs:
         prev = merged[-1] if merged else None
         if (out.get("output_type") == "stream" and prev is not None and prev.get("output_type") == "stream"
                 and prev.get("name") == out.get("name")):
             text = out.get("text", "")
-            prev["text"] = ("".join(prev["text"]) if isinstance(prev["text"], list) else prev["text"]) + (
-                "".join(text) if isinstance(text, list) else text)
+            prev["text"] = (("".join(prev["text"]) if isinstance(prev["text"], list) else prev["text"])
+                            + ("".join(text) if isinstance(text, list) else text)).splitlines(keepends=True)
         else:
             merged.append(out)
     return merged
