@@ -156,12 +156,12 @@ def test_a_notebook_whose_warm_process_died_fails_and_leaves_no_zombie(tmp_path,
         end = time.monotonic() + 120
         while not started.exists() and time.monotonic() < end:
             time.sleep(0.05)
-        for pid in _children(os.getpid()):
+        for pid in processes.children():
             if "models.core.forkserver" in Path(f"/proc/{pid}/cmdline").read_text():
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
 
-    children, zombies = set(_children(os.getpid())), set(processes.children(exited_only=True))  # other tests' (xdist)
+    children, zombies = set(processes.children()), set(processes.children(exited_only=True))  # other tests' (xdist)
     killer = threading.Thread(target=kill_the_warm_process, daemon=True)
     killer.start()
     t0 = time.monotonic()
@@ -173,11 +173,7 @@ def test_a_notebook_whose_warm_process_died_fails_and_leaves_no_zombie(tmp_path,
             f"(pid {killed[0]}) died") in out
     assert "ch/02-fast: ok" in out
     assert set(processes.children(exited_only=True)) <= zombies  # the worker and its kernel, waited for
-    assert set(_children(os.getpid())) <= children
-
-
-def _children(pid: int) -> list[int]:
-    return pipeline._children().get(pid, [])
+    assert set(processes.children()) <= children
 
 
 @linux

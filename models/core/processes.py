@@ -75,7 +75,7 @@ def reap(pids, wait: float = 0.0) -> dict[int, int]:
         for pid in sorted(pending):
             try:
                 got, status = os.waitpid(pid, os.WNOHANG)
-            except (ChildProcessError, OSError):
+            except OSError:  # ChildProcessError: not our child
                 pending.discard(pid)
                 continue
             if got == pid:

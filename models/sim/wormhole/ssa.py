@@ -27,11 +27,15 @@ the signatures it was written for; otherwise numba is left as it is.
 from __future__ import annotations
 
 import inspect
+from collections import defaultdict
+
+from numba.core import errors, ir, ssa
+from numba.core.analysis import compute_cfg_from_blocks
 
 _original = None  # numba's own _run_ssa, once replaced
 
 
-def _rewrite(ssa, ir, blocks, labels, states, handler):
+def _rewrite(blocks, labels, states, handler):
     """numba's ``_run_block_rewrite`` over the blocks of ``labels`` only; the others are carried over as they are.
     Returns the new blocks and the labels rewritten (new containers)."""
     newblocks = {}
@@ -54,11 +58,6 @@ def _rewrite(ssa, ir, blocks, labels, states, handler):
 def _run_ssa(blocks):
     """numba's ``numba.core.ssa._run_ssa``, each violator's two rewrites over the blocks that name it (module
     docstring)."""
-    from collections import defaultdict
-
-    from numba.core import errors, ir, ssa
-    from numba.core.analysis import compute_cfg_from_blocks
-
     if not blocks:
         return {}
     cfg = compute_cfg_from_blocks(blocks)
@@ -76,7 +75,7 @@ def _run_ssa(blocks):
         states = ssa._make_states(blocks)
         states["varname"] = varname
         states["defmap"] = defmap = defaultdict(list)
-        blocks = _rewrite(ssa, ir, blocks, labels, states, ssa._FreshVarHandler())
+        blocks = _rewrite(blocks, labels, states, ssa._FreshVarHandler())
         fresh |= labels
         # the uses: the reaching assignment, phi nodes where needed (numba's _fix_ssa_vars)
         states = ssa._make_states(blocks)
@@ -85,7 +84,7 @@ def _run_ssa(blocks):
         states["phimap"] = phimap = defaultdict(list)
         states["cfg"] = cfg
         states["phi_locations"] = ssa._compute_phi_locations(df_plus, defmap)
-        blocks = _rewrite(ssa, ir, blocks, labels, states, ssa._FixSSAVars(cache_list_vars))
+        blocks = _rewrite(blocks, labels, states, ssa._FixSSAVars(cache_list_vars))
         for label, philist in phimap.items():
             curblk = blocks[label]
             if label not in labels:  # carried over: a new container, as numba's rewrite would have made
@@ -115,8 +114,6 @@ def faster_ssa() -> bool:
     """Replace numba's ``numba.core.ssa._run_ssa`` by :func:`_run_ssa`, once per process.  Returns whether it is in
     place (False: this numba lacks a function it calls, or its signature differs, and numba is left as it is)."""
     global _original
-    from numba.core import ssa
-
     if _original is not None:
         return True
     for name, params in _NEEDS.items():
@@ -132,7 +129,5 @@ def numbas_ssa() -> None:
     """Put numba's own ``_run_ssa`` back (the test that compares the two)."""
     global _original
     if _original is not None:
-        from numba.core import ssa
-
         ssa._run_ssa = _original
         _original = None
