@@ -1440,6 +1440,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
     pending: list[Run] = []
     server: forkserver.ForkServer | None = None
     warm_cpu = None
+    orphans: list[int] = []  # workers whose warm process died first: ours to wait for once they are
     lock = PipelineLock(book_dir, option)
     try:
         lock.acquire()  # CannotStart when another pipeline writes here (or the folder is not writable)
@@ -1496,6 +1497,7 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
                     except (OSError, ValueError):
                         why = ""
                         if getattr(w.proc, "orphaned", False):  # its kernel, orphaned too, is ours to wait for
+                            orphans.append(w.proc.pid)
                             reap(processes.children({forked_kernel.NAME}, exited_only=True))
                             why = (f", after the warm process it was forked from (pid {server.proc.pid}) died"
                                    f"{server.last_words()}")
@@ -1529,8 +1531,10 @@ def execute(runs: list[Run], profile: str, jobs: int = 1, force: bool = False, b
             warm_cpu = server.cpu_seconds()
             server.stop()
             # a forked kernel whose worker died is ours (never a child of ours otherwise): it exits when it sees
-            # its worker gone, so wait for it a moment
+            # its worker gone, so wait for it a moment; and an orphaned worker that was not yet ours when its status
+            # was read (only if it has exited: its pid is not ours to wait on otherwise)
             reap(processes.children({forked_kernel.NAME}), wait=2.0)
+            reap(set(orphans) & set(processes.children(exited_only=True)))
         _remove_workdir(workdir, settle=1.0 if stopped else 0.0)
         lock.release()
         for sig, handler in handlers.items():

@@ -169,8 +169,9 @@ def test_a_notebook_whose_warm_process_died_fails_and_leaves_no_zombie(tmp_path,
     killer.join()
     assert len(killed) == 1 and time.monotonic() - t0 < 90
     out = capsys.readouterr().out
-    assert (f"ch/01-slow: the worker exited with status 143, after the warm process it was forked from "
-            f"(pid {killed[0]}) died") in out
+    # its status: 143 (its SIGTERM handler) when the pipeline waited for it, -9 when it was not the pipeline's to wait for
+    assert re.search(r"ch/01-slow: the worker exited with status (143|-9), after the warm process it was forked from "
+                     rf"\(pid {killed[0]}\) died", out), out
     assert "ch/02-fast: ok" in out
     assert set(processes.children(exited_only=True)) <= zombies  # the worker and its kernel, waited for
     assert set(processes.children()) <= children

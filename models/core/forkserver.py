@@ -79,7 +79,8 @@ class Forked:
             if self.returncode is None and not self.server.alive():  # the server died before it could say
                 self.returncode = reap([self.pid]).get(self.pid)
                 if self.returncode is None and not _alive(self.pid):
-                    self.returncode = -signal.SIGKILL  # gone, and not ours to wait for
+                    # it exited after the first look (ours to wait for now), or is gone and was not ours
+                    self.returncode = reap([self.pid]).get(self.pid, -signal.SIGKILL)
                 self.orphaned = self.returncode is not None
         return self.returncode
 
