@@ -7,7 +7,8 @@ change of a front door cannot leave a broken example behind.  Commands that buil
 services or write into the repository (``make``, ``pip``, ``git``, ``dask``, ``ssh``, ``openssl``,
 ``models.new_chapter``) are not examples of the book's results and are tested elsewhere
 (``tests/test_makefile.py``, ``tests/test_dask.py``, ``tests/test_new_chapter.py``).  A configuration file
-shown for a server (a ``py`` block: ``jupyterhub_config.py``) is not an example and does not run.
+shown for a server (a ``py`` block: ``jupyterhub_config.py``) is not an example and does not run.  An example
+both documents show runs once (:func:`_examples`).
 """
 
 from __future__ import annotations
@@ -54,15 +55,19 @@ def _commands(block: str) -> list[str]:
 
 
 def _examples():
-    cases = []
+    """The examples, each once: a command both documents show (the same words, lines broken elsewhere) runs once,
+    its id naming both places."""
+    found = {}  # (kind, the example's words) -> [kind, example, places, what]
     for name in SOURCES:
         for lineno, block in _blocks(ROOT / name, "python"):
-            cases.append(pytest.param("python", block, id=f"{name}:{lineno}:python"))
+            found.setdefault(("python", block), ["python", block, [], "python"])[2].append(f"{name}:{lineno}")
         for lineno, block in _blocks(ROOT / name, "bash"):
             for cmd in _commands(block):
                 if RUNS.match(cmd) and "--scheduler" not in cmd and "make " not in cmd:  # a cluster build
-                    cases.append(pytest.param("bash", cmd, id=f"{name}:{lineno}:{cmd.split()[2]}"))
-    return cases
+                    found.setdefault(("bash", tuple(shlex.split(cmd))),
+                                     ["bash", cmd, [], cmd.split()[2]])[2].append(f"{name}:{lineno}")
+    return [pytest.param(kind, example, id=f"{'+'.join(places)}:{what}")
+            for kind, example, places, what in found.values()]
 
 
 def _env(tmp_path: Path) -> dict:
