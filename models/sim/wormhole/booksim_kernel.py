@@ -27,9 +27,9 @@ and one record of scalars:
     tail's credit: ``wait_for_tail_credit``).
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
-``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC; allocation
-    reads from the VC's row whether it requests, a flit at its front and a credit), per channel its
-    iSLIP pointers and the list's entries in the records ``ch`` (:data:`CH`), and its scratch.
+``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC with a
+    flit at its front and a credit; allocation reads the rest from the VC's row), per channel its
+    iSLIP pointers and requests this cycle in the records ``ch`` (:data:`CH`), and its scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
     the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
     with a newly queued message (``qlist``) and the active sources (``act``).
@@ -51,7 +51,8 @@ Like :mod:`.kernel`, the kernel is compiled without numba's reference counting
 One cycle ``t``, each phase an inlined function of the same name (:func:`run` lists them):
 
 A. events (:func:`_events`) due at ``t``: credits (credits in use ``- 1``; with ``wait_for_tail_credit``
-   the tail's credit frees the VC), flits entering an input
+   the tail's credit frees the VC; the input VC holding the credited VC is
+   put back on the switch list if it slept for lack of a credit), flits entering an input
    buffer (a head at an idle VC starts routing: VC allocation from ``t + 1``;
    the front flit of an active VC may be switch-allocated at ``t``), flits
    reaching a terminal (a tail completes its message);
@@ -120,9 +121,9 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 NVS = 16
 #: per channel, in switch allocation (16 bytes: one array for all of it, so the loop keeps one more
 #: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
-#: ``rr`` and ``nin``, the switch list's entries with this input channel (counted as entries join and
-#: leave it); as an output channel, its iSLIP grant pointer ``g``, the entries ``nout`` holding it as
-#: their output and the flits sent on it in the window ``flits``
+#: ``rr`` and its requests ``nin`` (the switch list's entries with this input channel, counted as
+#: entries join and leave it); as an output channel, its iSLIP grant pointer ``g``, its requests
+#: ``nout`` and the flits sent on it in the window ``flits``
 CH = np.dtype([("a", np.int16), ("rr", np.int16), ("g", np.int16), ("nin", np.int16), ("nout", np.int16),
                ("flits", _i4)], align=True)
 
@@ -181,9 +182,8 @@ Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
 #: ``g_touch``) and accept per input (``a_key``, ``a_touch``)
 VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b", "req_o", "rq", "g_key",
                                  "g_touch", "a_key", "a_touch"])
-#: the switch allocator: the switch list ``cand`` (the active input VCs: each bids in the next switch
-#: allocation if it has a flit at its front and a credit; a VC on it, or in ``new``, the VCs given an
-#: output VC in this cycle, has its row's ONSW set), the
+#: the switch allocator: the switch list ``cand`` (the input VCs bidding in the next switch allocation;
+#: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the
 #: per-channel records ``ch`` (:data:`CH`); scratch: the best VC per (input channel, output port)
 #: ``p_key`` / ``p_touch``, per output / input channel its grant / accept ``og`` / ``ia`` (packed
 #: records, -1: none) and the channels with one (``og_touch``, ``ia_touch``), the winners ``gl`` (VCs)
@@ -264,13 +264,21 @@ def _hold(b, d, vs, injb, c_nbusy, nch):
 
 @njit(cache=CACHE, inline="always")
 def _sw_add(b, n, vs, sw):
-    """Put VC ``b`` (just given an output VC) as entry ``n`` on the switch list ``sw.cand`` and count it at its
-    input and output channels (returns ``n + 1``)."""
+    """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
+    ``sw.cand`` and count it at its input and output channels (returns ``n + 1``)."""
+    return _sw_put(b, n, 1, vs, sw)
+
+
+@njit(cache=CACHE, inline="always")
+def _sw_put(b, n, add, vs, sw):
+    """:func:`_sw_add` if ``add`` is 1; if 0, the entry is written past the list's end and nothing is counted (no
+    test: it would mispredict; ``cand`` has an entry per VC and the list holds input VCs only, and a VC's row always
+    names a channel as its output, 0 before its first).  Returns ``n + add``."""
     r = b * NVS
     sw.cand[uidx(n)] = b
-    sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += 1
-    sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += 1
-    return n + 1
+    sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += add
+    sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += add
+    return n + add
 
 
 # ----------------------------------------------------------------- BookSim's routing functions
@@ -351,9 +359,9 @@ def _next(pos, size):
 
 # ----------------------------------------------------------------- the phases of a cycle
 @njit(cache=CACHE, inline="always")
-def _events(t, cfg, net, chans, vcs, va, msg, ev, tags, hist, batches, sc, nvca):
+def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, nvca, nsw):
     """A. The events due at ``t``: credits, then flits entering an input buffer or a terminal.  Returns the
-    length of the VC-allocation list (neither changes the switch list: a VC is on it while it is active)."""
+    lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
     B = cfg.b
     NCH = chans.base.size
@@ -371,11 +379,11 @@ def _events(t, cfg, net, chans, vcs, va, msg, ev, tags, hist, batches, sc, nvca)
         # active VC holds its output VC until its tail is sent: ST == ST_ACTIVE and OUT == b), else in b's
         if ow < 0 or vs[uidx(ow * NVS + VS_ST)] != ST_ACTIVE or vs[uidx(ow * NVS + VS_OUT)] != b:
             ow = vs[uidx(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
-        _credit(b, ow, cfg, vcs)
+        nsw = _credit(b, ow, cfg, vcs, sw, nsw)
     ev.ncredit[uidx(slot)] = 0
     for i in range(ev.nucredit[uidx(slot)]):  # credits for a VC no input VC held when the flit left it
         b = ev.ucredit[uidx(s0 + i)] & MASK
-        _credit(b, vs[uidx(b * NVS + VS_OWN)], cfg, vcs)
+        nsw = _credit(b, vs[uidx(b * NVS + VS_OWN)], cfg, vcs, sw, nsw)
     ev.nucredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
@@ -403,6 +411,12 @@ def _events(t, cfg, net, chans, vcs, va, msg, ev, tags, hist, batches, sc, nvca)
                 va.onlist[uidx(b)] = 1
                 va.pend[uidx(nvca)] = b
                 nvca += 1
+        # front flit of an active VC with a credit: switch allocation now (without a credit, the credit puts it
+        # on the list)
+        r = b * NVS
+        add = np.int64((s == ST_ACTIVE) & (c == 0) & (vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_OCCO)] < B))
+        vs[uidx(r + VS_ONSW)] |= np.int32(add)
+        nsw = _sw_put(b, nsw, add, vs, sw)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
@@ -418,18 +432,22 @@ def _events(t, cfg, net, chans, vcs, va, msg, ev, tags, hist, batches, sc, nvca)
             if bi < cfg.nbatch:
                 batches.msgs[uidx(bi)] += 1
     ev.neflit[uidx(slot)] = 0
-    return nvca
+    return nvca, nsw
 
 
 @njit(cache=CACHE, inline="always")
-def _credit(b, ow, cfg, vcs):
-    """A credit for VC ``b``, held by input VC ``ow`` (-1: none)."""
+def _credit(b, ow, cfg, vcs, sw, nsw):
+    """A credit for VC ``b``, held by input VC ``ow`` (-1: none).  Returns the switch list's length."""
     vs = vcs.vs
     if ow >= 0:
         r = ow * NVS
         vs[uidx(r + VS_OCCO)] -= 1
         if CHECKS:
             assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
+        # it slept for lack of this credit (no test: it would mispredict)
+        wake = np.int64((vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_CNT)] > 0))
+        vs[uidx(r + VS_ONSW)] |= np.int32(wake)
+        nsw = _sw_put(ow, nsw, wake, vs, sw)
     else:
         oc = vs[uidx(b * NVS + VS_OCC)] - 1
         vs[uidx(b * NVS + VS_OCC)] = oc
@@ -438,6 +456,7 @@ def _credit(b, ow, cfg, vcs):
         if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
             vcs.tsent[uidx(b)] = 0
             vcs.inuse[uidx(b)] = 0
+    return nsw
 
 
 @njit(cache=CACHE, inline="always")
@@ -661,36 +680,32 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     cand = sw.cand
     NPORT = cfg.p + 1
     V = cfg.v
-    # the switch list holds every active VC (it joins in the cycle after its VC allocation (D) and leaves
-    # when its tail is sent); those with a flit at their front and a credit request.  A request whose VC is
-    # the list's only entry at its input channel and at its output channel wins outright (what iSLIP gives
-    # it); the others go through the per-input-port VC choice and the grant / accept phases, which an entry
-    # that does not request does not enter, so that where it is another's only rival the outcome is the
-    # same as if it had not been counted.  A flit's arrival and a credit change no list or count.
+    # candidates: the switch list, every active VC with a flit at its front and a credit (the
+    # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
+    # buffer (A), a credit (A), VC allocation (D, from the next cycle) -- and leaves it when a
+    # grant leaves it without one).  A request alone at its input port and at its output port
+    # wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
+    # and the grant / accept phases.
     ncand = nsw
-    B = cfg.b
-    if CHECKS:  # the entries per input / output channel (kept as the list changes) are the list's
+    if CHECKS:  # the requests per input / output channel (kept as the list changes) are the list's
         _check_counts(sw, vcs.vs, ncand, -1)
         for k in range(sw.ch.size):
             assert sw.ch[k].nin == 0 and sw.ch[k].nout == 0
         _check_counts(sw, vcs.vs, ncand, 1)
-    # gl holds the winners (VCs), cl the contested requests (indices into cand)
-    # (every entry written to both lists, kept in one or none by advancing its length: a test would mispredict)
+    sc.sw_requests += ncand
+    # gl holds the winners (VCs), cl the contested candidates (indices into cand)
+    # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
     ngr = 0
     nct = 0
-    nrq = 0
     k0 = clock() if PROFILE else 0
     for i in range(ncand):
         b = cand[uidx(i)]
         r = b * NVS
-        req = (vs[uidx(r + VS_CNT)] > 0) & (vs[uidx(r + VS_OCCO)] < B)
         solo = (sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin == 1) & (sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout == 1)
         sw.gl[uidx(ngr)] = b
         sw.cl[uidx(nct)] = i
-        ngr += req & solo
-        nct += req & (1 - solo)
-        nrq += req
-    sc.sw_requests += nrq
+        ngr += solo
+        nct += 1 - solo
     if PROFILE:
         k1 = clock()
         sc.clk_sw_requests += k1 - k0
@@ -732,18 +747,25 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     if PROFILE:
         k1 = clock()
         sc.clk_sw_send += k1 - k0
-    # the list for t + 1: this cycle's entries still active (all but those whose tail was sent: ONSW still
-    # set; every entry copied, kept by advancing ``w``: a test would mispredict), then the VCs given an output
-    # VC in this cycle's (D); the channels' counts follow (a dropped entry's in :func:`_send`)
+    # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
+    # flit and a credit left: ONSW still set; every entry copied, kept by advancing ``w``: a test would
+    # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request counts
+    # follow (a dropped entry's in :func:`_send`)
     w = 0
     for i in range(ncand):
         b = cand[uidx(i)]
-        if CHECKS:  # an entry kept is still active
-            assert vs[uidx(b * NVS + VS_ONSW)] == 0 or vs[uidx(b * NVS + VS_ST)] == ST_ACTIVE
+        if CHECKS:  # an entry kept is still a bidder: active, a flit at its front, a credit
+            r = b * NVS
+            assert vs[uidx(r + VS_ONSW)] == 0 or (vs[uidx(r + VS_ST)] == ST_ACTIVE and vs[uidx(r + VS_CNT)] > 0
+                                                  and vs[uidx(r + VS_OCCO)] < cfg.b)
         cand[uidx(w)] = b
         w += vs[uidx(b * NVS + VS_ONSW)]
     for j in range(nnew):
-        w = _sw_add(sw.new[uidx(j)], w, vcs.vs, sw)
+        b = sw.new[uidx(j)]
+        if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
+            w = _sw_add(b, w, vcs.vs, sw)
+        else:  # no credit yet: the credit puts it on the list
+            vcs.vs[uidx(b * NVS + VS_ONSW)] = 0
     if PROFILE:
         sc.clk_sw_list += clock() - k1
     return w, nvca, ngr
@@ -826,8 +848,9 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         nw = (1 - ej) & measuring
         netw += nw
         sw.ch[uidx(och)].flits += nw
-        # off the switch list after its tail (ONSW cleared for the list's rebuild; no test: it would mispredict)
-        off = np.int8(tail)
+        # off the switch list after its tail, or with nothing more to send, or without a credit
+        # (ONSW cleared for the list's rebuild; no test: it would mispredict)
+        off = np.int8(tail | (c == 0) | (occo >= B))
         vs[uidx(r + VS_ONSW)] = 1 - off
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
@@ -876,13 +899,12 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
     speed), and in ``sc`` between calls.  ``va.pend`` is compacted while it is scanned (an
     entry stays on it, flagged by ``va.onlist``, until a scan finds its VC no longer waiting for VC
-    allocation).  The switch list ``sw.cand`` holds the active VCs: a VC joins it in the cycle after
-    its VC allocation and leaves it when its tail is sent, and switch allocation reads from its row
-    whether it requests (a flit at its front and a credit).  So neither a flit's arrival nor a credit
-    touches the list, where a list of the requesting VCs alone changes twice per flit-hop at low load
-    (a buffer empties with every flit sent: its VC leaves the list, and joins it again when the next
-    flit arrives).  The allocators' outcomes do not depend on the order of these lists (every
-    arbitration key is distinct), so neither do the results.
+    allocation).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch: a VC
+    joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a
+    credit, or VC allocation in the cycle before), and a grant that leaves it without either takes
+    it off; so switch allocation reads no VC row to find its candidates.  The allocators' outcomes
+    do not depend on the order of these lists (every arbitration key is distinct), so neither do
+    the results.
 
     Every array index in the loop is written ``a[uidx(i)]`` (unsigned): numba emits a
     negative-index wraparound test (shift, mask, add) for every signed index, and the loop's
@@ -903,7 +925,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
         t = sc.t
         c0 = clock() if PROFILE else 0
-        nvca = _events(t, cfg, net, chans, vcs, va, msg, ev, tags, hist, batches, sc, nvca)  # A
+        nvca, nsw = _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, nvca, nsw)  # A
         if PROFILE:
             c1 = clock()
             sc.clk_events += c1 - c0
