@@ -138,12 +138,14 @@ lab: $(STAMP)
 
 # pytest on TEST_JOBS cores (pytest-xdist); the workers share one fresh simulation cache, removed when the run
 # ends (unless MODELS_CACHE_DIR is set: that folder, kept), and one quick book (tests/conftest.py), so nothing is
-# simulated or built twice.
+# simulated or built twice.  Work stealing (--dist worksteal): a worker that runs out of tests takes half of the
+# other's queue, so both end within a test of each other (xdist's default load scheduling left one core idle for
+# the last 47 to 58 s of a run).
 test: deps
-	$(PY) -m pytest -n $(TEST_JOBS)
+	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -n $(TEST_JOBS) -m "not notebooks and not book and not slow"
+	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal -m "not notebooks and not book and not slow"
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
