@@ -1,7 +1,8 @@
 """What a wormhole kernel executes per flit-hop, counted rather than timed: instructions, conditional branches and
 mispredicted branches, from Valgrind's cachegrind.
 
-``python benchmarks/count_kernel.py [--config NAME] [--router ideal|booksim] [--messages N1 N2] [--compare PATH]``
+``python benchmarks/count_kernel.py [--config NAME] [--router ideal|booksim] [--messages N1 N2] [--compare PATH]
+[--annotate FILE] [--top N]``
 
 Timings on a shared virtual machine move by 10-30 % from run to run (``bench_wormhole.py --compare`` medians of three
 runs a side disagree by more than most kernel changes gain).  Counts do not: cachegrind executes the program on a
@@ -19,12 +20,23 @@ that first (minutes, once per tree), so that neither measured run compiles.  ``-
 on ``PATH`` (e.g. a clone of the parent commit) too, and prints the ratios new / old.  Two runs of the same tree agree
 to a few thousand instructions in hundreds of millions.
 
-Needs ``valgrind`` (Debian's ``valgrind``).
+``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs
+under Valgrind's callgrind with ``--dump-instr=yes``, which keeps the counts of code without symbols by address;
+each child saves the kernel's entry address and machine code (:func:`perf_kernel.save_code`), so the addresses
+become offsets into ``run`` and the difference of the two runs, divided by the flit-hops between them, is each
+instruction's executions per flit-hop.  Printed: the total, the instructions that read or write the stack (spilled
+values: operands ``[rsp...]``), the 256-byte regions, and the ``--top`` basic blocks (runs of consecutive
+instructions executed equally often) by instructions per flit-hop; the whole disassembly, each instruction with its
+executions per flit-hop, goes to ``FILE`` (a new file).  The profiled build's phases (``bench_wormhole.py
+--phases``) name the regions: everything is inlined into ``run``.
+
+Needs ``valgrind`` (Debian's ``valgrind``), and ``objdump`` (``binutils``) for ``--annotate``.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import shutil
@@ -67,8 +79,9 @@ def per_flit_hop(short: dict, long: dict, hops_short: int, hops_long: int) -> di
     return {k: (long[k] - short[k]) / (hops_long - hops_short) for k in EVENTS}
 
 
-def child(name: str, router: str, messages: int) -> None:
-    """Load the kernel on a tiny case, then run ``name`` with ``messages`` measured messages; print its flit-hops."""
+def child(name: str, router: str, messages: int, save: str | None = None) -> None:
+    """Load the kernel on a tiny case (and with ``save``, write its code and address into that folder), then run
+    ``name`` with ``messages`` measured messages; print its flit-hops."""
     sys.path.insert(0, str(HERE))
     import bench_wormhole as b
     from models.sim.wormhole import Torus, simulate
@@ -77,15 +90,22 @@ def child(name: str, router: str, messages: int) -> None:
     kw = dict(cfg["kw"], **b._own_load(name, router))
     simulate(Torus((4,) * len(cfg["radices"]), bidirectional=cfg["bidirectional"]), **dict(kw, rate=0.001),
              messages=50, warmup_messages=5)
+    if save:
+        import perf_kernel
+
+        perf_kernel.save_code(router, Path(save))
     r = simulate(Torus(cfg["radices"], bidirectional=cfg["bidirectional"]), **kw, messages=messages,
                  warmup_messages=1000, seed=1)
     print(json.dumps({"flit_hops": r.flit_hops}))
 
 
-def _valgrind(path: str, name: str, router: str, messages: int, out: Path) -> int:
-    """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops."""
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes", f"--cachegrind-out-file={out}",
-           sys.executable, __file__, "--child", str(messages), "--config", name, "--router", router]
+def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save: Path | None = None) -> int:
+    """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops.  With ``save`` (a
+    folder), under callgrind with each instruction's counts kept, the child saving the kernel's code there."""
+    tool = (["--tool=callgrind", "--dump-instr=yes", f"--callgrind-out-file={out}"] if save else
+            ["--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes", f"--cachegrind-out-file={out}"])
+    cmd = (["valgrind"] + tool + [sys.executable, __file__, "--child", str(messages), "--config", name, "--router",
+                                  router] + (["--save", str(save)] if save else []))
     done = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=path), cwd=path, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"valgrind failed on {path}:\n{done.stderr[-3000:]}")
@@ -102,12 +122,121 @@ def count(path: str, name: str, router: str, messages: tuple) -> dict:
     return per_flit_hop(cs, cl, hs, hl)
 
 
+def _position(field: str, last: int) -> int:
+    """A callgrind position: absolute (decimal or ``0x`` hex), relative to the last one (``+n``, ``-n``), or the
+    same (``*``)."""
+    if field == "*":
+        return last
+    if field[0] in "+-":
+        return last + int(field, 0)
+    return int(field, 0)
+
+
+def instruction_counts(path, addr: int, size: int) -> collections.Counter:
+    """The executions (event ``Ir``) of each instruction at ``addr .. addr + size - 1`` in the callgrind output file
+    ``path`` (``--dump-instr=yes``), by offset from ``addr``: the self cost lines, whatever function they are
+    filed under; a call's inclusive cost (the line after ``calls=``) is not the caller's own."""
+    positions = ["line"]
+    ir = 0
+    counts = collections.Counter()
+    last = {}
+    after_call = False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("positions:"):
+                positions = line.split()[1:]
+            elif line.startswith("events:"):
+                ir = line.split()[1:].index("Ir")
+            elif line.startswith("calls="):
+                after_call = True
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                fields = line.split()
+                pos = {}
+                for name, field in zip(positions, fields):
+                    pos[name] = last[name] = _position(field, last.get(name, 0))
+                if after_call:
+                    after_call = False
+                    continue
+                costs = fields[len(positions):]
+                off = pos.get("instr", -1) - addr
+                if 0 <= off < size and len(costs) > ir:
+                    counts[off] += int(costs[ir])
+    return counts
+
+
+def blocks(per: dict, lines: dict) -> list:
+    """The basic blocks of the annotated code: runs of consecutive instructions (``lines``' offsets, in order) with
+    the same executions per flit-hop ``per[offset]`` (rounded to 0.01; unexecuted ones left out), as ``(first
+    offset, executions, instructions)``, in order."""
+    out = []
+    prev = None  # the executions of the instruction before, rounded
+    for off in sorted(lines):
+        k = round(per.get(off, 0.0), 2)
+        if k > 0 and k == prev:
+            first, _, n = out[-1]
+            out[-1] = (first, k, n + 1)
+        elif k > 0:
+            out.append((off, k, 1))
+        prev = k
+    return out
+
+
+def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> dict:
+    """Each instruction's executions per flit-hop in this tree's kernel (module docstring, ``--annotate``)."""
+    sys.path.insert(0, str(HERE))
+    import perf_kernel
+
+    path = str(HERE.parent)
+    with tempfile.TemporaryDirectory(prefix="count-kernel-") as tmp:
+        out = Path(tmp)
+        _valgrind(path, name, router, 100, out / "warm.out")  # compiles for Valgrind's processor, once per tree
+        runs = []
+        for m in messages:
+            (out / str(m)).mkdir()
+            hops = _valgrind(path, name, router, m, out / f"{m}.out", save=out / str(m))
+            addr = json.loads((out / str(m) / "addr.json").read_text())["addr"]
+            runs.append((hops, instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES)))
+        # the same compiled code in both runs (from numba's cache), up to the absolute addresses in it (constants,
+        # the runtime's functions): the same instructions at the same offsets
+        asm = [perf_kernel.disassemble(out / str(m) / "code.bin") for m in messages]
+        size = min(len(a) for a in asm)
+        ops = [[line.split("\t")[-1].split()[:1] for _, line in sorted(a.items())[:size]] for a in asm]
+        if ops[0] != ops[1]:
+            raise SystemExit("the two runs loaded different machine code (recompiled between them?)")
+        lines = asm[0]
+    (hs, cs), (hl, cl) = runs
+    if hl <= hs:
+        raise ValueError(f"the longer run must have more flit-hops ({hs} then {hl})")
+    per = {off: (cl[off] - cs.get(off, 0)) / (hl - hs) for off in cl}
+    total = sum(per.values())
+    stack = sum(k for off, k in per.items() if "[rsp" in lines.get(off, ""))
+    print(f"{name} {router}, this tree: {total:.1f} instructions per flit-hop in the kernel's run, {stack:.1f} of "
+          f"them ({stack / total:.0%}) reading or writing the stack")
+    reg = collections.Counter()
+    for off, k in per.items():
+        reg[off - off % 256] += k
+    print("regions (offset: instructions per flit-hop): "
+          + ", ".join(f"{off:x}: {k:.1f}" for off, k in sorted(reg.items()) if k >= 0.01 * total))
+    bl = blocks(per, lines)
+    print(f"the {top} basic blocks with the most instructions per flit-hop (first offset, executions per flit-hop, "
+          "instructions, instructions per flit-hop):")
+    for off, k, n in sorted(bl, key=lambda b: -b[1] * b[2])[:top]:
+        print(f"  {off:6x}  {k:6.2f} x {n:3d} = {k * n:6.1f}")
+    with open(dest, "x") as f:  # a new file: never one that is there already
+        for off in sorted(lines):
+            k = per.get(off, 0.0)
+            f.write(f"{k:8.2f}  {lines[off]}\n" if k >= 0.005 else f"          {lines[off]}\n")
+    print(f"the annotated disassembly (executions per flit-hop): {dest}")
+    return {"total": total, "stack": stack, "regions": dict(reg), "blocks": bl}
+
+
 def _line(label: str, c: dict) -> str:
     return (f"{label}: {c['Ir']:.1f} instructions, {c['Bc']:.2f} conditional branches ({c['Bcm']:.2f} mispredicted), "
             f"{c['Bi']:.3f} indirect ({c['Bim']:.3f} mispredicted) per flit-hop")
 
 
-def main(name: str, router: str, messages: tuple, compare_with: str | None) -> dict:
+def main(name: str, router: str, messages: tuple, compare_with: str | None, annotate_to: str | None = None,
+         top: int = 20) -> dict:
     sys.path.insert(0, str(HERE))
     import bench_wormhole as b
 
@@ -119,6 +248,14 @@ def main(name: str, router: str, messages: tuple, compare_with: str | None) -> d
         raise SystemExit(f"--messages must be two message counts, the first the smaller; got {list(messages)}")
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: valgrind)")
+    if annotate_to:
+        if compare_with:
+            raise SystemExit("--annotate counts this tree only (no --compare)")
+        if os.path.lexists(annotate_to):
+            raise SystemExit(f"--annotate writes a new file; {annotate_to} is there already")
+        if shutil.which("objdump") is None:
+            raise SystemExit("objdump is not installed (Debian: binutils)")
+        return annotate(name, router, messages, annotate_to, top)
     new = count(str(HERE.parent), name, router, messages)
     print(_line(f"{name} {router}, this tree", new), flush=True)
     res = {"new": new}
@@ -136,9 +273,13 @@ if __name__ == "__main__":
     ap.add_argument("--router", default="ideal", choices=("ideal", "booksim"))
     ap.add_argument("--messages", type=int, nargs=2, default=(2000, 12000))
     ap.add_argument("--compare", default=None, help="PYTHONPATH of the simulator to compare against")
+    ap.add_argument("--annotate", metavar="FILE",
+                    help="count each instruction (callgrind) and write the disassembly to this new file")
+    ap.add_argument("--top", type=int, default=20, help="basic blocks listed with --annotate")
     ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--save", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child is not None:
-        child(a.config, a.router, a.child)
+        child(a.config, a.router, a.child, a.save)
     else:
-        main(a.config, a.router, tuple(a.messages), a.compare)
+        main(a.config, a.router, tuple(a.messages), a.compare, a.annotate, a.top)

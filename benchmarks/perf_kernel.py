@@ -8,8 +8,9 @@ the JIT map numba writes (``/tmp/perf-<pid>.map``), and the samples that fall in
 disassembled with ``objdump``.  Printed: the share of the samples in the kernel, its 256-byte regions by share, and
 the ``--top`` instructions with their share (a sample usually lands on the instruction after the one that stalled:
 after a load that missed the cache, or a mispredicted branch); ``--annotate FILE`` writes the whole disassembly
-to that new file, each instruction with its share.  Everything is inlined into ``run``, so reading the regions back to the
-source takes the disassembly (the profiled build's phases, ``bench_wormhole.py --phases``, give the coarse split).
+to that new file, each instruction with its share.  Everything is inlined into ``run``, so reading the regions back to
+the source takes the disassembly (the profiled build's phases, ``bench_wormhole.py --phases``, give the coarse split;
+``count_kernel.py --annotate`` counts each instruction's executions per flit-hop instead of sampling).
 Needs ``perf`` (Debian's ``linux-perf``) and ``objdump`` (``binutils``); the files it writes are in a temporary
 folder it removes.
 """
@@ -46,24 +47,46 @@ def keywords(name: str, router: str) -> dict:
 
 def child(name: str, router: str, quick: bool, out: Path) -> None:
     """Compile or load the kernel, save its entry address and code, then run ``name`` once (profiled)."""
-    import ctypes
-
     import bench_wormhole as b  # on the path: keywords()
 
     extra = keywords(name, router)
-    kernel = __import__("models.sim.wormhole." + ("kernel" if router == "ideal" else "booksim_kernel"),
-                        fromlist=["run"])
     cfg = b.CONFIGS[name]
     from models.sim.wormhole import Torus, simulate
 
     small = dict(cfg["kw"], **dict(extra, rate=0.001))
     simulate(Torus((4,) * len(cfg["radices"]), bidirectional=cfg["bidirectional"]), **small, messages=50,
              warmup_messages=5)
+    save_code(router, out)
+    b.one(name, quick, extra)
+
+
+def save_code(router: str, out: Path) -> None:
+    """Write the compiled ``run`` of ``router``'s kernel (loaded in this process) to ``out``: its first
+    :data:`CODE_BYTES` bytes of machine code, or fewer where the memory mapping that holds it ends (``code.bin``),
+    and its entry address with this process's id (``addr.json``)."""
+    import ctypes
+
+    kernel = __import__("models.sim.wormhole." + ("kernel" if router == "ideal" else "booksim_kernel"),
+                        fromlist=["run"])
     (cres,) = kernel.run.overloads.values()
     addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
-    (out / "code.bin").write_bytes(ctypes.string_at(addr, CODE_BYTES))
+    end = addr + CODE_BYTES
+    with open("/proc/self/maps") as maps:  # no further than the end of the mapping that holds the code
+        for line in maps:
+            lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+            if lo <= addr < hi:
+                end = min(end, hi)
+    (out / "code.bin").write_bytes(ctypes.string_at(addr, end - addr))
     (out / "addr.json").write_text(json.dumps({"addr": addr, "pid": os.getpid()}))
-    b.one(name, quick, extra)
+
+
+def disassemble(code: Path) -> dict:
+    """The machine code in the file ``code`` (x86-64, from its first byte), by ``objdump``: offset -> the line
+    ``offset: bytes instruction`` (Intel syntax)."""
+    asm = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64", "-M", "intel", str(code)],
+                         capture_output=True, text=True, check=True).stdout
+    return {int(m.group(1), 16): line.strip() for line in asm.splitlines()
+            if (m := re.match(r"\s*([0-9a-f]+):\s", line))}
 
 
 def histogram(ips, addr: int, size: int = CODE_BYTES):
@@ -118,10 +141,7 @@ def main(name: str, router: str, top: int, quick: bool, annotate: str | None = N
         print(f"{name} {router}: {n} samples in the kernel's run, {outside} elsewhere in its JIT code, "
               f"{script.count(chr(10)) - n - outside} outside JIT code (imports, compile, Python)")
         print("regions (offset: share): " + ", ".join(f"{off:x}: {s:.1%}" for off, s in regions(inside) if s >= 0.01))
-        asm = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64", "-M", "intel", str(out / "code.bin")],
-                             capture_output=True, text=True, check=True).stdout
-        lines = {int(m.group(1), 16): line.strip() for line in asm.splitlines()
-                 if (m := re.match(r"\s*([0-9a-f]+):\s", line))}
+        lines = disassemble(out / "code.bin")
         print(f"the {top} instructions with the most samples (offset, share, instruction):")
         for off, k in inside.most_common(top):
             print(f"  {k / max(n, 1):6.1%}  {lines.get(off, hex(off))}")

@@ -87,3 +87,26 @@ def test_the_kernel_count_reads_the_code_without_symbols_and_divides_the_differe
     assert count_kernel.per_flit_hop(short, long, 100, 300) == dict(Ir=2.0, Bc=0.2, Bcm=0.04, Bi=0.0, Bim=0.0)
     with pytest.raises(ValueError, match="more flits"):
         count_kernel.per_flit_hop(short, long, 300, 300)
+
+
+def test_the_instruction_count_reads_callgrind_positions_and_leaves_calls_out(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import count_kernel  # noqa: E402
+
+    sys.path.remove(str(ROOT / "benchmarks"))
+    out = tmp_path / "callgrind.out"
+    # positions absolute (hex, decimal), relative (+n, -n, +0x..) and repeated (*); a call's inclusive cost (the line
+    # after calls=) is the callee's, not the caller's; addresses outside the code are left out
+    out.write_text("version: 1\npositions: instr line\nevents: Ir\n"
+                   "ob=(2) ???\nfl=(52) ???\nfn=(7) 0x1000\n"
+                   "0x1000 0 5\n+4 * 5\n+3 * 2\ncalls=1 0x9000 0\n* * 1000\n* * 7\n"
+                   "-0x7 * 1\n0x0fff 0 9\n4112 0 3\n+0x10 * 1\n"
+                   "fn=(8) other\n0x1004 0 2\n"
+                   "summary: 1033\n")
+    counts = count_kernel.instruction_counts(out, 0x1000, 0x20)
+    assert counts == {0x0: 6, 0x4: 7, 0x7: 9, 0x10: 3}  # 0x1020 (+0x10 from 0x1010) is past the code's end
+    # basic blocks: runs of consecutive instructions executed equally often (per flit-hop, to 0.01)
+    lines = {0: "a", 4: "b", 7: "c", 9: "d", 12: "e", 16: "f"}
+    per = {0: 1.0, 4: 1.001, 7: 0.5, 9: 0.5, 16: 0.5}
+    assert count_kernel.blocks(per, lines) == [(0, 1.0, 2), (7, 0.5, 2), (16, 0.5, 1)]
+    assert count_kernel._position("*", 5) == 5 and count_kernel._position("-0x2", 5) == 3
