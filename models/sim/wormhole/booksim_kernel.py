@@ -65,7 +65,7 @@ E. switch allocation (:func:`_switch_allocation`): per input port one request pe
    first in round-robin order from the port's offset), then iSLIP, one
    iteration, over (input port, output port); a winner's flit leaves its
    buffer (credit upstream at ``t + 2``), enters the next buffer at ``t + 3``
-   (a terminal at ``t + 3``; its credit returns at ``t + 5``) (:func:`_send`);
+   (a terminal at ``t + 3``, whose credit A then sends back, due at ``t + 5``) (:func:`_send`);
 F. bookkeeping (:func:`_bookkeeping`): the window's time averages, the deadlock,
    saturation and stop tests.
 """
@@ -203,9 +203,9 @@ Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state"
 #: the event ring, ``NSLOT * NCH`` entries per kind (and one past the end: a full slot's branch-free
 #: write): flits ``(fl << 32) | b`` entering an input buffer (``flit``, counts ``nflit`` per slot) or
 #: a terminal (``eflit``, ``neflit``), credits ``(holder + 1) << 32 | b`` for a VC an input VC held
-#: when the flit left it (``credit``, ``ncredit``; the terminal's credits too) and for one no input VC
-#: held (``ucredit``, ``nucredit``: an injection VC, or a VC whose holder's tail has left: two lists, so
-#: that neither loop tests which kind an entry is)
+#: when the flit left it (``credit``, ``ncredit``) and for one no input VC held, or whose holder is looked up
+#: when the credit arrives (``ucredit``, ``nucredit``: an injection VC, a VC whose holder's tail has left, and
+#: the terminals' credits for the ejection VCs: two lists, so that neither loop tests which kind an entry is)
 Events = namedtuple("Events", ["flit", "nflit", "eflit", "neflit", "credit", "ncredit", "ucredit", "nucredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
@@ -419,6 +419,12 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         nsw = _sw_put(b, nsw, add, vs, sw)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
+    # the terminal returns the credit of a flit it reads two cycles later, on the list of credits whose VC's holder
+    # is looked up on arrival (the flit was sent at t - 3: here, not in _send, the loop of every flit sent keeps
+    # fewer values live at once)
+    sl5 = (t + 2) & (NSLOT - 1)
+    s5 = sl5 * NCH
+    nu5 = ev.nucredit[uidx(sl5)]
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
         e = ev.eflit[uidx(s0 + i)]
         b = e & MASK
@@ -427,10 +433,13 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             assert b >= ejb
         if bi < cfg.nbatch:
             batches.flits[uidx(bi)] += 1
+        ev.ucredit[uidx(s5 + nu5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
+        nu5 += 1
         if fl & 1:  # the tail: delivered
             _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
             if bi < cfg.nbatch:
                 batches.msgs[uidx(bi)] += 1
+    ev.nucredit[uidx(sl5)] = nu5
     ev.neflit[uidx(slot)] = 0
     return nvca, nsw
 
@@ -775,8 +784,9 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
 def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     """E, the winners ``sw.gl[:ngr]`` of switch allocation: the iSLIP pointers move past them, the
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
-    buffer or the terminal at ``t + 3`` (the terminal's credit at ``t + 5``).  Returns the length of
-    the VC-allocation list (a tail's successor header joins it)."""
+    buffer or the terminal at ``t + 3`` (the terminal's credit, due at ``t + 5``, is sent when the flit gets
+    there: :func:`_events`).  Returns the length of the VC-allocation list (a tail's successor header joins
+    it)."""
     vs = vcs.vs
     cand = sw.cand
     B = cfg.b
@@ -788,15 +798,12 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     netw = 0
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
-    sl5 = (t + 5) & (NSLOT - 1)
     cb2 = sl2 * NCH
     fb3 = sl3 * NCH
-    cb5 = sl5 * NCH
     cn2 = ev.ncredit[uidx(sl2)]
     un2 = ev.nucredit[uidx(sl2)]
     fn3 = ev.nflit[uidx(sl3)]
     fe3 = ev.neflit[uidx(sl3)]
-    cn5 = ev.ncredit[uidx(sl5)]
     for j in range(ngr):
         b = sw.gl[uidx(j)]
         r = b * NVS
@@ -843,8 +850,6 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         ev.eflit[uidx(fb3 + fe3)] = e
         fn3 += 1 - ej
         fe3 += ej
-        ev.credit[uidx(cb5 + cn5)] = (np.int64(0 if tail else b + 1) << 32) | o
-        cn5 += ej
         nw = (1 - ej) & measuring
         netw += nw
         sw.ch[uidx(och)].flits += nw
@@ -868,7 +873,6 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     ev.nucredit[uidx(sl2)] = un2
     ev.nflit[uidx(sl3)] = fn3
     ev.neflit[uidx(sl3)] = fe3
-    ev.ncredit[uidx(sl5)] = cn5
     sc.netflits_w += netw
     return nvca
 
