@@ -72,11 +72,12 @@ def jit_counts(path) -> dict:
     return tot
 
 
-def per_flit_hop(short: dict, long: dict, hops_short: int, hops_long: int) -> dict:
-    """The counts per flit-hop between two runs: ``(long - short) / (hops_long - hops_short)`` for each event."""
+def per_flit_hop(short: dict, long: dict, hops_short: int, hops_long: int, keys=EVENTS) -> dict:
+    """The counts per flit-hop between two runs: ``(long - short) / (hops_long - hops_short)`` for each of ``keys``
+    (the events, or with :func:`annotate` the instructions' offsets; one missing from ``short`` counts 0)."""
     if hops_long <= hops_short:
         raise ValueError(f"the long run must move more flits than the short one; got {hops_short} and {hops_long}")
-    return {k: (long[k] - short[k]) / (hops_long - hops_short) for k in EVENTS}
+    return {k: (long[k] - short.get(k, 0)) / (hops_long - hops_short) for k in keys}
 
 
 def child(name: str, router: str, messages: int, save: str | None = None) -> None:
@@ -205,9 +206,7 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
             raise SystemExit("the two runs loaded different machine code (recompiled between them?)")
         lines = asm[0]
     (hs, cs), (hl, cl) = runs
-    if hl <= hs:
-        raise ValueError(f"the longer run must have more flit-hops ({hs} then {hl})")
-    per = {off: (cl[off] - cs.get(off, 0)) / (hl - hs) for off in cl}
+    per = per_flit_hop(cs, cl, hs, hl, keys=cl)
     total = sum(per.values())
     stack = sum(k for off, k in per.items() if "[rsp" in lines.get(off, ""))
     print(f"{name} {router}, this tree: {total:.1f} instructions per flit-hop in the kernel's run, {stack:.1f} of "

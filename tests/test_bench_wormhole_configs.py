@@ -15,6 +15,17 @@ import bench_wormhole as bench  # noqa: E402
 sys.path.remove(str(ROOT / "benchmarks"))
 
 
+def _benchmark(name: str):
+    """The module ``benchmarks/<name>.py`` (imported with the folder on the path, then the path restored)."""
+    import importlib
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+
 @pytest.mark.parametrize("name", list(bench.BOOK))
 def test_a_book_configuration_runs_at_its_rate(name):
     from models.sim.wormhole import Torus, simulate
@@ -38,10 +49,7 @@ def test_an_unknown_configuration_is_refused():
 
 
 def test_the_kernel_profile_counts_samples_by_offset_and_region():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import perf_kernel  # noqa: E402
-
-    sys.path.remove(str(ROOT / "benchmarks"))
+    perf_kernel = _benchmark("perf_kernel")
     addr = 0x7F0000001000
     ips = [addr + 0x10, addr + 0x10, addr + 0x130, addr - 1, addr + perf_kernel.CODE_BYTES]
     inside, outside = perf_kernel.histogram(ips, addr)
@@ -70,10 +78,7 @@ def test_the_phase_profile_gives_shares_cycles_and_work_per_flit_hop(monkeypatch
 
 
 def test_the_kernel_count_reads_the_code_without_symbols_and_divides_the_difference(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import count_kernel  # noqa: E402
-
-    sys.path.remove(str(ROOT / "benchmarks"))
+    count_kernel = _benchmark("count_kernel")
     out = tmp_path / "cachegrind.out"
     out.write_text("desc: I1 cache: 32768 B\ncmd: python\nevents: Ir Bc Bcm Bi Bim\n"
                    "fl=/usr/lib/libc.so\nfn=memcpy\n10 100 5 1 0 0\n"
@@ -90,10 +95,7 @@ def test_the_kernel_count_reads_the_code_without_symbols_and_divides_the_differe
 
 
 def test_the_instruction_count_reads_callgrind_positions_and_leaves_calls_out(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import count_kernel  # noqa: E402
-
-    sys.path.remove(str(ROOT / "benchmarks"))
+    count_kernel = _benchmark("count_kernel")
     out = tmp_path / "callgrind.out"
     # positions absolute (hex, decimal), relative (+n, -n, +0x..) and repeated (*); a call's inclusive cost (the line
     # after calls=) is the callee's, not the caller's; addresses outside the code are left out
