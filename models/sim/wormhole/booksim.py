@@ -457,7 +457,10 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                    lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
                    g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
                    g_key=i64(NV, -1), g_touch=i32(NV + 1), a_key=i64(NV, -1), a_touch=i32(NV + 1))
-    sw = K.SwAlloc(new=i32(NV), ch=np.zeros(NCH, K.CH), og=i64(NCH, -1), ia=i64(NCH, -1),
+    ch = np.zeros(NCH, K.CH)
+    ch["a"] = ch["g"] = P  # each pointer kept as the position before it (K.CH): every one starts at 0
+    ch["rr"] = V - 1
+    sw = K.SwAlloc(new=i32(NV), ch=ch, og=i64(NCH, -1), ia=i64(NCH, -1),
                    p_key=i64(NCH * (P + 1), -1),  # the touched lists: room for one past their arbiters (_offer)
                    p_touch=i32(NCH * (P + 1) + 1), og_touch=i32(NCH + 1), ia_touch=i32(NCH + 1),
                    cand=i32(NV), gl=i32(NV), cl=i32(NV))
@@ -576,6 +579,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
                      rng)
 
     s.status, s.tags, s.wall = run_until_precise(step, sc, s.tags, p, p.target_ci if counted else None)
+    sc["netflits_w"] = s.sw.ch["flits"][:s.C].sum()  # the window's network flits, counted per channel by the kernel
     if s.status == steps.DEADLOCK:
         raise _deadlock(topology, s)
     return s

@@ -123,13 +123,18 @@ NVS = 16
 #: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
 #: ``rr`` and its requests ``nin`` (the switch list's entries with this input channel, counted as
 #: entries join and leave it); as an output channel, its iSLIP grant pointer ``g``, its requests
-#: ``nout`` and the flits sent on it in the window ``flits``
+#: ``nout`` and the flits sent on it in the window ``flits``.  Each pointer is kept as the position
+#: it last moved past (the output port accepted, the VC chosen, the input port granted), one *before*
+#: the round-robin pointer: a winner's send then stores a position it has already read, and an
+#: arbiter reads ``last + 1`` (:func:`_offer` takes it unwrapped); the wrapper starts each at the last
+#: position, so that every pointer starts at 0
 CH = np.dtype([("a", np.int16), ("rr", np.int16), ("g", np.int16), ("nin", np.int16), ("nout", np.int16),
                ("flits", _i4)], align=True)
 
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, in the system / network,
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
-#: flits, deliveries, generations and cycles in the window; the free list's head; entries of the
+#: flits (written by the wrapper when the run ends: the sum of ``sw.ch``'s ``flits``), deliveries,
+#: generations and cycles in the window; the free list's head; entries of the
 #: new-queue list, VC-allocation, switch and source lists; generated messages; messages in the system
 #: when the window opened; allocator requests; the wrapper's ``target`` and ``chunk_end``; the next
 #: Poisson arrival; the time integral of the messages in the network over the window
@@ -333,7 +338,7 @@ def _bs_allowed(u, d, b, m, injb, cfg, net, chans, vcs, msg, out):
 @njit(cache=CACHE, inline="always")
 def _offer(best, touched, n, slot, pos, ptr, size, who):
     """One request to an iSLIP arbiter (a grant or an accept): ``who``, at position ``pos`` of the
-    arbiter ``slot`` whose round-robin pointer is ``ptr`` (``size`` positions).  The arbiter keeps the
+    arbiter ``slot`` whose round-robin pointer is ``ptr`` (``size`` positions; ``ptr = size`` is 0).  The arbiter keeps the
     request first in round-robin order from its pointer: ``best[slot]`` holds the smallest
     ``key << 32 | who`` so far (``key`` the distance from the pointer, distinct within an arbiter;
     -1: no request yet), and an arbiter's first request lists it in ``touched``, ``n`` entries so far
@@ -725,14 +730,15 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
         r = cand[uidx(i)] * NVS
         ich = vs[uidx(r + VS_CHAN)]
         npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + vs[uidx(r + VS_OUTPORT)], vs[uidx(r + VS_IDX)],
-                     sw.ch[uidx(ich)].rr, V, i)
+                     np.int64(sw.ch[uidx(ich)].rr) + 1, V, i)
     if npr > 0:
         nog = 0
         for j in range(npr):  # grant: each output port takes the input port first from its pointer
             pr = sw.p_touch[uidx(j)]
             r = cand[uidx(sw.p_key[uidx(pr)] & MASK)] * NVS
             och = vs[uidx(r + VS_OUTCH)]
-            nog = _offer(sw.og, sw.og_touch, nog, och, vs[uidx(r + VS_INPORT)], sw.ch[uidx(och)].g, NPORT, pr)
+            nog = _offer(sw.og, sw.og_touch, nog, och, vs[uidx(r + VS_INPORT)], np.int64(sw.ch[uidx(och)].g) + 1,
+                         NPORT, pr)
         nia = 0
         for j in range(nog):  # accept: each input port takes the granting output first from its pointer
             och = sw.og_touch[uidx(j)]
@@ -740,7 +746,8 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
             sw.og[uidx(och)] = -1
             r = cand[uidx(sw.p_key[uidx(pr)] & MASK)] * NVS
             ich = vs[uidx(r + VS_CHAN)]
-            nia = _offer(sw.ia, sw.ia_touch, nia, ich, vs[uidx(r + VS_OUTPORT)], sw.ch[uidx(ich)].a, NPORT, pr)
+            nia = _offer(sw.ia, sw.ia_touch, nia, ich, vs[uidx(r + VS_OUTPORT)], np.int64(sw.ch[uidx(ich)].a) + 1,
+                         NPORT, pr)
         for j in range(nia):
             ich = sw.ia_touch[uidx(j)]
             pr = sw.ia[uidx(ich)] & MASK
@@ -790,12 +797,10 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     vs = vcs.vs
     cand = sw.cand
     B = cfg.b
-    NPORT = cfg.p + 1
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
     measuring = np.int64(sc.phase == MEASURE)
-    netw = 0
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
     cb2 = sl2 * NCH
@@ -810,9 +815,9 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         o = vs[uidx(r + VS_OUT)]
         ich = vs[uidx(r + VS_CHAN)]
         och = vs[uidx(r + VS_OUTCH)]
-        sw.ch[uidx(och)].g = _next(vs[uidx(r + VS_INPORT)], NPORT)
-        sw.ch[uidx(ich)].a = _next(vs[uidx(r + VS_OUTPORT)], NPORT)
-        sw.ch[uidx(ich)].rr = _next(vs[uidx(r + VS_IDX)], cfg.v)
+        sw.ch[uidx(och)].g = vs[uidx(r + VS_INPORT)]  # the pointers move past the winner (kept as its position)
+        sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
+        sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
         # the front flit leaves b
         h = vs[uidx(r + VS_HEAD)]
         fl = vcs.buf[uidx(b * B + h)]
@@ -851,8 +856,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         fn3 += 1 - ej
         fe3 += ej
         nw = (1 - ej) & measuring
-        netw += nw
-        sw.ch[uidx(och)].flits += nw
+        sw.ch[uidx(och)].flits += nw  # (their sum is the window's network flits: the wrapper adds them up)
         # off the switch list after its tail, or with nothing more to send, or without a credit
         # (ONSW cleared for the list's rebuild; no test: it would mispredict)
         off = np.int8(tail | (c == 0) | (occo >= B))
@@ -873,7 +877,6 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     ev.nucredit[uidx(sl2)] = un2
     ev.nflit[uidx(sl3)] = fn3
     ev.neflit[uidx(sl3)] = fe3
-    sc.netflits_w += netw
     return nvca
 
 
