@@ -338,8 +338,8 @@ def _bs_allowed(u, d, b, m, injb, cfg, net, chans, vcs, msg, out):
 @njit(cache=CACHE, inline="always")
 def _offer(best, touched, n, slot, pos, ptr, size, who):
     """One request to an iSLIP arbiter (a grant or an accept): ``who``, at position ``pos`` of the
-    arbiter ``slot`` whose round-robin pointer is ``ptr`` (``size`` positions; ``ptr = size`` is 0).  The arbiter keeps the
-    request first in round-robin order from its pointer: ``best[slot]`` holds the smallest
+    arbiter ``slot`` whose round-robin pointer is ``ptr`` (``size`` positions; ``ptr = size`` is 0).  The
+    arbiter keeps the request first in round-robin order from its pointer: ``best[slot]`` holds the smallest
     ``key << 32 | who`` so far (``key`` the distance from the pointer, distinct within an arbiter;
     -1: no request yet), and an arbiter's first request lists it in ``touched``, ``n`` entries so far
     (returns the new count).  ``best[slot] & MASK`` is the winner.  No test (it would mispredict): ``touched``
