@@ -809,6 +809,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     un2 = ev.nucredit[uidx(sl2)]
     fn3 = ev.nflit[uidx(sl3)]
     fe3 = ev.neflit[uidx(sl3)]
+    ntl = 0
     for j in range(ngr):
         b = sw.gl[uidx(j)]
         r = b * NVS
@@ -829,14 +830,10 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         vs[uidx(r + VS_OCCO)] = occo
         if CHECKS:
             assert c >= 0 and occo <= B  # the flit was buffered, and the credits in use never exceed the depth
-        if tail:  # b lets go of o: o's credit count goes back to o's row
-            vs[uidx(o * NVS + VS_OCC)] = occo
-            vs[uidx(o * NVS + VS_OWN)] = -1
-            if cfg.wtc:
-                vcs.tsent[uidx(o)] = 1  # the output VC is free once the tail's credit is back
-            else:
-                vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
-            _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
+        # a tail's winner is kept for the loop below (gl compacted in place: every entry written, kept by advancing
+        # ntl, which never passes j)
+        sw.gl[uidx(ntl)] = b
+        ntl += tail
         # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival), on the list of
         # credits for a held VC or on that for an unheld one (written to both, kept in one: a test would mispredict)
         ow = vs[uidx(r + VS_OWN)]
@@ -863,20 +860,33 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         vs[uidx(r + VS_ONSW)] = 1 - off
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
-        if tail:
-            if c == 0:
-                vs[uidx(r + VS_ST)] = ST_IDLE
-            else:  # the next message's header: routing at t + 1, VC allocation from t + 2
-                vs[uidx(r + VS_ST)] = ST_ROUTING
-                vs[uidx(r + VS_FROM)] = t + 2
-                if va.onlist[uidx(b)] == 0:
-                    va.onlist[uidx(b)] = 1
-                    va.pend[uidx(nvca)] = b
-                    nvca += 1
     ev.ncredit[uidx(sl2)] = cn2
     ev.nucredit[uidx(sl2)] = un2
     ev.nflit[uidx(sl3)] = fn3
     ev.neflit[uidx(sl3)] = fe3
+    # the tails sent: each winner lets go of its output VC, and its buffer's next header (if any) starts routing.  A
+    # loop of their own, so that the loop above, run for every flit, keeps fewer values live; nothing above reads what
+    # this one writes (a credit's holder is looked up again on arrival, :func:`_events`)
+    for j in range(ntl):
+        b = sw.gl[uidx(j)]
+        r = b * NVS
+        o = vs[uidx(r + VS_OUT)]
+        vs[uidx(o * NVS + VS_OCC)] = vs[uidx(r + VS_OCCO)]  # o's credit count goes back to o's row
+        vs[uidx(o * NVS + VS_OWN)] = -1
+        if cfg.wtc:
+            vcs.tsent[uidx(o)] = 1  # the output VC is free once the tail's credit is back
+        else:
+            vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
+        _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
+        if vs[uidx(r + VS_CNT)] == 0:
+            vs[uidx(r + VS_ST)] = ST_IDLE
+        else:  # the next message's header: routing at t + 1, VC allocation from t + 2
+            vs[uidx(r + VS_ST)] = ST_ROUTING
+            vs[uidx(r + VS_FROM)] = t + 2
+            if va.onlist[uidx(b)] == 0:
+                va.onlist[uidx(b)] = 1
+                va.pend[uidx(nvca)] = b
+                nvca += 1
     return nvca
 
 
