@@ -451,6 +451,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
     vcs.vs[K.VS_OWN::K.NVS] = -1
+    vcs.vs[K.VS_OUT::K.NVS] = -1
     nreq = P * V + W  # requests of one header, at most
     va = K.VcAlloc(pend=i32(NV), onlist=i8(NV),
                    li=np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32),
@@ -579,6 +580,9 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
                      rng)
 
     s.status, s.tags, s.wall = run_until_precise(step, sc, s.tags, p, p.target_ci if counted else None)
+    if sc[0]["phase"] != steps.MEASURE:  # the window never opened: the kernel's flit counts hold the warm-up's
+        s.sw.ch["flits"] = 0
+        s.vcs.vs[K.VS_NFL::K.NVS] = 0
     sc["netflits_w"] = s.sw.ch["flits"][:s.C].sum()  # the window's network flits, counted per channel by the kernel
     if s.status == steps.DEADLOCK:
         raise _deadlock(topology, s)

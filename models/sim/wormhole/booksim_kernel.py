@@ -106,7 +106,7 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # so that everything a flit's path reads about a VC is in its own row (cycle numbers fit: the
 # wrapper keeps max_cycles below 2**31 - 16).  Input side (the VC as a buffer): ST state (ST_*),
 # HEAD / CNT its flit ring, FROM the first cycle its routed header may request a VC, OUT the output VC it holds
-# while active, OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
+# while active (-1 otherwise), OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
 # OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
 # input VC holds it, OWN the input VC holding it (-1: none), NMSG the messages holding it (granted
@@ -373,16 +373,17 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     injb = chans.base[uidx(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
-    nfl = 1 if measuring else 0
     slot = t & (NSLOT - 1)
     s0 = slot * NCH
     for i in range(ev.ncredit[uidx(slot)]):  # credits for a VC held when the flit left it
         e = ev.credit[uidx(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
         b = e & MASK
         ow = (e >> 32) - 1
-        # the credit counts where b's count is kept: in the row of the input VC holding b (an
-        # active VC holds its output VC until its tail is sent: ST == ST_ACTIVE and OUT == b), else in b's
-        if ow < 0 or vs[uidx(ow * NVS + VS_ST)] != ST_ACTIVE or vs[uidx(ow * NVS + VS_OUT)] != b:
+        # the credit counts where b's count is kept: in the row of the input VC holding b (an active VC holds its
+        # output VC, OUT, until its tail is sent; OUT is -1 while it is not active), else in b's
+        if CHECKS:
+            assert ow >= 0 and (vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE) == (vs[uidx(ow * NVS + VS_OUT)] >= 0)
+        if vs[uidx(ow * NVS + VS_OUT)] != b:
             ow = vs[uidx(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
         nsw = _credit(b, ow, cfg, vcs, sw, nsw)
     ev.ncredit[uidx(slot)] = 0
@@ -404,7 +405,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             pos -= B
         vcs.buf[uidx(b * B + pos)] = fl
         vs[uidx(b * NVS + VS_CNT)] = c + 1
-        vs[uidx(b * NVS + VS_NFL)] += nfl  # the flits it received in the window (the row is at hand)
+        vs[uidx(b * NVS + VS_NFL)] += 1  # the flits it received (in the window: zeroed when it opens)
         s = vs[uidx(b * NVS + VS_ST)]
         if s == ST_IDLE:  # a header at an idle VC: routing now, VC allocation from t + 1
             vs[uidx(b * NVS + VS_ST)] = ST_ROUTING
@@ -800,7 +801,6 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
-    measuring = np.int64(sc.phase == MEASURE)
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
     cb2 = sl2 * NCH
@@ -852,8 +852,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         ev.eflit[uidx(fb3 + fe3)] = e
         fn3 += 1 - ej
         fe3 += ej
-        nw = (1 - ej) & measuring
-        sw.ch[uidx(och)].flits += nw  # (their sum is the window's network flits: the wrapper adds them up)
+        sw.ch[uidx(och)].flits += 1  # (zeroed when the window opens: the network channels' sum is its network flits)
         # off the switch list after its tail, or with nothing more to send, or without a credit
         # (ONSW cleared for the list's rebuild; no test: it would mispredict)
         off = np.int8(tail | (c == 0) | (occo >= B))
@@ -871,6 +870,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         b = sw.gl[uidx(j)]
         r = b * NVS
         o = vs[uidx(r + VS_OUT)]
+        vs[uidx(r + VS_OUT)] = -1
         vs[uidx(o * NVS + VS_OCC)] = vs[uidx(r + VS_OCCO)]  # o's credit count goes back to o's row
         vs[uidx(o * NVS + VS_OWN)] = -1
         if cfg.wtc:
@@ -888,6 +888,18 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
                 va.pend[uidx(nvca)] = b
                 nvca += 1
     return nvca
+
+
+@njit(cache=CACHE)
+def _open_window(vcs, sw):
+    """The window opens (at the end of a cycle): the flits counted per channel (``sw.ch``'s ``flits``, by every
+    send) and per VC (``VS_NFL``, by every flit entering a buffer) start again from 0, so that they count the
+    window's (no test per flit of whether it is open)."""
+    for k in range(sw.ch.size):
+        sw.ch[k].flits = 0
+    vs = vcs.vs
+    for b in range(vs.size // NVS):
+        vs[b * NVS + VS_NFL] = 0
 
 
 @njit(cache=CACHE, inline="always")
@@ -969,7 +981,10 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         if PROFILE:
             c1 = clock()
             sc.clk_switch_allocation += c1 - c0
+        opened = sc.phase == MEASURE
         status = _bookkeeping(t, moved, cfg, sc, hist, tags)  # F
+        if not opened and sc.phase == MEASURE:
+            _open_window(vcs, sw)
         if PROFILE:
             sc.clk_bookkeeping += clock() - c1
         if status != RUNNING:
