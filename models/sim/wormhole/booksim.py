@@ -470,9 +470,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),
                  state=i32(mcap), next=np.arange(1, mcap + 1, dtype=np.int32), tie=i64(mcap))
     msg.next[-1] = -1
-    ev = K.Events(flit=i64(K.NSLOT * NCH + 1), nflit=i64(K.NSLOT), eflit=i64(K.NSLOT * NCH + 1), neflit=i64(K.NSLOT),
-                  credit=i64(K.NSLOT * NCH + 1), ncredit=i64(K.NSLOT), ucredit=i64(K.NSLOT * NCH + 1),
-                  nucredit=i64(K.NSLOT))
+    ev = K.Events(flit=i64(K.NSLOT * (NCH + 1)), nflit=i64(K.NSLOT), neflit=i64(K.NSLOT),
+                  credit=i64(K.NSLOT * (NCH + 1)), ncredit=i64(K.NSLOT), nucredit=i64(K.NSLOT))
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
     hist.nch[0] = C
     return types.SimpleNamespace(chans=chans, vcs=vcs, va=va, sw=sw, sources=sources, msg=msg, ev=ev,

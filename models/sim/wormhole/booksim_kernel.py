@@ -205,13 +205,15 @@ Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act"
 #: measured), routing state (Nbc level / up*/down* phase ``UD_*`` / BookSim's ring partition ``f->ph``
 #: of :func:`_bs_allowed`), next in its list, tie bits
 Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
-#: the event ring, ``NSLOT * NCH`` entries per kind (and one past the end: a full slot's branch-free
-#: write): flits ``(fl << 32) | b`` entering an input buffer (``flit``, counts ``nflit`` per slot) or
-#: a terminal (``eflit``, ``neflit``), credits ``(holder + 1) << 32 | b`` for a VC an input VC held
-#: when the flit left it (``credit``, ``ncredit``) and for one no input VC held, or whose holder is looked up
-#: when the credit arrives (``ucredit``, ``nucredit``: an injection VC, a VC whose holder's tail has left, and
-#: the terminals' credits for the ejection VCs: two lists, so that neither loop tests which kind an entry is)
-Events = namedtuple("Events", ["flit", "nflit", "eflit", "neflit", "credit", "ncredit", "ucredit", "nucredit"])
+#: the event ring, :data:`NSLOT` slots of ``NCH + 1`` entries in each of two arrays, each slot holding two lists, one
+#: from its start up and one from its end down (a cycle's events of an array are at most ``NCH``: the spare entry
+#: takes the branch-free write of the list an event is not kept in): ``flit``, flits ``(fl << 32) | b`` entering an
+#: input buffer (up, ``nflit`` per slot) or a terminal (down, ``neflit``); ``credit``, credits ``(holder + 1) << 32 |
+#: b`` for a VC an input VC held when the flit left it (up, ``ncredit``) and for one no input VC held, or whose
+#: holder is looked up when the credit arrives (down, ``nucredit``: an injection VC, a VC whose holder's tail has
+#: left, and the terminals' credits for the ejection VCs).  Two lists, so that neither loop tests which kind an
+#: entry is; in one array, so that the loop of every flit sent keeps fewer addresses
+Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit", "nucredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -374,7 +376,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
     measuring = sc.phase == MEASURE
     slot = t & (NSLOT - 1)
-    s0 = slot * NCH
+    s0 = slot * (NCH + 1)  # the slot's first entry; its lists down start at s0 + NCH
     for i in range(ev.ncredit[uidx(slot)]):  # credits for a VC held when the flit left it
         e = ev.credit[uidx(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
         b = e & MASK
@@ -388,7 +390,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         nsw = _credit(b, ow, cfg, vcs, sw, nsw)
     ev.ncredit[uidx(slot)] = 0
     for i in range(ev.nucredit[uidx(slot)]):  # credits for a VC no input VC held when the flit left it
-        b = ev.ucredit[uidx(s0 + i)] & MASK
+        b = ev.credit[uidx(s0 + NCH - i)] & MASK
         nsw = _credit(b, vs[uidx(b * NVS + VS_OWN)], cfg, vcs, sw, nsw)
     ev.nucredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
@@ -429,17 +431,17 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     # is looked up on arrival (the flit was sent at t - 3: here, not in _send, the loop of every flit sent keeps
     # fewer values live at once)
     sl5 = (t + 2) & (NSLOT - 1)
-    s5 = sl5 * NCH
+    s5 = sl5 * (NCH + 1) + NCH
     nu5 = ev.nucredit[uidx(sl5)]
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
-        e = ev.eflit[uidx(s0 + i)]
+        e = ev.flit[uidx(s0 + NCH - i)]
         b = e & MASK
         fl = e >> 32
         if CHECKS:
             assert b >= ejb
         if bi < cfg.nbatch:
             batches.flits[uidx(bi)] += 1
-        ev.ucredit[uidx(s5 + nu5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
+        ev.credit[uidx(s5 - nu5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
         nu5 += 1
         if fl & 1:  # the tail: delivered
             _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
@@ -525,7 +527,7 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
     q = sources
     moved = False
     sl = (t + 2) & (NSLOT - 1)
-    fbase = sl * chans.base.size
+    fbase = sl * (chans.base.size + 1)
     fn2 = ev.nflit[uidx(sl)]
     w = 0
     for i in range(nsrc):
@@ -803,12 +805,13 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
     sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
-    cb2 = sl2 * NCH
-    fb3 = sl3 * NCH
-    cn2 = ev.ncredit[uidx(sl2)]
-    un2 = ev.nucredit[uidx(sl2)]
-    fn3 = ev.nflit[uidx(sl3)]
-    fe3 = ev.neflit[uidx(sl3)]
+    # the next entry of each list: up from a slot's start, down from its end
+    cb2 = sl2 * (NCH + 1)
+    fb3 = sl3 * (NCH + 1)
+    cn2 = cb2 + ev.ncredit[uidx(sl2)]
+    un2 = cb2 + NCH - ev.nucredit[uidx(sl2)]
+    fn3 = fb3 + ev.nflit[uidx(sl3)]
+    fe3 = fb3 + NCH - ev.neflit[uidx(sl3)]
     ntl = 0
     for j in range(ngr):
         b = sw.gl[uidx(j)]
@@ -839,19 +842,19 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         ow = vs[uidx(r + VS_OWN)]
         ce = (np.int64(ow + 1) << 32) | b
         held = np.int64(ow >= 0)
-        ev.credit[uidx(cb2 + cn2)] = ce
-        ev.ucredit[uidx(cb2 + un2)] = ce
+        ev.credit[uidx(cn2)] = ce
+        ev.credit[uidx(un2)] = ce
         cn2 += held
-        un2 += 1 - held
+        un2 -= 1 - held
         # the flit reaches the next buffer (or the terminal: ``ej``) at t + 3, and the terminal returns
-        # the credit when it reads the flit (each event written to both lists, kept in one by advancing
-        # its length: a test would mispredict; the rings have room for the one entry past a full slot)
+        # the credit when it reads the flit (each event written to both lists of its slot, kept in one by
+        # advancing its end: a test would mispredict; the slot's spare entry takes the other write)
         ej = np.int64(o >= ejb)
         e = (np.int64(fl) << 32) | o
-        ev.flit[uidx(fb3 + fn3)] = e
-        ev.eflit[uidx(fb3 + fe3)] = e
+        ev.flit[uidx(fn3)] = e
+        ev.flit[uidx(fe3)] = e
         fn3 += 1 - ej
-        fe3 += ej
+        fe3 -= ej
         sw.ch[uidx(och)].flits += 1  # (zeroed when the window opens: the network channels' sum is its network flits)
         # off the switch list after its tail, or with nothing more to send, or without a credit
         # (ONSW cleared for the list's rebuild; no test: it would mispredict)
@@ -859,10 +862,12 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         vs[uidx(r + VS_ONSW)] = 1 - off
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
-    ev.ncredit[uidx(sl2)] = cn2
-    ev.nucredit[uidx(sl2)] = un2
-    ev.nflit[uidx(sl3)] = fn3
-    ev.neflit[uidx(sl3)] = fe3
+    if CHECKS:  # a slot's two lists never meet (its events are at most NCH)
+        assert cn2 <= un2 and fn3 <= fe3
+    ev.ncredit[uidx(sl2)] = cn2 - cb2
+    ev.nucredit[uidx(sl2)] = cb2 + NCH - un2
+    ev.nflit[uidx(sl3)] = fn3 - fb3
+    ev.neflit[uidx(sl3)] = fb3 + NCH - fe3
     # the tails sent: each winner lets go of its output VC, and its buffer's next header (if any) starts routing.  A
     # loop of their own, so that the loop above, run for every flit, keeps fewer values live; nothing above reads what
     # this one writes (a credit's holder is looked up again on arrival, :func:`_events`)
