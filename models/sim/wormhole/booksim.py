@@ -446,7 +446,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     chans = K.Chans(base=c_base, src=np.concatenate([csrc, nodes, nodes]).astype(np.int32),
                     dst=np.concatenate([cdst, nodes, nodes]).astype(np.int32), outport=c_outport,
                     inj=(C + nodes).astype(np.int32), ej=(C + N + nodes).astype(np.int32))
-    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV * B, np.int32), inuse=i8(NV), tsent=i8(NV))
+    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV << K.ring_bits(B), np.int32), inuse=i8(NV),
+                tsent=i8(NV))
     vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
@@ -560,8 +561,9 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
     net = K.Net(route=rtab.route, minp=rtab.minp, chan_up=rtab.chan_up, pchan=rtab.pchan, label=rt.label)
     p.vc_partition = part
     cfg = K.Config(
-        n=int(N), p=int(P), v=int(V), b=int(p.B), routing=int(rt.kind), a0=a0, has_esc=int(rt.has_escape),
-        escape_levels=int(rt.escape_levels), half=half, rule=rule, traffic=int(p.traffic_kind),
+        n=int(N), p=int(P), v=int(V), b=int(p.B), lb=K.ring_bits(int(p.B)), routing=int(rt.kind), a0=a0,
+        has_esc=int(rt.has_escape), escape_levels=int(rt.escape_levels), half=half, rule=rule,
+        traffic=int(p.traffic_kind),
         length=steps.LENGTH_FIXED if p.length_dist == "fixed" else steps.LENGTH_GEOMETRIC, M=int(p.M),
         geop=float(1.0 / p.M), rate=float(p.offered), warmup=int(p.warmup), maxcyc=int(p.maxcyc),
         satlim=int(p.satlim), dlthresh=int(20 * p.mmax + 50 * p.B + 1000), nchan=int(C),

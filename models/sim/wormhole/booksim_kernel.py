@@ -156,17 +156,15 @@ PHASES = ("events", "generation", "injection", "vc_allocation", "switch_allocati
 #: rebuilt for the next cycle; the build also counts the contested candidates (``sw_contested``)
 SWITCH_STEPS = ("sw_requests", "sw_islip", "sw_send", "sw_list")
 
-#: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection
-#: port, buffer depth; routing kind (``KIND_*``), first adaptive VC, escape class present, escape
-#: levels (Nbc), BookSim's ring half (``dor`` on a torus: ``v // 2``, else 0), the routing decode
-#: ``rule`` (``RULE_*``); traffic
-#: (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean message length ``M`` (flits) and the geometric ``p``, offered load
-#: per node; warm-up messages, max cycles, saturation backlog, deadlock threshold; network channels
-#: ``nchan``; random DOR ties, self traffic; VCs of the widest port ``w`` and of an ejection port
-#: ``vej``; ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window, batches and batch
-#: length ``blen`` (cycles)
+#: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection port, buffer depth and
+#: its ring's size ``2 ** lb`` (:func:`ring_bits`); routing kind (``KIND_*``), first adaptive VC, escape class present,
+#: escape levels (Nbc), BookSim's ring half (``dor`` on a torus: ``v // 2``, else 0), the routing decode ``rule``
+#: (``RULE_*``); traffic (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean message length ``M`` (flits) and the
+#: geometric ``p``, offered load per node; warm-up messages, max cycles, saturation backlog, deadlock threshold; network
+#: channels ``nchan``; random DOR ties, self traffic; VCs of the widest port ``w`` and of an ejection port ``vej``;
+#: ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window, batches and batch length ``blen`` (cycles)
 Config = namedtuple("Config", [
-    "n", "p", "v", "b", "routing", "a0", "has_esc", "escape_levels", "half", "rule", "traffic", "length", "M",
+    "n", "p", "v", "b", "lb", "routing", "a0", "has_esc", "escape_levels", "half", "rule", "traffic", "length", "M",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "nchan", "tie", "self_traffic", "w", "vej",
     "wtc", "mode", "warmcyc", "runcyc", "nbatch", "blen",
 ])
@@ -177,7 +175,7 @@ Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan", "label"])
 #: output port at ``src`` (``outport``, ``P`` for an ejection channel); per node its injection and
 #: ejection channel (``inj``, ``ej``)
 Chans = namedtuple("Chans", ["base", "src", "dst", "outport", "inj", "ej"])
-#: per VC: the rows ``vs`` (``NVS`` int32 each, fields ``VS_*``), flit rings ``buf`` (``B`` per VC, a
+#: per VC: the rows ``vs`` (``NVS`` int32 each, fields ``VS_*``), flit rings ``buf`` (``2 ** lb`` per VC, a
 #: flit ``2 m + tail``), ``inuse`` (allocated), ``tsent`` (tail sent, its credit not back yet)
 Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
 #: the VC allocator: headers waiting for a VC (``pend``, ``onlist``); per VC its iSLIP rank as an input
@@ -219,6 +217,12 @@ Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit", "
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
 #: per batch of the throughput window: messages delivered, flits ejected
 Batches = namedtuple("Batches", ["msgs", "flits"])
+
+
+def ring_bits(B):
+    """The size of a VC's flit ring, ``2 ** ring_bits(B)``: the power of two not below its depth ``B`` (a ring
+    position wraps by a mask)."""
+    return int(B - 1).bit_length()
 
 
 @njit(cache=CACHE, _nrt=False)
@@ -371,6 +375,8 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
     B = cfg.b
+    lb = cfg.lb  # a VC's flit ring: 2 ** lb positions from b << lb
+    rmask = (1 << lb) - 1
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
@@ -402,10 +408,8 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         c = vs[uidx(b * NVS + VS_CNT)]
         if CHECKS:
             assert c < B  # a flit is sent only with a credit: the buffer it enters has room
-        pos = vs[uidx(b * NVS + VS_HEAD)] + c
-        if pos >= B:
-            pos -= B
-        vcs.buf[uidx(b * B + pos)] = fl
+        pos = (vs[uidx(b * NVS + VS_HEAD)] + c) & rmask
+        vcs.buf[uidx((b << lb) + pos)] = fl
         vs[uidx(b * NVS + VS_CNT)] = c + 1
         vs[uidx(b * NVS + VS_NFL)] += 1  # the flits it received (in the window: zeroed when it opens)
         s = vs[uidx(b * NVS + VS_ST)]
@@ -598,7 +602,6 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
     active from ``t + 1``.  Returns the length of the VC-allocation list and the number of winners
     (listed in ``sw.new``)."""
     vs = vcs.vs
-    B = cfg.b
     NI = (cfg.p + 1) * cfg.w
     injb = chans.base[uidx(cfg.nchan)]
     nnew = 0
@@ -615,7 +618,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         w += 1
         if vs[uidx(b * NVS + VS_FROM)] > t:
             continue
-        m = vcs.buf[uidx(b * B + vs[uidx(b * NVS + VS_HEAD)])] >> 1
+        m = vcs.buf[uidx((b << cfg.lb) + vs[uidx(b * NVS + VS_HEAD)])] >> 1
         u = chans.dst[uidx(vs[uidx(b * NVS + VS_CHAN)])]
         # the requests: every free VC the routing function allows (minimal ports in table order)
         if cfg.rule == RULE_SHARED:
@@ -663,7 +666,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         sw.new[uidx(nnew)] = b
         nnew += 1
         if o < injb:  # a network hop
-            m = vcs.buf[uidx(b * B + vs[uidx(r + VS_HEAD)])] >> 1
+            m = vcs.buf[uidx((b << cfg.lb) + vs[uidx(r + VS_HEAD)])] >> 1
             msg.hops[uidx(m)] += 1
             if cfg.rule == RULE_SHARED:
                 if cfg.routing != KIND_FIXED_ESCAPE:
@@ -800,6 +803,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     vs = vcs.vs
     cand = sw.cand
     B = cfg.b
+    lb = cfg.lb  # a VC's flit ring: 2 ** lb positions from b << lb
+    rmask = (1 << lb) - 1
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
@@ -824,8 +829,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
         # the front flit leaves b
         h = vs[uidx(r + VS_HEAD)]
-        fl = vcs.buf[uidx(b * B + h)]
-        vs[uidx(r + VS_HEAD)] = _next(h, B)
+        fl = vcs.buf[uidx((b << lb) + h)]
+        vs[uidx(r + VS_HEAD)] = (h + 1) & rmask
         c = vs[uidx(r + VS_CNT)] - 1
         vs[uidx(r + VS_CNT)] = c
         tail = (fl & 1) != 0
