@@ -98,11 +98,12 @@ def test_the_hop_by_hop_traversal_gives_the_same_digits(name, monkeypatch):
     assert got == GOLDEN[name]
 
 
-@pytest.mark.parametrize("depth", [8, 16, 31])
+@pytest.mark.parametrize("depth", [6, 8, 16, 31])
 def test_deep_buffers_give_the_same_moves_in_both_traversals(depth, monkeypatch):
     """The word traversal visits a constant four occupancy planes for buffers of fewer than 16 flits (the golden
-    cases' 1 to 4 leave planes unused), and as many as the depth needs from 16 on (here 5): the same run, hop by
-    hop, gives the same digits and channel loads."""
+    cases' 1 to 4 leave planes unused), and as many as the depth needs from 16 on (here 5); a full buffer is its top
+    plane for a depth that is a power of two (8, 16), and its planes spelling the depth otherwise (6, 31): the same
+    run, hop by hop, gives the same digits and channel loads."""
     sim = importlib.import_module("models.sim.wormhole.simulate")
     kw = dict(routing="duato", vcs=3, message_length=24, rate=0.012, buffer_depth=depth, seed=3, messages=3000,
               warmup_messages=300)

@@ -679,13 +679,21 @@ def _ready_word(pl, pb, K, B, t0, L, n0, M):
     """The hops ``t0 .. L-1`` of a worm that can take a flit, as bits (:func:`_ready`, a word at a time): a flit
     waits upstream (the hop behind holds one: a bit of any of its ``K`` occupancy planes from ``pl[pb]``; hop 0's
     is the PE, which holds one while fewer than ``M`` flits entered hop 0, ``n0``) and the hop's buffer holds
-    fewer than ``B`` (its planes do not spell ``B``)."""
+    fewer than ``B`` (its planes do not spell ``B``; if ``B`` is a power of two, ``2 ** (K - 1)``, its top plane is
+    not set: a buffer never holds more than ``B``)."""
     ne = np.int64(0)
     full = np.int64(-1)
-    for k in range(KFIX):  # a constant count, which the compiler unrolls (the planes past ``cfg.kb`` are 0)
-        ne, full = _plane_read(pl[uidx(pb + k)], k, B, ne, full)
-    for k in range(KFIX, K):  # buffers of 16 flits or more
-        ne, full = _plane_read(pl[uidx(pb + k)], k, B, ne, full)
+    if B & (B - 1) == 0:
+        for k in range(KFIX):  # a constant count, which the compiler unrolls (the planes past ``cfg.kb`` are 0)
+            ne |= pl[uidx(pb + k)]
+        for k in range(KFIX, K):  # buffers of 16 flits or more
+            ne |= pl[uidx(pb + k)]
+        full = pl[uidx(pb + K - 1)]
+    else:
+        for k in range(KFIX):
+            ne, full = _plane_read(pl[uidx(pb + k)], k, B, ne, full)
+        for k in range(KFIX, K):
+            ne, full = _plane_read(pl[uidx(pb + k)], k, B, ne, full)
     return _ready_bits(ne, full, t0, L, n0, M)
 
 
@@ -697,14 +705,22 @@ def _plane_read(p, k, B, ne, full):
 
 
 @njit(cache=CACHE, inline="always")
-def _plane_add(pl, i, k, B, carry, borrow, held, left, full):
-    """Plane ``k`` of a worm's occupancies (``pl[i]``) takes the moves, bit-sliced: ``carry`` the hops one
-    larger, ``borrow`` one smaller, in this plane's bit; ``(carry, borrow)`` into the next plane and the hops whose
-    buffers held a flit before (``held``) and after (``left``) and may hold ``B`` after (``full``)."""
+def _plane_move(pl, i, carry, borrow, held, left):
+    """Plane ``pl[i]`` of a worm's occupancies takes the moves, bit-sliced: ``carry`` the hops one larger,
+    ``borrow`` one smaller, in this plane's bit; ``(carry, borrow)`` into the next plane and the hops whose buffers
+    held a flit before (``held``) and after (``left``)."""
     p = pl[i]
     q = p ^ (carry | borrow)
     pl[i] = q
-    return carry & p, borrow & ~p, held | p, left | q, full & (q if (B >> k) & 1 else ~q)
+    return carry & p, borrow & ~p, held | p, left | q
+
+
+@njit(cache=CACHE, inline="always")
+def _plane_add(pl, i, k, B, carry, borrow, held, left, full):
+    """:func:`_plane_move` for plane ``k``, and the hops that may hold ``B`` after it (``full``)."""
+    carry, borrow, held, left = _plane_move(pl, i, carry, borrow, held, left)
+    q = pl[i]
+    return carry, borrow, held, left, full & (q if (B >> k) & 1 else ~q)
 
 
 @njit(cache=CACHE, inline="always")
@@ -784,10 +800,17 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         held = np.int64(0)  # the hops whose buffers held a flit before the moves
         left = np.int64(0)  # ... and after them
         full = np.int64(-1)  # ... and those that hold B after them
-        for k in range(KFIX):  # unrolled, as in :func:`_ready_word`
-            carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
-        for k in range(KFIX, K):
-            carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
+        if B & (B - 1) == 0:  # B = 2 ** (K - 1): the hops whose top plane is set (as in :func:`_ready_word`)
+            for k in range(KFIX):  # unrolled, as in :func:`_ready_word`
+                carry, borrow, held, left = _plane_move(pl, uidx(pb + k), carry, borrow, held, left)
+            for k in range(KFIX, K):
+                carry, borrow, held, left = _plane_move(pl, uidx(pb + k), carry, borrow, held, left)
+            full = pl[uidx(pb + K - 1)]
+        else:
+            for k in range(KFIX):
+                carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
+            for k in range(KFIX, K):
+                carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
         # a move across a network or ejection channel is a flit-hop (every hop but 0), a network VC's a network flit
         body = mv & ~one
         hops += popcount(body)
