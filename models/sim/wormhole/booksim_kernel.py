@@ -35,7 +35,7 @@ and one record of scalars:
     with a newly queued message (``qlist``) and the active sources (``act``).
 ``msg``     (:data:`Msgs`) per message slot (``next`` threads the free list and the source queues).
 ``ev``      (:data:`Events`) the event ring, :data:`NSLOT` slots of flits entering a buffer or a
-    terminal and of credits (for a VC held when its flit left it, and for one not held).
+    terminal (each with the VC it left: its credit) and of the terminals' credits.
 ``tags``    (:data:`.steps.Tags`) per measured message: latency, network latency, source wait,
     hops, done flag.
 ``hist``    (:data:`Hist`) network channels by number of busy VCs, its time integral, busy VCs
@@ -203,15 +203,17 @@ Sources = namedtuple("Sources", ["qhead", "qtail", "qlen", "inq", "qlist", "act"
 #: measured), routing state (Nbc level / up*/down* phase ``UD_*`` / BookSim's ring partition ``f->ph``
 #: of :func:`_bs_allowed`), next in its list, tie bits
 Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state", "next", "tie"])
-#: the event ring, :data:`NSLOT` slots of ``NCH + 1`` entries in each of two arrays, each slot holding two lists, one
-#: from its start up and one from its end down (a cycle's events of an array are at most ``NCH``: the spare entry
-#: takes the branch-free write of the list an event is not kept in): ``flit``, flits ``(fl << 32) | b`` entering an
-#: input buffer (up, ``nflit`` per slot) or a terminal (down, ``neflit``); ``credit``, credits ``(holder + 1) << 32 |
-#: b`` for a VC an input VC held when the flit left it (up, ``ncredit``) and for one no input VC held, or whose
-#: holder is looked up when the credit arrives (down, ``nucredit``: an injection VC, a VC whose holder's tail has
-#: left, and the terminals' credits for the ejection VCs).  Two lists, so that neither loop tests which kind an
-#: entry is; in one array, so that the loop of every flit sent keeps fewer addresses
-Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit", "nucredit"])
+#: the event ring, :data:`NSLOT` slots of ``NCH + 1`` entries: ``flit``, flits ``(fl << 32) | b`` entering an input
+#: buffer (a list up from the slot's start, ``nflit`` entries) or a terminal (a list down from its end, ``neflit``; a
+#: cycle's flits are at most ``NCH``: the spare entry takes the branch-free write of the list a flit is not kept in),
+#: and beside each the VC the flit left, ``src`` (a sent flit's credit); the first ``nsent`` entries of the list up
+#: are flits sent by the switch (those after them, written by the sources, left no VC).  A flit sent at ``t``
+#: enters at ``t + 3`` and its credit is due at ``t + 2``: the credits due at ``t`` are read from the ``src`` of slot
+#: ``t + 1``'s flits, so that a send writes one event, not two.  ``credit`` (``ncredit``, up from a slot's start): the
+#: terminals' credits for the ejection VCs, written when a flit reaches its terminal.  Scratch: the cycle's credits
+#: sorted into those for a VC an input VC holds (``held``: the holders) and for one none holds (``unheld``: the VCs)
+Events = namedtuple("Events", ["flit", "src", "nflit", "nsent", "neflit", "credit", "ncredit", "held",
+                                 "unheld"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -383,22 +385,39 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     measuring = sc.phase == MEASURE
     slot = t & (NSLOT - 1)
     s0 = slot * (NCH + 1)  # the slot's first entry; its lists down start at s0 + NCH
-    for i in range(ev.ncredit[uidx(slot)]):  # credits for a VC held when the flit left it
-        e = ev.credit[uidx(s0 + i)]  # (holder at sending + 1) << 32 | credited VC
-        b = e & MASK
-        ow = (e >> 32) - 1
-        # the credit counts where b's count is kept: in the row of the input VC holding b (an active VC holds its
-        # output VC, OUT, until its tail is sent; OUT is -1 while it is not active), else in b's
-        if CHECKS:
-            assert ow >= 0 and (vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE) == (vs[uidx(ow * NVS + VS_OUT)] >= 0)
-        if vs[uidx(ow * NVS + VS_OUT)] != b:
-            ow = vs[uidx(b * NVS + VS_OWN)]  # the holder changed since the flit was sent
-        nsw = _credit(b, ow, cfg, vcs, sw, nsw)
+    # the credits due at t: for the VCs left by the flits the switch sent at t - 2 (they enter a buffer or a terminal
+    # at t + 1), and the terminals' for flits that reached them at t - 2.  Each counts where its VC's count is kept:
+    # in the row of the input VC holding the VC, else in the VC's own.  They are first sorted (branch-free) into those
+    # for a held VC (listed by holder, ``ev.held``) and for an unheld one (``ev.unheld``): the two kinds come mixed,
+    # and a test of which one a credit is would mispredict
+    s1 = ((t + 1) & (NSLOT - 1)) * (NCH + 1)
+    nh = 0
+    nu = 0
+    for i in range(ev.nsent[uidx((t + 1) & (NSLOT - 1))]):
+        nh, nu = _sort_credit(ev.src[uidx(s1 + i)], vs, ev, nh, nu)
+    for i in range(ev.neflit[uidx((t + 1) & (NSLOT - 1))]):
+        nh, nu = _sort_credit(ev.src[uidx(s1 + NCH - i)], vs, ev, nh, nu)
+    for i in range(ev.ncredit[uidx(slot)]):
+        nh, nu = _sort_credit(ev.credit[uidx(s0 + i)], vs, ev, nh, nu)
     ev.ncredit[uidx(slot)] = 0
-    for i in range(ev.nucredit[uidx(slot)]):  # credits for a VC no input VC held when the flit left it
-        b = ev.credit[uidx(s0 + NCH - i)] & MASK
-        nsw = _credit(b, vs[uidx(b * NVS + VS_OWN)], cfg, vcs, sw, nsw)
-    ev.nucredit[uidx(slot)] = 0
+    for i in range(nh):  # the count in the holder's row; the holder back on the switch list if it slept for it
+        ow = ev.held[uidx(i)]
+        r = ow * NVS
+        vs[uidx(r + VS_OCCO)] -= 1
+        if CHECKS:
+            assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
+        wake = np.int64((vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_CNT)] > 0))  # (no test: it would mispredict)
+        vs[uidx(r + VS_ONSW)] |= np.int32(wake)
+        nsw = _sw_put(ow, nsw, wake, vs, sw)
+    for i in range(nu):  # the count in the VC's own row
+        b = ev.unheld[uidx(i)]
+        oc = vs[uidx(b * NVS + VS_OCC)] - 1
+        vs[uidx(b * NVS + VS_OCC)] = oc
+        if CHECKS:
+            assert oc >= 0
+        if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
+            vcs.tsent[uidx(b)] = 0
+            vcs.inuse[uidx(b)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
         b = e & MASK
@@ -430,13 +449,12 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         vs[uidx(r + VS_ONSW)] |= np.int32(add)
         nsw = _sw_put(b, nsw, add, vs, sw)
     ev.nflit[uidx(slot)] = 0
+    ev.nsent[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
-    # the terminal returns the credit of a flit it reads two cycles later, on the list of credits whose VC's holder
-    # is looked up on arrival (the flit was sent at t - 3: here, not in _send, the loop of every flit sent keeps
-    # fewer values live at once)
-    sl5 = (t + 2) & (NSLOT - 1)
-    s5 = sl5 * (NCH + 1) + NCH
-    nu5 = ev.nucredit[uidx(sl5)]
+    # the terminal returns the credit of a flit it reads two cycles later (the flit was sent at t - 3: here, not in
+    # _send, the loop of every flit sent keeps fewer values live)
+    s5 = ((t + 2) & (NSLOT - 1)) * (NCH + 1)
+    n5 = ev.ncredit[uidx((t + 2) & (NSLOT - 1))]
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
         e = ev.flit[uidx(s0 + NCH - i)]
         b = e & MASK
@@ -445,39 +463,30 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             assert b >= ejb
         if bi < cfg.nbatch:
             batches.flits[uidx(bi)] += 1
-        ev.credit[uidx(s5 - nu5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
-        nu5 += 1
+        ev.credit[uidx(s5 + n5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
+        n5 += 1
         if fl & 1:  # the tail: delivered
             _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
             if bi < cfg.nbatch:
                 batches.msgs[uidx(bi)] += 1
-    ev.nucredit[uidx(sl5)] = nu5
+    ev.ncredit[uidx((t + 2) & (NSLOT - 1))] = n5
     ev.neflit[uidx(slot)] = 0
     return nvca, nsw
 
 
 @njit(cache=CACHE, inline="always")
-def _credit(b, ow, cfg, vcs, sw, nsw):
-    """A credit for VC ``b``, held by input VC ``ow`` (-1: none).  Returns the switch list's length."""
-    vs = vcs.vs
-    if ow >= 0:
-        r = ow * NVS
-        vs[uidx(r + VS_OCCO)] -= 1
-        if CHECKS:
-            assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
-        # it slept for lack of this credit (no test: it would mispredict)
-        wake = np.int64((vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_CNT)] > 0))
-        vs[uidx(r + VS_ONSW)] |= np.int32(wake)
-        nsw = _sw_put(ow, nsw, wake, vs, sw)
-    else:
-        oc = vs[uidx(b * NVS + VS_OCC)] - 1
-        vs[uidx(b * NVS + VS_OCC)] = oc
-        if CHECKS:
-            assert oc >= 0
-        if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
-            vcs.tsent[uidx(b)] = 0
-            vcs.inuse[uidx(b)] = 0
-    return nsw
+def _sort_credit(b, vs, ev, nh, nu):
+    """A credit for VC ``b``, listed by its holder in ``ev.held`` (``nh`` entries so far) if an input VC holds ``b``,
+    else by ``b`` in ``ev.unheld`` (``nu``): written to both, kept in one by advancing its length.  Returns
+    ``(nh, nu)``."""
+    ow = vs[uidx(b * NVS + VS_OWN)]
+    if CHECKS:  # a holder holds b as its output VC while it is active (OUT is -1 otherwise)
+        assert ow < 0 or vs[uidx(ow * NVS + VS_OUT)] == b
+        assert ow < 0 or (vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE) == (vs[uidx(ow * NVS + VS_OUT)] >= 0)
+    held = np.int64(ow >= 0)
+    ev.held[uidx(nh)] = ow
+    ev.unheld[uidx(nu)] = b
+    return nh + held, nu + 1 - held
 
 
 @njit(cache=CACHE, inline="always")
@@ -808,15 +817,14 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
-    sl2 = (t + 2) & (NSLOT - 1)
     sl3 = (t + 3) & (NSLOT - 1)
-    # the next entry of each list: up from a slot's start, down from its end
-    cb2 = sl2 * (NCH + 1)
+    # the next entry of each list: up from the slot's start, down from its end (empty: the sources write the slot
+    # of t + 3 at t + 1)
     fb3 = sl3 * (NCH + 1)
-    cn2 = cb2 + ev.ncredit[uidx(sl2)]
-    un2 = cb2 + NCH - ev.nucredit[uidx(sl2)]
-    fn3 = fb3 + ev.nflit[uidx(sl3)]
-    fe3 = fb3 + NCH - ev.neflit[uidx(sl3)]
+    fn3 = fb3
+    fe3 = fb3 + NCH
+    if CHECKS:
+        assert ev.nflit[uidx(sl3)] == 0 and ev.neflit[uidx(sl3)] == 0
     ntl = 0
     for j in range(ngr):
         b = sw.gl[uidx(j)]
@@ -842,22 +850,15 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         # ntl, which never passes j)
         sw.gl[uidx(ntl)] = b
         ntl += tail
-        # credit for b upstream at t + 2, to the input VC holding b now (checked on arrival), on the list of
-        # credits for a held VC or on that for an unheld one (written to both, kept in one: a test would mispredict)
-        ow = vs[uidx(r + VS_OWN)]
-        ce = (np.int64(ow + 1) << 32) | b
-        held = np.int64(ow >= 0)
-        ev.credit[uidx(cn2)] = ce
-        ev.credit[uidx(un2)] = ce
-        cn2 += held
-        un2 -= 1 - held
-        # the flit reaches the next buffer (or the terminal: ``ej``) at t + 3, and the terminal returns
-        # the credit when it reads the flit (each event written to both lists of its slot, kept in one by
+        # the flit reaches the next buffer (or the terminal: ``ej``) at t + 3, and its credit (for b) is due
+        # upstream at t + 2, read from this entry (each event written to both lists of its slot, kept in one by
         # advancing its end: a test would mispredict; the slot's spare entry takes the other write)
         ej = np.int64(o >= ejb)
         e = (np.int64(fl) << 32) | o
         ev.flit[uidx(fn3)] = e
         ev.flit[uidx(fe3)] = e
+        ev.src[uidx(fn3)] = b
+        ev.src[uidx(fe3)] = b
         fn3 += 1 - ej
         fe3 -= ej
         sw.ch[uidx(och)].flits += 1  # (zeroed when the window opens: the network channels' sum is its network flits)
@@ -868,10 +869,9 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
     if CHECKS:  # a slot's two lists never meet (its events are at most NCH)
-        assert cn2 <= un2 and fn3 <= fe3
-    ev.ncredit[uidx(sl2)] = cn2 - cb2
-    ev.nucredit[uidx(sl2)] = cb2 + NCH - un2
+        assert fn3 <= fe3
     ev.nflit[uidx(sl3)] = fn3 - fb3
+    ev.nsent[uidx(sl3)] = fn3 - fb3
     ev.neflit[uidx(sl3)] = fb3 + NCH - fe3
     # the tails sent: each winner lets go of its output VC, and its buffer's next header (if any) starts routing.  A
     # loop of their own, so that the loop above, run for every flit, keeps fewer values live; nothing above reads what
