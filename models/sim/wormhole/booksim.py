@@ -473,6 +473,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     msg.next[-1] = -1
     ev = K.Events(flit=i64(K.NSLOT * (NCH + 1)), src=i32(K.NSLOT * (NCH + 1)), nflit=i64(K.NSLOT),
                   nsent=i64(K.NSLOT), neflit=i64(K.NSLOT), credit=i32(K.NSLOT * (NCH + 1)), ncredit=i64(K.NSLOT),
+                  # a cycle's credits: at most one per channel sent on, and one per terminal (N < NCH)
                   held=i32(2 * NCH + 1), unheld=i32(2 * NCH + 1))
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
     hist.nch[0] = C

@@ -390,12 +390,13 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     # in the row of the input VC holding the VC, else in the VC's own.  They are first sorted (branch-free) into those
     # for a held VC (listed by holder, ``ev.held``) and for an unheld one (``ev.unheld``): the two kinds come mixed,
     # and a test of which one a credit is would mispredict
-    s1 = ((t + 1) & (NSLOT - 1)) * (NCH + 1)
+    sl1 = (t + 1) & (NSLOT - 1)
+    s1 = sl1 * (NCH + 1)
     nh = 0
     nu = 0
-    for i in range(ev.nsent[uidx((t + 1) & (NSLOT - 1))]):
+    for i in range(ev.nsent[uidx(sl1)]):
         nh, nu = _sort_credit(ev.src[uidx(s1 + i)], vs, ev, nh, nu)
-    for i in range(ev.neflit[uidx((t + 1) & (NSLOT - 1))]):
+    for i in range(ev.neflit[uidx(sl1)]):
         nh, nu = _sort_credit(ev.src[uidx(s1 + NCH - i)], vs, ev, nh, nu)
     for i in range(ev.ncredit[uidx(slot)]):
         nh, nu = _sort_credit(ev.credit[uidx(s0 + i)], vs, ev, nh, nu)
@@ -453,8 +454,9 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
     # the terminal returns the credit of a flit it reads two cycles later (the flit was sent at t - 3: here, not in
     # _send, the loop of every flit sent keeps fewer values live)
-    s5 = ((t + 2) & (NSLOT - 1)) * (NCH + 1)
-    n5 = ev.ncredit[uidx((t + 2) & (NSLOT - 1))]
+    sl5 = (t + 2) & (NSLOT - 1)
+    s5 = sl5 * (NCH + 1)
+    n5 = ev.ncredit[uidx(sl5)]
     for i in range(ev.neflit[uidx(slot)]):  # flits reaching a terminal (after the others: no state in common)
         e = ev.flit[uidx(s0 + NCH - i)]
         b = e & MASK
@@ -469,7 +471,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
             if bi < cfg.nbatch:
                 batches.msgs[uidx(bi)] += 1
-    ev.ncredit[uidx((t + 2) & (NSLOT - 1))] = n5
+    ev.ncredit[uidx(sl5)] = n5
     ev.neflit[uidx(slot)] = 0
     return nvca, nsw
 
@@ -480,9 +482,8 @@ def _sort_credit(b, vs, ev, nh, nu):
     else by ``b`` in ``ev.unheld`` (``nu``): written to both, kept in one by advancing its length.  Returns
     ``(nh, nu)``."""
     ow = vs[uidx(b * NVS + VS_OWN)]
-    if CHECKS:  # a holder holds b as its output VC while it is active (OUT is -1 otherwise)
-        assert ow < 0 or vs[uidx(ow * NVS + VS_OUT)] == b
-        assert ow < 0 or (vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE) == (vs[uidx(ow * NVS + VS_OUT)] >= 0)
+    if CHECKS:  # b's holder is active and holds b as its output VC
+        assert ow < 0 or (vs[uidx(ow * NVS + VS_OUT)] == b and vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE)
     held = np.int64(ow >= 0)
     ev.held[uidx(nh)] = ow
     ev.unheld[uidx(nu)] = b
