@@ -189,9 +189,9 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b"
 #: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the
 #: per-channel records ``ch`` (:data:`CH`); scratch: the best VC per (input channel, output port)
 #: ``p_key`` / ``p_touch``, per output / input channel its grant / accept ``og`` / ``ia`` (packed
-#: records, -1: none) and the channels with one (``og_touch``, ``ia_touch``), the winners ``gl`` (VCs)
-#: and the candidates contested at their input or output channel ``cl`` (indices into ``cand``: the
-#: ones that go through iSLIP)
+#: records ``key << 32 | VC``, -1: none) and the channels with one (``og_touch``, ``ia_touch``), the winners
+#: ``gl`` (VCs) and the candidates contested at their input or output channel ``cl`` (VCs: the ones that go
+#: through iSLIP)
 SwAlloc = namedtuple("SwAlloc", ["new", "cand", "ch", "og", "ia", "p_key", "p_touch", "og_touch", "ia_touch", "gl",
                                  "cl"])
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
@@ -723,7 +723,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
             assert sw.ch[k].nin == 0 and sw.ch[k].nout == 0
         _check_counts(sw, vcs.vs, ncand, 1)
     sc.sw_requests += ncand
-    # gl holds the winners (VCs), cl the contested candidates (indices into cand)
+    # gl holds the winners (VCs), cl the contested candidates (VCs)
     # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
     ngr = 0
     nct = 0
@@ -733,7 +733,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
         r = b * NVS
         solo = (sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin == 1) & (sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout == 1)
         sw.gl[uidx(ngr)] = b
-        sw.cl[uidx(nct)] = i
+        sw.cl[uidx(nct)] = b
         ngr += solo
         nct += 1 - solo
     if PROFILE:
@@ -742,36 +742,35 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
         sc.sw_contested += nct
     npr = 0
     for j in range(nct):  # per (input port, output port), the VC first in round-robin order from the port's offset
-        i = sw.cl[uidx(j)]
-        r = cand[uidx(i)] * NVS
+        b = sw.cl[uidx(j)]
+        r = b * NVS
         ich = vs[uidx(r + VS_CHAN)]
         npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + vs[uidx(r + VS_OUTPORT)], vs[uidx(r + VS_IDX)],
-                     np.int64(sw.ch[uidx(ich)].rr) + 1, V, i)
+                     np.int64(sw.ch[uidx(ich)].rr) + 1, V, b)
     if npr > 0:
         nog = 0
         for j in range(npr):  # grant: each output port takes the input port first from its pointer
             pr = sw.p_touch[uidx(j)]
-            r = cand[uidx(sw.p_key[uidx(pr)] & MASK)] * NVS
+            b = sw.p_key[uidx(pr)] & MASK
+            sw.p_key[uidx(pr)] = -1
+            r = b * NVS
             och = vs[uidx(r + VS_OUTCH)]
             nog = _offer(sw.og, sw.og_touch, nog, och, vs[uidx(r + VS_INPORT)], np.int64(sw.ch[uidx(och)].g) + 1,
-                         NPORT, pr)
+                         NPORT, b)
         nia = 0
         for j in range(nog):  # accept: each input port takes the granting output first from its pointer
             och = sw.og_touch[uidx(j)]
-            pr = sw.og[uidx(och)] & MASK
+            b = sw.og[uidx(och)] & MASK
             sw.og[uidx(och)] = -1
-            r = cand[uidx(sw.p_key[uidx(pr)] & MASK)] * NVS
+            r = b * NVS
             ich = vs[uidx(r + VS_CHAN)]
             nia = _offer(sw.ia, sw.ia_touch, nia, ich, vs[uidx(r + VS_OUTPORT)], np.int64(sw.ch[uidx(ich)].a) + 1,
-                         NPORT, pr)
+                         NPORT, b)
         for j in range(nia):
             ich = sw.ia_touch[uidx(j)]
-            pr = sw.ia[uidx(ich)] & MASK
+            sw.gl[uidx(ngr)] = sw.ia[uidx(ich)] & MASK
             sw.ia[uidx(ich)] = -1
-            sw.gl[uidx(ngr)] = cand[uidx(sw.p_key[uidx(pr)] & MASK)]
             ngr += 1
-        for j in range(npr):
-            sw.p_key[uidx(sw.p_touch[uidx(j)])] = -1
     if PROFILE:
         k0 = clock()
         sc.clk_sw_islip += k0 - k1
