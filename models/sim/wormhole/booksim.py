@@ -457,7 +457,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     va = K.VcAlloc(pend=i32(NV), onlist=i8(NV),
                    li=np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32),
                    lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
-                   g=i32(NV), a=i32(NV), req_b=i32(NV * nreq + 1), req_o=i32(NV * nreq + 1), rq=i32(nreq + 1),
+                   g=i32(NV), a=i32(NV), rq=i32(nreq + 1),
                    g_key=i64(NV, -1), g_touch=i32(NV + 1), a_key=i64(NV, -1), a_touch=i32(NV + 1))
     ch = np.zeros(NCH, K.CH)
     ch["a"] = ch["g"] = P  # each pointer kept as the position before it (K.CH): every one starts at 0

@@ -180,11 +180,11 @@ Chans = namedtuple("Chans", ["base", "src", "dst", "outport", "inj", "ej"])
 Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
 #: the VC allocator: headers waiting for a VC (``pend``, ``onlist``); per VC its iSLIP rank as an input
 #: (``li``: input port * W + VC index) and as an output (``lo``), grant pointer ``g`` (as an output),
-#: accept pointer ``a`` (as an input); scratch: requests ``req_b`` -> ``req_o``, one header's requests
-#: ``rq``, the best grant per output (``g_key``, packed as in :func:`_offer`, and the outputs with one,
-#: ``g_touch``) and accept per input (``a_key``, ``a_touch``)
-VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "req_b", "req_o", "rq", "g_key",
-                                 "g_touch", "a_key", "a_touch"])
+#: accept pointer ``a`` (as an input); scratch: one header's requests ``rq``, the best grant per output
+#: (``g_key``, packed as in :func:`_offer`, and the outputs with one, ``g_touch``: each offers itself to the input
+#: it granted) and accept per input (``a_key``, ``a_touch``)
+VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "g_key", "g_touch", "a_key",
+                                 "a_touch"])
 #: the switch allocator: the switch list ``cand`` (the input VCs bidding in the next switch allocation;
 #: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the
 #: per-channel records ``ch`` (:data:`CH`); scratch: the best VC per (input channel, output port)
@@ -615,7 +615,6 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
     NI = (cfg.p + 1) * cfg.w
     injb = chans.base[uidx(cfg.nchan)]
     nnew = 0
-    nr = 0
     ng = 0
     nreq = 0
     w = 0
@@ -640,20 +639,15 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         li = va.li[uidx(b)]
         for j in range(cnt):  # grant: each output VC takes the input VC first from its pointer
             o = va.rq[uidx(j)]
-            va.req_b[uidx(nr)] = b
-            va.req_o[uidx(nr)] = o
-            nr += 1
             ng = _offer(va.g_key, va.g_touch, ng, o, li, va.g[uidx(o)], NI, b)
     nvca = w
     sc.va_requests += nreq
     na = 0
-    for j in range(nr):  # accept: each input VC takes the granting output VC first from its pointer
-        o = va.req_o[uidx(j)]
-        b = va.req_b[uidx(j)]
-        if va.g_key[uidx(o)] & MASK == b:
-            na = _offer(va.a_key, va.a_touch, na, b, va.lo[uidx(o)], va.a[uidx(b)], NI, o)
-    for j in range(ng):
-        va.g_key[uidx(va.g_touch[uidx(j)])] = -1
+    for j in range(ng):  # accept: each input VC takes the granting output VC first from its pointer
+        o = va.g_touch[uidx(j)]
+        b = va.g_key[uidx(o)] & MASK
+        va.g_key[uidx(o)] = -1
+        na = _offer(va.a_key, va.a_touch, na, b, va.lo[uidx(o)], va.a[uidx(b)], NI, o)
     for j in range(na):
         b = va.a_touch[uidx(j)]
         o = va.a_key[uidx(b)] & MASK
