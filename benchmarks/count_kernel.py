@@ -2,7 +2,7 @@
 mispredicted branches, from Valgrind's cachegrind.
 
 ``python benchmarks/count_kernel.py [--config NAME] [--router ideal|booksim] [--messages N1 N2] [--compare PATH]
-[--annotate FILE] [--top N]``
+[--cache] [--annotate FILE] [--top N]``
 
 Timings on a shared virtual machine move by 10-30 % from run to run (``bench_wormhole.py --compare`` medians of three
 runs a side disagree by more than most kernel changes gain).  Counts do not: cachegrind executes the program on a
@@ -18,7 +18,9 @@ the kernel's per flit-hop (the imports, set-up, loading the kernel and the tiny 
 cancel).  Under Valgrind numba sees another processor and compiles its own cached kernel: a warm-up process does
 that first (minutes, once per tree), so that neither measured run compiles.  ``--compare PATH`` counts the simulator
 on ``PATH`` (e.g. a clone of the parent commit) too, and prints the ratios new / old.  Two runs of the same tree agree
-to a few thousand instructions in hundreds of millions.
+to a few thousand instructions in hundreds of millions.  ``--cache`` adds cachegrind's cache model (:data:`CACHE`: a
+first-level data cache of 32 KiB and a last level of 512 KiB, this machine's L1 and L2 per core): data reads and
+writes and their misses per flit-hop, at both levels (the runs take about twice as long).
 
 ``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs
 under Valgrind's callgrind with ``--dump-instr=yes``, which keeps the counts of code without symbols by address;
@@ -49,12 +51,16 @@ HERE = Path(__file__).resolve().parent
 #: cachegrind's events with ``--branch-sim=yes --cache-sim=no``: instructions, conditional branches and their
 #: mispredictions, indirect branches and their mispredictions
 EVENTS = ("Ir", "Bc", "Bcm", "Bi", "Bim")
+#: with ``--cache``, also: data reads and writes, their first-level misses and their last-level misses
+CACHE_EVENTS = ("Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw")
+#: cachegrind's caches with ``--cache`` (size, associativity, line size): this machine's L1 data cache and L2
+CACHE = ("--D1=32768,8,64", "--LL=524288,8,64")
 
 
-def jit_counts(path) -> dict:
-    """The counts of a cachegrind output file's code without symbols (file ``???``, function ``???``): numba's
+def jit_counts(path, keys=EVENTS) -> dict:
+    """The counts ``keys`` of a cachegrind output file's code without symbols (file ``???``, function ``???``): numba's
     compiled code, and any other unnamed code (the same in both runs, so it cancels in :func:`per_flit_hop`)."""
-    tot = dict.fromkeys(EVENTS, 0)
+    tot = dict.fromkeys(keys, 0)
     events = EVENTS
     fl, on = None, False
     with open(path) as f:
@@ -100,11 +106,14 @@ def child(name: str, router: str, messages: int, save: str | None = None) -> Non
     print(json.dumps({"flit_hops": r.flit_hops}))
 
 
-def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save: Path | None = None) -> int:
-    """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops.  With ``save`` (a
-    folder), under callgrind with each instruction's counts kept, the child saving the kernel's code there."""
+def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save: Path | None = None,
+              cache: bool = False) -> int:
+    """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops (with ``cache``, its
+    cache model on: :data:`CACHE`).  With ``save`` (a folder), under callgrind with each instruction's counts kept,
+    the child saving the kernel's code there."""
+    sim = ["--cache-sim=yes", *CACHE] if cache else ["--cache-sim=no"]
     tool = (["--tool=callgrind", "--dump-instr=yes", f"--callgrind-out-file={out}"] if save else
-            ["--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes", f"--cachegrind-out-file={out}"])
+            ["--tool=cachegrind", *sim, "--branch-sim=yes", f"--cachegrind-out-file={out}"])
     cmd = (["valgrind"] + tool + [sys.executable, __file__, "--child", str(messages), "--config", name, "--router",
                                   router] + (["--save", str(save)] if save else []))
     done = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=path), cwd=path, capture_output=True, text=True)
@@ -113,14 +122,17 @@ def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save:
     return json.loads(done.stdout.strip().splitlines()[-1])["flit_hops"]
 
 
-def count(path: str, name: str, router: str, messages: tuple) -> dict:
-    """The kernel's counts per flit-hop with the simulator on ``path`` (module docstring)."""
+def count(path: str, name: str, router: str, messages: tuple, cache: bool = False) -> dict:
+    """The kernel's counts per flit-hop with the simulator on ``path`` (module docstring; with ``cache``, the
+    :data:`CACHE_EVENTS` too)."""
+    keys = EVENTS + CACHE_EVENTS if cache else EVENTS
     with tempfile.TemporaryDirectory(prefix="count-kernel-") as tmp:
         out = Path(tmp)
         _valgrind(path, name, router, 100, out / "warm.out")  # compiles for Valgrind's processor, once per tree
-        runs = [(_valgrind(path, name, router, m, out / f"{m}.out"), jit_counts(out / f"{m}.out")) for m in messages]
+        runs = [(_valgrind(path, name, router, m, out / f"{m}.out", cache=cache), jit_counts(out / f"{m}.out", keys))
+                for m in messages]
     (hs, cs), (hl, cl) = runs
-    return per_flit_hop(cs, cl, hs, hl)
+    return per_flit_hop(cs, cl, hs, hl, keys=keys)
 
 
 def _position(field: str, last: int) -> int:
@@ -230,12 +242,14 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
 
 
 def _line(label: str, c: dict) -> str:
+    cache = (f"; {c['Dr']:.1f} data reads ({c['D1mr']:.2f} missing L1, {c['DLmr']:.2f} the last level), "
+             f"{c['Dw']:.1f} writes ({c['D1mw']:.2f}, {c['DLmw']:.2f})" if "Dr" in c else "")
     return (f"{label}: {c['Ir']:.1f} instructions, {c['Bc']:.2f} conditional branches ({c['Bcm']:.2f} mispredicted), "
-            f"{c['Bi']:.3f} indirect ({c['Bim']:.3f} mispredicted) per flit-hop")
+            f"{c['Bi']:.3f} indirect ({c['Bim']:.3f} mispredicted){cache} per flit-hop")
 
 
 def main(name: str, router: str, messages: tuple, compare_with: str | None, annotate_to: str | None = None,
-         top: int = 20) -> dict:
+         top: int = 20, cache: bool = False) -> dict:
     sys.path.insert(0, str(HERE))
     import bench_wormhole as b
 
@@ -248,20 +262,21 @@ def main(name: str, router: str, messages: tuple, compare_with: str | None, anno
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: valgrind)")
     if annotate_to:
-        if compare_with:
-            raise SystemExit("--annotate counts this tree only (no --compare)")
+        if compare_with or cache:
+            raise SystemExit("--annotate counts this tree's instructions only (no --compare, no --cache)")
         if os.path.lexists(annotate_to):
             raise SystemExit(f"--annotate writes a new file; {annotate_to} is there already")
         if shutil.which("objdump") is None:
             raise SystemExit("objdump is not installed (Debian: binutils)")
         return annotate(name, router, messages, annotate_to, top)
-    new = count(str(HERE.parent), name, router, messages)
+    new = count(str(HERE.parent), name, router, messages, cache)
     print(_line(f"{name} {router}, this tree", new), flush=True)
     res = {"new": new}
     if compare_with:
-        old = count(compare_with, name, router, messages)
+        old = count(compare_with, name, router, messages, cache)
         print(_line(f"{name} {router}, {compare_with}", old))
-        print("ratios new / old: " + ", ".join(f"{k} {new[k] / old[k]:.3f}" for k in ("Ir", "Bc", "Bcm") if old[k]))
+        print("ratios new / old: " + ", ".join(f"{k} {new[k] / old[k]:.3f}" for k in ("Ir", "Bc", "Bcm", "D1mr", "D1mw")
+                                             if old.get(k)))
         res["old"] = old
     return res
 
@@ -272,6 +287,7 @@ if __name__ == "__main__":
     ap.add_argument("--router", default="ideal", choices=("ideal", "booksim"))
     ap.add_argument("--messages", type=int, nargs=2, default=(2000, 12000))
     ap.add_argument("--compare", default=None, help="PYTHONPATH of the simulator to compare against")
+    ap.add_argument("--cache", action="store_true", help="count data accesses and cache misses too (slower)")
     ap.add_argument("--annotate", metavar="FILE",
                     help="count each instruction (callgrind) and write the disassembly to this new file")
     ap.add_argument("--top", type=int, default=20, help="basic blocks listed with --annotate")
@@ -281,4 +297,4 @@ if __name__ == "__main__":
     if a.child is not None:
         child(a.config, a.router, a.child, a.save)
     else:
-        main(a.config, a.router, tuple(a.messages), a.compare, a.annotate, a.top)
+        main(a.config, a.router, tuple(a.messages), a.compare, a.annotate, a.top, a.cache)

@@ -94,6 +94,24 @@ def test_the_kernel_count_reads_the_code_without_symbols_and_divides_the_differe
         count_kernel.per_flit_hop(short, long, 300, 300)
 
 
+def test_the_kernel_count_with_the_cache_model_reads_and_prints_its_misses(tmp_path):
+    count_kernel = _benchmark("count_kernel")
+    out = tmp_path / "cachegrind.out"
+    out.write_text("events: Ir Dr Dw D1mr D1mw DLmr DLmw Bc Bcm Bi Bim\n"
+                   "fl=???\nfn=???\n0 40 10 4 2 1 0 0 4 1 0 0\n0 2 1\n"
+                   "fl=/usr/bin/python\nfn=main\n3 9 9 9 9 9 9 9 9 9 9 9\n")
+    keys = count_kernel.EVENTS + count_kernel.CACHE_EVENTS
+    short = count_kernel.jit_counts(out, keys)
+    assert short == dict(Ir=42, Dr=11, Dw=4, D1mr=2, D1mw=1, DLmr=0, DLmw=0, Bc=4, Bcm=1, Bi=0, Bim=0)
+    assert count_kernel.jit_counts(out) == dict(Ir=42, Bc=4, Bcm=1, Bi=0, Bim=0)  # without: the branch events only
+    long = dict(short, Ir=242, Dr=111, D1mr=12)
+    per = count_kernel.per_flit_hop(short, long, 100, 200, keys=keys)
+    assert per["Ir"] == 2.0 and per["Dr"] == 1.0 and per["D1mr"] == 0.1 and per["Dw"] == 0.0
+    line = count_kernel._line("x", per)
+    assert "1.0 data reads (0.10 missing L1, 0.00 the last level), 0.0 writes (0.00, 0.00)" in line
+    assert "data reads" not in count_kernel._line("x", count_kernel.per_flit_hop(short, long, 100, 200))
+
+
 def test_the_instruction_count_reads_callgrind_positions_and_leaves_calls_out(tmp_path):
     count_kernel = _benchmark("count_kernel")
     out = tmp_path / "callgrind.out"
