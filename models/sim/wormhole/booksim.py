@@ -414,7 +414,7 @@ def _inports(topology: Topology, csrc, cdst, cport) -> np.ndarray:
 
 def _aligned(n, dtype):
     """A zeroed array of ``n`` items that starts on a 64-byte boundary, so that a VC's 64-byte
-    row of ``vs`` (and a VC's ``B``-flit ring) never straddles two cache lines (NumPy only
+    row of ``vs`` (and a VC's message ring, when it fits one) never straddles two cache lines (NumPy only
     guarantees 16 bytes: half the rows of an unaligned ``vs`` would cost two lines)."""
     size = np.dtype(dtype).itemsize
     raw = np.zeros(n + 64 // size, dtype)
@@ -446,8 +446,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     chans = K.Chans(base=c_base, src=np.concatenate([csrc, nodes, nodes]).astype(np.int32),
                     dst=np.concatenate([cdst, nodes, nodes]).astype(np.int32), outport=c_outport,
                     inj=(C + nodes).astype(np.int32), ej=(C + N + nodes).astype(np.int32))
-    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV << K.ring_bits(B), np.int32), inuse=i8(NV),
-                tsent=i8(NV))
+    vcs = K.Vcs(vs=_aligned(NV * K.NVS, np.int32), buf=_aligned(NV << K.ring_bits(B), np.int32), mqh=i32(NV),
+                mqn=i32(NV), nmsg=i32(NV), inuse=i8(NV), tsent=i8(NV))
     vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]

@@ -21,10 +21,14 @@ and one record of scalars:
     VC sits in its 64-byte row of ``vcs.vs`` (int32 fields at the offsets ``VS_*``: a cache line,
     not a record, see below).  A VC's credit count lives in the row of the input VC that holds it
     as its output (``OCCO``) for as long as it is held, and in its own row (``OCC``) otherwise: a
-    flit sent, and the credit that comes back for it, then touch only the sender's row.  Beside
-    the rows: the flit rings ``buf`` (``B`` flits per VC), ``inuse`` (allocated to a message:
-    dense, for the routing function's scans) and ``tsent`` (its tail sent, waiting for the
-    tail's credit: ``wait_for_tail_credit``).
+    flit sent, and the credit that comes back for it, then touch only the sender's row.  A buffer
+    is counted, not stored flit by flit: its flits are the rest of the front message (``FM``, its flits
+    still to leave ``LEFT``) and the first flits of the messages behind it, whose numbers wait in the
+    VC's message ring (``buf``, from ``mqh``, ``mqn`` of them), written when their header enters and
+    read when the message ahead has left; so a flit entering or leaving a buffer reads and writes the
+    VC's row only.  Beside the rows: ``nmsg`` (messages holding the VC: the VC-busy histogram),
+    ``inuse`` (allocated to a message: dense, for the routing function's scans) and ``tsent`` (its
+    tail sent, waiting for the tail's credit: ``wait_for_tail_credit``).
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
 ``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC with a
@@ -105,19 +109,21 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # per-VC state: one 64-byte row of ``vcs.vs`` (int32) per VC (a cache line: the wrapper aligns ``vs``),
 # so that everything a flit's path reads about a VC is in its own row (cycle numbers fit: the
 # wrapper keeps max_cycles below 2**31 - 16).  Input side (the VC as a buffer): ST state (ST_*),
-# HEAD / CNT its flit ring, FROM the first cycle its routed header may request a VC, OUT the output VC it holds
+# CNT its flits, FM the front message (its slot; the one of the header that last entered the idle VC, then of the
+# first in its message ring each time a tail leaves) and LEFT ``2 l + h``, its flits still to leave ``l`` and
+# whether none has left yet ``h`` (the next flit to leave is a header if ``h``, the tail if ``l == 1``), FROM the
+# first cycle its routed header may request a VC, OUT the output VC it holds
 # while active (-1 otherwise), OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
 # OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
-# input VC holds it, OWN the input VC holding it (-1: none), NMSG the messages holding it (granted
-# it and their tail not yet out of its buffer; more than one when a message follows a tail into the
-# buffer: the VC-busy histogram), NFL the flits that entered its buffer while measuring (network
+# input VC holds it, OWN the input VC holding it (-1: none), NFL the flits that entered its buffer while measuring
+# (network
 # VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is written anyway).  And
 # ONSW: 1 while the VC is on the switch list ``sw.cand`` (or in ``sw.new``, given an output VC in this
 # cycle), the flag the list's rebuild keeps an entry by.  Field offsets into an int32 array rather than
 # a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
-(VS_ST, VS_HEAD, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
- VS_IDX, VS_INPORT, VS_NMSG, VS_NFL, VS_ONSW) = range(16)
+(VS_ST, VS_FM, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
+ VS_IDX, VS_INPORT, VS_LEFT, VS_NFL, VS_ONSW) = range(16)
 NVS = 16
 #: per channel, in switch allocation (16 bytes: one array for all of it, so the loop keeps one more
 #: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
@@ -175,9 +181,12 @@ Net = namedtuple("Net", ["route", "minp", "chan_up", "pchan", "label"])
 #: output port at ``src`` (``outport``, ``P`` for an ejection channel); per node its injection and
 #: ejection channel (``inj``, ``ej``)
 Chans = namedtuple("Chans", ["base", "src", "dst", "outport", "inj", "ej"])
-#: per VC: the rows ``vs`` (``NVS`` int32 each, fields ``VS_*``), flit rings ``buf`` (``2 ** lb`` per VC, a
-#: flit ``2 m + tail``), ``inuse`` (allocated), ``tsent`` (tail sent, its credit not back yet)
-Vcs = namedtuple("Vcs", ["vs", "buf", "inuse", "tsent"])
+#: per VC: the rows ``vs`` (``NVS`` int32 each, fields ``VS_*``), message rings ``buf`` (``2 ** lb`` per VC: the
+#: slots of the messages behind the front one, in the order their headers entered; a buffer of ``B`` flits holds at
+#: most ``B`` messages) with their first position ``mqh`` and length ``mqn``, ``nmsg`` the messages holding the VC
+#: (granted it and their tail not yet out of its buffer; more than one when a message follows a tail into the
+#: buffer: the VC-busy histogram), ``inuse`` (allocated), ``tsent`` (tail sent, its credit not back yet)
+Vcs = namedtuple("Vcs", ["vs", "buf", "mqh", "mqn", "nmsg", "inuse", "tsent"])
 #: the VC allocator: headers waiting for a VC (``pend``, ``onlist``); per VC its iSLIP rank as an input
 #: (``li``: input port * W + VC index) and as an output (``lo``), grant pointer ``g`` (as an output),
 #: accept pointer ``a`` (as an input); scratch: one header's requests ``rq``, the best grant per output
@@ -222,7 +231,7 @@ Batches = namedtuple("Batches", ["msgs", "flits"])
 
 
 def ring_bits(B):
-    """The size of a VC's flit ring, ``2 ** ring_bits(B)``: the power of two not below its depth ``B`` (a ring
+    """The size of a VC's message ring, ``2 ** ring_bits(B)``: the power of two not below its depth ``B`` (a ring
     position wraps by a mask)."""
     return int(B - 1).bit_length()
 
@@ -259,15 +268,14 @@ def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
 
 
 @njit(cache=CACHE, inline="always")
-def _hold(b, d, vs, injb, c_nbusy, nch):
+def _hold(b, d, vs, nmsg, injb, c_nbusy, nch):
     """``d = +1``: a message takes VC ``b`` (header granted); ``-1``: its tail left ``b``'s buffer.
     A VC is busy while it holds a message (the ideal router's definition); network VCs are
     ``b < injb``."""
-    r = uidx(b * NVS)
-    n = vs[r + VS_NMSG]
-    vs[r + VS_NMSG] = n + d
+    n = nmsg[uidx(b)]
+    nmsg[uidx(b)] = n + d
     if b < injb and (n == 0) != (n + d == 0):
-        ch = vs[r + VS_CHAN]
+        ch = vs[uidx(b * NVS + VS_CHAN)]
         k = c_nbusy[ch]
         nch[k] -= 1
         k += d
@@ -377,7 +385,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
     B = cfg.b
-    lb = cfg.lb  # a VC's flit ring: 2 ** lb positions from b << lb
+    lb = cfg.lb  # a VC's message ring: 2 ** lb positions from b << lb
     rmask = (1 << lb) - 1
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]  # VCs < injb: network; >= ejb: ejection
@@ -428,21 +436,28 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         c = vs[uidx(b * NVS + VS_CNT)]
         if CHECKS:
             assert c < B  # a flit is sent only with a credit: the buffer it enters has room
-        pos = (vs[uidx(b * NVS + VS_HEAD)] + c) & rmask
-        vcs.buf[uidx((b << lb) + pos)] = fl
         vs[uidx(b * NVS + VS_CNT)] = c + 1
         vs[uidx(b * NVS + VS_NFL)] += 1  # the flits it received (in the window: zeroed when it opens)
         s = vs[uidx(b * NVS + VS_ST)]
-        if s == ST_IDLE:  # a header at an idle VC: routing now, VC allocation from t + 1
+        if CHECKS:  # an idle VC's buffer is empty, and the first flit into it is a header
+            assert s != ST_IDLE or (c == 0 and vcs.mqn[uidx(b)] == 0 and (fl & 2) != 0)
+        if s == ST_IDLE:  # a header at an idle VC: its message is the front one, routing now, VC allocation from t + 1
+            m = fl >> 2
+            vs[uidx(b * NVS + VS_FM)] = m
+            vs[uidx(b * NVS + VS_LEFT)] = 2 * msg.len[uidx(m)] + 1
             vs[uidx(b * NVS + VS_ST)] = ST_ROUTING
             vs[uidx(b * NVS + VS_FROM)] = t + 1
-            idx = chans.dst[uidx(vs[uidx(b * NVS + VS_CHAN)])] * cfg.n + msg.dest[uidx(fl >> 1)]
+            idx = chans.dst[uidx(vs[uidx(b * NVS + VS_CHAN)])] * cfg.n + msg.dest[uidx(m)]
             prefetch(net.route, idx)  # its routing-table entries, read from t + 1
             prefetch(net.minp, idx * cfg.p)
             if va.onlist[uidx(b)] == 0:
                 va.onlist[uidx(b)] = 1
                 va.pend[uidx(nvca)] = b
                 nvca += 1
+        elif fl & 2:  # a header behind the front message: its message queues in the VC's ring
+            n = vcs.mqn[uidx(b)]
+            vcs.buf[uidx((b << lb) + ((vcs.mqh[uidx(b)] + n) & rmask))] = fl >> 2
+            vcs.mqn[uidx(b)] = n + 1
         # front flit of an active VC with a credit: switch allocation now (without a credit, the credit puts it
         # on the list)
         r = b * NVS
@@ -468,7 +483,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         ev.credit[uidx(s5 + n5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
         n5 += 1
         if fl & 1:  # the tail: delivered
-            _deliver(fl >> 1, b, t, injb, measuring, vs, msg, tags, hist, sc)
+            _deliver(fl >> 2, b, t, injb, measuring, vs, vcs.nmsg, msg, tags, hist, sc)
             if bi < cfg.nbatch:
                 batches.msgs[uidx(bi)] += 1
     ev.ncredit[uidx(sl5)] = n5
@@ -491,10 +506,10 @@ def _sort_credit(b, vs, ev, nh, nu):
 
 
 @njit(cache=CACHE, inline="always")
-def _deliver(m, b, t, injb, measuring, vs, msg, tags, hist, sc):
+def _deliver(m, b, t, injb, measuring, vs, nmsg, msg, tags, hist, sc):
     """The tail of message ``m`` reaches the terminal from ejection VC ``b`` in cycle ``t``: the
     message is delivered (measured: its latencies recorded) and its slot freed."""
-    _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
+    _hold(b, -1, vs, nmsg, injb, hist.nbusy, hist.nch)
     count_delivered(sc, measuring)
     tg = msg.tag[uidx(m)]
     if tg >= 0:
@@ -582,10 +597,11 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
                     q.cur_vc[uidx(u)] = vc
                     msg.tinj[uidx(m)] = t
                     sc.innet += 1
-                    _hold(vc, 1, vs, injb, hist.nbusy, hist.nch)
+                    _hold(vc, 1, vs, vcs.nmsg, injb, hist.nbusy, hist.nch)
                 vs[uidx(vc * NVS + VS_OCC)] += 1
                 tl = k == msg.len[uidx(m)] - 1
-                ev.flit[uidx(fbase + fn2)] = ((2 * np.int64(m) + (1 if tl else 0)) << 32) | vc
+                fl = 4 * np.int64(m) + (2 if k == 0 else 0) + (1 if tl else 0)  # a flit: 4 m + 2 head + tail
+                ev.flit[uidx(fbase + fn2)] = (fl << 32) | vc
                 fn2 += 1
                 if tl:
                     if cfg.wtc:
@@ -627,7 +643,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         w += 1
         if vs[uidx(b * NVS + VS_FROM)] > t:
             continue
-        m = vcs.buf[uidx((b << cfg.lb) + vs[uidx(b * NVS + VS_HEAD)])] >> 1
+        m = vs[uidx(b * NVS + VS_FM)]
         u = chans.dst[uidx(vs[uidx(b * NVS + VS_CHAN)])]
         # the requests: every free VC the routing function allows (minimal ports in table order)
         if cfg.rule == RULE_SHARED:
@@ -657,7 +673,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         vcs.inuse[uidx(o)] = 1
         vcs.tsent[uidx(o)] = 0
         vs[uidx(o * NVS + VS_OWN)] = b
-        _hold(o, 1, vs, injb, hist.nbusy, hist.nch)
+        _hold(o, 1, vs, vcs.nmsg, injb, hist.nbusy, hist.nch)
         r = b * NVS
         vs[uidx(r + VS_OUT)] = o
         vs[uidx(r + VS_OCCO)] = vs[uidx(o * NVS + VS_OCC)]  # o's credit count moves to its holder's row
@@ -670,7 +686,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         sw.new[uidx(nnew)] = b
         nnew += 1
         if o < injb:  # a network hop
-            m = vcs.buf[uidx((b << cfg.lb) + vs[uidx(r + VS_HEAD)])] >> 1
+            m = vs[uidx(r + VS_FM)]
             msg.hops[uidx(m)] += 1
             if cfg.rule == RULE_SHARED:
                 if cfg.routing != KIND_FIXED_ESCAPE:
@@ -695,7 +711,7 @@ def _check_counts(sw, vs, ncand, d):
 
 
 @njit(cache=CACHE, inline="always")
-def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew):
+def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
     winner's flit leaves its buffer (:func:`_send`).  Returns the lengths of the switch and
@@ -768,7 +784,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
     if PROFILE:
         k0 = clock()
         sc.clk_sw_islip += k0 - k1
-    nvca = _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca)
+    nvca = _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca)
     if PROFILE:
         k1 = clock()
         sc.clk_sw_send += k1 - k0
@@ -797,7 +813,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew
 
 
 @njit(cache=CACHE, inline="always")
-def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
+def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca):
     """E, the winners ``sw.gl[:ngr]`` of switch allocation: the iSLIP pointers move past them, the
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
     buffer or the terminal at ``t + 3`` (the terminal's credit, due at ``t + 5``, is sent when the flit gets
@@ -806,7 +822,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
     vs = vcs.vs
     cand = sw.cand
     B = cfg.b
-    lb = cfg.lb  # a VC's flit ring: 2 ** lb positions from b << lb
+    lb = cfg.lb  # a VC's message ring: 2 ** lb positions from b << lb
     rmask = (1 << lb) - 1
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
@@ -829,13 +845,14 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
         sw.ch[uidx(och)].g = vs[uidx(r + VS_INPORT)]  # the pointers move past the winner (kept as its position)
         sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
         sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
-        # the front flit leaves b
-        h = vs[uidx(r + VS_HEAD)]
-        fl = vcs.buf[uidx((b << lb) + h)]
-        vs[uidx(r + VS_HEAD)] = (h + 1) & rmask
+        # the front flit leaves b: the next flit of the front message (a header if none has left yet, the tail if
+        # it is the last)
+        x = vs[uidx(r + VS_LEFT)]
+        tail = x < 4
+        fl = (vs[uidx(r + VS_FM)] << 2) | ((x & 1) << 1) | np.int32(tail)
+        vs[uidx(r + VS_LEFT)] = (x & -2) - 2
         c = vs[uidx(r + VS_CNT)] - 1
         vs[uidx(r + VS_CNT)] = c
-        tail = (fl & 1) != 0
         occo = vs[uidx(r + VS_OCCO)] + 1
         vs[uidx(r + VS_OCCO)] = occo
         if CHECKS:
@@ -881,10 +898,19 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, ev, hist, sc, nvca):
             vcs.tsent[uidx(o)] = 1  # the output VC is free once the tail's credit is back
         else:
             vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
-        _hold(b, -1, vs, injb, hist.nbusy, hist.nch)
+        _hold(b, -1, vs, vcs.nmsg, injb, hist.nbusy, hist.nch)
         if vs[uidx(r + VS_CNT)] == 0:
             vs[uidx(r + VS_ST)] = ST_IDLE
-        else:  # the next message's header: routing at t + 1, VC allocation from t + 2
+            if CHECKS:
+                assert vcs.mqn[uidx(b)] == 0
+        else:  # the next message (first in the ring) is the front one: its header routing at t + 1, VC allocation
+            # from t + 2
+            h = vcs.mqh[uidx(b)]
+            m = vcs.buf[uidx((b << lb) + h)]
+            vcs.mqh[uidx(b)] = (h + 1) & rmask
+            vcs.mqn[uidx(b)] -= 1
+            vs[uidx(r + VS_FM)] = m
+            vs[uidx(r + VS_LEFT)] = 2 * msg.len[uidx(m)] + 1
             vs[uidx(r + VS_ST)] = ST_ROUTING
             vs[uidx(r + VS_FROM)] = t + 2
             if va.onlist[uidx(b)] == 0:
@@ -926,7 +952,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     """Advance the simulation until a stop condition; returns a status code.
 
     One cycle is the phases A-F of the module's docstring, each an inlined function over the named
-    state.  Representation: a flit is ``fl = 2 m + tail`` (message slot, tail bit); a flit event
+    state.  Representation: a flit is ``fl = 4 m + 2 head + tail`` (message slot, header and tail bits); a flit event
     is ``(fl << 32) | b`` (the VC it enters).  The lengths of the work lists (``nvca``: ``va.pend``,
     ``nsw``: ``sw.cand``, ``nsrc``: ``sources.act``) live in local variables during the call, handed
     to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
@@ -978,7 +1004,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         if PROFILE:
             c0 = clock()
             sc.clk_vc_allocation += c0 - c1
-        nsw, nvca, ngr = _switch_allocation(t, cfg, chans, vcs, va, sw, ev, hist, sc, nsw, nvca, nnew)  # E
+        nsw, nvca, ngr = _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew)  # E
         if ngr > 0:
             moved = True
             sc.flithops += ngr
