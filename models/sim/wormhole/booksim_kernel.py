@@ -117,8 +117,7 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
 # input VC holds it, OWN the input VC holding it (-1: none), NFL the flits that entered its buffer while measuring
-# (network
-# VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is written anyway).  And
+# (network VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is written anyway).  And
 # ONSW: 1 while the VC is on the switch list ``sw.cand`` (or in ``sw.new``, given an output VC in this
 # cycle), the flag the list's rebuild keeps an entry by.  Field offsets into an int32 array rather than
 # a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
@@ -456,6 +455,8 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 nvca += 1
         elif fl & 2:  # a header behind the front message: its message queues in the VC's ring
             n = vcs.mqn[uidx(b)]
+            if CHECKS:  # the front message's tail is still in the buffer: at most B - 1 messages wait behind it
+                assert n < B - 1
             vcs.buf[uidx((b << lb) + ((vcs.mqh[uidx(b)] + n) & rmask))] = fl >> 2
             vcs.mqn[uidx(b)] = n + 1
         # front flit of an active VC with a credit: switch allocation now (without a credit, the credit puts it
