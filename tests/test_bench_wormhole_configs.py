@@ -1,7 +1,7 @@
 """The wormhole benchmark's configurations (benchmarks/bench_wormhole.py): each one's keywords run on its network,
 and the book's run the ideal router only (the preset routes DOR and ``min_adapt`` only); the kernel profile's
-counting (benchmarks/perf_kernel.py), the phase profile's arithmetic (``--phases``) and the kernel counts' reading
-and arithmetic (benchmarks/count_kernel.py)."""
+counting (benchmarks/perf_kernel.py), the phase profile's arithmetic (``--phases``), the kernel counts' reading
+and arithmetic (benchmarks/count_kernel.py) and the count of the preset's lone hops (benchmarks/lone_hops.py)."""
 
 import sys
 from pathlib import Path
@@ -130,3 +130,31 @@ def test_the_instruction_count_reads_callgrind_positions_and_leaves_calls_out(tm
     per = {0: 1.0, 4: 1.001, 7: 0.5, 9: 0.5, 16: 0.5}
     assert count_kernel.blocks(per, lines) == [(0, 1.0, 2), (7, 0.5, 2), (16, 0.5, 1)]
     assert count_kernel._position("*", 5) == 5 and count_kernel._position("-0x2", 5) == 3
+
+
+def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one():
+    lone_hops = _benchmark("lone_hops")
+    source = (ROOT / "models" / "sim" / "wormhole" / "booksim_kernel.py").read_text()
+    patched = lone_hops.patch(source)
+    compile(patched, "booksim_kernel.py", "exec")  # still Python
+    assert all(f'("{f}", _i8)' in patched for f in lone_hops.FIELDS)
+    assert patched.count("sc.lh_winners += 1") == 1 and "def _lh_held(" in patched
+    with pytest.raises(ValueError, match="has changed"):
+        lone_hops.patch(source.replace("och = vs[uidx(r + VS_OUTCH)]", "och = vs[uidx(r + VS_OUTCH)]  # moved"))
+    counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0)
+    assert lone_hops.shares(counts) == dict(lone=0.5, into_lone=0.5, into_ej=0.2, into_shared=0.01, queued=0.0)
+
+
+def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
+    from models.sim.wormhole import Torus, simulate
+
+    lone_hops = _benchmark("lone_hops")
+    c = lone_hops.count("8x8-50", messages=(300, 30))  # the child checks: one counted winner per flit-hop
+    cfg = bench.CONFIGS["8x8-50"]
+    kw = dict(cfg["kw"], **bench._own_load("8x8-50", "booksim"))
+    r = simulate(Torus(cfg["radices"], bidirectional=cfg["bidirectional"]), **kw, messages=300, warmup_messages=30,
+                 seed=1)
+    assert c["flit_hops"] == r.flit_hops == c["winners"]  # the counters change nothing the kernel does
+    assert 0 < c["lone"] < c["winners"]
+    assert c["into_lone"] + c["into_ej"] <= c["lone"]  # a lone VC's flit enters a network VC or an ejection VC
+    assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]

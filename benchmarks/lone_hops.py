@@ -1,0 +1,152 @@
+"""Who makes the BookSim preset's flit-hops: the share made by a VC *alone at both its ports* (the only active VC of
+its input channel and the only held VC of its output channel, so that switch allocation has one outcome for it: it
+sends when it has a flit and a credit), and where those flits go.
+
+``python benchmarks/lone_hops.py [--config NAME ...] [--quick]``
+
+The kernel keeps no such count (a counter in its send loop would cost every run), so this script counts in a copy:
+it copies ``models/`` into a new temporary folder, adds the counters to the copy's ``booksim_kernel.py`` (:func:`patch`:
+scalars at the end of ``SCALARS``, and in ``_send``'s loop, for each winner, a scan of the VCs of its input and its
+output channel), runs :func:`bench_wormhole.one` on the copy in a child process (its own numba cache, inside the
+folder) and removes the folder.  The copy's results are the kernel's: the counters only read its state.
+
+Printed per configuration, as shares of the counted flit-hops (the winners of switch allocation, one per flit-hop):
+``lone`` those made by a VC alone at both its ports; of those, ``into lone`` the ones whose flit enters a VC alone
+at both its ports too (the hops come in chains), ``into ejection`` an ejection VC, ``into shared`` a network VC that
+still holds another message's flits (with ``wait_for_tail_credit = 0`` a VC is free again once a tail is sent into
+it), and ``queued`` those that leave a VC with another message queued behind its front one.  DESIGN.md cites them
+(the preset's kernel: where its time could still be cut).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+#: the counters, added at the end of the kernel's ``SCALARS``
+FIELDS = ("lh_winners", "lh_lone", "lh_into_lone", "lh_into_ej", "lh_into_shared", "lh_queued")
+_FIELDS_AT = '("sw_contested", _i8),\n], align=True)'
+#: the line of ``_send``'s loop after which the winner's counts go (``b``, ``r``, ``o``, ``ich``, ``och`` are set)
+_SEND_AT = "        och = vs[uidx(r + VS_OUTCH)]\n        sw.ch[uidx(och)].g = "
+_COUNT = '''        lh_a = _lh_active(vs, chans, ich)
+        lh_h = _lh_held(vs, chans, och)
+        lh = (lh_a == 1) & (lh_h == 1)
+        sc.lh_winners += 1
+        sc.lh_lone += lh
+        sc.lh_queued += lh & (vcs.mqn[b] > 0)
+        if lh & (o < injb):
+            if vs[o * NVS + VS_ST] == ST_ACTIVE:
+                sc.lh_into_lone += ((_lh_active(vs, chans, vs[o * NVS + VS_CHAN]) == 1)
+                                    & (_lh_held(vs, chans, vs[o * NVS + VS_OUTCH]) == 1))
+            sc.lh_into_shared += ((vcs.mqn[o] > 0)
+                                  | ((vs[o * NVS + VS_ST] == ST_ACTIVE) & (vs[o * NVS + VS_FM] != vs[r + VS_FM])))
+        sc.lh_into_ej += lh & (o >= injb)
+'''
+_HELPERS = '''
+
+@njit(cache=CACHE, inline="always")
+def _lh_active(vs, chans, ch):
+    """(lone_hops.py) The active VCs of channel ``ch`` as an input channel."""
+    hi = chans.base[ch + 1] if ch + 1 < chans.base.size else vs.size // NVS
+    n = 0
+    for v in range(chans.base[ch], hi):
+        n += vs[v * NVS + VS_ST] == ST_ACTIVE
+    return n
+
+
+@njit(cache=CACHE, inline="always")
+def _lh_held(vs, chans, ch):
+    """(lone_hops.py) The VCs of channel ``ch`` held by an input VC."""
+    hi = chans.base[ch + 1] if ch + 1 < chans.base.size else vs.size // NVS
+    n = 0
+    for v in range(chans.base[ch], hi):
+        n += vs[v * NVS + VS_OWN] >= 0
+    return n
+'''
+
+
+def patch(source: str) -> str:
+    """``booksim_kernel.py``'s text with the counters added (a ``ValueError`` if the kernel no longer has the lines
+    they go after: this script then needs updating)."""
+    for anchor in (_FIELDS_AT, _SEND_AT):
+        if source.count(anchor) != 1:
+            raise ValueError(f"booksim_kernel.py has changed: {anchor.splitlines()[0]!r} is not found once")
+    fields = "".join(f'("{f}", _i8), ' for f in FIELDS)
+    source = source.replace(_FIELDS_AT, f'("sw_contested", _i8),\n    {fields.rstrip()}\n], align=True)')
+    head, tail = _SEND_AT.split("\n", 1)
+    source = source.replace(_SEND_AT, head + "\n" + _COUNT + tail)
+    return source + _HELPERS
+
+
+def shares(counts: dict) -> dict:
+    """The printed shares from the counters (:data:`FIELDS`, without the prefix)."""
+    lone = counts["lone"]
+    per_lone = {k: counts[k] / lone if lone else 0.0 for k in ("into_lone", "into_ej", "into_shared", "queued")}
+    return dict(lone=lone / counts["winners"], **per_lone)
+
+
+_CHILD = """
+import json, sys
+sys.path.insert(0, {bench!r})
+import bench_wormhole as b
+import models.sim.wormhole.booksim as B
+seen = {{}}
+summarise = B.summarise
+def capture(p, sc, *a, **k):
+    seen["sc"] = sc.copy()
+    return summarise(p, sc, *a, **k)
+B.summarise = capture
+if {messages!r} is not None:
+    b.RUN[{quick!r}] = {messages!r}
+r = b.one({name!r}, {quick!r}, b._own_load({name!r}, "booksim"))
+sc = seen["sc"][0]
+assert int(sc["lh_winners"]) == int(sc["flithops"]), "a counted winner is a flit-hop"
+print(json.dumps(dict(flit_hops=r["flit_hops"], **{{f[3:]: int(sc[f]) for f in {fields!r}}})))
+"""
+
+
+def count(name: str, quick: bool = False, messages=None) -> dict:
+    """The counters of one configuration of :mod:`bench_wormhole` (the preset at its own load, seed 1; ``messages``:
+    measured and warm-up messages instead of the benchmark's), and its ``flit_hops``, from a patched copy of
+    ``models/`` in a temporary folder of its own (removed after)."""
+    with tempfile.TemporaryDirectory(prefix="lone_hops_") as tmp:
+        tree = Path(tmp) / "tree"
+        shutil.copytree(ROOT / "models", tree / "models", ignore=shutil.ignore_patterns("__pycache__"))
+        kernel = tree / "models" / "sim" / "wormhole" / "booksim_kernel.py"
+        kernel.write_text(patch(kernel.read_text()))
+        env = dict(os.environ, PYTHONPATH=str(tree), MODELS_CACHE_DIR=str(Path(tmp) / "cache"),
+                   NUMBA_CACHE_DIR=str(Path(tmp) / "numba"))
+        code = _CHILD.format(bench=str(HERE), name=name, quick=quick, fields=FIELDS,
+                             messages=None if messages is None else tuple(messages))
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tree, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"the patched copy failed on {name}:\n{out.stderr[-3000:]}")
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> None:
+    sys.path.insert(0, str(HERE))
+    import bench_wormhole as bench
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", action="append", choices=list(bench.ISSUE36),
+                    help="an issue #36 configuration (repeatable; default: all four)")
+    ap.add_argument("--quick", action="store_true", help="the benchmark's short runs")
+    args = ap.parse_args(argv)
+    for name in args.config or list(bench.ISSUE36):
+        s = shares(count(name, args.quick))
+        print(f"{name:9s} lone {s['lone']:.1%}; of those: into lone {s['into_lone']:.1%}, into ejection "
+              f"{s['into_ej']:.1%}, into shared {s['into_shared']:.2%}, queued {s['queued']:.2%}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
