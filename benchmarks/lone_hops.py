@@ -7,15 +7,22 @@ sends when it has a flit and a credit), and where those flits go.
 The kernel keeps no such count (a counter in its send loop would cost every run), so this script counts in a copy:
 it copies ``models/`` into a new temporary folder, adds the counters to the copy's ``booksim_kernel.py`` (:func:`patch`:
 scalars at the end of ``SCALARS``, and in ``_send``'s loop, for each winner, a scan of the VCs of its input and its
-output channel), runs :func:`bench_wormhole.one` on the copy in a child process (its own numba cache, inside the
-folder) and removes the folder.  The copy's results are the kernel's: the counters only read its state.
+output channel) and widens an array of its ``booksim.py`` (:func:`patch_wrapper`), runs :func:`bench_wormhole.one` on
+the copy in a child process (its own numba cache, inside the folder) and removes the folder.  The copy's results are
+the kernel's: the counters only read its state (and the stamps below write an array that it then does not read).
 
 Printed per configuration, as shares of the counted flit-hops (the winners of switch allocation, one per flit-hop):
 ``lone`` those made by a VC alone at both its ports; of those, ``into lone`` the ones whose flit enters a VC alone
 at both its ports too (the hops come in chains), ``into ejection`` an ejection VC, ``into shared`` a network VC that
 still holds another message's flits (with ``wait_for_tail_credit = 0`` a VC is free again once a tail is sent into
-it), and ``queued`` those that leave a VC with another message queued behind its front one.  DESIGN.md cites them
-(the preset's kernel: where its time could still be cut).
+it), and ``queued`` those that leave a VC with another message queued behind its front one.  And how they come
+together in a cycle: ``per chain`` the lone flit-hops per chain (a run of a message's consecutive hops that each make
+a lone flit-hop in the same cycle: a pair of them is ``linked``), ``per worm`` per message that makes one (``worms``:
+the message and cycle pairs), which is what a worm-by-worm path would move per visit of a worm.  For those two the
+copy stamps each lone send with its cycle in the wrapper's ``vcs.tsent``, widened to int64 and to one entry per
+message slot after the VCs' (the kernel reads it only with ``wait_for_tail_credit``, which the benchmark's
+configurations do not set; with it, these two are not counted).  DESIGN.md cites them (the preset's kernel: where its
+time could still be cut).
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 #: the counters, added at the end of the kernel's ``SCALARS``
-FIELDS = ("lh_winners", "lh_lone", "lh_into_lone", "lh_into_ej", "lh_into_shared", "lh_queued")
+FIELDS = ("lh_winners", "lh_lone", "lh_into_lone", "lh_into_ej", "lh_into_shared", "lh_queued", "lh_linked",
+          "lh_worms")
 _FIELDS_AT = '("sw_contested", _i8),\n], align=True)'
 #: the line of ``_send``'s loop after which the winner's counts go (``b``, ``r``, ``o``, ``ich``, ``och`` are set)
 _SEND_AT = "        och = vs[uidx(r + VS_OUTCH)]\n        sw.ch[uidx(och)].g = "
@@ -50,6 +58,17 @@ _COUNT = '''        lh_a = _lh_active(vs, chans, ich)
             sc.lh_into_shared += ((vcs.mqn[o] > 0)
                                   | ((vs[o * NVS + VS_ST] == ST_ACTIVE) & (vs[o * NVS + VS_FM] != vs[r + VS_FM])))
         sc.lh_into_ej += lh & (o >= injb)
+        if lh and not cfg.wtc:  # the cycle's lone sends, stamped t + 1 in ``tsent`` (unused without
+            # wait_for_tail_credit; widened to int64 in the copy, :func:`patch_wrapper`)
+            vcs.tsent[b] = t + 1
+            fm = vs[r + VS_FM]
+            u = vs[r + VS_OWN]  # the VC upstream that holds b, and the one b sends into: lone in this cycle too,
+            # with the same front message (a pair counted once, by the second of the two sends)
+            sc.lh_linked += (u >= 0) and vcs.tsent[u] == t + 1 and vs[u * NVS + VS_FM] == fm
+            sc.lh_linked += (o < injb) and vcs.tsent[o] == t + 1 and vs[o * NVS + VS_FM] == fm
+            lh_m = vs.size // NVS + fm  # the message's stamp, after the VCs': its first lone send in this cycle
+            sc.lh_worms += vcs.tsent[lh_m] != t + 1
+            vcs.tsent[lh_m] = t + 1
 '''
 _HELPERS = '''
 
@@ -87,11 +106,25 @@ def patch(source: str) -> str:
     return source + _HELPERS
 
 
+#: the wrapper's allocation of ``tsent``, which the copy widens to hold a cycle number
+_TSENT_AT = "tsent=i8(NV))"
+
+
+def patch_wrapper(source: str) -> str:
+    """``booksim.py``'s text with ``vcs.tsent`` allocated as int64, one entry per VC and then one per message slot (a
+    ``ValueError`` if its line changed)."""
+    if source.count(_TSENT_AT) != 1:
+        raise ValueError(f"booksim.py has changed: {_TSENT_AT!r} is not found once")
+    return source.replace(_TSENT_AT, "tsent=i64(NV + mcap))")
+
+
 def shares(counts: dict) -> dict:
     """The printed shares from the counters (:data:`FIELDS`, without the prefix)."""
     lone = counts["lone"]
     per_lone = {k: counts[k] / lone if lone else 0.0 for k in ("into_lone", "into_ej", "into_shared", "queued")}
-    return dict(lone=lone / counts["winners"], **per_lone)
+    chains = lone - counts["linked"]
+    return dict(lone=lone / counts["winners"], **per_lone, per_chain=lone / chains if chains else 0.0,
+                per_worm=lone / counts["worms"] if counts["worms"] else 0.0)
 
 
 _CHILD = """
@@ -123,6 +156,8 @@ def count(name: str, quick: bool = False, messages=None) -> dict:
         shutil.copytree(ROOT / "models", tree / "models", ignore=shutil.ignore_patterns("__pycache__"))
         kernel = tree / "models" / "sim" / "wormhole" / "booksim_kernel.py"
         kernel.write_text(patch(kernel.read_text()))
+        wrapper = kernel.with_name("booksim.py")
+        wrapper.write_text(patch_wrapper(wrapper.read_text()))
         env = dict(os.environ, PYTHONPATH=str(tree), MODELS_CACHE_DIR=str(Path(tmp) / "cache"),
                    NUMBA_CACHE_DIR=str(Path(tmp) / "numba"))
         code = _CHILD.format(bench=str(HERE), name=name, quick=quick, fields=FIELDS,
@@ -145,7 +180,8 @@ def main(argv=None) -> None:
     for name in args.config or list(bench.ISSUE36):
         s = shares(count(name, args.quick))
         print(f"{name:9s} lone {s['lone']:.1%}; of those: into lone {s['into_lone']:.1%}, into ejection "
-              f"{s['into_ej']:.1%}, into shared {s['into_shared']:.2%}, queued {s['queued']:.2%}", flush=True)
+              f"{s['into_ej']:.1%}, into shared {s['into_shared']:.2%}, queued {s['queued']:.2%}; "
+              f"{s['per_chain']:.2f} per chain, {s['per_worm']:.2f} per worm (in a cycle)", flush=True)
 
 
 if __name__ == "__main__":

@@ -141,8 +141,13 @@ def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one
     assert patched.count("sc.lh_winners += 1") == 1 and "def _lh_held(" in patched
     with pytest.raises(ValueError, match="has changed"):
         lone_hops.patch(source.replace("och = vs[uidx(r + VS_OUTCH)]", "och = vs[uidx(r + VS_OUTCH)]  # moved"))
-    counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0)
-    assert lone_hops.shares(counts) == dict(lone=0.5, into_lone=0.5, into_ej=0.2, into_shared=0.01, queued=0.0)
+    counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0, linked=60, worms=25)
+    assert lone_hops.shares(counts) == dict(lone=0.5, into_lone=0.5, into_ej=0.2, into_shared=0.01, queued=0.0,
+                                            per_chain=2.5, per_worm=4.0)
+    wrapper = (ROOT / "models" / "sim" / "wormhole" / "booksim.py").read_text()
+    assert "tsent=i64(NV + mcap))" in lone_hops.patch_wrapper(wrapper)
+    with pytest.raises(ValueError, match="has changed"):
+        lone_hops.patch_wrapper(wrapper.replace("tsent=i8(NV))", "tsent=i8(NV),)"))
 
 
 def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
@@ -158,3 +163,4 @@ def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
     assert 0 < c["lone"] < c["winners"]
     assert c["into_lone"] + c["into_ej"] <= c["lone"]  # a lone VC's flit enters a network VC or an ejection VC
     assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]
+    assert 0 < c["worms"] <= c["lone"] - c["linked"]  # a message's lone sends in a cycle: one chain or more
