@@ -164,3 +164,19 @@ def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
     assert c["into_lone"] + c["into_ej"] <= c["lone"]  # a lone VC's flit enters a network VC or an ejection VC
     assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]
     assert 0 < c["worms"] <= c["lone"] - c["linked"]  # a message's lone sends in a cycle: one chain or more
+
+
+def test_the_worm_step_streams_at_the_credit_loops_rate_and_keeps_every_credit_accounted_for():
+    worm_step = _benchmark("worm_step")
+    assert worm_step.planes(8) == 4 and worm_step.planes(1) == 1
+    for bad in (0, 3, 12):
+        with pytest.raises(ValueError, match="power of two"):
+            worm_step.planes(bad)
+    for depth in (1, 2, 4, 8, 16):  # a credit is back five cycles after its flit left: min(1, B / 5) flits a cycle
+        sent, checks = worm_step.pipeline(hops=6, depth=depth, flits=400, cycles=300)
+        assert sum(sent[100:300]) == pytest.approx(200 * min(1.0, depth / 5), abs=1)
+        assert all(have == want for rows in checks for have, want in rows)  # in use: in the next buffer or on the way
+    sent, _ = worm_step.pipeline(hops=5, depth=8, flits=32, cycles=80)
+    assert sum(sent) == 32 and sent.index(1) == 12  # all of them, the first three cycles a hop after entering hop 0
+    n8, n16 = worm_step.loop_instructions(8), worm_step.loop_instructions(16)
+    assert 30 < n8 < n16 < 300  # a plane more per count at 16 flits
