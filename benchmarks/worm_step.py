@@ -14,13 +14,13 @@ both count before that cycle's switch allocation)::
 
 with ``cnt_j`` the flits in hop ``j``'s buffer and ``occ_j`` the credits it has in use downstream.  Bit-sliced as the
 ideal router's worms are (a bit per hop in each 64-bit word), one step moves every lone hop of a worm: the counts and
-the credits as ``K`` planes each (:func:`planes`), the sends of the last three cycles as three words.  :func:`steps` is
-that step and nothing else (no header, tail, window count, worm list or exchange with contested hops), so what its
-loop executes per worm is a floor for such a path; DESIGN.md divides it by the lone flit-hops a message makes in a
-cycle (``lone_hops.py``'s ``per worm``).  :func:`pipeline` runs it on one worm, for the tests: a message streams
-through a chain of lone hops at ``min(1, B / 5)`` flits a cycle (a credit comes back five cycles after its flit left:
-three to the next buffer, two back), and every hop's credits in use are the flits in the next buffer, on the link
-and of the credits on their way (:func:`in_use`).
+the credits as ``K`` planes each (:func:`planes`, moved by the ideal router's own ``_plane_move``), the sends of the
+last three cycles as three words.  :func:`steps` is that step and nothing else (no header, tail, window count, worm
+list or exchange with contested hops), so what its loop executes per worm is a floor for such a path; DESIGN.md
+divides it by the lone flit-hops a message makes in a cycle (``lone_hops.py``'s ``per worm``).  :func:`pipeline` runs
+it on one worm, for the tests: a message streams through a chain of lone hops at ``min(1, B / 5)`` flits a cycle (a
+credit comes back five cycles after its flit left: three to the next buffer, two back), and every hop's credits in use
+are the flits in the next buffer, on the link and of the credits on their way (:func:`in_use`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from models.sim.wormhole.kernel import _plane_move  # noqa: E402  (the ideal router's bit-sliced +1 / -1)
 from models.sim.wormhole.steps import popcount, uidx  # noqa: E402
 
 
@@ -44,14 +45,6 @@ def planes(depth: int) -> int:
     if depth < 1 or depth & (depth - 1):
         raise ValueError(f"depth must be a power of two >= 1, not {depth}")
     return depth.bit_length()
-
-
-@njit(cache=False, inline="always")
-def _plane(pl, i, carry, borrow):
-    """Plane ``pl[i]`` takes ``+1`` where ``carry`` and ``-1`` where ``borrow`` (bit-sliced); the next plane's."""
-    p = pl[i]
-    pl[i] = p ^ (carry | borrow)
-    return carry & p, borrow & ~p
 
 
 @njit(cache=False, boundscheck=False, inline="always")
@@ -74,14 +67,15 @@ def steps(worms, nw, K, pl, hist, lone, out):
             held |= pl[uidx(b + k)]
         full = pl[uidx(b + 2 * K - 1)] & ~credit  # credits in use B (the top plane), none coming back
         send = lone[uidx(w)] & held & ~full
-        carry = arrive & ~send
+        carry = arrive & ~send  # the counts take +1 where a flit arrives, -1 where one leaves (bit-sliced)
         borrow = send & ~arrive
+        unused = np.int64(0)  # (the buffers that held a flit: the ideal router's, not needed here)
         for k in range(K):
-            carry, borrow = _plane(pl, uidx(b + k), carry, borrow)
-        carry = send & ~credit
+            carry, borrow, _, _ = _plane_move(pl, uidx(b + k), carry, borrow, unused, unused)
+        carry = send & ~credit  # the credits in use: +1 where a flit leaves, -1 where a credit comes back
         borrow = credit & ~send
         for k in range(K, 2 * K):
-            carry, borrow = _plane(pl, uidx(b + k), carry, borrow)
+            carry, borrow, _, _ = _plane_move(pl, uidx(b + k), carry, borrow, unused, unused)
         hist[uidx(h)] = send
         hist[uidx(h + 1)] = s1
         hist[uidx(h + 2)] = s2
@@ -173,7 +167,8 @@ def _longest_loop(asm: str) -> int:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--depth", type=int, default=8, help="flits per buffer, a power of two (default 8, the benchmark's)")
+    ap.add_argument("--depth", type=int, default=8,
+                    help="flits per buffer, a power of two (default 8, the benchmark's)")
     args = ap.parse_args(argv)
     n = loop_instructions(args.depth)
     print(f"depth {args.depth}: {n} instructions per worm and cycle in the step's loop (bare: counts, credits and "
