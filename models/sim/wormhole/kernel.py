@@ -134,9 +134,10 @@ HOP = np.dtype([("n", _i4), ("vc", _i4), ("ch", _i4), ("go", _i4)])
 #: waits for a flit (the tail has entered every VC before it), ``len`` its flits, ``sleep`` (off the worm
 #: list: no hop was ready), ``next`` the free list; as words, bit ``j`` for hop ``j`` (:func:`_advance` only):
 #: ``S`` its hops whose VC is the only one of its channel waiting for a flit, ``C`` the hops the arbitration chose in
-#: this cycle
+#: this cycle, and what its occupancy planes say (written by the moves, the planes' only writer, so that a step reads
+#: two words, not the planes): ``ne`` the hops whose buffers hold a flit, ``full`` those that hold ``B`` (64 bytes)
 WORM = np.dtype([("m", _i4), ("L", _i4), ("t0", _i4), ("len", _i4), ("ej", _i4), ("sleep", _i4), ("next", _i4),
-                 ("S", _i8), ("C", _i8)], align=True)
+                 ("S", _i8), ("C", _i8), ("ne", _i8), ("full", _i8)], align=True)
 #: the words of a worm's occupancy planes (``Worms.pl``, from ``NPL * w``; ``cfg.kb`` of them in use, enough bits
 #: for ``buffer_depth``): bit ``j`` of plane ``k`` is bit ``k`` of the flits in hop ``j``'s buffer (0 for the ejection
 #: VC, whose PE takes every flit); a cache line per worm
@@ -424,6 +425,8 @@ def _injection(t, cfg, sc, vc, vo, chan, msg, node, lists, wr):
             x.sleep = 0
             x.S = 0
             x.C = 0
+            x.ne = 0  # (empty buffers: no plane spells B > 0)
+            x.full = 0
             for k in range(NPL):
                 wr.pl[uidx(wk * NPL + k)] = 0
             wr.hop[uidx(wk * cfg.lw)].n = BIG
@@ -734,7 +737,8 @@ def _ready_bits(ne, full, t0, L, n0, M):
 @njit(cache=CACHE, inline="always")
 def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     """4b. Link traversal, worm by worm (``lists.worms``, compacted in the same pass), a word at a time: a worm's
-    hops that can take a flit (:func:`_ready_word`, from its occupancy planes at the start of the cycle) and are
+    hops that can take a flit (:func:`_ready_bits`, from what its occupancy planes say at the start of the cycle,
+    the record's ``ne`` and ``full``: a checked build reads the planes too, :func:`_ready_word`) and are
     alone on their channel (``S``) or chosen by the arbitration (``C``) each move one flit; the planes take the
     moves (+1 in the hop's buffer, -1 in the one behind, bit-sliced), a popcount counts them, and only a header's
     and a tail's are visited one by one (:func:`_move`), found from the planes and hop 0's count; the readiness
@@ -755,7 +759,6 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     measuring = sc.phase == MEASURE
     moved = False
     hops = 0
-    netflits = 0
     visits = 0
     nsolo = 0
     one = np.int64(1)
@@ -777,7 +780,10 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
         hb = wk * lw + 1  # hop j's slot is hb + j
         pb = wk * NPL
         visits += L - t0
-        ready = _ready_word(pl, pb, K, B, t0, L, np.int64(hop[uidx(hb)].n), M)  # at the start of the cycle
+        n0 = np.int64(hop[uidx(hb)].n)
+        ready = _ready_bits(np.int64(x.ne), np.int64(x.full), t0, L, n0, M)  # at the start of the cycle
+        if CHECKS:  # what the record says of the planes is what they say
+            assert ready == _ready_word(pl, pb, K, B, t0, L, n0, M)
         S = np.int64(x.S)
         mv = ready & (S | np.int64(x.C))
         if CHECKS:
@@ -811,11 +817,11 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
                 carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
             for k in range(KFIX, K):
                 carry, borrow, held, left, full = _plane_add(pl, uidx(pb + k), k, B, carry, borrow, held, left, full)
-        # a move across a network or ejection channel is a flit-hop (every hop but 0), a network VC's a network flit
+        x.ne = left
+        x.full = full
+        # a move across a network or ejection channel is a flit-hop (every hop but 0)
         body = mv & ~one
         hops += popcount(body)
-        if measuring:
-            netflits += popcount(body & ~(ej << (L - 1)))
         # the moves with consequences beyond the counts (:func:`_move`), as bits: a header's and a tail's.  Into
         # hop 0, from its count ``n0`` (kept); into hop t0 > 0, the tail's if the move empties hop t0 - 1's buffer
         # (the flits not yet past that hop are its buffer's); into the head hop, the header's if its buffer was
@@ -873,7 +879,6 @@ def _advance(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     sc.npend = npend
     sc.vc_visits += visits
     sc.flithops += hops
-    sc.netflits_w += netflits
     return moved, nsolo
 
 
@@ -895,7 +900,6 @@ def _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     measuring = sc.phase == MEASURE
     moved = False
     hops = 0
-    netflits = 0
     visits = 0
     nsolo = 0
     nw = sc.nworm
@@ -933,8 +937,6 @@ def _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
             h.n = np.int32(n1)
             if j > 0:
                 hops += 1
-                if measuring and not (ej and j == L - 1):
-                    netflits += 1
             nsolo, npend, d = _move(t, j, s, wk, x, L, M, ej, n1 == 1, n1 == M, cfg, net, vo, chan, msg, node, lists,
                                     tags, hist, sc, wr, measuring, nsolo, npend)
             done |= d
@@ -961,7 +963,6 @@ def _advance_hops(t, cfg, net, vo, chan, msg, node, lists, tags, hist, sc, wr):
     sc.npend = npend
     sc.vc_visits += visits
     sc.flithops += hops
-    sc.netflits_w += netflits
     return moved, nsolo
 
 

@@ -281,7 +281,9 @@ def _simulate(topology, **kw):
     status, s.tags, wall = run_until_precise(step, s.sc, s.tags, p, p.target_ci)
     if status == steps.DEADLOCK:
         raise _deadlock(topology, p, s)
-    return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=_channel_flits(s),
+    flits = _channel_flits(s)
+    s.sc["netflits_w"] = flits.sum()  # the window's network flits, counted per channel by the kernel
+    return summarise(p, s.sc, status, s.tags, hist_acc=s.hist.acc, channel_flits=flits,
                      params=run_params(topology, p, "ideal"), wall=wall,
                      work=dict(routing_attempts="alloc_tries", vc_visits="vc_visits",
                                **({f"cycles_{ph}": f"clk_{ph}" for ph in K.PHASES} if steps.PROFILE else {})),
