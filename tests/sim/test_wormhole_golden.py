@@ -152,8 +152,8 @@ def test_the_channels_flits_are_those_counted_one_by_one(name, hops, monkeypatch
     """The kernel counts a network channel's flits in the window by messages (a tail entering a VC adds the
     message's flits; :func:`models.sim.wormhole.kernel.window_flits` takes out what had entered when the window
     opened and adds what entered VCs whose tails have not by the end).  Per channel, the loads are those of the
-    kernel that counted one move at a time (:data:`CHANNEL_LOAD`); summed over the channels, they are the network's
-    flits in the window, which the kernel still counts move by move (conservation); in both traversals, for a run
+    kernel that counted one move at a time (:data:`CHANNEL_LOAD`), so their sum is the network's flits in the window
+    that kernel counted move by move (the utilisation, which is now that sum); in both traversals, for a run
     lengthened to a precision target and for saturated ones (stopped with worms in flight)."""
     sim = importlib.import_module("models.sim.wormhole.simulate")
     if hops == 0:

@@ -160,7 +160,8 @@ NODE = np.dtype([("qhead", _i4), ("qtail", _i4), ("qlen", _i4), ("inlist", _i4),
                  ("inj", _i4), ("ej", _i4), ("label", _i4), ("rel", _i8)], align=True)
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, completed tags in order
 #: (``prefix``), messages in the system / network; cycles without a flit moving (``idle``); flit hops;
-#: network flits, deliveries, generations and cycles in the window; the free list's head; entries of the
+#: network flits (written by the wrapper when the run ends: the sum of the channels' counts, :func:`window_flits`),
+#: deliveries, generations and cycles in the window; the free list's head; entries of the
 #: pending-header and source-queue lists; the longest message so far; generated
 #: messages; messages in the system when the window opened; routing attempts, VC visits; the
 #: wrapper's ``target`` and ``chunk_end``; the next Poisson arrival; the time integral of the messages
