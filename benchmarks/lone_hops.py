@@ -7,7 +7,7 @@ sends when it has a flit and a credit), and where those flits go.
 The kernel keeps no such count (a counter in its send loop would cost every run), so this script counts in a copy:
 it copies ``models/`` into a new temporary folder, adds the counters to the copy's ``booksim_kernel.py`` (:func:`patch`:
 scalars at the end of ``SCALARS``, and in ``_send``'s loop, for each winner, a scan of the VCs of its input and its
-output channel) and widens an array of its ``booksim.py`` (:func:`patch_wrapper`), runs :func:`bench_wormhole.one` on
+output channel; the copy's lone list is off, so that every flit-hop is such a winner) and widens an array of its ``booksim.py`` (:func:`patch_wrapper`), runs :func:`bench_wormhole.one` on
 the copy in a child process (its own numba cache, inside the folder) and removes the folder.  The copy's results are
 the kernel's: the counters only read its state (and the stamps below write an array that it then does not read).
 
@@ -93,12 +93,23 @@ def _lh_held(vs, chans, ch):
 '''
 
 
+#: the two tests by which the kernel puts a VC on its lone list, which the copy makes false: every VC then stays on the
+#: switch list, so that every flit-hop is one of ``_send``'s winners (the results are the same either way)
+_LONE_AT = {
+    "        if (sw.nact[uidx(vs[uidx(r + VS_CHAN)])] == 1) & (sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] == 1):":
+    "        if False:",
+    "    return ((f == ON_LIST) | (f == OFF_LIST)) & (": "    return False & (",
+}
+
+
 def patch(source: str) -> str:
-    """``booksim_kernel.py``'s text with the counters added (a ``ValueError`` if the kernel no longer has the lines
-    they go after: this script then needs updating)."""
-    for anchor in (_FIELDS_AT, _SEND_AT):
+    """``booksim_kernel.py``'s text with the counters added and the lone list off (a ``ValueError`` if the kernel no
+    longer has the lines they go after: this script then needs updating)."""
+    for anchor in (_FIELDS_AT, _SEND_AT, *_LONE_AT):
         if source.count(anchor) != 1:
             raise ValueError(f"booksim_kernel.py has changed: {anchor.splitlines()[0]!r} is not found once")
+    for anchor, off in _LONE_AT.items():
+        source = source.replace(anchor, off)
     fields = "".join(f'("{f}", _i8), ' for f in FIELDS)
     source = source.replace(_FIELDS_AT, f'("sw_contested", _i8),\n    {fields.rstrip()}\n], align=True)')
     head, tail = _SEND_AT.split("\n", 1)

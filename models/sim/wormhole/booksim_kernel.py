@@ -32,8 +32,10 @@ and one record of scalars:
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
 ``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC with a
-    flit at its front and a credit; allocation reads the rest from the VC's row), per channel its
-    iSLIP pointers and requests this cycle in the records ``ch`` (:data:`CH`), and its scratch.
+    flit at its front and a credit, but the lone ones; allocation reads the rest from the VC's row), the lone list
+    (``lone``: the active VCs alone at both their ports), per channel its iSLIP pointers and requests this cycle in
+    the records ``ch`` (:data:`CH`), its active input VCs and held output VCs (``nact``, ``nheld``), and its
+    scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
     the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
     with a newly queued message (``qlist``) and the active sources (``act``).
@@ -69,7 +71,10 @@ E. switch allocation (:func:`_switch_allocation`): per input port one request pe
    first in round-robin order from the port's offset), then iSLIP, one
    iteration, over (input port, output port); a winner's flit leaves its
    buffer (credit upstream at ``t + 2``), enters the next buffer at ``t + 3``
-   (a terminal at ``t + 3``, whose credit A then sends back, due at ``t + 5``) (:func:`_send`);
+   (a terminal at ``t + 3``, whose credit A then sends back, due at ``t + 5``) (:func:`_send`).  A VC alone at both
+   its ports (the only active VC of its input channel, the only held VC of its output channel), which would win
+   whenever it bid, is not on the switch list but on the lone list, whose VCs send whenever they have a flit and a
+   credit (:func:`_lone_sends`);
 F. bookkeeping (:func:`_bookkeeping`): the window's time averages, the deadlock,
    saturation and stop tests.
 """
@@ -103,6 +108,10 @@ RULE_SHARED, RULE_ENTRY, RULE_MIN_ADAPT = 0, 1, 2
 # a VC's state as a buffer (its ``VS_ST``): idle, its front header routing / in VC allocation, active
 # (holding an output VC until its tail is sent)
 ST_IDLE, ST_ROUTING, ST_ACTIVE = 0, 1, 2
+# a VC's ``VS_ONSW``: on neither list, on the switch list (or given an output VC in an earlier cycle and going on it),
+# on the lone list (alone at both its ports), given an output VC in this cycle (which list it joins is decided when
+# the cycle's switch allocation ends)
+OFF_LIST, ON_LIST, ON_LONE, ON_NEW = 0, 1, 2, 3
 
 _i4, _i8, _f8 = np.int32, np.int64, np.float64
 
@@ -118,9 +127,11 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
 # input VC holds it, OWN the input VC holding it (-1: none), NFL the flits that entered its buffer while measuring
 # (network VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is written anyway).  And
-# ONSW: 1 while the VC is on the switch list ``sw.cand`` (or in ``sw.new``, given an output VC in this
-# cycle), the flag the list's rebuild keeps an entry by.  Field offsets into an int32 array rather than
-# a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from it.
+# ONSW: which list the VC is on (``ON_LIST``: the switch list ``sw.cand``, the flag the list's rebuild keeps an entry
+# by; ``ON_LONE``: the lone list; ``ON_NEW``: in ``sw.new``, given an output VC in this cycle), the flag that keeps a
+# flit's arrival or a credit from putting a VC on the switch list twice or a lone VC on it at all.  Field offsets
+# into an int32 array rather than a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from
+# it.
 (VS_ST, VS_FM, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
  VS_IDX, VS_INPORT, VS_LEFT, VS_NFL, VS_ONSW) = range(16)
 NVS = 16
@@ -140,13 +151,14 @@ CH = np.dtype([("a", np.int16), ("rr", np.int16), ("g", np.int16), ("nin", np.in
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
 #: flits (written by the wrapper when the run ends: the sum of ``sw.ch``'s ``flits``), deliveries,
 #: generations and cycles in the window; the free list's head; entries of the
-#: new-queue list, VC-allocation, switch and source lists; generated messages; messages in the system
+#: new-queue list, VC-allocation, switch, lone and source lists; generated messages; messages in the system
 #: when the window opened; allocator requests; the wrapper's ``target`` and ``chunk_end``; the next
 #: Poisson arrival; the time integral of the messages in the network over the window
 SCALARS = np.dtype([
     ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8), ("insys", _i8),
     ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8), ("deliv_w", _i8), ("gen_w", _i8),
-    ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nsw", _i8), ("nsrc", _i8), ("gen", _i8),
+    ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nsw", _i8), ("nlone", _i8), ("nsrc", _i8),
+    ("gen", _i8),
     ("insys_w0", _i8), ("va_requests", _i8), ("sw_requests", _i8), ("target", _i8), ("chunk_end", _i8),
     ("nextarr", _f8), ("innet_acc", _f8),
     ("clk_events", _i8), ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8),
@@ -194,14 +206,18 @@ Vcs = namedtuple("Vcs", ["vs", "buf", "mqh", "mqn", "nmsg", "inuse", "tsent"])
 VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "g_key", "g_touch", "a_key",
                                  "a_touch"])
 #: the switch allocator: the switch list ``cand`` (the input VCs bidding in the next switch allocation;
-#: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the
-#: per-channel records ``ch`` (:data:`CH`); scratch: the best VC per (input channel, output port)
-#: ``p_key`` / ``p_touch``, per output / input channel its grant / accept ``og`` / ``ia`` (packed
-#: records ``key << 32 | VC``, -1: none) and the channels with one (``og_touch``, ``ia_touch``), the winners
-#: ``gl`` (VCs) and the candidates contested at their input or output channel ``cl`` (VCs: the ones that go
-#: through iSLIP)
-SwAlloc = namedtuple("SwAlloc", ["new", "cand", "ch", "og", "ia", "p_key", "p_touch", "og_touch", "ia_touch", "gl",
-                                 "cl"])
+#: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the lone list
+#: ``lone`` (the VCs alone at both their ports, its entries' ONSW ``ON_LONE``; an entry that no longer is stays
+#: until the list's next loop drops it, :func:`_lone_sends`), the per-channel records ``ch`` (:data:`CH`), per
+#: channel its active VCs ``nact`` (as an input channel) and its VCs held by an input VC ``nheld`` (as an output
+#: channel: a VC is alone at both its ports when ``nact`` of its input channel and ``nheld`` of its output channel are
+#: 1, and these change only when a VC is given an output VC and when a tail is sent);
+#: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input channel its
+#: grant / accept ``og`` / ``ia`` (packed records ``key << 32 | VC``, -1: none) and the channels with one
+#: (``og_touch``, ``ia_touch``), the winners ``gl`` (VCs) and the candidates contested at their input or output
+#: channel ``cl`` (VCs: the ones that go through iSLIP; also the lone VCs that send, :func:`_lone_sends`)
+SwAlloc = namedtuple("SwAlloc", ["new", "cand", "lone", "ch", "nact", "nheld", "og", "ia", "p_key", "p_touch",
+                                 "og_touch", "ia_touch", "gl", "cl"])
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
 #: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
@@ -299,6 +315,47 @@ def _sw_put(b, n, add, vs, sw):
     sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += add
     sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += add
     return n + add
+
+
+@njit(cache=CACHE, inline="always")
+def _vc_end(ch, chans, vs):
+    """One past channel ``ch``'s last VC."""
+    return chans.base[uidx(ch + 1)] if ch + 1 < chans.base.size else vs.size // NVS
+
+
+@njit(cache=CACHE, inline="always")
+def _enter_lone(x, vs, sw, nlone):
+    """Active VC ``x`` is now alone at both its ports (the only active VC of its input channel, the only held VC of
+    its output channel), so that switch allocation has one outcome for it, which the lone list's loop gives it
+    (:func:`_lone_sends`): off the switch list (its rebuild drops it, and its requests are uncounted) and onto the
+    lone list, ``nlone`` entries so far (returns the new count).  Its row's ``FROM`` (unused while it is active)
+    keeps its ``LEFT``, so that :func:`_leave_lone` can tell whether it sent while alone."""
+    r = x * NVS
+    on = vs[uidx(r + VS_ONSW)] == ON_LIST
+    sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin -= on
+    sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout -= on
+    vs[uidx(r + VS_ONSW)] = ON_LONE
+    vs[uidx(r + VS_FROM)] = vs[uidx(r + VS_LEFT)]
+    sw.lone[uidx(nlone)] = x
+    return nlone + 1
+
+
+@njit(cache=CACHE, inline="always")
+def _leave_lone(x, nsw, B, vs, sw):
+    """Lone VC ``x`` is no longer alone at one of its ports (an input VC of its channel, or one holding a VC of its
+    output channel, was given an output VC): back on the switch list (entry ``nsw``; returns the new length) if it
+    has a flit and a credit; the lone list drops it when its loop next runs.  Its sends while alone moved the iSLIP
+    pointers of its two channels to itself, which nothing read meanwhile (no other VC bid at either): they are
+    written now, if it sent."""
+    r = x * NVS
+    if vs[uidx(r + VS_LEFT)] != vs[uidx(r + VS_FROM)]:
+        ich = vs[uidx(r + VS_CHAN)]
+        sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].g = vs[uidx(r + VS_INPORT)]
+        sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
+        sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
+    add = np.int64((vs[uidx(r + VS_CNT)] > 0) & (vs[uidx(r + VS_OCCO)] < B))
+    vs[uidx(r + VS_ONSW)] = np.int32(add)
+    return _sw_put(x, nsw, add, vs, sw)
 
 
 # ----------------------------------------------------------------- BookSim's routing functions
@@ -624,10 +681,10 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
 
 
 @njit(cache=CACHE, inline="always")
-def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
+def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
     """D. VC allocation, iSLIP with one iteration over (input VC, output VC) requests; a winner is
-    active from ``t + 1``.  Returns the length of the VC-allocation list and the number of winners
-    (listed in ``sw.new``)."""
+    active from ``t + 1``.  Returns the length of the VC-allocation list, the number of winners
+    (listed in ``sw.new``) and the length of the switch list (a lone VC that a winner leaves not alone joins it)."""
     vs = vcs.vs
     NI = (cfg.p + 1) * cfg.w
     injb = chans.base[uidx(cfg.nchan)]
@@ -682,10 +739,25 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
         vs[uidx(r + VS_OUTCH)] = och
         vs[uidx(r + VS_OUTPORT)] = chans.outport[uidx(och)]
         vs[uidx(r + VS_ST)] = ST_ACTIVE
-        # switch allocation from t + 1: on the list after this cycle's (E)
-        vs[uidx(r + VS_ONSW)] = 1
+        # switch allocation from t + 1: on a list after this cycle's (E)
+        vs[uidx(r + VS_ONSW)] = ON_NEW
         sw.new[uidx(nnew)] = b
         nnew += 1
+        # one more active VC at its input channel and held VC at its output channel: a VC lone there is no longer
+        ich = vs[uidx(r + VS_CHAN)]
+        ka = sw.nact[uidx(ich)] + 1
+        sw.nact[uidx(ich)] = ka
+        kh = sw.nheld[uidx(och)] + 1
+        sw.nheld[uidx(och)] = kh
+        if ka == 2:
+            for x in range(chans.base[uidx(ich)], _vc_end(ich, chans, vs)):
+                if vs[uidx(x * NVS + VS_ONSW)] == ON_LONE:
+                    nsw = _leave_lone(x, nsw, cfg.b, vs, sw)
+        if kh == 2:
+            for x in range(chans.base[uidx(och)], _vc_end(och, chans, vs)):
+                h = vs[uidx(x * NVS + VS_OWN)]
+                if h >= 0 and vs[uidx(h * NVS + VS_ONSW)] == ON_LONE:
+                    nsw = _leave_lone(h, nsw, cfg.b, vs, sw)
         if o < injb:  # a network hop
             m = vs[uidx(r + VS_FM)]
             msg.hops[uidx(m)] += 1
@@ -699,7 +771,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca):
                     msg.state[uidx(m)] = 1 if vi >= cfg.half else 0
                 elif vi < 2:
                     msg.state[uidx(m)] = vi
-    return nvca, nnew
+    return nvca, nnew, nsw
 
 
 @njit(cache=CACHE, inline="always")
@@ -712,7 +784,29 @@ def _check_counts(sw, vs, ncand, d):
 
 
 @njit(cache=CACHE, inline="always")
-def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew):
+def _check_lone(chans, vs, sw):
+    """CHECKS only: each channel's ``nact`` and ``nheld`` are its active VCs and its VCs held by an input VC, and
+    every active VC alone at both its ports, and no other, is on the lone list (or given its output VC in this
+    cycle, ``ON_NEW``)."""
+    for ch in range(chans.base.size):
+        na = 0
+        nh = 0
+        for x in range(chans.base[ch], _vc_end(ch, chans, vs)):
+            na += vs[x * NVS + VS_ST] == ST_ACTIVE
+            nh += vs[x * NVS + VS_OWN] >= 0
+        assert sw.nact[ch] == na and sw.nheld[ch] == nh
+    for x in range(vs.size // NVS):
+        r = x * NVS
+        f = vs[r + VS_ONSW]
+        if vs[r + VS_ST] == ST_ACTIVE and f != ON_NEW:
+            alone = sw.nact[vs[r + VS_CHAN]] == 1 and sw.nheld[vs[r + VS_OUTCH]] == 1
+            assert alone == (f == ON_LONE)
+        else:
+            assert f != ON_LONE
+
+
+@njit(cache=CACHE, inline="always")
+def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew, nlone):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
     winner's flit leaves its buffer (:func:`_send`).  Returns the lengths of the switch and
@@ -721,11 +815,11 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     cand = sw.cand
     NPORT = cfg.p + 1
     V = cfg.v
-    # candidates: the switch list, every active VC with a flit at its front and a credit (the
+    # candidates: the switch list, every active VC with a flit at its front and a credit but the lone ones (the
     # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
-    # buffer (A), a credit (A), VC allocation (D, from the next cycle) -- and leaves it when a
-    # grant leaves it without one).  A request alone at its input port and at its output port
-    # wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
+    # buffer (A), a credit (A), VC allocation (D, from the next cycle), a lone VC no longer alone (D) -- and leaves it
+    # when a grant leaves it without one, or it is alone at both its ports (E)).  A request alone at its input port
+    # and at its output port wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
     # and the grant / accept phases.
     ncand = nsw
     if CHECKS:  # the requests per input / output channel (kept as the list changes) are the list's
@@ -733,6 +827,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
         for k in range(sw.ch.size):
             assert sw.ch[k].nin == 0 and sw.ch[k].nout == 0
         _check_counts(sw, vcs.vs, ncand, 1)
+        _check_lone(chans, vs, sw)
     sc.sw_requests += ncand
     # gl holds the winners (VCs), cl the contested candidates (VCs)
     # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
@@ -785,41 +880,49 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     if PROFILE:
         k0 = clock()
         sc.clk_sw_islip += k0 - k1
-    nvca = _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca)
+    nvca, nlone, nls = _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone)
+    sc.sw_requests += nls  # a lone VC's request: it has a flit and a credit, so it sends
     if PROFILE:
         k1 = clock()
         sc.clk_sw_send += k1 - k0
     # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
-    # flit and a credit left: ONSW still set; every entry copied, kept by advancing ``w``: a test would
-    # mispredict), then the VCs given an output VC in this cycle's (D); the channels' request counts
-    # follow (a dropped entry's in :func:`_send`)
+    # flit and a credit left: ONSW still ON_LIST; every entry copied, kept by advancing ``w``: a test would
+    # mispredict), then the VCs given an output VC in this cycle's (D) that are not alone at both their ports (those
+    # join the lone list); the channels' request counts follow (a dropped entry's in :func:`_send`, or
+    # :func:`_enter_lone`'s)
     w = 0
     for i in range(ncand):
         b = cand[uidx(i)]
         if CHECKS:  # an entry kept is still a bidder: active, a flit at its front, a credit
             r = b * NVS
-            assert vs[uidx(r + VS_ONSW)] == 0 or (vs[uidx(r + VS_ST)] == ST_ACTIVE and vs[uidx(r + VS_CNT)] > 0
-                                                  and vs[uidx(r + VS_OCCO)] < cfg.b)
+            assert vs[uidx(r + VS_ONSW)] != ON_LIST or (vs[uidx(r + VS_ST)] == ST_ACTIVE
+                                                        and vs[uidx(r + VS_CNT)] > 0 and vs[uidx(r + VS_OCCO)] < cfg.b)
         cand[uidx(w)] = b
-        w += vs[uidx(b * NVS + VS_ONSW)]
+        w += vs[uidx(b * NVS + VS_ONSW)] == ON_LIST
     for j in range(nnew):
         b = sw.new[uidx(j)]
-        if vcs.vs[uidx(b * NVS + VS_OCCO)] < cfg.b:
-            w = _sw_add(b, w, vcs.vs, sw)
+        r = b * NVS
+        if CHECKS:
+            assert vs[uidx(r + VS_ONSW)] == ON_NEW
+        if (sw.nact[uidx(vs[uidx(r + VS_CHAN)])] == 1) & (sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] == 1):
+            nlone = _enter_lone(b, vs, sw, nlone)
+        elif vs[uidx(r + VS_OCCO)] < cfg.b:
+            vs[uidx(r + VS_ONSW)] = ON_LIST
+            w = _sw_add(b, w, vs, sw)
         else:  # no credit yet: the credit puts it on the list
-            vcs.vs[uidx(b * NVS + VS_ONSW)] = 0
+            vs[uidx(r + VS_ONSW)] = OFF_LIST
     if PROFILE:
         sc.clk_sw_list += clock() - k1
-    return w, nvca, ngr
+    return w, nvca, ngr + nls, nlone
 
 
 @njit(cache=CACHE, inline="always")
-def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca):
+def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     """E, the winners ``sw.gl[:ngr]`` of switch allocation: the iSLIP pointers move past them, the
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
     buffer or the terminal at ``t + 3`` (the terminal's credit, due at ``t + 5``, is sent when the flit gets
-    there: :func:`_events`).  Returns the length of the VC-allocation list (a tail's successor header joins
-    it)."""
+    there: :func:`_events`).  Then the lone VCs send (:func:`_lone_sends`).  Returns the length of the VC-allocation
+    list (a tail's successor header joins it), of the lone list and the number of the lone VCs' flits sent."""
     vs = vcs.vs
     cand = sw.cand
     B = cfg.b
@@ -880,6 +983,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca):
         vs[uidx(r + VS_ONSW)] = 1 - off
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
+    fn3, fe3, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.src, sw.gl, sw.ch, fn3, fe3,
+                                            ntl, nlone)
     if CHECKS:  # a slot's two lists never meet (its events are at most NCH)
         assert fn3 <= fe3
     ev.nflit[uidx(sl3)] = fn3 - fb3
@@ -900,6 +1005,14 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca):
         else:
             vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
         _hold(b, -1, vs, vcs.nmsg, injb, hist.nbusy, hist.nch)
+        # the pointers move past it (a lone VC's sends left them to its tail, :func:`_leave_lone`), and it is
+        # off every list
+        ich = vs[uidx(r + VS_CHAN)]
+        och = vs[uidx(r + VS_OUTCH)]
+        sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
+        sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
+        sw.ch[uidx(och)].g = vs[uidx(r + VS_INPORT)]
+        vs[uidx(r + VS_ONSW)] = OFF_LIST
         if vs[uidx(r + VS_CNT)] == 0:
             vs[uidx(r + VS_ST)] = ST_IDLE
             if CHECKS:
@@ -918,7 +1031,81 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca):
                 va.onlist[uidx(b)] = 1
                 va.pend[uidx(nvca)] = b
                 nvca += 1
-    return nvca
+        # one active VC fewer at its input channel and held VC at its output channel: the one left at either may now
+        # be alone at both its ports
+        ka = sw.nact[uidx(ich)] - 1
+        sw.nact[uidx(ich)] = ka
+        kh = sw.nheld[uidx(och)] - 1
+        sw.nheld[uidx(och)] = kh
+        if ka == 1:
+            for x in range(chans.base[uidx(ich)], _vc_end(ich, chans, vs)):
+                if vs[uidx(x * NVS + VS_ST)] == ST_ACTIVE:
+                    if _may_go_lone(x, vs, sw):
+                        nlone = _enter_lone(x, vs, sw, nlone)
+        if kh == 1:
+            for x in range(chans.base[uidx(och)], _vc_end(och, chans, vs)):
+                h = vs[uidx(x * NVS + VS_OWN)]
+                if h >= 0:
+                    if _may_go_lone(h, vs, sw):
+                        nlone = _enter_lone(h, vs, sw, nlone)
+    return nvca, nlone, nls
+
+
+@njit(cache=CACHE, inline="always")
+def _may_go_lone(x, vs, sw):
+    """Whether active VC ``x``, on the switch list or on none, is alone at both its ports (not already lone, and not
+    given its output VC in this cycle: the end of switch allocation decides that one's list)."""
+    r = x * NVS
+    f = vs[uidx(r + VS_ONSW)]
+    return ((f == ON_LIST) | (f == OFF_LIST)) & (sw.nact[uidx(vs[uidx(r + VS_CHAN)])] == 1) & (
+        sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] == 1)
+
+
+@njit(cache=CACHE, inline="always")
+def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, ch, fn3, fe3, ntl, nlone):
+    """E, the lone VCs (``lone[:nlone]``, each alone at both its ports: switch allocation would grant it whenever it
+    bids): each with a flit at its front and a credit sends it, as :func:`_send`'s loop does, but for the iSLIP
+    pointers (left to its tail or :func:`_leave_lone`: nothing reads them meanwhile) and the switch list's flags and
+    counts (it is on no list).  Two loops: the first lists the VCs that send in ``sl`` (scratch) and compacts the
+    lone list in place (an entry no longer lone, :func:`_leave_lone`, or about to send its tail is dropped), both
+    branch-free (every entry written, kept by advancing its list's length: which VC sends is data a test would
+    mispredict); the second sends their flits, each event to the lists from ``fn3`` up and ``fe3`` down, a tail's VC
+    to the tails ``gl`` from ``ntl`` (with fewer values live than one loop doing both, it spills fewer to the stack).
+    Returns ``(fn3, fe3, ntl, nlone, sent)``."""
+    w = 0
+    ns = 0
+    for i in range(nlone):
+        b = lone[uidx(i)]
+        r = b * NVS
+        keep = vs[uidx(r + VS_ONSW)] == ON_LONE
+        send = keep & (vs[uidx(r + VS_CNT)] > 0) & (vs[uidx(r + VS_OCCO)] < B)
+        sl[uidx(ns)] = b
+        ns += send
+        lone[uidx(w)] = b
+        w += keep & (not (send & (vs[uidx(r + VS_LEFT)] < 4)))
+    for j in range(ns):
+        b = sl[uidx(j)]
+        r = b * NVS
+        x = vs[uidx(r + VS_LEFT)]
+        tail = x < 4
+        fl = (vs[uidx(r + VS_FM)] << 2) | ((x & 1) << 1) | np.int32(tail)
+        vs[uidx(r + VS_LEFT)] = (x & -2) - 2
+        vs[uidx(r + VS_CNT)] -= 1
+        vs[uidx(r + VS_OCCO)] += 1
+        o = vs[uidx(r + VS_OUT)]
+        ej = np.int64(o >= ejb)
+        e = (np.int64(fl) << 32) | o
+        flit[uidx(fn3)] = e
+        flit[uidx(fe3)] = e
+        src[uidx(fn3)] = b
+        src[uidx(fe3)] = b
+        fn3 += 1 - ej
+        fe3 -= ej
+        ch[uidx(vs[uidx(r + VS_OUTCH)])].flits += 1
+        if tail:  # (one flit in a message: predicted)
+            gl[uidx(ntl)] = b
+            ntl += 1
+    return fn3, fe3, ntl, w, ns
 
 
 @njit(cache=CACHE)
@@ -955,14 +1142,17 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     One cycle is the phases A-F of the module's docstring, each an inlined function over the named
     state.  Representation: a flit is ``fl = 4 m + 2 head + tail`` (message slot, header and tail bits); a flit event
     is ``(fl << 32) | b`` (the VC it enters).  The lengths of the work lists (``nvca``: ``va.pend``,
-    ``nsw``: ``sw.cand``, ``nsrc``: ``sources.act``) live in local variables during the call, handed
-    to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
+    ``nsw``: ``sw.cand``, ``nlone``: ``sw.lone``, ``nsrc``: ``sources.act``) live in local variables during the
+    call, handed to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
     speed), and in ``sc`` between calls.  ``va.pend`` is compacted while it is scanned (an
     entry stays on it, flagged by ``va.onlist``, until a scan finds its VC no longer waiting for VC
-    allocation).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch: a VC
-    joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a
+    allocation).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch, but those alone at both
+    their ports: a VC joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a
     credit, or VC allocation in the cycle before), and a grant that leaves it without either takes
-    it off; so switch allocation reads no VC row to find its candidates.  The allocators' outcomes
+    it off; so switch allocation reads no VC row to find its candidates.  A VC alone at both its ports (the counts
+    ``sw.nact`` and ``sw.nheld`` say when: they change only when a VC is given an output VC, D, and when a
+    tail is sent, E) is on the lone list instead, visited every cycle: it sends whenever it has a flit and a credit,
+    what iSLIP would give it, with a fraction of the work (``sw.lone``, :func:`_lone_sends`).  The allocators' outcomes
     do not depend on the order of these lists (every arbitration key is distinct), so neither do
     the results.
 
@@ -980,6 +1170,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     tagcap = tags.lat.size
     nvca = sc.nvca
     nsw = sc.nsw
+    nlone = sc.nlone
     nsrc = sc.nsrc
     status = RUNNING
     while sc.t < sc.chunk_end and sc.t < cfg.maxcyc:
@@ -1001,11 +1192,12 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         if PROFILE:
             c1 = clock()
             sc.clk_injection += c1 - c0
-        nvca, nnew = _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca)  # D
+        nvca, nnew, nsw = _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw)  # D
         if PROFILE:
             c0 = clock()
             sc.clk_vc_allocation += c0 - c1
-        nsw, nvca, ngr = _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew)  # E
+        nsw, nvca, ngr, nlone = _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew,
+                                                   nlone)  # E
         if ngr > 0:
             moved = True
             sc.flithops += ngr
@@ -1022,6 +1214,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
             break
     sc.nvca = nvca
     sc.nsw = nsw
+    sc.nlone = nlone
     sc.nsrc = nsrc
     if status != RUNNING:
         return status
