@@ -7,9 +7,10 @@ sends when it has a flit and a credit), and where those flits go.
 The kernel keeps no such count (a counter in its send loop would cost every run), so this script counts in a copy:
 it copies ``models/`` into a new temporary folder, adds the counters to the copy's ``booksim_kernel.py`` (:func:`patch`:
 scalars at the end of ``SCALARS``, and in ``_send``'s loop, for each winner, a scan of the VCs of its input and its
-output channel; the copy's lone list is off, so that every flit-hop is such a winner) and widens an array of its ``booksim.py`` (:func:`patch_wrapper`), runs :func:`bench_wormhole.one` on
-the copy in a child process (its own numba cache, inside the folder) and removes the folder.  The copy's results are
-the kernel's: the counters only read its state (and the stamps below write an array that it then does not read).
+output channel; the copy's lone list is off, so that every flit-hop is such a winner) and widens an array of its
+``booksim.py`` (:func:`patch_wrapper`), runs :func:`bench_wormhole.one` on the copy in a child process (its own
+numba cache, inside the folder) and removes the folder.  The copy's results are the kernel's: the counters only read
+its state (and the stamps below write an array that it then does not read).
 
 Printed per configuration, as shares of the counted flit-hops (the winners of switch allocation, one per flit-hop):
 ``lone`` those made by a VC alone at both its ports; of those, ``into lone`` the ones whose flit enters a VC alone
