@@ -45,7 +45,7 @@ FIELDS = ("lh_winners", "lh_lone", "lh_into_lone", "lh_into_ej", "lh_into_shared
           "lh_worms")
 _FIELDS_AT = '("sw_contested", _i8),\n], align=True)'
 #: the line of ``_send``'s loop after which the winner's counts go (``b``, ``r``, ``o``, ``ich``, ``och`` are set)
-_SEND_AT = "        och = vs[uidx(r + VS_OUTCH)]\n        sw.ch[uidx(och)].g = "
+_SEND_AT = "        och = vs[uidx(r + VS_OUTCH)]\n        _move_past(r, ich, och, vs, sw.ch)\n        # the front flit"
 _COUNT = '''        lh_a = _lh_active(vs, chans, ich)
         lh_h = _lh_held(vs, chans, och)
         lh = (lh_a == 1) & (lh_h == 1)
@@ -94,13 +94,9 @@ def _lh_held(vs, chans, ch):
 '''
 
 
-#: the two tests by which the kernel puts a VC on its lone list, which the copy makes false: every VC then stays on the
-#: switch list, so that every flit-hop is one of ``_send``'s winners (the results are the same either way)
-_LONE_AT = {
-    "        if (sw.nact[uidx(vs[uidx(r + VS_CHAN)])] == 1) & (sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] == 1):":
-    "        if False:",
-    "    return ((f == ON_LIST) | (f == OFF_LIST)) & (": "    return False & (",
-}
+#: the test by which the kernel puts a VC on its lone list (``_alone``), which the copy makes false: every VC then stays
+#: on the switch list, so that every flit-hop is one of ``_send``'s winners (the results are the same either way)
+_LONE_AT = {"    return ((sw.nact[uidx(": "    return False & ((sw.nact[uidx("}
 
 
 def patch(source: str) -> str:

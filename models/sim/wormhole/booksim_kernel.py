@@ -94,6 +94,7 @@ from .routing import KIND_FIXED_ESCAPE
 
 NSLOT = 8  # event ring (largest delay is 5 cycles)
 MASK = np.int64(0xFFFFFFFF)  # the low half of a packed ``key << 32 | index`` (events, iSLIP records)
+ONE = np.int64(1) << 32  # one VC more in a channel's ``count << 32 | XOR`` word (``sw.nact``, ``sw.nheld``)
 
 # run modes: until ``target`` measured messages are delivered (:func:`.booksim.simulate_booksim`), or a
 # fixed window of ``runcyc`` cycles counted in ``nbatch`` batches (:func:`.booksim.run_booksim_cycles`)
@@ -210,8 +211,9 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "
 #: ``lone`` (the VCs alone at both their ports, its entries' ONSW ``ON_LONE``; an entry that no longer is stays
 #: until the list's next loop drops it, :func:`_lone_sends`), the per-channel records ``ch`` (:data:`CH`), per
 #: channel its active VCs ``nact`` (as an input channel) and its VCs held by an input VC ``nheld`` (as an output
-#: channel: a VC is alone at both its ports when ``nact`` of its input channel and ``nheld`` of its output channel are
-#: 1, and these change only when a VC is given an output VC and when a tail is sent);
+#: channel: a VC is alone at both its ports when both counts are 1, and they change only when a VC is given an output VC
+#: and when a tail is sent), each a word ``count << 32 | XOR``: beside the count, the XOR of the VCs' numbers (of
+#: their holders' for ``nheld``), which is the VC counted when the count is 1;
 #: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input channel its
 #: grant / accept ``og`` / ``ia`` (packed records ``key << 32 | VC``, -1: none) and the channels with one
 #: (``og_touch``, ``ia_touch``), the winners ``gl`` (VCs) and the candidates contested at their input or output
@@ -318,6 +320,16 @@ def _sw_put(b, n, add, vs, sw):
 
 
 @njit(cache=CACHE, inline="always")
+def _move_past(r, ich, och, vs, ch):
+    """The iSLIP pointers move past the VC whose row starts at ``r`` (a winner of switch allocation, its input channel
+    ``ich`` and output channel ``och``), each kept as the position it moved past (:data:`CH`): the output channel's
+    grant pointer its input port, the input channel's accept pointer its output port and VC offset its index."""
+    ch[uidx(och)].g = vs[uidx(r + VS_INPORT)]
+    ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
+    ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
+
+
+@njit(cache=CACHE, inline="always")
 def _vc_end(ch, chans, vs):
     """One past channel ``ch``'s last VC."""
     return chans.base[uidx(ch + 1)] if ch + 1 < chans.base.size else vs.size // NVS
@@ -349,10 +361,7 @@ def _leave_lone(x, nsw, B, vs, sw):
     written now, if it sent."""
     r = x * NVS
     if vs[uidx(r + VS_LEFT)] != vs[uidx(r + VS_FROM)]:
-        ich = vs[uidx(r + VS_CHAN)]
-        sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].g = vs[uidx(r + VS_INPORT)]
-        sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
-        sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
+        _move_past(r, vs[uidx(r + VS_CHAN)], vs[uidx(r + VS_OUTCH)], vs, sw.ch)
     add = np.int64((vs[uidx(r + VS_CNT)] > 0) & (vs[uidx(r + VS_OCCO)] < B))
     vs[uidx(r + VS_ONSW)] = np.int32(add)
     return _sw_put(x, nsw, add, vs, sw)
@@ -745,19 +754,17 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
         nnew += 1
         # one more active VC at its input channel and held VC at its output channel: a VC lone there is no longer
         ich = vs[uidx(r + VS_CHAN)]
-        ka = sw.nact[uidx(ich)] + 1
-        sw.nact[uidx(ich)] = ka
-        kh = sw.nheld[uidx(och)] + 1
-        sw.nheld[uidx(och)] = kh
-        if ka == 2:
-            for x in range(chans.base[uidx(ich)], _vc_end(ich, chans, vs)):
-                if vs[uidx(x * NVS + VS_ONSW)] == ON_LONE:
-                    nsw = _leave_lone(x, nsw, cfg.b, vs, sw)
-        if kh == 2:
-            for x in range(chans.base[uidx(och)], _vc_end(och, chans, vs)):
-                h = vs[uidx(x * NVS + VS_OWN)]
-                if h >= 0 and vs[uidx(h * NVS + VS_ONSW)] == ON_LONE:
-                    nsw = _leave_lone(h, nsw, cfg.b, vs, sw)
+        # (the one there before, if any, is its word's XOR: no scan of the channel's VCs)
+        wa = sw.nact[uidx(ich)]
+        sw.nact[uidx(ich)] = (wa + ONE) ^ b
+        wh = sw.nheld[uidx(och)]
+        sw.nheld[uidx(och)] = (wh + ONE) ^ b
+        x = wa & MASK
+        if (wa >> 32) == 1 and vs[uidx(x * NVS + VS_ONSW)] == ON_LONE:
+            nsw = _leave_lone(x, nsw, cfg.b, vs, sw)
+        x = wh & MASK
+        if (wh >> 32) == 1 and vs[uidx(x * NVS + VS_ONSW)] == ON_LONE:
+            nsw = _leave_lone(x, nsw, cfg.b, vs, sw)
         if o < injb:  # a network hop
             m = vs[uidx(r + VS_FM)]
             msg.hops[uidx(m)] += 1
@@ -785,22 +792,29 @@ def _check_counts(sw, vs, ncand, d):
 
 @njit(cache=CACHE, inline="always")
 def _check_lone(chans, vs, sw):
-    """CHECKS only: each channel's ``nact`` and ``nheld`` are its active VCs and its VCs held by an input VC, and
+    """CHECKS only: each channel's ``nact`` and ``nheld`` count its active VCs and its VCs held by an input VC (with
+    the XOR of the VCs' numbers, of their holders' for ``nheld``), and
     every active VC alone at both its ports, and no other, is on the lone list (or given its output VC in this
     cycle, ``ON_NEW``)."""
     for ch in range(chans.base.size):
         na = 0
         nh = 0
+        xa = 0
+        xh = 0
         for x in range(chans.base[ch], _vc_end(ch, chans, vs)):
-            na += vs[x * NVS + VS_ST] == ST_ACTIVE
-            nh += vs[x * NVS + VS_OWN] >= 0
-        assert sw.nact[ch] == na and sw.nheld[ch] == nh
+            if vs[x * NVS + VS_ST] == ST_ACTIVE:
+                na += 1
+                xa ^= x
+            h = vs[x * NVS + VS_OWN]
+            if h >= 0:
+                nh += 1
+                xh ^= h
+        assert sw.nact[ch] == (na << 32 | xa) and sw.nheld[ch] == (nh << 32 | xh)
     for x in range(vs.size // NVS):
         r = x * NVS
         f = vs[r + VS_ONSW]
         if vs[r + VS_ST] == ST_ACTIVE and f != ON_NEW:
-            alone = sw.nact[vs[r + VS_CHAN]] == 1 and sw.nheld[vs[r + VS_OUTCH]] == 1
-            assert alone == (f == ON_LONE)
+            assert _alone(x, vs, sw) == (f == ON_LONE)
         else:
             assert f != ON_LONE
 
@@ -904,7 +918,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
         r = b * NVS
         if CHECKS:
             assert vs[uidx(r + VS_ONSW)] == ON_NEW
-        if (sw.nact[uidx(vs[uidx(r + VS_CHAN)])] == 1) & (sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] == 1):
+        if _alone(b, vs, sw):
             nlone = _enter_lone(b, vs, sw, nlone)
         elif vs[uidx(r + VS_OCCO)] < cfg.b:
             vs[uidx(r + VS_ONSW)] = ON_LIST
@@ -946,9 +960,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         o = vs[uidx(r + VS_OUT)]
         ich = vs[uidx(r + VS_CHAN)]
         och = vs[uidx(r + VS_OUTCH)]
-        sw.ch[uidx(och)].g = vs[uidx(r + VS_INPORT)]  # the pointers move past the winner (kept as its position)
-        sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
-        sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
+        _move_past(r, ich, och, vs, sw.ch)
         # the front flit leaves b: the next flit of the front message (a header if none has left yet, the tail if
         # it is the last)
         x = vs[uidx(r + VS_LEFT)]
@@ -1009,9 +1021,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         # off every list
         ich = vs[uidx(r + VS_CHAN)]
         och = vs[uidx(r + VS_OUTCH)]
-        sw.ch[uidx(ich)].a = vs[uidx(r + VS_OUTPORT)]
-        sw.ch[uidx(ich)].rr = vs[uidx(r + VS_IDX)]
-        sw.ch[uidx(och)].g = vs[uidx(r + VS_INPORT)]
+        _move_past(r, ich, och, vs, sw.ch)
         vs[uidx(r + VS_ONSW)] = OFF_LIST
         if vs[uidx(r + VS_CNT)] == 0:
             vs[uidx(r + VS_ST)] = ST_IDLE
@@ -1031,23 +1041,16 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
                 va.onlist[uidx(b)] = 1
                 va.pend[uidx(nvca)] = b
                 nvca += 1
-        # one active VC fewer at its input channel and held VC at its output channel: the one left at either may now
-        # be alone at both its ports
-        ka = sw.nact[uidx(ich)] - 1
-        sw.nact[uidx(ich)] = ka
-        kh = sw.nheld[uidx(och)] - 1
-        sw.nheld[uidx(och)] = kh
-        if ka == 1:
-            for x in range(chans.base[uidx(ich)], _vc_end(ich, chans, vs)):
-                if vs[uidx(x * NVS + VS_ST)] == ST_ACTIVE:
-                    if _may_go_lone(x, vs, sw):
-                        nlone = _enter_lone(x, vs, sw, nlone)
-        if kh == 1:
-            for x in range(chans.base[uidx(och)], _vc_end(och, chans, vs)):
-                h = vs[uidx(x * NVS + VS_OWN)]
-                if h >= 0:
-                    if _may_go_lone(h, vs, sw):
-                        nlone = _enter_lone(h, vs, sw, nlone)
+        # one active VC fewer at its input channel and held VC at its output channel: the one left at either (its
+        # word's XOR) may now be alone at both its ports
+        wa = (sw.nact[uidx(ich)] - ONE) ^ b
+        sw.nact[uidx(ich)] = wa
+        wh = (sw.nheld[uidx(och)] - ONE) ^ b
+        sw.nheld[uidx(och)] = wh
+        if (wa >> 32) == 1 and _may_go_lone(wa & MASK, vs, sw):
+            nlone = _enter_lone(wa & MASK, vs, sw, nlone)
+        if (wh >> 32) == 1 and _may_go_lone(wh & MASK, vs, sw):
+            nlone = _enter_lone(wh & MASK, vs, sw, nlone)
     return nvca, nlone, nls
 
 
@@ -1055,10 +1058,17 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
 def _may_go_lone(x, vs, sw):
     """Whether active VC ``x``, on the switch list or on none, is alone at both its ports (not already lone, and not
     given its output VC in this cycle: the end of switch allocation decides that one's list)."""
+    f = vs[uidx(x * NVS + VS_ONSW)]
+    return ((f == ON_LIST) | (f == OFF_LIST)) & _alone(x, vs, sw)
+
+
+@njit(cache=CACHE, inline="always")
+def _alone(x, vs, sw):
+    """Whether active VC ``x`` is alone at both its ports: the only active VC of its input channel and the only held
+    VC of its output channel (both channels' counts 1, :data:`SwAlloc`)."""
     r = x * NVS
-    f = vs[uidx(r + VS_ONSW)]
-    return ((f == ON_LIST) | (f == OFF_LIST)) & (sw.nact[uidx(vs[uidx(r + VS_CHAN)])] == 1) & (
-        sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] == 1)
+    return ((sw.nact[uidx(vs[uidx(r + VS_CHAN)])] >> 32) == 1) & (
+        (sw.nheld[uidx(vs[uidx(r + VS_OUTCH)])] >> 32) == 1)
 
 
 @njit(cache=CACHE, inline="always")
@@ -1152,7 +1162,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     it off; so switch allocation reads no VC row to find its candidates.  A VC alone at both its ports (the counts
     ``sw.nact`` and ``sw.nheld`` say when: they change only when a VC is given an output VC, D, and when a
     tail is sent, E) is on the lone list instead, visited every cycle: it sends whenever it has a flit and a credit,
-    what iSLIP would give it, with a fraction of the work (``sw.lone``, :func:`_lone_sends`).  The allocators' outcomes
+    what iSLIP would give it, with less work (``sw.lone``, :func:`_lone_sends`).  The allocators' outcomes
     do not depend on the order of these lists (every arbitration key is distinct), so neither do
     the results.
 
