@@ -22,15 +22,17 @@ to a few thousand instructions in hundreds of millions.  ``--cache`` adds cacheg
 first-level data cache of 32 KiB and a last level of 512 KiB, this machine's L1 and L2 per core): data reads and
 writes and their misses per flit-hop, at both levels (the runs take about twice as long).
 
-``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs
-under Valgrind's callgrind with ``--dump-instr=yes``, which keeps the counts of code without symbols by address;
-each child saves the kernel's entry address and machine code (:func:`perf_kernel.save_code`), so the addresses
-become offsets into ``run`` and the difference of the two runs, divided by the flit-hops between them, is each
-instruction's executions per flit-hop.  Printed: the total, the instructions that read or write the stack (spilled
-values: operands ``[rsp...]``), the 256-byte regions, and the ``--top`` basic blocks (runs of consecutive
-instructions executed equally often) by instructions per flit-hop; the whole disassembly, each instruction with its
-executions per flit-hop, goes to ``FILE`` (a new file).  The profiled build's phases (``bench_wormhole.py
---phases``) name the regions: everything is inlined into ``run``.
+``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs under
+Valgrind's callgrind with ``--dump-instr=yes --branch-sim=yes``, which keeps the counts of code without symbols by
+address, its mispredictions too; each child saves the kernel's entry address and machine code
+(:func:`perf_kernel.save_code`), so the addresses become offsets into ``run`` and the difference of the two runs,
+divided by the flit-hops between them, is each instruction's executions per flit-hop.  Printed: the total, the
+instructions that read or write the stack (spilled values: operands ``[rsp...]``), the 256-byte regions, and the
+``--top`` basic blocks (runs of consecutive instructions executed equally often) by instructions per flit-hop, then
+the mispredicted branches per flit-hop and the ``--top`` branches by mispredictions (where the branch-free forms of
+DESIGN.md could still pay); the whole disassembly, each instruction with its executions and mispredictions per
+flit-hop, goes to ``FILE`` (a new file).  The profiled build's phases (``bench_wormhole.py --phases``) name the
+regions: everything is inlined into ``run``.
 
 Needs ``valgrind`` (Debian's ``valgrind``), and ``objdump`` (``binutils``) for ``--annotate``.
 """
@@ -112,7 +114,7 @@ def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save:
     cache model on: :data:`CACHE`).  With ``save`` (a folder), under callgrind with each instruction's counts kept,
     the child saving the kernel's code there."""
     sim = ["--cache-sim=yes", *CACHE] if cache else ["--cache-sim=no"]
-    tool = (["--tool=callgrind", "--dump-instr=yes", f"--callgrind-out-file={out}"] if save else
+    tool = (["--tool=callgrind", "--dump-instr=yes", "--branch-sim=yes", f"--callgrind-out-file={out}"] if save else
             ["--tool=cachegrind", *sim, "--branch-sim=yes", f"--cachegrind-out-file={out}"])
     cmd = (["valgrind"] + tool + [sys.executable, __file__, "--child", str(messages), "--config", name, "--router",
                                   router] + (["--save", str(save)] if save else []))
@@ -145,10 +147,11 @@ def _position(field: str, last: int) -> int:
     return int(field, 0)
 
 
-def instruction_counts(path, addr: int, size: int) -> collections.Counter:
-    """The executions (event ``Ir``) of each instruction at ``addr .. addr + size - 1`` in the callgrind output file
-    ``path`` (``--dump-instr=yes``), by offset from ``addr``: the self cost lines, whatever function they are
-    filed under; a call's inclusive cost (the line after ``calls=``) is not the caller's own."""
+def instruction_counts(path, addr: int, size: int, event: str = "Ir") -> collections.Counter:
+    """The executions (event ``Ir``; or another of the file's events, e.g. ``Bcm``, its mispredictions) of each
+    instruction at ``addr .. addr + size - 1`` in the callgrind output file ``path`` (``--dump-instr=yes``), by offset
+    from ``addr``: the self cost lines, whatever function they are filed under; a call's inclusive cost (the line
+    after ``calls=``) is not the caller's own."""
     positions = ["line"]
     ir = 0
     counts = collections.Counter()
@@ -159,7 +162,7 @@ def instruction_counts(path, addr: int, size: int) -> collections.Counter:
             if line.startswith("positions:"):
                 positions = line.split()[1:]
             elif line.startswith("events:"):
-                ir = line.split()[1:].index("Ir")
+                ir = line.split()[1:].index(event)
             elif line.startswith("calls="):
                 after_call = True
             elif line[:1].isdigit() or line[:1] in "+-*":
@@ -208,7 +211,8 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
             (out / str(m)).mkdir()
             hops = _valgrind(path, name, router, m, out / f"{m}.out", save=out / str(m))
             addr = json.loads((out / str(m) / "addr.json").read_text())["addr"]
-            runs.append((hops, instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES)))
+            runs.append((hops, instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES),
+                         instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES, "Bcm")))
         # the same compiled code in both runs (from numba's cache), up to the absolute addresses in it (constants,
         # the runtime's functions): the same instructions at the same offsets
         asm = [perf_kernel.disassemble(out / str(m) / "code.bin") for m in messages]
@@ -217,8 +221,9 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
         if ops[0] != ops[1]:
             raise SystemExit("the two runs loaded different machine code (recompiled between them?)")
         lines = asm[0]
-    (hs, cs), (hl, cl) = runs
+    (hs, cs, ms), (hl, cl, ml) = runs
     per = per_flit_hop(cs, cl, hs, hl, keys=cl)
+    mis = per_flit_hop(ms, ml, hs, hl, keys=ml)
     total = sum(per.values())
     stack = sum(k for off, k in per.items() if "[rsp" in lines.get(off, ""))
     print(f"{name} {router}, this tree: {total:.1f} instructions per flit-hop in the kernel's run, {stack:.1f} of "
@@ -233,12 +238,17 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
           "instructions, instructions per flit-hop):")
     for off, k, n in sorted(bl, key=lambda b: -b[1] * b[2])[:top]:
         print(f"  {off:6x}  {k:6.2f} x {n:3d} = {k * n:6.1f}")
+    print(f"{sum(mis.values()):.3f} branches mispredicted per flit-hop (cachegrind's model of the predictor); the "
+          f"{top} mispredicted most (offset, mispredictions and executions per flit-hop):")
+    for off, k in sorted(mis.items(), key=lambda x: -x[1])[:top]:
+        print(f"  {off:6x}  {k:7.4f} of {per.get(off, 0.0):6.3f}  {lines.get(off, '').split(chr(9))[-1]}")
     with open(dest, "x") as f:  # a new file: never one that is there already
         for off in sorted(lines):
             k = per.get(off, 0.0)
-            f.write(f"{k:8.2f}  {lines[off]}\n" if k >= 0.005 else f"          {lines[off]}\n")
-    print(f"the annotated disassembly (executions per flit-hop): {dest}")
-    return {"total": total, "stack": stack, "regions": dict(reg), "blocks": bl}
+            m = f"{mis[off]:8.4f}" if mis.get(off, 0.0) >= 0.00005 else " " * 8
+            f.write(f"{k:8.2f} {m}  {lines[off]}\n" if k >= 0.005 else f"{' ' * 17}  {lines[off]}\n")
+    print(f"the annotated disassembly (executions, then mispredictions, per flit-hop): {dest}")
+    return {"total": total, "stack": stack, "regions": dict(reg), "blocks": bl, "mispredicted": mis}
 
 
 def _line(label: str, c: dict) -> str:

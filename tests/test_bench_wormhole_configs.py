@@ -132,6 +132,17 @@ def test_the_instruction_count_reads_callgrind_positions_and_leaves_calls_out(tm
     assert count_kernel._position("*", 5) == 5 and count_kernel._position("-0x2", 5) == 3
 
 
+def test_the_instruction_count_reads_any_event_of_the_file(tmp_path):
+    """``--annotate`` reads each instruction's mispredictions (``Bcm``) from the same file as its executions: a line
+    may leave its trailing zero costs out (callgrind's compression), which count as 0."""
+    count_kernel = _benchmark("count_kernel")
+    out = tmp_path / "callgrind.out"
+    out.write_text("version: 1\npositions: instr line\nevents: Ir Bc Bcm\nfn=(1) 0x1000\n"
+                   "0x1000 0 5\n+4 * 3 2 1\n+3 * 2 2\n0x1004 0 1 1 1\n")
+    assert count_kernel.instruction_counts(out, 0x1000, 0x10) == {0x0: 5, 0x4: 4, 0x7: 2}
+    assert count_kernel.instruction_counts(out, 0x1000, 0x10, "Bcm") == {0x4: 2}
+
+
 def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one():
     lone_hops = _benchmark("lone_hops")
     source = (ROOT / "models" / "sim" / "wormhole" / "booksim_kernel.py").read_text()
