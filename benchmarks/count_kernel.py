@@ -153,7 +153,7 @@ def instruction_counts(path, addr: int, size: int, event: str = "Ir") -> collect
     from ``addr``: the self cost lines, whatever function they are filed under; a call's inclusive cost (the line
     after ``calls=``) is not the caller's own."""
     positions = ["line"]
-    ir = 0
+    col = 0  # the event's column among the costs
     counts = collections.Counter()
     last = {}
     after_call = False
@@ -162,7 +162,7 @@ def instruction_counts(path, addr: int, size: int, event: str = "Ir") -> collect
             if line.startswith("positions:"):
                 positions = line.split()[1:]
             elif line.startswith("events:"):
-                ir = line.split()[1:].index(event)
+                col = line.split()[1:].index(event)
             elif line.startswith("calls="):
                 after_call = True
             elif line[:1].isdigit() or line[:1] in "+-*":
@@ -175,8 +175,8 @@ def instruction_counts(path, addr: int, size: int, event: str = "Ir") -> collect
                     continue
                 costs = fields[len(positions):]
                 off = pos.get("instr", -1) - addr
-                if 0 <= off < size and len(costs) > ir:
-                    counts[off] += int(costs[ir])
+                if 0 <= off < size and len(costs) > col:
+                    counts[off] += int(costs[col])
     return counts
 
 
