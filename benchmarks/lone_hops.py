@@ -22,8 +22,12 @@ a lone flit-hop in the same cycle: a pair of them is ``linked``), ``per worm`` p
 the message and cycle pairs), which is what a worm-by-worm path would move per visit of a worm.  For those two the
 copy stamps each lone send with its cycle in the wrapper's ``vcs.tsent``, widened to int64 and to one entry per
 message slot after the VCs' (the kernel reads it only with ``wait_for_tail_credit``, which the benchmark's
-configurations do not set; with it, these two are not counted).  DESIGN.md cites them (the preset's kernel: where its
-time could still be cut).
+configurations do not set; with it, these two are not counted).  And ``steady``, the flit-hops made by a VC whose
+state is what it was a cycle before (it sent then too, has received one flit and one credit since, and sends neither a
+header nor a tail), and ``steady and lone`` those of them made by a lone VC: the flit-hops where nothing changes, which
+a path doing only what changes could skip whole, whatever its data structures (the copy keeps each VC's last send and
+its counts after it in ``tsent``, widened by three entries per VC after the messages').  DESIGN.md cites them (the
+preset's kernel: where its time could still be cut).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ ROOT = HERE.parent
 
 #: the counters, added at the end of the kernel's ``SCALARS``
 FIELDS = ("lh_winners", "lh_lone", "lh_into_lone", "lh_into_ej", "lh_into_shared", "lh_queued", "lh_linked",
-          "lh_worms")
+          "lh_worms", "lh_steady", "lh_steady_lone")
 _FIELDS_AT = '("sw_contested", _i8),\n], align=True)'
 #: the line of ``_send``'s loop after which the winner's counts go (``b``, ``r``, ``o``, ``ich``, ``och`` are set)
 _SEND_AT = "        och = vs[uidx(r + VS_OUTCH)]\n        _move_past(r, ich, och, vs, sw.ch)\n        # the front flit"
@@ -59,6 +63,21 @@ _COUNT = '''        lh_a = _lh_active(vs, chans, ich)
             sc.lh_into_shared += ((vcs.mqn[o] > 0)
                                   | ((vs[o * NVS + VS_ST] == ST_ACTIVE) & (vs[o * NVS + VS_FM] != vs[r + VS_FM])))
         sc.lh_into_ej += lh & (o >= injb)
+        # steady: b sent in the cycle before too, and its counts are what that send left (one flit and one credit
+        # received since), its flit neither a header nor a tail.  Per VC, after the stamps: the cycle of its last
+        # send, and its flits and credits in use after it
+        lh_nv = vs.size // NVS
+        lh_at = vcs.tsent.size - 3 * lh_nv
+        lh_c = vs[r + VS_CNT]
+        lh_q = vs[r + VS_OCCO]
+        lh_x = vs[r + VS_LEFT]
+        lh_st = ((vcs.tsent[lh_at + b] == t - 1) & (lh_c == vcs.tsent[lh_at + lh_nv + b] + 1)
+                 & (lh_q == vcs.tsent[lh_at + 2 * lh_nv + b] - 1) & ((lh_x & 1) == 0) & (lh_x >= 4))
+        sc.lh_steady += lh_st
+        sc.lh_steady_lone += lh_st & lh
+        vcs.tsent[lh_at + b] = t
+        vcs.tsent[lh_at + lh_nv + b] = lh_c - 1
+        vcs.tsent[lh_at + 2 * lh_nv + b] = lh_q + 1
         if lh and not cfg.wtc:  # the cycle's lone sends, stamped t + 1 in ``tsent`` (unused without
             # wait_for_tail_credit; widened to int64 in the copy, :func:`patch_wrapper`)
             vcs.tsent[b] = t + 1
@@ -119,11 +138,11 @@ _TSENT_AT = "tsent=i8(NV))"
 
 
 def patch_wrapper(source: str) -> str:
-    """``booksim.py``'s text with ``vcs.tsent`` allocated as int64, one entry per VC and then one per message slot (a
-    ``ValueError`` if its line changed)."""
+    """``booksim.py``'s text with ``vcs.tsent`` allocated as int64, one entry per VC, then one per message slot, then
+    three per VC (a ``ValueError`` if its line changed)."""
     if source.count(_TSENT_AT) != 1:
         raise ValueError(f"booksim.py has changed: {_TSENT_AT!r} is not found once")
-    return source.replace(_TSENT_AT, "tsent=i64(NV + mcap))")
+    return source.replace(_TSENT_AT, "tsent=i64(NV + mcap + 3 * NV))")
 
 
 def shares(counts: dict) -> dict:
@@ -132,7 +151,8 @@ def shares(counts: dict) -> dict:
     per_lone = {k: counts[k] / lone if lone else 0.0 for k in ("into_lone", "into_ej", "into_shared", "queued")}
     chains = lone - counts["linked"]
     return dict(lone=lone / counts["winners"], **per_lone, per_chain=lone / chains if chains else 0.0,
-                per_worm=lone / counts["worms"] if counts["worms"] else 0.0)
+                per_worm=lone / counts["worms"] if counts["worms"] else 0.0,
+                steady=counts["steady"] / counts["winners"], steady_lone=counts["steady_lone"] / counts["winners"])
 
 
 _CHILD = """
@@ -189,7 +209,8 @@ def main(argv=None) -> None:
         s = shares(count(name, args.quick))
         print(f"{name:9s} lone {s['lone']:.1%}; of those: into lone {s['into_lone']:.1%}, into ejection "
               f"{s['into_ej']:.1%}, into shared {s['into_shared']:.2%}, queued {s['queued']:.2%}; "
-              f"{s['per_chain']:.2f} per chain, {s['per_worm']:.2f} per worm (in a cycle)", flush=True)
+              f"{s['per_chain']:.2f} per chain, {s['per_worm']:.2f} per worm (in a cycle); steady "
+              f"{s['steady']:.1%}, steady and lone {s['steady_lone']:.1%}", flush=True)
 
 
 if __name__ == "__main__":

@@ -152,11 +152,12 @@ def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one
     assert patched.count("sc.lh_winners += 1") == 1 and "def _lh_held(" in patched
     with pytest.raises(ValueError, match="has changed"):
         lone_hops.patch(source.replace("och = vs[uidx(r + VS_OUTCH)]", "och = vs[uidx(r + VS_OUTCH)]  # moved"))
-    counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0, linked=60, worms=25)
+    counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0, linked=60, worms=25,
+                  steady=70, steady_lone=60)
     assert lone_hops.shares(counts) == dict(lone=0.5, into_lone=0.5, into_ej=0.2, into_shared=0.01, queued=0.0,
-                                            per_chain=2.5, per_worm=4.0)
+                                            per_chain=2.5, per_worm=4.0, steady=0.35, steady_lone=0.3)
     wrapper = (ROOT / "models" / "sim" / "wormhole" / "booksim.py").read_text()
-    assert "tsent=i64(NV + mcap))" in lone_hops.patch_wrapper(wrapper)
+    assert "tsent=i64(NV + mcap + 3 * NV))" in lone_hops.patch_wrapper(wrapper)
     with pytest.raises(ValueError, match="has changed"):
         lone_hops.patch_wrapper(wrapper.replace("tsent=i8(NV))", "tsent=i8(NV),)"))
 
@@ -175,6 +176,7 @@ def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
     assert c["into_lone"] + c["into_ej"] <= c["lone"]  # a lone VC's flit enters a network VC or an ejection VC
     assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]
     assert 0 < c["worms"] <= c["lone"] - c["linked"]  # a message's lone sends in a cycle: one chain or more
+    assert 0 < c["steady_lone"] <= c["steady"] < c["winners"] and c["steady_lone"] <= c["lone"]
 
 
 def test_the_worm_step_streams_at_the_credit_loops_rate_and_keeps_every_credit_accounted_for():
