@@ -26,8 +26,9 @@ configurations do not set; with it, these two are not counted).  And ``steady``,
 state is what it was a cycle before (it sent then too, has received one flit and one credit since, and sends neither a
 header nor a tail), and ``steady and lone`` those of them made by a lone VC: the flit-hops where nothing changes, which
 a path doing only what changes could skip whole, whatever its data structures (the copy keeps each VC's last send and
-its counts after it in ``tsent``, widened by three entries per VC after the messages').  DESIGN.md cites them (the
-preset's kernel: where its time could still be cut).
+its counts after it in ``tsent``, widened by three entries per VC after the messages'; on messages that never meet
+the count is known exactly, which the tests check).  DESIGN.md cites them (the preset's kernel: where its time could
+still be cut).
 """
 
 from __future__ import annotations
@@ -160,25 +161,40 @@ import json, sys
 sys.path.insert(0, {bench!r})
 import bench_wormhole as b
 import models.sim.wormhole.booksim as B
+from models.sim.wormhole import Torus, simulate
 seen = {{}}
 summarise = B.summarise
 def capture(p, sc, *a, **k):
     seen["sc"] = sc.copy()
     return summarise(p, sc, *a, **k)
 B.summarise = capture
-if {messages!r} is not None:
-    b.RUN[{quick!r}] = {messages!r}
-r = b.one({name!r}, {quick!r}, b._own_load({name!r}, "booksim"))
-sc = seen["sc"][0]
-assert int(sc["lh_winners"]) == int(sc["flithops"]), "a counted winner is a flit-hop"
-print(json.dumps(dict(flit_hops=r["flit_hops"], **{{f[3:]: int(sc[f]) for f in {fields!r}}})))
+out = []
+for run in json.loads({runs!r}):
+    if "bench" in run:
+        if run["messages"] is not None:
+            b.RUN[run["quick"]] = tuple(run["messages"])
+        hops = b.one(run["bench"], run["quick"], b._own_load(run["bench"], "booksim"))["flit_hops"]
+    else:
+        hops = simulate(Torus(tuple(run["radices"]), bidirectional=run["bidirectional"]), router="booksim", seed=1,
+                        **run["kw"]).flit_hops
+    sc = seen["sc"][0]
+    assert int(sc["lh_winners"]) == int(sc["flithops"]), "a counted winner is a flit-hop"
+    out.append(dict(flit_hops=hops, **{{f[3:]: int(sc[f]) for f in {fields!r}}}))
+print(json.dumps(out))
 """
 
 
 def count(name: str, quick: bool = False, messages=None) -> dict:
     """The counters of one configuration of :mod:`bench_wormhole` (the preset at its own load, seed 1; ``messages``:
-    measured and warm-up messages instead of the benchmark's), and its ``flit_hops``, from a patched copy of
-    ``models/`` in a temporary folder of its own (removed after)."""
+    measured and warm-up messages instead of the benchmark's), and its ``flit_hops`` (:func:`count_runs`)."""
+    return count_runs([dict(bench=name, quick=quick, messages=None if messages is None else list(messages))])[0]
+
+
+def count_runs(runs: list) -> list:
+    """The counters and ``flit_hops`` of each run of ``runs``, one after the other in one patched copy of ``models/``
+    in a temporary folder of its own (removed after; one compile for all): a run is a configuration of
+    :mod:`bench_wormhole` (``bench``, ``quick``, ``messages``: :func:`count`) or a network of its own (``radices``,
+    ``bidirectional`` and ``kw``: ``simulate(Torus(radices, bidirectional=...), router="booksim", seed=1, **kw)``)."""
     with tempfile.TemporaryDirectory(prefix="lone_hops_") as tmp:
         tree = Path(tmp) / "tree"
         shutil.copytree(ROOT / "models", tree / "models", ignore=shutil.ignore_patterns("__pycache__"))
@@ -188,11 +204,10 @@ def count(name: str, quick: bool = False, messages=None) -> dict:
         wrapper.write_text(patch_wrapper(wrapper.read_text()))
         env = dict(os.environ, PYTHONPATH=str(tree), MODELS_CACHE_DIR=str(Path(tmp) / "cache"),
                    NUMBA_CACHE_DIR=str(Path(tmp) / "numba"))
-        code = _CHILD.format(bench=str(HERE), name=name, quick=quick, fields=FIELDS,
-                             messages=None if messages is None else tuple(messages))
+        code = _CHILD.format(bench=str(HERE), runs=json.dumps(runs), fields=FIELDS)
         out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tree, capture_output=True, text=True)
         if out.returncode != 0:
-            raise RuntimeError(f"the patched copy failed on {name}:\n{out.stderr[-3000:]}")
+            raise RuntimeError(f"the patched copy failed on {runs}:\n{out.stderr[-3000:]}")
         return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -205,8 +220,10 @@ def main(argv=None) -> None:
                     help="an issue #36 configuration (repeatable; default: all four)")
     ap.add_argument("--quick", action="store_true", help="the benchmark's short runs")
     args = ap.parse_args(argv)
-    for name in args.config or list(bench.ISSUE36):
-        s = shares(count(name, args.quick))
+    names = args.config or list(bench.ISSUE36)
+    counts = count_runs([dict(bench=name, quick=args.quick, messages=None) for name in names])  # one compile
+    for name, c in zip(names, counts):
+        s = shares(c)
         print(f"{name:9s} lone {s['lone']:.1%}; of those: into lone {s['into_lone']:.1%}, into ejection "
               f"{s['into_ej']:.1%}, into shared {s['into_shared']:.2%}, queued {s['queued']:.2%}; "
               f"{s['per_chain']:.2f} per chain, {s['per_worm']:.2f} per worm (in a cycle); steady "

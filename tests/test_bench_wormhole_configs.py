@@ -162,11 +162,22 @@ def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one
         lone_hops.patch_wrapper(wrapper.replace("tsent=i8(NV))", "tsent=i8(NV),)"))
 
 
-def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
+#: the runs of the patched copy that the tests below read, made in one child (one compile of the copy): issue #36's
+#: 8x8 network at 50 % load, and messages of 20 and of 40 flits that never meet (a 4x4 torus far below saturation)
+_LONE_RUNS = [dict(bench="8x8-50", quick=False, messages=[300, 30])] + [
+    dict(radices=[4, 4], bidirectional=True,
+         kw=dict(bench.ISSUE36_KW, rate=2e-6, messages=200, warmup_messages=20, message_length=M)) for M in (20, 40)]
+
+
+@pytest.fixture(scope="module")
+def lone_runs():
+    return _benchmark("lone_hops").count_runs(_LONE_RUNS)
+
+
+def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners(lone_runs):
     from models.sim.wormhole import Torus, simulate
 
-    lone_hops = _benchmark("lone_hops")
-    c = lone_hops.count("8x8-50", messages=(300, 30))  # the child checks: one counted winner per flit-hop
+    c = lone_runs[0]  # the child checks: one counted winner per flit-hop
     cfg = bench.CONFIGS["8x8-50"]
     kw = dict(cfg["kw"], **bench._own_load("8x8-50", "booksim"))
     r = simulate(Torus(cfg["radices"], bidirectional=cfg["bidirectional"]), **kw, messages=300, warmup_messages=30,
@@ -177,6 +188,23 @@ def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners():
     assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]
     assert 0 < c["worms"] <= c["lone"] - c["linked"]  # a message's lone sends in a cycle: one chain or more
     assert 0 < c["steady_lone"] <= c["steady"] < c["winners"] and c["steady_lone"] <= c["lone"]
+
+
+def test_messages_that_never_meet_make_steady_flit_hops_but_at_a_worms_ends(lone_runs):
+    """Messages that never meet go through VCs alone at both their ports.  A VC sends its header two cycles after
+    it arrives and then a flit a cycle (one arrives each cycle); the first credit comes back 7 cycles after the
+    header left (the next router sends it on 5 cycles later, and its credit takes 2), 5 from a terminal.  So at each
+    hop the sends that change the VC's counts are the header, the 6 (into a terminal's VC 4) before the first
+    credit, the last body flit (no flit arrives behind it) and the tail: 9 per message and network hop, 7 per message
+    into an ejection VC; every other flit-hop is steady, and twice as long messages add only steady ones."""
+    runs = {20: lone_runs[1], 40: lone_runs[2]}
+    for M, c in runs.items():
+        assert c["flit_hops"] == c["winners"] == c["lone"] > 0 and c["steady_lone"] == c["steady"]
+        assert c["into_ej"] % M == 0 and (c["winners"] - c["into_ej"]) % M == 0
+        network, ejection = (c["winners"] - c["into_ej"]) // M, c["into_ej"] // M  # message-hops
+        assert c["winners"] - c["steady"] == 9 * network + 7 * ejection
+    short, long = runs[20], runs[40]
+    assert long["flit_hops"] == 2 * short["flit_hops"] and long["steady"] - short["steady"] == short["flit_hops"]
 
 
 def test_the_worm_step_streams_at_the_credit_loops_rate_and_keeps_every_credit_accounted_for():
