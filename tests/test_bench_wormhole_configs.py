@@ -163,10 +163,12 @@ def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one
 
 
 #: the runs of the patched copy that the tests below read, made in one child (one compile of the copy): issue #36's
-#: 8x8 network at 50 % load, and messages of 20 and of 40 flits that never meet (a 4x4 torus far below saturation)
-_LONE_RUNS = [dict(bench="8x8-50", quick=False, messages=[300, 30])] + [
+#: 8x8 network at 50 % load, messages of 20 and of 40 flits that never meet (a 4x4 torus far below saturation), and
+#: the 8x8 network again at the benchmark's own quick length (the first run's ``messages`` were for it alone)
+_LONE_RUNS = [dict(bench="8x8-50", quick=True, messages=[300, 30])] + [
     dict(radices=[4, 4], bidirectional=True,
-         kw=dict(bench.ISSUE36_KW, rate=2e-6, messages=200, warmup_messages=20, message_length=M)) for M in (20, 40)]
+         kw=dict(bench.ISSUE36_KW, rate=2e-6, messages=200, warmup_messages=20, message_length=M))
+    for M in (20, 40)] + [dict(bench="8x8-50", quick=True, messages=None)]
 
 
 @pytest.fixture(scope="module")
@@ -183,6 +185,9 @@ def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners(lon
     r = simulate(Torus(cfg["radices"], bidirectional=cfg["bidirectional"]), **kw, messages=300, warmup_messages=30,
                  seed=1)
     assert c["flit_hops"] == r.flit_hops == c["winners"]  # the counters change nothing the kernel does
+    n, w = bench.RUN[True]  # a later run without ``messages``: the benchmark's own length, not the first run's
+    r = simulate(Torus(cfg["radices"], bidirectional=cfg["bidirectional"]), **kw, messages=n, warmup_messages=w, seed=1)
+    assert lone_runs[3]["flit_hops"] == r.flit_hops == lone_runs[3]["winners"] > c["flit_hops"]
     assert 0 < c["lone"] < c["winners"]
     assert c["into_lone"] + c["into_ej"] <= c["lone"]  # a lone VC's flit enters a network VC or an ejection VC
     assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]
