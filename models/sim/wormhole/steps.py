@@ -34,6 +34,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from .inlining import faster_inlining
+from .liveness import faster_liveness
 from .routing import KIND_FIXED_ESCAPE, KIND_NBC, KIND_UPDOWN
 from .ssa import faster_ssa
 from .traffic import ipp_next_arrival, mmpp_next_arrival, rng_exp, rng_int, rng_next, rng_uniform
@@ -44,6 +45,9 @@ FASTER_INLINING = faster_inlining()
 #: numba's SSA reconstruction rewriting, for each variable it fixes, only the blocks that name it (:mod:`.ssa`): the
 #: kernels compile another 23 to 28 % faster; the machine code is the same
 FASTER_SSA = faster_ssa()
+#: numba's liveness analysis over bit sets, not sets of names (:mod:`.liveness`): the kernels compile another 22 to 25 %
+#: faster; the machine code is the same
+FASTER_LIVENESS = faster_liveness()
 
 #: The kernels' invariant checks (``if CHECKS: assert ...``), off unless ``MODELS_SIM_CHECKS=1``:
 #: numba compiles the constant in, so the checks cost nothing when off.
