@@ -8,9 +8,10 @@ each block (``numba.core.analysis.compute_live_map``), the child answers with bo
 project's, on the same arguments, timing each (CPU-seconds) and comparing the two answers: the same blocks in the
 same order, the same set of names for each.  So the two are timed in one process, on the same inputs, within the same
 hour, whatever else the machine runs.  Printed per router: the first ``simulate``'s CPU-seconds (both functions run),
-the calls, the CPU-seconds in each function, whether every answer was the same, and the compile's CPU-seconds with
-each function alone (the total less the other's time).  With ``--asm``, another child compiles each kernel with
-numba's function alone, and the two kernels' machine code (``inspect_asm``) is compared.
+the calls (and the blocks and variables of the largest), the CPU-seconds in each function, whether every answer was
+the same, and the compile's CPU-seconds with each function alone (the total less the other's time).  With ``--asm``,
+another child compiles each kernel with numba's function alone, and the two kernels' machine code (``inspect_asm``)
+is compared.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from models.sim.wormhole import Torus, booksim_kernel, kernel, liveness, simulat
 
 assert steps.FASTER_LIVENESS
 numbas, ours = liveness._original, liveness.compute_live_map
-out = dict(calls=0, numbas=0.0, ours=0.0, same=True, blocks=0)
+out = dict(calls=0, numbas=0.0, ours=0.0, same=True, blocks=0, names=0)
 
 
 def both(cfg, blocks, var_use_map, var_def_map):
@@ -45,7 +46,9 @@ def both(cfg, blocks, var_use_map, var_def_map):
     out["numbas"] += t1 - t0
     out["ours"] += t2 - t1
     out["same"] &= a == b and list(a) == list(b)
-    out["blocks"] = max(out["blocks"], len(blocks))
+    if len(blocks) > out["blocks"]:  # the largest call: its blocks and variables
+        out["blocks"] = len(blocks)
+        out["names"] = len(set().union(*var_use_map.values(), *var_def_map.values()))
     return b
 
 
@@ -77,10 +80,12 @@ def main(argv=None) -> int:
     ap.add_argument("--router", nargs="+", default=["booksim", "ideal"], choices=["booksim", "ideal"])
     ap.add_argument("--asm", action="store_true", help="also compile with numba's function alone and compare the code")
     args = ap.parse_args(argv)
-    print("router   first simulate  calls (largest)  numba's   ours    same   compile with numba's -> ours")
+    print("router   first simulate  calls (the largest)             numba's   ours    same   "
+          "compile with numba's -> ours")
     for router in args.router:
         r = measure(router)
-        print(f"{router:8} {r['total']:10.2f} s  {r['calls']:6} ({r['blocks']} blocks) {r['numbas']:7.2f} s"
+        print(f"{router:8} {r['total']:10.2f} s  {r['calls']:6} ({r['blocks']} blocks, {r['names']} variables)"
+              f" {r['numbas']:7.2f} s"
               f" {r['ours']:6.2f} s  {str(r['same']):5}  {r['total'] - r['ours']:6.2f} s"
               f" -> {r['total'] - r['numbas']:.2f} s")
         if args.asm:

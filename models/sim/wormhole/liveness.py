@@ -4,23 +4,24 @@ Numba's post-processor (``numba.core.postproc.PostProcessor``, run after most of
 ``numba.core.analysis.compute_live_map`` (numba 0.68) for the variables live at the entry of each block.  It solves
 two fix points with Python sets of names: the variables defined or used on some path to each block (``def_reach``),
 then the live ones, pushed back from their uses.  Each step unions whole sets, so the work grows with blocks times
-variables: each kernel is one function with everything inlined (the preset's has about 500 blocks and thousands of
-variables), and the analysis runs again after every pass: 491 times in a compile of the preset's kernel, 530 in
-the ideal router's, 2.9 to 3.7 CPU-seconds of it (about a quarter), ``def_reach`` most of it.
+variables: each kernel is one function with everything inlined (the preset's has 509 blocks and 5,286 variables,
+the ideal router's 653 and 5,584), and the analysis runs again after every pass: 491 times in a compile of the
+preset's kernel, 530 in the ideal router's, 2.9 to 3.7 CPU-seconds of it (about a quarter), ``def_reach`` most of it.
 
 :func:`compute_live_map` solves the same two fix points, in the same block order, with each set a Python integer,
 a bit per variable: a union is one ``|`` of machine words.  The names go back into sets at the end, so the caller
 gets what numba's function returns: the same blocks, the same set of names for each.  Both functions start from the
-same sets and apply the same monotone steps until nothing changes, so they reach the same (least) fix point; numba
-sorts the names it reads from these sets before it emits anything from them (``_patch_var_dels``), so the order of
-a set's names changes nothing either.
+same sets and apply the same monotone steps until nothing changes, so they reach the same (least) fix point.  Only
+the order in which a set yields its names may differ, and numba's own sets already do that from one process to the
+next (the hashes of strings are seeded per process); the ``del`` statements it emits from them are sorted by name
+(``_patch_var_dels``).
 
 It changes the compile time only: under the pinned numba, both kernels' machine code is byte for byte the same with
 and without it, and ``tests/sim/test_wormhole_liveness.py`` compares the two functions' maps on the kernels' own
 functions.  Measured by ``benchmarks/bench_compile.py`` (each kernel on an empty numba cache, both functions
-answering every call, CPU-seconds, two runs): 0.11 to 0.19 in this one, the same map at every call; each kernel's
-compile 12.8 -> 10.0 and 15.0 -> 11.6 (the preset), 13.3 -> 10.0 and 15.0 -> 11.5 (the ideal router); with
-``--asm``, the same machine code.  It is applied only when the installed numba has the
+answering every call, CPU-seconds, three runs): 0.11 to 0.19 in this one, the same map at every call; each kernel's
+compile 12.8 -> 10.0, 15.0 -> 11.6 and 15.7 -> 12.3 (the preset), 13.3 -> 10.0, 15.0 -> 11.5 and 13.2 -> 10.3 (the
+ideal router); with ``--asm``, the same machine code.  It is applied only when the installed numba has the
 function, with the signature it was written for; otherwise numba is left as it is.
 """
 
