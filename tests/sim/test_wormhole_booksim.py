@@ -130,6 +130,8 @@ def test_cache_keyed_by_router(tmp_cache):
         (dict(router_delay=2), "router_delay"),
         (dict(injection_vcs=2), "injection_vcs"),
         (dict(router="wormhole"), "router"),
+        (dict(vcs=64), "at most 63 VCs"),
+        (dict(ejection_vcs=64), "at most 63 VCs"),
     ],
 )
 def test_bad_inputs(change, name):

@@ -8,7 +8,7 @@ from models.core.errors import ParameterError
 from models.sim.wormhole import ROUTINGS, Torus, simulate
 from models.sim.wormhole import kernel as K
 from models.sim.wormhole import steps
-from models.sim.wormhole.booksim_kernel import _offer
+from models.sim.wormhole.booksim_kernel import _first_from, _offer
 from models.sim.wormhole.routing import build
 
 BASE = dict(routing="dor", vcs=2, message_length=8, rate=0.01, messages=200, warmup_messages=20)
@@ -81,6 +81,26 @@ def test_one_routing_decode_for_both_routers():
     assert _decode(topo, "dor", 4, 0, 1, a0=4, half=2) == [(ch, 2 * v), (ch, 2 * v + 1)]
     N, C = topo.n_nodes, topo.channels[1].size
     assert _decode(topo, "dor", 4, 3, 3, vej=2) == [(C + N + 3, 0), (C + N + 3, 1)]
+
+
+def test_first_from_is_the_offers_winner_for_every_mask_and_pointer():
+    """The switch allocator's arbiter over a bit mask picks what :func:`_offer` picks from the same requests, and the
+    position first in round-robin order from the pointer (a pointer past the last position is 0): every non-empty
+    mask of 1 to 6 positions, every pointer, and the widest positions (62, 63) of a 64-bit mask."""
+    for size in range(1, 7):
+        for m in range(1, 1 << size):
+            pos = [i for i in range(size) if m >> i & 1]
+            for k in range(size + 1):
+                best = np.full(1, -1, np.int64)
+                touched = np.zeros(2, np.int32)
+                for p in pos:
+                    _offer(best, touched, 0, 0, p, k, size, p)
+                order = [(k + i) % size for i in range(size)]
+                first = next(p for p in order if p in pos)
+                assert _first_from(np.int64(m), np.int64(k)) == best[0] & 0xFFFFFFFF == first
+    wide = np.int64(1) << 62 | np.int64(1) << 3
+    assert _first_from(wide, np.int64(4)) == 62 and _first_from(wide, np.int64(63)) == 3
+    assert _first_from(np.int64(-1) << 63 | np.int64(1), np.int64(1)) == 63
 
 
 def test_offer_keeps_the_first_request_from_the_pointer():

@@ -462,9 +462,9 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     ch = np.zeros(NCH, K.CH)
     ch["a"] = ch["g"] = P  # each pointer kept as the position before it (K.CH): every one starts at 0
     ch["rr"] = V - 1
-    sw = K.SwAlloc(new=i32(NV), ch=ch, og=i64(NCH, -1), ia=i64(NCH, -1),
-                   p_key=i64(NCH * (P + 1), -1),  # the touched lists: room for one past their arbiters (_offer)
-                   p_touch=i32(NCH * (P + 1) + 1), og_touch=i32(NCH + 1), ia_touch=i32(NCH + 1),
+    sw = K.SwAlloc(new=i32(NV), ch=ch, og=i64(NCH), ia=i64(NCH), vcm=i64(NCH * (P + 1)), ogc=i32(NCH * (P + 1)),
+                   # the touched lists: room for one past their masks (every entry written, kept by a count)
+                   pl=i32(NCH * (P + 1) + 1), og_touch=i32(NCH + 1), ia_touch=i32(NCH + 1),
                    cand=i32(NV), lone=i32(NV + 1), nact=i64(NCH), nheld=i64(NCH), gl=i32(NV), cl=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
                         onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
@@ -544,6 +544,10 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
         raise ParameterError(f"`saturation_backlog` must be < 2**29 with router='booksim' (a flit is 2 m + tail "
                              f"in an int32); got {p.satlim}")
     N, P = topology.nbr.shape
+    if max(V, p.ej_v) > 63 or P + 1 > 63:  # switch allocation's iSLIP keeps a channel's VCs and a router's ports as
+        # the bits of an int64 (:data:`.booksim_kernel.SwAlloc`)
+        raise ParameterError(f"router='booksim' takes at most 63 VCs per port and 62 network ports per router; got "
+                             f"{max(V, p.ej_v)} VCs and {P} ports")
     tagcap = tag_capacity(p, p.max_messages or p.messages) if counted else 1
     s = _setup(topology, V, p.ej_v, p.B, N, P, p.satlim, tagcap)
     C = s.C

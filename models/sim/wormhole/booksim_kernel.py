@@ -85,6 +85,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # the status codes, phase and length kinds, and the steps both kernels share (:mod:`.steps`)
 from .steps import (CACHE, CHECKS, DONE, MAXCYCLES, MEASURE, PROFILE, clock,  # noqa: F401 (the wrapper reads the codes here)
@@ -143,7 +144,7 @@ NVS = 16
 #: ``nout`` and the flits sent on it in the window ``flits``.  Each pointer is kept as the position
 #: it last moved past (the output port accepted, the VC chosen, the input port granted), one *before*
 #: the round-robin pointer: a winner's send then stores a position it has already read, and an
-#: arbiter reads ``last + 1`` (:func:`_offer` takes it unwrapped); the wrapper starts each at the last
+#: arbiter reads ``last + 1`` (:func:`_first_from` takes it unwrapped); the wrapper starts each at the last
 #: position, so that every pointer starts at 0
 CH = np.dtype([("a", np.int16), ("rr", np.int16), ("g", np.int16), ("nin", np.int16), ("nout", np.int16),
                ("flits", _i4)], align=True)
@@ -214,11 +215,13 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "
 #: channel: a VC is alone at both its ports when both counts are 1, and they change only when a VC is given an output VC
 #: and when a tail is sent), each a word ``count << 32 | XOR``: beside the count, the XOR of the VCs' numbers (of
 #: their holders' for ``nheld``), which is the VC counted when the count is 1;
-#: scratch: the best VC per (input channel, output port) ``p_key`` / ``p_touch``, per output / input channel its
-#: grant / accept ``og`` / ``ia`` (packed records ``key << 32 | VC``, -1: none) and the channels with one
-#: (``og_touch``, ``ia_touch``), the winners ``gl`` (VCs) and the candidates contested at their input or output
-#: channel ``cl`` (VCs: the ones that go through iSLIP; also the lone VCs that send, :func:`_lone_sends`)
-SwAlloc = namedtuple("SwAlloc", ["new", "cand", "lone", "ch", "nact", "nheld", "og", "ia", "p_key", "p_touch",
+#: scratch, iSLIP's bit masks (0: no request; a pair ``(ch, port)`` is entry ``ch * (P + 1) + port``): per (input
+#: channel, output port) the VCs bidding ``vcm`` (bit: the VC's index in its channel) with the pairs set ``pl``, per
+#: output channel the input ports requesting it ``og`` (with the channels set, ``og_touch``) and per (output channel,
+#: input port) the input channel behind it ``ogc``, per input channel the output ports granting it ``ia`` (with
+#: ``ia_touch``); the winners ``gl`` (VCs) and the candidates contested at their input or output channel ``cl`` (VCs:
+#: the ones that go through iSLIP; also the lone VCs that send, :func:`_lone_sends`)
+SwAlloc = namedtuple("SwAlloc", ["new", "cand", "lone", "ch", "nact", "nheld", "og", "ia", "vcm", "pl", "ogc",
                                  "og_touch", "ia_touch", "gl", "cl"])
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
@@ -434,6 +437,15 @@ def _offer(best, touched, n, slot, pos, ptr, size, who):
     best[uidx(slot)] = pk if first | (pk < x) else x
     touched[uidx(n)] = slot
     return n + first
+
+
+@njit(cache=CACHE, inline="always")
+def _first_from(m, k):
+    """An iSLIP arbiter over a bit mask ``m`` of requests (bit ``i``: position ``i``; not empty) whose round-robin
+    pointer is ``k`` (``k`` past the last position is 0): the position first in round-robin order from ``k``, the
+    lowest bit at or past ``k``, else the lowest."""
+    hi = (m >> k) << k
+    return trailing_zeros(hi if hi != 0 else m)
 
 
 @njit(cache=CACHE, inline="always")
@@ -828,7 +840,6 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     vs = vcs.vs
     cand = sw.cand
     NPORT = cfg.p + 1
-    V = cfg.v
     # candidates: the switch list, every active VC with a flit at its front and a credit but the lone ones (the
     # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
     # buffer (A), a credit (A), VC allocation (D, from the next cycle), a lone VC no longer alone (D) -- and leaves it
@@ -860,37 +871,52 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
         k1 = clock()
         sc.clk_sw_requests += k1 - k0
         sc.sw_contested += nct
-    npr = 0
-    for j in range(nct):  # per (input port, output port), the VC first in round-robin order from the port's offset
+    # iSLIP over bit masks.  Which VC of an input channel goes to an output port decides nothing in the grant and
+    # accept steps (they see ports only), so each contested candidate sets its bits -- its VC in the mask of its
+    # (input channel, output port) pair, its input port in its output channel's mask -- and the VC is chosen for the
+    # accepted pairs only.  An arbiter's choice, the position first in round-robin order from its pointer, is the
+    # lowest bit at or past the pointer, else the lowest (:func:`_first_from`).  Each mask's first bit lists it in
+    # its touched list (branch-free: every entry written, kept by advancing the count)
+    npl = 0
+    nog = 0
+    for j in range(nct):
         b = sw.cl[uidx(j)]
         r = b * NVS
         ich = vs[uidx(r + VS_CHAN)]
-        npr = _offer(sw.p_key, sw.p_touch, npr, ich * NPORT + vs[uidx(r + VS_OUTPORT)], vs[uidx(r + VS_IDX)],
-                     np.int64(sw.ch[uidx(ich)].rr) + 1, V, b)
-    if npr > 0:
-        nog = 0
-        for j in range(npr):  # grant: each output port takes the input port first from its pointer
-            pr = sw.p_touch[uidx(j)]
-            b = sw.p_key[uidx(pr)] & MASK
-            sw.p_key[uidx(pr)] = -1
-            r = b * NVS
-            och = vs[uidx(r + VS_OUTCH)]
-            nog = _offer(sw.og, sw.og_touch, nog, och, vs[uidx(r + VS_INPORT)], np.int64(sw.ch[uidx(och)].g) + 1,
-                         NPORT, b)
-        nia = 0
-        for j in range(nog):  # accept: each input port takes the granting output first from its pointer
-            och = sw.og_touch[uidx(j)]
-            b = sw.og[uidx(och)] & MASK
-            sw.og[uidx(och)] = -1
-            r = b * NVS
-            ich = vs[uidx(r + VS_CHAN)]
-            nia = _offer(sw.ia, sw.ia_touch, nia, ich, vs[uidx(r + VS_OUTPORT)], np.int64(sw.ch[uidx(ich)].a) + 1,
-                         NPORT, b)
-        for j in range(nia):
-            ich = sw.ia_touch[uidx(j)]
-            sw.gl[uidx(ngr)] = sw.ia[uidx(ich)] & MASK
-            sw.ia[uidx(ich)] = -1
-            ngr += 1
+        och = vs[uidx(r + VS_OUTCH)]
+        ip = vs[uidx(r + VS_INPORT)]
+        s = ich * NPORT + vs[uidx(r + VS_OUTPORT)]
+        x = sw.vcm[uidx(s)]
+        sw.vcm[uidx(s)] = x | (np.int64(1) << vs[uidx(r + VS_IDX)])
+        sw.pl[uidx(npl)] = s
+        npl += x == 0
+        y = sw.og[uidx(och)]
+        sw.og[uidx(och)] = y | (np.int64(1) << ip)
+        sw.og_touch[uidx(nog)] = och
+        nog += y == 0
+        sw.ogc[uidx(och * NPORT + ip)] = ich  # the input channel behind the output channel's bit ip
+    nia = 0
+    for j in range(nog):  # grant: each output channel takes the input port first from its pointer
+        och = sw.og_touch[uidx(j)]
+        ip = _first_from(sw.og[uidx(och)], np.int64(sw.ch[uidx(och)].g) + 1)
+        sw.og[uidx(och)] = 0
+        ich = sw.ogc[uidx(och * NPORT + ip)]
+        z = sw.ia[uidx(ich)]
+        sw.ia[uidx(ich)] = z | (np.int64(1) << chans.outport[uidx(och)])
+        sw.ia_touch[uidx(nia)] = ich
+        nia += z == 0
+    for j in range(nia):  # accept: each input channel takes the granting output port first from its pointer, and
+        # of its VCs bound there the one first from its VC offset
+        ich = sw.ia_touch[uidx(j)]
+        op = _first_from(sw.ia[uidx(ich)], np.int64(sw.ch[uidx(ich)].a) + 1)
+        sw.ia[uidx(ich)] = 0
+        vm = sw.vcm[uidx(ich * NPORT + op)]
+        if CHECKS:
+            assert vm != 0
+        sw.gl[uidx(ngr)] = chans.base[uidx(ich)] + _first_from(vm, np.int64(sw.ch[uidx(ich)].rr) + 1)
+        ngr += 1
+    for j in range(npl):
+        sw.vcm[uidx(sw.pl[uidx(j)])] = 0
     if PROFILE:
         k0 = clock()
         sc.clk_sw_islip += k0 - k1
