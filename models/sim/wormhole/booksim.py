@@ -320,7 +320,9 @@ is the project's (:mod:`.routing`): every allowed free VC is requested
 follow ``tie`` as with the ideal router.
 
 ``router_delay`` must be 1 (the stages are fixed) and ``injection_vcs`` 1
-(BookSim's source).
+(BookSim's source).  A port has at most 63 VCs (network and ejection alike)
+and a router at most 62 network ports: switch allocation keeps them as the
+bits of an int64 (:data:`.booksim_kernel.SwAlloc`).
 """
 
 from __future__ import annotations
