@@ -19,8 +19,9 @@ cancel).  Under Valgrind numba sees another processor and compiles its own cache
 that first (minutes, once per tree), so that neither measured run compiles.  ``--compare PATH`` counts the simulator
 on ``PATH`` (e.g. a clone of the parent commit) too, and prints the ratios new / old.  Two runs of the same tree agree
 to a few thousand instructions in hundreds of millions.  ``--cache`` adds cachegrind's cache model (:data:`CACHE`: a
-first-level data cache of 32 KiB and a last level of 512 KiB, this machine's L1 and L2 per core): data reads and
-writes and their misses per flit-hop, at both levels (the runs take about twice as long).
+first-level data cache of 32 KiB, the L1 of every processor measured here, and a last level of 512 KiB, at most the
+L2 per core of those): data reads and writes and their misses per flit-hop, at both levels (the runs take about twice
+as long).
 
 ``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs under
 Valgrind's callgrind with ``--dump-instr=yes --branch-sim=yes``, which keeps the counts of code without symbols by
@@ -31,7 +32,9 @@ instructions that read or write the stack (spilled values: operands ``[rsp...]``
 ``--top`` basic blocks (runs of consecutive instructions executed equally often) by instructions per flit-hop, then
 the mispredicted branches per flit-hop and the ``--top`` branches by mispredictions (where the branch-free forms of
 DESIGN.md could still pay); the whole disassembly, each instruction with its executions and mispredictions per
-flit-hop, goes to ``FILE`` (a new file).  The profiled build's phases (``bench_wormhole.py --phases``) name the
+flit-hop, goes to ``FILE`` (a new file).  With ``--cache``, callgrind's cache model too (:data:`CACHE`): the
+first-level data cache misses per flit-hop, the ``--top`` instructions by misses, and each instruction's in ``FILE``
+(the third column).  The profiled build's phases (``bench_wormhole.py --phases``) name the
 regions: everything is inlined into ``run``.
 
 Needs ``valgrind`` (Debian's ``valgrind``), and ``objdump`` (``binutils``) for ``--annotate``.
@@ -55,7 +58,7 @@ HERE = Path(__file__).resolve().parent
 EVENTS = ("Ir", "Bc", "Bcm", "Bi", "Bim")
 #: with ``--cache``, also: data reads and writes, their first-level misses and their last-level misses
 CACHE_EVENTS = ("Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw")
-#: cachegrind's caches with ``--cache`` (size, associativity, line size): this machine's L1 data cache and L2
+#: cachegrind's caches with ``--cache`` (size, associativity, line size): an L1 data cache and an L2
 CACHE = ("--D1=32768,8,64", "--LL=524288,8,64")
 
 
@@ -111,11 +114,11 @@ def child(name: str, router: str, messages: int, save: str | None = None) -> Non
 def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save: Path | None = None,
               cache: bool = False) -> int:
     """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops (with ``cache``, its
-    cache model on: :data:`CACHE`).  With ``save`` (a folder), under callgrind with each instruction's counts kept,
-    the child saving the kernel's code there."""
+    cache model on: :data:`CACHE`).  With ``save`` (a folder), under callgrind with each instruction's counts kept
+    (its cache model too, with ``cache``), the child saving the kernel's code there."""
     sim = ["--cache-sim=yes", *CACHE] if cache else ["--cache-sim=no"]
-    tool = (["--tool=callgrind", "--dump-instr=yes", "--branch-sim=yes", f"--callgrind-out-file={out}"] if save else
-            ["--tool=cachegrind", *sim, "--branch-sim=yes", f"--cachegrind-out-file={out}"])
+    tool = (["--tool=callgrind", "--dump-instr=yes", "--branch-sim=yes", *sim, f"--callgrind-out-file={out}"] if save
+            else ["--tool=cachegrind", *sim, "--branch-sim=yes", f"--cachegrind-out-file={out}"])
     cmd = (["valgrind"] + tool + [sys.executable, __file__, "--child", str(messages), "--config", name, "--router",
                                   router] + (["--save", str(save)] if save else []))
     done = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=path), cwd=path, capture_output=True, text=True)
@@ -197,8 +200,18 @@ def blocks(per: dict, lines: dict) -> list:
     return out
 
 
-def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> dict:
-    """Each instruction's executions per flit-hop in this tree's kernel (module docstring, ``--annotate``)."""
+def annotated_line(line: str, runs: float, mispredicted: float, misses: float | None = None) -> str:
+    """One instruction's line of ``--annotate``'s file: its executions per flit-hop, its mispredictions and (with the
+    cache model, ``misses`` not None) its first-level data cache misses, each left blank where it rounds to 0, then
+    its disassembly ``line``."""
+    m = f"{mispredicted:8.4f}" if mispredicted >= 0.00005 else " " * 8
+    c = "" if misses is None else f"{misses:8.4f} " if misses >= 0.00005 else " " * 9
+    return f"{runs:8.2f} {m} {c} {line}\n" if runs >= 0.005 else f"{' ' * (18 + len(c))} {line}\n"
+
+
+def annotate(name: str, router: str, messages: tuple, dest: str, top: int, cache: bool = False) -> dict:
+    """Each instruction's executions per flit-hop in this tree's kernel (module docstring, ``--annotate``; with
+    ``cache``, its first-level data cache misses too)."""
     sys.path.insert(0, str(HERE))
     import perf_kernel
 
@@ -209,10 +222,13 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
         runs = []
         for m in messages:
             (out / str(m)).mkdir()
-            hops = _valgrind(path, name, router, m, out / f"{m}.out", save=out / str(m))
+            hops = _valgrind(path, name, router, m, out / f"{m}.out", save=out / str(m), cache=cache)
             addr = json.loads((out / str(m) / "addr.json").read_text())["addr"]
+            miss = collections.Counter()
+            for event in ("D1mr", "D1mw") if cache else ():
+                miss.update(instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES, event))
             runs.append((hops, instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES),
-                         instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES, "Bcm")))
+                         instruction_counts(out / f"{m}.out", addr, perf_kernel.CODE_BYTES, "Bcm"), miss))
         # the same compiled code in both runs (from numba's cache), up to the absolute addresses in it (constants,
         # the runtime's functions): the same instructions at the same offsets
         asm = [perf_kernel.disassemble(out / str(m) / "code.bin") for m in messages]
@@ -221,9 +237,10 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
         if ops[0] != ops[1]:
             raise SystemExit("the two runs loaded different machine code (recompiled between them?)")
         lines = asm[0]
-    (hs, cs, ms), (hl, cl, ml) = runs
+    (hs, cs, ms, ds), (hl, cl, ml, dl) = runs
     per = per_flit_hop(cs, cl, hs, hl, keys=cl)
     mis = per_flit_hop(ms, ml, hs, hl, keys=ml)
+    d1 = per_flit_hop(ds, dl, hs, hl, keys=dl)
     total = sum(per.values())
     stack = sum(k for off, k in per.items() if "[rsp" in lines.get(off, ""))
     print(f"{name} {router}, this tree: {total:.1f} instructions per flit-hop in the kernel's run, {stack:.1f} of "
@@ -242,13 +259,19 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int) -> di
           f"{top} mispredicted most (offset, mispredictions and executions per flit-hop):")
     for off, k in sorted(mis.items(), key=lambda x: -x[1])[:top]:
         print(f"  {off:6x}  {k:7.4f} of {per.get(off, 0.0):6.3f}  {lines.get(off, '').split(chr(9))[-1]}")
+    if cache:
+        print(f"{sum(d1.values()):.2f} first-level data cache misses per flit-hop (reads and writes, cachegrind's "
+              f"model: {CACHE[0][5:]}); the {top} instructions missing most (offset, misses and executions per "
+              "flit-hop):")
+        for off, k in sorted(d1.items(), key=lambda x: -x[1])[:top]:
+            print(f"  {off:6x}  {k:7.4f} of {per.get(off, 0.0):6.3f}  {lines.get(off, '').split(chr(9))[-1]}")
     with open(dest, "x") as f:  # a new file: never one that is there already
         for off in sorted(lines):
-            k = per.get(off, 0.0)
-            m = f"{mis[off]:8.4f}" if mis.get(off, 0.0) >= 0.00005 else " " * 8
-            f.write(f"{k:8.2f} {m}  {lines[off]}\n" if k >= 0.005 else f"{' ' * 17}  {lines[off]}\n")
-    print(f"the annotated disassembly (executions, then mispredictions, per flit-hop): {dest}")
-    return {"total": total, "stack": stack, "regions": dict(reg), "blocks": bl, "mispredicted": mis}
+            f.write(annotated_line(lines[off], per.get(off, 0.0), mis.get(off, 0.0),
+                                   d1.get(off, 0.0) if cache else None))
+    print(f"the annotated disassembly (executions, then mispredictions{', then L1 misses' if cache else ''}, per "
+          f"flit-hop): {dest}")
+    return {"total": total, "stack": stack, "regions": dict(reg), "blocks": bl, "mispredicted": mis, "l1_misses": d1}
 
 
 def _line(label: str, c: dict) -> str:
@@ -272,13 +295,13 @@ def main(name: str, router: str, messages: tuple, compare_with: str | None, anno
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: valgrind)")
     if annotate_to:
-        if compare_with or cache:
-            raise SystemExit("--annotate counts this tree's instructions only (no --compare, no --cache)")
+        if compare_with:
+            raise SystemExit("--annotate counts this tree's instructions only (no --compare)")
         if os.path.lexists(annotate_to):
             raise SystemExit(f"--annotate writes a new file; {annotate_to} is there already")
         if shutil.which("objdump") is None:
             raise SystemExit("objdump is not installed (Debian: binutils)")
-        return annotate(name, router, messages, annotate_to, top)
+        return annotate(name, router, messages, annotate_to, top, cache)
     new = count(str(HERE.parent), name, router, messages, cache)
     print(_line(f"{name} {router}, this tree", new), flush=True)
     res = {"new": new}

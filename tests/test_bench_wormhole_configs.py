@@ -143,6 +143,20 @@ def test_the_instruction_count_reads_any_event_of_the_file(tmp_path):
     assert count_kernel.instruction_counts(out, 0x1000, 0x10, "Bcm") == {0x4: 2}
 
 
+def test_an_annotated_line_has_its_counts_in_columns_and_blanks_where_they_round_to_zero():
+    """``--annotate``'s file: executions, mispredictions and (``--cache``) first-level misses per flit-hop, then the
+    disassembly, the columns aligned whether or not a count is shown."""
+    count_kernel = _benchmark("count_kernel")
+    ins = "  4c0:\tmov    eax,DWORD PTR [rdi]"
+    assert count_kernel.annotated_line(ins, 0.5, 0.0123) == "    0.50   0.0123  " + ins + "\n"
+    assert count_kernel.annotated_line(ins, 0.5, 0.0) == "    0.50           " + ins + "\n"
+    assert count_kernel.annotated_line(ins, 0.001, 0.0) == " " * 19 + ins + "\n"  # not executed (to 0.005)
+    with_cache = count_kernel.annotated_line(ins, 0.5, 0.0, 0.25)
+    assert with_cache == "    0.50            0.2500  " + ins + "\n"
+    assert count_kernel.annotated_line(ins, 0.5, 0.0, 0.0) == "    0.50" + " " * 20 + ins + "\n"
+    assert len(count_kernel.annotated_line(ins, 0.0, 0.0, 0.0)) == len(with_cache)
+
+
 def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one():
     lone_hops = _benchmark("lone_hops")
     source = (ROOT / "models" / "sim" / "wormhole" / "booksim_kernel.py").read_text()
