@@ -21,7 +21,7 @@ on ``PATH`` (e.g. a clone of the parent commit) too, and prints the ratios new /
 to a few thousand instructions in hundreds of millions.  ``--cache`` adds cachegrind's cache model (:data:`CACHE`: a
 first-level data cache of 32 KiB, the L1 of every processor measured here, and a last level of 512 KiB, at most the
 L2 per core of those): data reads and writes and their misses per flit-hop, at both levels (the runs take about twice
-as long).
+as long); ``--l1 BYTES,WAYS`` models another first level (e.g. ``49152,12``, a 48 KiB 12-way L1).
 
 ``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs under
 Valgrind's callgrind with ``--dump-instr=yes --branch-sim=yes``, which keeps the counts of code without symbols by
@@ -60,6 +60,22 @@ EVENTS = ("Ir", "Bc", "Bcm", "Bi", "Bim")
 CACHE_EVENTS = ("Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw")
 #: cachegrind's caches with ``--cache`` (size, associativity, line size): an L1 data cache and an L2
 CACHE = ("--D1=32768,8,64", "--LL=524288,8,64")
+
+
+def cache_model(l1: str | None = None) -> tuple:
+    """Valgrind's cache options: :data:`CACHE`, or with ``l1`` (``"BYTES,WAYS"``, ``--l1``) another first-level data
+    cache of 64-byte lines (e.g. ``49152,12``: the 48 KiB, 12-way L1 of some processors), to see how the misses
+    depend on its size."""
+    if l1 is None:
+        return CACHE
+    parts = l1.split(",")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"--l1 must be BYTES,WAYS (e.g. 49152,12); got {l1!r}")
+    size, ways = (int(p) for p in parts)
+    sets = size // (64 * ways) if ways else 0
+    if sets < 1 or size != sets * 64 * ways or sets & (sets - 1):
+        raise ValueError(f"--l1 {l1}: BYTES must be WAYS x 64 x a power of two (cachegrind's rule)")
+    return (f"--D1={size},{ways},64", CACHE[1])
 
 
 def jit_counts(path, keys=EVENTS) -> dict:
@@ -112,11 +128,11 @@ def child(name: str, router: str, messages: int, save: str | None = None) -> Non
 
 
 def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save: Path | None = None,
-              cache: bool = False) -> int:
-    """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops (with ``cache``, its
-    cache model on: :data:`CACHE`).  With ``save`` (a folder), under callgrind with each instruction's counts kept
-    (its cache model too, with ``cache``), the child saving the kernel's code there."""
-    sim = ["--cache-sim=yes", *CACHE] if cache else ["--cache-sim=no"]
+              cache: tuple = ()) -> int:
+    """One run of :func:`child` under cachegrind with the simulator on ``path``: its flit-hops (with ``cache``, the
+    options of :func:`cache_model`, its cache model on).  With ``save`` (a folder), under callgrind with each
+    instruction's counts kept (its cache model too, with ``cache``), the child saving the kernel's code there."""
+    sim = ["--cache-sim=yes", *cache] if cache else ["--cache-sim=no"]
     tool = (["--tool=callgrind", "--dump-instr=yes", "--branch-sim=yes", *sim, f"--callgrind-out-file={out}"] if save
             else ["--tool=cachegrind", *sim, "--branch-sim=yes", f"--cachegrind-out-file={out}"])
     cmd = (["valgrind"] + tool + [sys.executable, __file__, "--child", str(messages), "--config", name, "--router",
@@ -127,9 +143,9 @@ def _valgrind(path: str, name: str, router: str, messages: int, out: Path, save:
     return json.loads(done.stdout.strip().splitlines()[-1])["flit_hops"]
 
 
-def count(path: str, name: str, router: str, messages: tuple, cache: bool = False) -> dict:
-    """The kernel's counts per flit-hop with the simulator on ``path`` (module docstring; with ``cache``, the
-    :data:`CACHE_EVENTS` too)."""
+def count(path: str, name: str, router: str, messages: tuple, cache: tuple = ()) -> dict:
+    """The kernel's counts per flit-hop with the simulator on ``path`` (module docstring; with ``cache``, the options
+    of :func:`cache_model`, the :data:`CACHE_EVENTS` too)."""
     keys = EVENTS + CACHE_EVENTS if cache else EVENTS
     with tempfile.TemporaryDirectory(prefix="count-kernel-") as tmp:
         out = Path(tmp)
@@ -209,9 +225,9 @@ def annotated_line(line: str, runs: float, mispredicted: float, misses: float | 
     return f"{runs:8.2f} {m} {c} {line}\n" if runs >= 0.005 else f"{' ' * (18 + len(c))} {line}\n"
 
 
-def annotate(name: str, router: str, messages: tuple, dest: str, top: int, cache: bool = False) -> dict:
+def annotate(name: str, router: str, messages: tuple, dest: str, top: int, cache: tuple = ()) -> dict:
     """Each instruction's executions per flit-hop in this tree's kernel (module docstring, ``--annotate``; with
-    ``cache``, its first-level data cache misses too)."""
+    ``cache``, the options of :func:`cache_model`, its first-level data cache misses too)."""
     sys.path.insert(0, str(HERE))
     import perf_kernel
 
@@ -261,7 +277,7 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int, cache
         print(f"  {off:6x}  {k:7.4f} of {per.get(off, 0.0):6.3f}  {lines.get(off, '').split(chr(9))[-1]}")
     if cache:
         print(f"{sum(d1.values()):.2f} first-level data cache misses per flit-hop (reads and writes, cachegrind's "
-              f"model: {CACHE[0][5:]}); the {top} instructions missing most (offset, misses and executions per "
+              f"model: {cache[0][5:]}); the {top} instructions missing most (offset, misses and executions per "
               "flit-hop):")
         for off, k in sorted(d1.items(), key=lambda x: -x[1])[:top]:
             print(f"  {off:6x}  {k:7.4f} of {per.get(off, 0.0):6.3f}  {lines.get(off, '').split(chr(9))[-1]}")
@@ -282,7 +298,7 @@ def _line(label: str, c: dict) -> str:
 
 
 def main(name: str, router: str, messages: tuple, compare_with: str | None, annotate_to: str | None = None,
-         top: int = 20, cache: bool = False) -> dict:
+         top: int = 20, cache: bool = False, l1: str | None = None) -> dict:
     sys.path.insert(0, str(HERE))
     import bench_wormhole as b
 
@@ -294,6 +310,12 @@ def main(name: str, router: str, messages: tuple, compare_with: str | None, anno
         raise SystemExit(f"--messages must be two message counts, the first the smaller; got {list(messages)}")
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: valgrind)")
+    if l1 is not None and not cache:
+        raise SystemExit("--l1 sets the cache model of --cache: give both")
+    try:
+        cache = cache_model(l1) if cache else ()
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     if annotate_to:
         if compare_with:
             raise SystemExit("--annotate counts this tree's instructions only (no --compare)")
@@ -321,6 +343,8 @@ if __name__ == "__main__":
     ap.add_argument("--messages", type=int, nargs=2, default=(2000, 12000))
     ap.add_argument("--compare", default=None, help="PYTHONPATH of the simulator to compare against")
     ap.add_argument("--cache", action="store_true", help="count data accesses and cache misses too (slower)")
+    ap.add_argument("--l1", default=None, metavar="BYTES,WAYS",
+                    help="with --cache: the first-level data cache modelled (default 32768,8)")
     ap.add_argument("--annotate", metavar="FILE",
                     help="count each instruction (callgrind) and write the disassembly to this new file")
     ap.add_argument("--top", type=int, default=20, help="basic blocks listed with --annotate")
@@ -330,4 +354,4 @@ if __name__ == "__main__":
     if a.child is not None:
         child(a.config, a.router, a.child, a.save)
     else:
-        main(a.config, a.router, tuple(a.messages), a.compare, a.annotate, a.top, a.cache)
+        main(a.config, a.router, tuple(a.messages), a.compare, a.annotate, a.top, a.cache, a.l1)

@@ -143,6 +143,15 @@ def test_the_instruction_count_reads_any_event_of_the_file(tmp_path):
     assert count_kernel.instruction_counts(out, 0x1000, 0x10, "Bcm") == {0x4: 2}
 
 
+def test_the_cache_model_takes_another_first_level_and_refuses_one_cachegrind_cannot_model():
+    count_kernel = _benchmark("count_kernel")
+    assert count_kernel.cache_model() == count_kernel.CACHE
+    assert count_kernel.cache_model("49152,12") == ("--D1=49152,12,64", count_kernel.CACHE[1])
+    for bad in ("48K,12", "49152", "49152,0", "40000,8", "0,8"):  # not numbers, no ways, not sets of 2 ** k lines
+        with pytest.raises(ValueError, match="--l1"):
+            count_kernel.cache_model(bad)
+
+
 def test_an_annotated_line_has_its_counts_in_columns_and_blanks_where_they_round_to_zero():
     """``--annotate``'s file: executions, mispredictions and (``--cache``) first-level misses per flit-hop, then the
     disassembly, the columns aligned whether or not a count is shown."""
