@@ -20,7 +20,8 @@ that first (minutes, once per tree), so that neither measured run compiles.  ``-
 on ``PATH`` (e.g. a clone of the parent commit) too, and prints the ratios new / old.  Two runs of the same tree agree
 to a few thousand instructions in hundreds of millions.  ``--cache`` adds cachegrind's cache model (:data:`CACHE`: a
 first-level data cache of 32 KiB, the L1 of every processor measured here, and a last level of 512 KiB, at most the
-L2 per core of those): data reads and writes and their misses per flit-hop, at both levels (the runs take about twice
+L2 per core of those; a first-level instruction cache of 32 KiB): data reads and writes and their misses per
+flit-hop, at both levels, and the instruction fetches that miss the first level (the runs take about twice
 as long); ``--l1 BYTES,WAYS`` models another first level (e.g. ``49152,12``, a 48 KiB 12-way L1).
 
 ``--annotate FILE`` counts each instruction of the compiled ``run`` instead (this tree only): the same two runs under
@@ -56,10 +57,12 @@ HERE = Path(__file__).resolve().parent
 #: cachegrind's events with ``--branch-sim=yes --cache-sim=no``: instructions, conditional branches and their
 #: mispredictions, indirect branches and their mispredictions
 EVENTS = ("Ir", "Bc", "Bcm", "Bi", "Bim")
-#: with ``--cache``, also: data reads and writes, their first-level misses and their last-level misses
-CACHE_EVENTS = ("Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw")
-#: cachegrind's caches with ``--cache`` (size, associativity, line size): an L1 data cache and an L2
-CACHE = ("--D1=32768,8,64", "--LL=524288,8,64")
+#: with ``--cache``, also: data reads and writes, their first-level misses and their last-level misses, and the
+#: first-level instruction cache's misses
+CACHE_EVENTS = ("Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw", "I1mr")
+#: cachegrind's caches with ``--cache`` (size, associativity, line size): an L1 data cache, an L2 and an L1
+#: instruction cache
+CACHE = ("--D1=32768,8,64", "--LL=524288,8,64", "--I1=32768,8,64")
 
 
 def cache_model(l1: str | None = None) -> tuple:
@@ -75,7 +78,7 @@ def cache_model(l1: str | None = None) -> tuple:
     sets = size // (64 * ways) if ways else 0
     if sets < 1 or size != sets * 64 * ways or sets & (sets - 1):
         raise ValueError(f"--l1 {l1}: BYTES must be WAYS x 64 x a power of two (cachegrind's rule)")
-    return (f"--D1={size},{ways},64", CACHE[1])
+    return (f"--D1={size},{ways},64", *CACHE[1:])
 
 
 def jit_counts(path, keys=EVENTS) -> dict:
@@ -292,7 +295,8 @@ def annotate(name: str, router: str, messages: tuple, dest: str, top: int, cache
 
 def _line(label: str, c: dict) -> str:
     cache = (f"; {c['Dr']:.1f} data reads ({c['D1mr']:.2f} missing L1, {c['DLmr']:.2f} the last level), "
-             f"{c['Dw']:.1f} writes ({c['D1mw']:.2f}, {c['DLmw']:.2f})" if "Dr" in c else "")
+             f"{c['Dw']:.1f} writes ({c['D1mw']:.2f}, {c['DLmw']:.2f}), {c.get('I1mr', 0.0):.3f} instruction fetches "
+             "missing L1" if "Dr" in c else "")
     return (f"{label}: {c['Ir']:.1f} instructions, {c['Bc']:.2f} conditional branches ({c['Bcm']:.2f} mispredicted), "
             f"{c['Bi']:.3f} indirect ({c['Bim']:.3f} mispredicted){cache} per flit-hop")
 

@@ -102,13 +102,15 @@ def test_the_kernel_count_with_the_cache_model_reads_and_prints_its_misses(tmp_p
                    "fl=/usr/bin/python\nfn=main\n3 9 9 9 9 9 9 9 9 9 9 9\n")
     keys = count_kernel.EVENTS + count_kernel.CACHE_EVENTS
     short = count_kernel.jit_counts(out, keys)
-    assert short == dict(Ir=42, Dr=11, Dw=4, D1mr=2, D1mw=1, DLmr=0, DLmw=0, Bc=4, Bcm=1, Bi=0, Bim=0)
+    # (an event the file lacks, here the instruction cache's I1mr, counts 0)
+    assert short == dict(Ir=42, Dr=11, Dw=4, D1mr=2, D1mw=1, DLmr=0, DLmw=0, I1mr=0, Bc=4, Bcm=1, Bi=0, Bim=0)
     assert count_kernel.jit_counts(out) == dict(Ir=42, Bc=4, Bcm=1, Bi=0, Bim=0)  # without: the branch events only
     long = dict(short, Ir=242, Dr=111, D1mr=12)
     per = count_kernel.per_flit_hop(short, long, 100, 200, keys=keys)
     assert per["Ir"] == 2.0 and per["Dr"] == 1.0 and per["D1mr"] == 0.1 and per["Dw"] == 0.0
     line = count_kernel._line("x", per)
     assert "1.0 data reads (0.10 missing L1, 0.00 the last level), 0.0 writes (0.00, 0.00)" in line
+    assert "0.000 instruction fetches missing L1" in line
     assert "data reads" not in count_kernel._line("x", count_kernel.per_flit_hop(short, long, 100, 200))
 
 
@@ -146,7 +148,7 @@ def test_the_instruction_count_reads_any_event_of_the_file(tmp_path):
 def test_the_cache_model_takes_another_first_level_and_refuses_one_cachegrind_cannot_model():
     count_kernel = _benchmark("count_kernel")
     assert count_kernel.cache_model() == count_kernel.CACHE
-    assert count_kernel.cache_model("49152,12") == ("--D1=49152,12,64", count_kernel.CACHE[1])
+    assert count_kernel.cache_model("49152,12") == ("--D1=49152,12,64", *count_kernel.CACHE[1:])
     for bad in ("48K,12", "49152", "49152,0", "40000,8", "0,8"):  # not numbers, no ways, not sets of 2 ** k lines
         with pytest.raises(ValueError, match="--l1"):
             count_kernel.cache_model(bad)
