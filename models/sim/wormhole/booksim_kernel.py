@@ -492,9 +492,10 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         vs[uidx(r + VS_OCCO)] -= 1
         if CHECKS:
             assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
-        wake = np.int64((vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_CNT)] > 0))  # (no test: it would mispredict)
-        vs[uidx(r + VS_ONSW)] |= np.int32(wake)
-        nsw = _sw_put(ow, nsw, wake, vs, sw)
+        # (a test: a holder seldom sleeps, and the branch-free put's work for every credit cost more than the test)
+        if (vs[uidx(r + VS_ONSW)] == OFF_LIST) & (vs[uidx(r + VS_CNT)] > 0):
+            vs[uidx(r + VS_ONSW)] = ON_LIST
+            nsw = _sw_add(ow, nsw, vs, sw)
     for i in range(nu):  # the count in the VC's own row
         b = ev.unheld[uidx(i)]
         oc = vs[uidx(b * NVS + VS_OCC)] - 1
@@ -538,11 +539,11 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             vcs.buf[uidx((b << lb) + ((vcs.mqh[uidx(b)] + n) & rmask))] = fl >> 2
             vcs.mqn[uidx(b)] = n + 1
         # front flit of an active VC with a credit: switch allocation now (without a credit, the credit puts it
-        # on the list)
+        # on the list; a test, as for the credits above: seldom true, a lone VC's flits never)
         r = b * NVS
-        add = np.int64((s == ST_ACTIVE) & (c == 0) & (vs[uidx(r + VS_ONSW)] == 0) & (vs[uidx(r + VS_OCCO)] < B))
-        vs[uidx(r + VS_ONSW)] |= np.int32(add)
-        nsw = _sw_put(b, nsw, add, vs, sw)
+        if (s == ST_ACTIVE) & (c == 0) & (vs[uidx(r + VS_ONSW)] == OFF_LIST) & (vs[uidx(r + VS_OCCO)] < B):
+            vs[uidx(r + VS_ONSW)] = ON_LIST
+            nsw = _sw_add(b, nsw, vs, sw)
     ev.nflit[uidx(slot)] = 0
     ev.nsent[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
