@@ -27,7 +27,10 @@ state is what it was a cycle before (it sent then too, has received one flit and
 header nor a tail), and ``steady and lone`` those of them made by a lone VC: the flit-hops where nothing changes, which
 a path doing only what changes could skip whole, whatever its data structures (the copy keeps each VC's last send and
 its counts after it in ``tsent``, widened by three entries per VC after the messages'; on messages that never meet
-the count is known exactly, which the tests check).  DESIGN.md cites them (the preset's kernel: where its time could
+the count is known exactly, which the tests check).  And ``woken``, the lone flit-hops (but headers) made by a VC
+that did not send in the cycle before, and ``after``, the cycles it waited on average (since its last send, of the
+same message): what a lone list that let a VC without a flit or a credit sleep would save per wake (a visit a cycle
+waited) and pay (a wake: the test of a flit's arrival or a credit that finds it asleep).  DESIGN.md cites them (the preset's kernel: where its time could
 still be cut).
 """
 
@@ -47,7 +50,7 @@ ROOT = HERE.parent
 
 #: the counters, added at the end of the kernel's ``SCALARS``
 FIELDS = ("lh_winners", "lh_lone", "lh_into_lone", "lh_into_ej", "lh_into_shared", "lh_queued", "lh_linked",
-          "lh_worms", "lh_steady", "lh_steady_lone")
+          "lh_worms", "lh_steady", "lh_steady_lone", "lh_woken", "lh_waited")
 _FIELDS_AT = '("sw_contested", _i8),\n], align=True)'
 #: the line of ``_send``'s loop after which the winner's counts go (``b``, ``r``, ``o``, ``ich``, ``och`` are set)
 _SEND_AT = "        och = vs[uidx(r + VS_OUTCH)]\n        _move_past(r, ich, och, vs, sw.ch)\n        # the front flit"
@@ -76,6 +79,10 @@ _COUNT = '''        lh_a = _lh_active(vs, chans, ich)
                  & (lh_q == vcs.tsent[lh_at + 2 * lh_nv + b] - 1) & ((lh_x & 1) == 0) & (lh_x >= 4))
         sc.lh_steady += lh_st
         sc.lh_steady_lone += lh_st & lh
+        # a lone VC's wait: the cycles since its last send, before a send of the same message (not a header)
+        lh_gap = (t - 1 - vcs.tsent[lh_at + b]) if lh & ((lh_x & 1) == 0) else 0
+        sc.lh_woken += lh_gap > 0
+        sc.lh_waited += lh_gap
         vcs.tsent[lh_at + b] = t
         vcs.tsent[lh_at + lh_nv + b] = lh_c - 1
         vcs.tsent[lh_at + 2 * lh_nv + b] = lh_q + 1
@@ -153,7 +160,9 @@ def shares(counts: dict) -> dict:
     chains = lone - counts["linked"]
     return dict(lone=lone / counts["winners"], **per_lone, per_chain=lone / chains if chains else 0.0,
                 per_worm=lone / counts["worms"] if counts["worms"] else 0.0,
-                steady=counts["steady"] / counts["winners"], steady_lone=counts["steady_lone"] / counts["winners"])
+                steady=counts["steady"] / counts["winners"], steady_lone=counts["steady_lone"] / counts["winners"],
+                woken=counts["woken"] / lone if lone else 0.0,
+                per_wait=counts["waited"] / counts["woken"] if counts["woken"] else 0.0)
 
 
 _CHILD = """
@@ -229,7 +238,8 @@ def main(argv=None) -> None:
         print(f"{name:9s} lone {s['lone']:.1%}; of those: into lone {s['into_lone']:.1%}, into ejection "
               f"{s['into_ej']:.1%}, into shared {s['into_shared']:.2%}, queued {s['queued']:.2%}; "
               f"{s['per_chain']:.2f} per chain, {s['per_worm']:.2f} per worm (in a cycle); steady "
-              f"{s['steady']:.1%}, steady and lone {s['steady_lone']:.1%}", flush=True)
+              f"{s['steady']:.1%}, steady and lone {s['steady_lone']:.1%}; woken {s['woken']:.1%} of the lone, "
+              f"after {s['per_wait']:.2f} cycles", flush=True)
 
 
 if __name__ == "__main__":

@@ -178,9 +178,10 @@ def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one
     with pytest.raises(ValueError, match="has changed"):
         lone_hops.patch(source.replace("och = vs[uidx(r + VS_OUTCH)]", "och = vs[uidx(r + VS_OUTCH)]  # moved"))
     counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0, linked=60, worms=25,
-                  steady=70, steady_lone=60)
+                  steady=70, steady_lone=60, woken=20, waited=30)
     assert lone_hops.shares(counts) == dict(lone=0.5, into_lone=0.5, into_ej=0.2, into_shared=0.01, queued=0.0,
-                                            per_chain=2.5, per_worm=4.0, steady=0.35, steady_lone=0.3)
+                                            per_chain=2.5, per_worm=4.0, steady=0.35, steady_lone=0.3, woken=0.2,
+                                            per_wait=1.5)
     wrapper = (ROOT / "models" / "sim" / "wormhole" / "booksim.py").read_text()
     assert "tsent=i64(NV + mcap + 3 * NV))" in lone_hops.patch_wrapper(wrapper)
     with pytest.raises(ValueError, match="has changed"):
@@ -218,6 +219,7 @@ def test_the_lone_hops_copy_runs_as_the_kernel_and_counts_within_its_winners(lon
     assert c["into_shared"] <= c["lone"] and c["queued"] <= c["lone"]
     assert 0 < c["worms"] <= c["lone"] - c["linked"]  # a message's lone sends in a cycle: one chain or more
     assert 0 < c["steady_lone"] <= c["steady"] < c["winners"] and c["steady_lone"] <= c["lone"]
+    assert 0 < c["woken"] <= c["waited"] and c["woken"] + c["steady_lone"] <= c["lone"]  # a steady VC sent just before
 
 
 def test_messages_that_never_meet_make_steady_flit_hops_but_at_a_worms_ends(lone_runs):
@@ -233,6 +235,7 @@ def test_messages_that_never_meet_make_steady_flit_hops_but_at_a_worms_ends(lone
         assert c["into_ej"] % M == 0 and (c["winners"] - c["into_ej"]) % M == 0
         network, ejection = (c["winners"] - c["into_ej"]) // M, c["into_ej"] // M  # message-hops
         assert c["winners"] - c["steady"] == 9 * network + 7 * ejection
+        assert c["woken"] == c["waited"] == 0  # after its header, a VC sends a flit every cycle
     short, long = runs[20], runs[40]
     assert long["flit_hops"] == 2 * short["flit_hops"] and long["steady"] - short["steady"] == short["flit_hops"]
 
