@@ -29,9 +29,9 @@ a path doing only what changes could skip whole, whatever its data structures (t
 its counts after it in ``tsent``, widened by three entries per VC after the messages'; on messages that never meet
 the count is known exactly, which the tests check).  And ``woken``, the lone flit-hops (but headers) made by a VC
 that did not send in the cycle before, and ``after``, the cycles it waited on average (since its last send, of the
-same message): what a lone list that let a VC without a flit or a credit sleep would save per wake (a visit a cycle
-waited) and pay (a wake: the test of a flit's arrival or a credit that finds it asleep).  DESIGN.md cites them (the preset's kernel: where its time could
-still be cut).
+same message): what a lone list that let a VC without a flit or a credit sleep would save per wake (at most a visit a
+cycle waited: part of a wait may have been spent not alone) and pay (a wake: the test of a flit's arrival or a credit
+that finds it asleep).  DESIGN.md cites them (the preset's kernel: where its time could still be cut).
 """
 
 from __future__ import annotations
