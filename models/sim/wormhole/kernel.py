@@ -643,10 +643,20 @@ def _move(t, j, s, wk, x, L, M, ej, head, tail, cfg, net, vo, chan, msg, node, l
         xo.seen = -1
         lists.pend[uidx(npend)] = b
         npend += 1
-        # fetch its routing-table entries
+        # fetch its routing-table entries, and what its routing attempt reads next on its first minimal port (none
+        # at its destination): the records of that channel's first and last VC, of the channel and of its
+        # arbitration (hints only: the attempt, ``cfg.r`` cycles later, may take another port)
         idx = xo.router * cfg.n + msg[xo.owner].dest
         prefetch(net.route, idx)
         prefetch(net.minp, idx * cfg.p)
+        p0 = np.int64(net.minp[uidx(idx * cfg.p)])
+        if p0 >= 0:
+            ch0 = np.int64(net.pchan[uidx(np.int64(xo.router) * cfg.p + p0)])
+            vb = np.int64(lists.vbase[uidx(ch0)])
+            prefetch(vo, vb)
+            prefetch(vo, vb + cfg.v - 1)
+            prefetch(chan, ch0)
+            prefetch(lists.arb, ch0)
     if tail:  # the tail: this VC takes no more flits
         if CHECKS:
             assert j == x.t0
