@@ -592,7 +592,9 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
     if sc[0]["phase"] != steps.MEASURE:  # the window never opened: the kernel's flit counts hold the warm-up's
         s.sw.ch["flits"] = 0
         s.vcs.vs[K.VS_NFL::K.NVS] = 0
-    sc["netflits_w"] = s.sw.ch["flits"][:s.C].sum()  # the window's network flits, counted per channel by the kernel
+    else:  # the flits sent on each channel in the window, from its VCs' counts and the flits on their way
+        K.close_window(cfg, s.chans, s.vcs, s.sw, s.ev)
+    sc["netflits_w"] = s.sw.ch["flits"][:s.C].sum()  # the window's network flits
     if s.status == steps.DEADLOCK:
         raise _deadlock(topology, s)
     return s

@@ -141,7 +141,8 @@ NVS = 16
 #: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
 #: ``rr`` and its requests ``nin`` (the switch list's entries with this input channel, counted as
 #: entries join and leave it); as an output channel, its iSLIP grant pointer ``g``, its requests
-#: ``nout`` and the flits sent on it in the window ``flits``.  Each pointer is kept as the position
+#: ``nout`` and the flits sent on it in the window ``flits`` (no send counts them: :func:`close_window` computes them
+#: when the run ends, from its VCs' ``NFL``).  Each pointer is kept as the position
 #: it last moved past (the output port accepted, the VC chosen, the input port granted), one *before*
 #: the round-robin pointer: a winner's send then stores a position it has already read, and an
 #: arbiter reads ``last + 1`` (:func:`_first_from` takes it unwrapped); the wrapper starts each at the last
@@ -1015,15 +1016,14 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         ev.src[uidx(fe3)] = b
         fn3 += 1 - ej
         fe3 -= ej
-        sw.ch[uidx(och)].flits += 1  # (zeroed when the window opens: the network channels' sum is its network flits)
         # off the switch list after its tail, or with nothing more to send, or without a credit
         # (ONSW cleared for the list's rebuild; no test: it would mispredict)
         off = np.int8(tail | (c == 0) | (occo >= B))
         vs[uidx(r + VS_ONSW)] = 1 - off
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
-    fn3, fe3, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.src, sw.gl, sw.ch, fn3, fe3,
-                                            ntl, nlone)
+    fn3, fe3, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.src, sw.gl, fn3, fe3, ntl,
+                                            nlone)
     if CHECKS:  # a slot's two lists never meet (its events are at most NCH)
         assert fn3 <= fe3
     ev.nflit[uidx(sl3)] = fn3 - fb3
@@ -1099,7 +1099,7 @@ def _alone(x, vs, sw):
 
 
 @njit(cache=CACHE, inline="always")
-def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, ch, fn3, fe3, ntl, nlone):
+def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, fn3, fe3, ntl, nlone):
     """E, the lone VCs (``lone[:nlone]``, each alone at both its ports: switch allocation would grant it whenever it
     bids): each with a flit at its front and a credit sends it, as :func:`_send`'s loop does, but for the iSLIP
     pointers (left to its tail or :func:`_leave_lone`: nothing reads them meanwhile) and the switch list's flags and
@@ -1138,7 +1138,6 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, ch, fn3, fe3, ntl, nlone):
         src[uidx(fe3)] = b
         fn3 += 1 - ej
         fe3 -= ej
-        ch[uidx(vs[uidx(r + VS_OUTCH)])].flits += 1
         if tail:  # (one flit in a message: predicted)
             gl[uidx(ntl)] = b
             ntl += 1
@@ -1146,15 +1145,44 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, ch, fn3, fe3, ntl, nlone):
 
 
 @njit(cache=CACHE)
-def _open_window(vcs, sw):
-    """The window opens (at the end of a cycle): the flits counted per channel (``sw.ch``'s ``flits``, by every
-    send) and per VC (``VS_NFL``, by every flit entering a buffer) start again from 0, so that they count the
-    window's (no test per flit of whether it is open)."""
-    for k in range(sw.ch.size):
-        sw.ch[k].flits = 0
+def _count_in_flight(cfg, chans, vcs, ev, ch, sign):
+    """Add ``sign`` to ``ch[c].flits`` for each flit sent on network channel ``c`` that has not yet entered its buffer:
+    the flit entries of the event ring, whose slots hold only events still to come (a slot is emptied when its
+    cycle's events are done)."""
+    vs = vcs.vs
+    injb = chans.base[cfg.nchan]  # VCs < injb: network
+    stride = chans.base.size + 1
+    for sl in range(NSLOT):
+        for i in range(ev.nflit[sl]):
+            b = ev.flit[sl * stride + i] & MASK
+            if b < injb:
+                ch[vs[b * NVS + VS_CHAN]].flits += sign
+
+
+@njit(cache=CACHE)
+def _open_window(cfg, chans, vcs, sw, ev):
+    """The window opens (at the end of a cycle): the flits counted per VC (``VS_NFL``, by every flit entering a
+    buffer) start again from 0, so that they count the window's (no test per flit of whether it is open), and each
+    network channel's count ``sw.ch``'s ``flits`` holds minus its flits on their way, which entered no buffer yet
+    but were sent before the window (:func:`close_window` adds the VCs' counts)."""
     vs = vcs.vs
     for b in range(vs.size // NVS):
         vs[b * NVS + VS_NFL] = 0
+    for k in range(sw.ch.size):
+        sw.ch[k].flits = 0
+    _count_in_flight(cfg, chans, vcs, ev, sw.ch, -1)
+
+
+@njit(cache=CACHE)
+def close_window(cfg, chans, vcs, sw, ev):
+    """When the run ends, the flits sent on each network channel in the window (``sw.ch``'s ``flits``): those that
+    entered its VCs' buffers in the window (their ``VS_NFL``), less those sent before it (:func:`_open_window`), and
+    those still on their way.  A send does not count them (one count fewer per flit-hop): the buffers do."""
+    vs = vcs.vs
+    injb = chans.base[cfg.nchan]
+    for b in range(injb):
+        sw.ch[vs[b * NVS + VS_CHAN]].flits += vs[b * NVS + VS_NFL]
+    _count_in_flight(cfg, chans, vcs, ev, sw.ch, 1)
 
 
 @njit(cache=CACHE, inline="always")
@@ -1244,7 +1272,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
         opened = sc.phase == MEASURE
         status = _bookkeeping(t, moved, cfg, sc, hist, tags)  # F
         if not opened and sc.phase == MEASURE:
-            _open_window(vcs, sw)
+            _open_window(cfg, chans, vcs, sw, ev)
         if PROFILE:
             sc.clk_bookkeeping += clock() - c1
         if status != RUNNING:
