@@ -473,8 +473,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),
                  state=i32(mcap), next=np.arange(1, mcap + 1, dtype=np.int32), tie=i64(mcap))
     msg.next[-1] = -1
-    ev = K.Events(flit=i64(K.NSLOT * (NCH + 1)), src=i32(K.NSLOT * (NCH + 1)), nflit=i64(K.NSLOT),
-                  nsent=i64(K.NSLOT), neflit=i64(K.NSLOT), credit=i32(K.NSLOT * (NCH + 1)), ncredit=i64(K.NSLOT),
+    ev = K.Events(flit=i64(K.NSLOT * (NCH + 1)), nflit=i64(K.NSLOT), neflit=i64(K.NSLOT),
+                  credit=i32(K.NSLOT * (NCH + 1)), ncredit=i64(K.NSLOT),
                   # a cycle's credits: at most one per channel sent on, and one per terminal (N < NCH)
                   held=i32(2 * NCH + 1), unheld=i32(2 * NCH + 1))
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))

@@ -236,14 +236,13 @@ Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state"
 #: the event ring, :data:`NSLOT` slots of ``NCH + 1`` entries: ``flit``, flits ``(fl << 32) | b`` entering an input
 #: buffer (a list up from the slot's start, ``nflit`` entries) or a terminal (a list down from its end, ``neflit``; a
 #: cycle's flits are at most ``NCH``: the spare entry takes the branch-free write of the list a flit is not kept in),
-#: and beside each the VC the flit left, ``src`` (a sent flit's credit); the first ``nsent`` entries of the list up
-#: are flits sent by the switch (those after them, written by the sources, left no VC).  A flit sent at ``t``
-#: enters at ``t + 3`` and its credit is due at ``t + 2``: the credits due at ``t`` are read from the ``src`` of slot
-#: ``t + 1``'s flits, so that a send writes one event, not two.  ``credit`` (``ncredit``, up from a slot's start): the
-#: terminals' credits for the ejection VCs, written when a flit reaches its terminal.  Scratch: the cycle's credits
-#: sorted into those for a VC an input VC holds (``held``: the holders) and for one none holds (``unheld``: the VCs)
-Events = namedtuple("Events", ["flit", "src", "nflit", "nsent", "neflit", "credit", "ncredit", "held",
-                                 "unheld"])
+#: and ``credit`` (``ncredit`` entries up from a slot's start), the VCs credited in the slot's cycle: a flit sent at
+#: ``t`` enters at ``t + 3`` and the credit for the VC it left is due at ``t + 2``; a terminal's credit for its
+#: ejection VC is due two cycles after a flit reaches it (a cycle's credits are at most ``NCH``: one per network and
+#: ejection channel sent on, one per terminal).  One list for both, so that phase A reads a cycle's credits in one
+#: loop.  Scratch: the cycle's credits sorted into those for a VC an input VC holds (``held``: the holders) and for
+#: one none holds (``unheld``: the VCs)
+Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit", "held", "unheld"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -471,19 +470,13 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     measuring = sc.phase == MEASURE
     slot = t & (NSLOT - 1)
     s0 = slot * (NCH + 1)  # the slot's first entry; its lists down start at s0 + NCH
-    # the credits due at t: for the VCs left by the flits the switch sent at t - 2 (they enter a buffer or a terminal
-    # at t + 1), and the terminals' for flits that reached them at t - 2.  Each counts where its VC's count is kept:
+    # the credits due at t (one list, :data:`Events`): for the VCs left by the flits the switch sent at t - 2, and the
+    # terminals' for flits that reached them at t - 2.  Each counts where its VC's count is kept:
     # in the row of the input VC holding the VC, else in the VC's own.  They are first sorted (branch-free) into those
     # for a held VC (listed by holder, ``ev.held``) and for an unheld one (``ev.unheld``): the two kinds come mixed,
     # and a test of which one a credit is would mispredict
-    sl1 = (t + 1) & (NSLOT - 1)
-    s1 = sl1 * (NCH + 1)
     nh = 0
     nu = 0
-    for i in range(ev.nsent[uidx(sl1)]):
-        nh, nu = _sort_credit(ev.src[uidx(s1 + i)], vs, ev, nh, nu)
-    for i in range(ev.neflit[uidx(sl1)]):
-        nh, nu = _sort_credit(ev.src[uidx(s1 + NCH - i)], vs, ev, nh, nu)
     for i in range(ev.ncredit[uidx(slot)]):
         nh, nu = _sort_credit(ev.credit[uidx(s0 + i)], vs, ev, nh, nu)
     ev.ncredit[uidx(slot)] = 0
@@ -546,7 +539,6 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             vs[uidx(r + VS_ONSW)] = ON_LIST
             nsw = _sw_add(b, nsw, vs, sw)
     ev.nflit[uidx(slot)] = 0
-    ev.nsent[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
     # the terminal returns the credit of a flit it reads two cycles later (the flit was sent at t - 3: here, not in
     # _send, the loop of every flit sent keeps fewer values live)
@@ -981,6 +973,10 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     fe3 = fb3 + NCH
     if CHECKS:
         assert ev.nflit[uidx(sl3)] == 0 and ev.neflit[uidx(sl3)] == 0
+    # the credits due at t + 2, after the terminals' written in this cycle's (A)
+    sl2 = (t + 2) & (NSLOT - 1)
+    cb2 = sl2 * (NCH + 1)
+    cp = cb2 + ev.ncredit[uidx(sl2)]
     ntl = 0
     for j in range(ngr):
         b = sw.gl[uidx(j)]
@@ -1012,8 +1008,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         e = (np.int64(fl) << 32) | o
         ev.flit[uidx(fn3)] = e
         ev.flit[uidx(fe3)] = e
-        ev.src[uidx(fn3)] = b
-        ev.src[uidx(fe3)] = b
+        ev.credit[uidx(cp)] = b
+        cp += 1
         fn3 += 1 - ej
         fe3 -= ej
         # off the switch list after its tail, or with nothing more to send, or without a credit
@@ -1022,12 +1018,12 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         vs[uidx(r + VS_ONSW)] = 1 - off
         sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
         sw.ch[uidx(och)].nout -= off
-    fn3, fe3, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.src, sw.gl, fn3, fe3, ntl,
-                                            nlone)
-    if CHECKS:  # a slot's two lists never meet (its events are at most NCH)
-        assert fn3 <= fe3
+    fn3, fe3, cp, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.credit, sw.gl, fn3, fe3,
+                                                cp, ntl, nlone)
+    if CHECKS:  # a slot's two lists never meet (its events are at most NCH), nor do its credits pass its end
+        assert fn3 <= fe3 and cp - cb2 <= NCH + 1
     ev.nflit[uidx(sl3)] = fn3 - fb3
-    ev.nsent[uidx(sl3)] = fn3 - fb3
+    ev.ncredit[uidx(sl2)] = cp - cb2
     ev.neflit[uidx(sl3)] = fb3 + NCH - fe3
     # the tails sent: each winner lets go of its output VC, and its buffer's next header (if any) starts routing.  A
     # loop of their own, so that the loop above, run for every flit, keeps fewer values live; nothing above reads what
@@ -1099,16 +1095,16 @@ def _alone(x, vs, sw):
 
 
 @njit(cache=CACHE, inline="always")
-def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, fn3, fe3, ntl, nlone):
+def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone):
     """E, the lone VCs (``lone[:nlone]``, each alone at both its ports: switch allocation would grant it whenever it
     bids): each with a flit at its front and a credit sends it, as :func:`_send`'s loop does, but for the iSLIP
     pointers (left to its tail or :func:`_leave_lone`: nothing reads them meanwhile) and the switch list's flags and
     counts (it is on no list).  Two loops: the first lists the VCs that send in ``sl`` (scratch) and compacts the
     lone list in place (an entry no longer lone, :func:`_leave_lone`, or about to send its tail is dropped), both
     branch-free (every entry written, kept by advancing its list's length: which VC sends is data a test would
-    mispredict); the second sends their flits, each event to the lists from ``fn3`` up and ``fe3`` down, a tail's VC
-    to the tails ``gl`` from ``ntl`` (with fewer values live than one loop doing both, it spills fewer to the stack).
-    Returns ``(fn3, fe3, ntl, nlone, sent)``."""
+    mispredict); the second sends their flits, each event to the lists from ``fn3`` up and ``fe3`` down and each
+    credit to ``credit`` from ``cp``, a tail's VC to the tails ``gl`` from ``ntl`` (with fewer values live than one loop doing both, it spills fewer to the stack).
+    Returns ``(fn3, fe3, cp, ntl, nlone, sent)``."""
     w = 0
     ns = 0
     for i in range(nlone):
@@ -1134,14 +1130,14 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, src, gl, fn3, fe3, ntl, nlone):
         e = (np.int64(fl) << 32) | o
         flit[uidx(fn3)] = e
         flit[uidx(fe3)] = e
-        src[uidx(fn3)] = b
-        src[uidx(fe3)] = b
+        credit[uidx(cp)] = b
+        cp += 1
         fn3 += 1 - ej
         fe3 -= ej
         if tail:  # (one flit in a message: predicted)
             gl[uidx(ntl)] = b
             ntl += 1
-    return fn3, fe3, ntl, w, ns
+    return fn3, fe3, cp, ntl, w, ns
 
 
 @njit(cache=CACHE)
