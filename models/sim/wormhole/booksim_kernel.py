@@ -1103,7 +1103,8 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone
     lone list in place (an entry no longer lone, :func:`_leave_lone`, or about to send its tail is dropped), both
     branch-free (every entry written, kept by advancing its list's length: which VC sends is data a test would
     mispredict); the second sends their flits, each event to the lists from ``fn3`` up and ``fe3`` down and each
-    credit to ``credit`` from ``cp``, a tail's VC to the tails ``gl`` from ``ntl`` (with fewer values live than one loop doing both, it spills fewer to the stack).
+    credit to ``credit`` from ``cp``, a tail's VC to the tails ``gl`` from ``ntl`` (with fewer values live than one
+    loop doing both, it spills fewer to the stack).
     Returns ``(fn3, fe3, cp, ntl, nlone, sent)``."""
     w = 0
     ns = 0
