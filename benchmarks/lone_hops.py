@@ -90,8 +90,8 @@ _COUNT = '''        lh_a = _lh_active(vs, chans, ich)
             # wait_for_tail_credit; widened to int64 in the copy, :func:`patch_wrapper`)
             vcs.tsent[b] = t + 1
             fm = vs[r + VS_FM]
-            u = vs[r + VS_OWN]  # the VC upstream that holds b, and the one b sends into: lone in this cycle too,
-            # with the same front message (a pair counted once, by the second of the two sends)
+            u = _holder(vs[r + VS_LOC])  # the VC upstream that holds b, and the one b sends into: lone in this
+            # cycle too, with the same front message (a pair counted once, by the second of the two sends)
             sc.lh_linked += (u >= 0) and vcs.tsent[u] == t + 1 and vs[u * NVS + VS_FM] == fm
             sc.lh_linked += (o < injb) and vcs.tsent[o] == t + 1 and vs[o * NVS + VS_FM] == fm
             lh_m = vs.size // NVS + fm  # the message's stamp, after the VCs': its first lone send in this cycle
@@ -116,7 +116,7 @@ def _lh_held(vs, chans, ch):
     hi = chans.base[ch + 1] if ch + 1 < chans.base.size else vs.size // NVS
     n = 0
     for v in range(chans.base[ch], hi):
-        n += vs[v * NVS + VS_OWN] >= 0
+        n += _holder(vs[v * NVS + VS_LOC]) >= 0
     return n
 '''
 

@@ -453,7 +453,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
-    vcs.vs[K.VS_OWN::K.NVS] = -1
+    vcs.vs[K.VS_LOC::K.NVS] = np.arange(NV, dtype=np.int32) * K.NVS + K.VS_OCC  # none holds it: its count its own
     vcs.vs[K.VS_OUT::K.NVS] = -1
     nreq = P * V + W  # requests of one header, at most
     va = K.VcAlloc(pend=i32(NV), onlist=i8(NV),
@@ -474,9 +474,7 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
                  state=i32(mcap), next=np.arange(1, mcap + 1, dtype=np.int32), tie=i64(mcap))
     msg.next[-1] = -1
     ev = K.Events(flit=i64(K.NSLOT * (NCH + 1)), nflit=i64(K.NSLOT), neflit=i64(K.NSLOT),
-                  credit=i32(K.NSLOT * (NCH + 1)), ncredit=i64(K.NSLOT),
-                  # a cycle's credits: at most one per channel sent on, and one per terminal (N < NCH)
-                  held=i32(2 * NCH + 1), unheld=i32(2 * NCH + 1))
+                  credit=i32(K.NSLOT * (NCH + 1)), ncredit=i64(K.NSLOT))
     hist = K.Hist(nch=i64(V + 1), acc=np.zeros(V + 1), nbusy=i32(NCH))
     hist.nch[0] = C
     return types.SimpleNamespace(chans=chans, vcs=vcs, va=va, sw=sw, sources=sources, msg=msg, ev=ev,
@@ -604,8 +602,7 @@ def _deadlock(topology, s) -> DeadlockError:
     """The :class:`DeadlockError` of a run that deadlocked, naming the held network VCs (50 at most)."""
     held = []
     vs = s.vcs.vs.reshape(-1, K.NVS)
-    own = vs[:, K.VS_OWN]  # a held VC's credit count is kept in its holder's row
-    occ = np.where(own >= 0, vs[np.maximum(own, 0), K.VS_OCCO], vs[:, K.VS_OCC])
+    occ = s.vcs.vs[vs[:, K.VS_LOC]]  # a VC's credit count is where its LOC says (its holder's row, or its own)
     injb = s.chans.base[s.C]  # the network VCs
     for b in np.nonzero(s.vcs.inuse[:injb] | (occ[:injb] > 0))[0][:50]:
         ch = int(vs[b, K.VS_CHAN])

@@ -127,16 +127,22 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # while active (-1 otherwise), OCCO the credits in use of OUT (kept here, not in OUT's row, while it holds OUT),
 # OUTCH / OUTPORT OUT's channel and output port; static: CHAN, IDX (index in the channel), INPORT
 # (input port of CHAN).  Output side (the VC as seen from upstream): OCC credits in use while no
-# input VC holds it, OWN the input VC holding it (-1: none), NFL the flits that entered its buffer while measuring
-# (network VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is written anyway).  And
-# ONSW: which list the VC is on (``ON_LIST``: the switch list ``sw.cand``, the flag the list's rebuild keeps an entry
-# by; ``ON_LONE``: the lone list; ``ON_NEW``: in ``sw.new``, given an output VC in this cycle), the flag that keeps a
-# flit's arrival or a credit from putting a VC on the switch list twice or a lone VC on it at all.  Field offsets
-# into an int32 array rather than a structured dtype: the loop computes one row offset ``b * NVS`` and indexes from
-# it.
-(VS_ST, VS_FM, VS_CNT, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_OWN, VS_OCCO, VS_OUTCH, VS_OUTPORT,
- VS_IDX, VS_INPORT, VS_LEFT, VS_NFL, VS_ONSW) = range(16)
+# input VC holds it, LOC the address in ``vs`` of its count (``h * NVS + OCCO`` while input VC ``h`` holds it, else
+# its own ``OCC``: the holder is ``LOC // NVS`` if ``LOC % NVS == OCCO``, :func:`_holder`), NFL the flits that entered
+# its buffer while measuring (network VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is
+# written anyway).  And ONSW: which list the VC is on (``ON_LIST``: the switch list ``sw.cand``, the flag the list's
+# rebuild keeps an entry by; ``ON_LONE``: the lone list; ``ON_NEW``: in ``sw.new``, given an output VC in this cycle),
+# the flag that keeps a flit's arrival or a credit from putting a VC on the switch list twice or a lone VC on it at
+# all.  Field offsets into an int32 array rather than a structured dtype: the loop computes one row offset
+# ``b * NVS`` and indexes from it.
+(VS_OCCO, VS_FM, VS_ONSW, VS_FROM, VS_OUT, VS_OCC, VS_CHAN, VS_LOC, VS_CNT, VS_OUTCH, VS_OUTPORT,
+ VS_IDX, VS_INPORT, VS_LEFT, VS_NFL, VS_ST) = range(16)
 NVS = 16
+# a credit decrements the count at its VC's ``LOC``: ``OCCO`` of the holder's row or ``OCC`` of the VC's own; the same
+# step from there reads the holder's ``ONSW`` or the VC's ``LOC`` (an address past ``OCC``, never ``OFF_LIST``), so
+# that the test of whether the credit wakes a holder needs no test of which kind it is (:func:`_events`), and the step
+# to ``CNT`` stays in the row
+assert VS_OCCO == 0 and VS_ONSW - VS_OCCO == VS_LOC - VS_OCC and VS_OCC > 0 and VS_OCC + VS_CNT - VS_OCCO < NVS
 #: per channel, in switch allocation (16 bytes: one array for all of it, so the loop keeps one more
 #: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
 #: ``rr`` and its requests ``nin`` (the switch list's entries with this input channel, counted as
@@ -240,9 +246,8 @@ Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state"
 #: ``t`` enters at ``t + 3`` and the credit for the VC it left is due at ``t + 2``; a terminal's credit for its
 #: ejection VC is due two cycles after a flit reaches it (a cycle's credits are at most ``NCH``: one per network and
 #: ejection channel sent on, one per terminal).  One list for both, so that phase A reads a cycle's credits in one
-#: loop.  Scratch: the cycle's credits sorted into those for a VC an input VC holds (``held``: the holders) and for
-#: one none holds (``unheld``: the VCs)
-Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit", "held", "unheld"])
+#: loop
+Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
 Hist = namedtuple("Hist", ["nch", "acc", "nbusy"])
@@ -285,6 +290,12 @@ def _gen(u, t, rng, cfg, sc, msg, sources, tagcap):
     q.qtail[u] = m
     q.qlen[u] += 1
     return True
+
+
+@njit(cache=CACHE, inline="always")
+def _holder(loc):
+    """The input VC holding a VC whose ``LOC`` is ``loc`` (its credit count in that VC's ``OCCO``), -1 if none does."""
+    return loc // NVS if loc % NVS == VS_OCCO else -1
 
 
 @njit(cache=CACHE, inline="always")
@@ -471,34 +482,33 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     slot = t & (NSLOT - 1)
     s0 = slot * (NCH + 1)  # the slot's first entry; its lists down start at s0 + NCH
     # the credits due at t (one list, :data:`Events`): for the VCs left by the flits the switch sent at t - 2, and the
-    # terminals' for flits that reached them at t - 2.  Each counts where its VC's count is kept:
-    # in the row of the input VC holding the VC, else in the VC's own.  They are first sorted (branch-free) into those
-    # for a held VC (listed by holder, ``ev.held``) and for an unheld one (``ev.unheld``): the two kinds come mixed,
-    # and a test of which one a credit is would mispredict
-    nh = 0
-    nu = 0
+    # terminals' for flits that reached them at t - 2.  Each decrements the count at its VC's ``LOC``: in the row of
+    # the input VC holding the VC (``OCCO``), else in the VC's own (``OCC``), with no test of which (the two kinds come
+    # mixed: a test would mispredict); a holder that slept for the credit goes back on the switch list
     for i in range(ev.ncredit[uidx(slot)]):
-        nh, nu = _sort_credit(ev.credit[uidx(s0 + i)], vs, ev, nh, nu)
-    ev.ncredit[uidx(slot)] = 0
-    for i in range(nh):  # the count in the holder's row; the holder back on the switch list if it slept for it
-        ow = ev.held[uidx(i)]
-        r = ow * NVS
-        vs[uidx(r + VS_OCCO)] -= 1
+        b = ev.credit[uidx(s0 + i)]
+        a = np.int64(vs[uidx(b * NVS + VS_LOC)])
+        if CHECKS:  # b's holder is active and holds b as its output VC
+            ow = _holder(a)
+            assert ow < 0 or (vs[uidx(ow * NVS + VS_OUT)] == b and vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE)
+        oc = vs[uidx(a)] - 1
+        vs[uidx(a)] = oc
         if CHECKS:
-            assert vs[uidx(r + VS_OCCO)] >= 0  # a credit returns only for a flit sent
-        # (a test: a holder seldom sleeps, and the branch-free put's work for every credit cost more than the test)
-        if (vs[uidx(r + VS_ONSW)] == OFF_LIST) & (vs[uidx(r + VS_CNT)] > 0):
-            vs[uidx(r + VS_ONSW)] = ON_LIST
+            assert oc >= 0  # a credit returns only for a flit sent
+        # the holder back on the switch list if it slept for the credit: asleep, with a flit.  Read from ``a``, the
+        # flag is the holder's ``ONSW`` or, if none holds b, b's ``LOC`` (the fields' order: never ``OFF_LIST``).  (A
+        # test: a holder seldom sleeps, and the branch-free put's work for every credit cost more.)
+        if (vs[uidx(a + VS_ONSW - VS_OCCO)] == OFF_LIST) & (vs[uidx(a + VS_CNT - VS_OCCO)] > 0):
+            ow = a // NVS
+            if CHECKS:
+                assert _holder(a) == ow
+            vs[uidx(ow * NVS + VS_ONSW)] = ON_LIST
             nsw = _sw_add(ow, nsw, vs, sw)
-    for i in range(nu):  # the count in the VC's own row
-        b = ev.unheld[uidx(i)]
-        oc = vs[uidx(b * NVS + VS_OCC)] - 1
-        vs[uidx(b * NVS + VS_OCC)] = oc
-        if CHECKS:
-            assert oc >= 0
-        if cfg.wtc and oc == 0 and vcs.tsent[uidx(b)] != 0:  # the tail's credit: the VC is free again
-            vcs.tsent[uidx(b)] = 0
-            vcs.inuse[uidx(b)] = 0
+        if cfg.wtc:  # the tail's credit for a VC none holds: the VC is free again
+            if (a & (NVS - 1)) == VS_OCC and oc == 0 and vcs.tsent[uidx(b)] != 0:
+                vcs.tsent[uidx(b)] = 0
+                vcs.inuse[uidx(b)] = 0
+    ev.ncredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
         b = e & MASK
@@ -562,20 +572,6 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     ev.ncredit[uidx(sl5)] = n5
     ev.neflit[uidx(slot)] = 0
     return nvca, nsw
-
-
-@njit(cache=CACHE, inline="always")
-def _sort_credit(b, vs, ev, nh, nu):
-    """A credit for VC ``b``, listed by its holder in ``ev.held`` (``nh`` entries so far) if an input VC holds ``b``,
-    else by ``b`` in ``ev.unheld`` (``nu``): written to both, kept in one by advancing its length.  Returns
-    ``(nh, nu)``."""
-    ow = vs[uidx(b * NVS + VS_OWN)]
-    if CHECKS:  # b's holder is active and holds b as its output VC
-        assert ow < 0 or (vs[uidx(ow * NVS + VS_OUT)] == b and vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE)
-    held = np.int64(ow >= 0)
-    ev.held[uidx(nh)] = ow
-    ev.unheld[uidx(nu)] = b
-    return nh + held, nu + 1 - held
 
 
 @njit(cache=CACHE, inline="always")
@@ -745,7 +741,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
         va.a[uidx(b)] = _next(va.lo[uidx(o)], NI)
         vcs.inuse[uidx(o)] = 1
         vcs.tsent[uidx(o)] = 0
-        vs[uidx(o * NVS + VS_OWN)] = b
+        vs[uidx(o * NVS + VS_LOC)] = b * NVS + VS_OCCO  # o's credit count is in b's row
         _hold(o, 1, vs, vcs.nmsg, injb, hist.nbusy, hist.nch)
         r = b * NVS
         vs[uidx(r + VS_OUT)] = o
@@ -811,7 +807,7 @@ def _check_lone(chans, vs, sw):
             if vs[x * NVS + VS_ST] == ST_ACTIVE:
                 na += 1
                 xa ^= x
-            h = vs[x * NVS + VS_OWN]
+            h = _holder(vs[x * NVS + VS_LOC])
             if h >= 0:
                 nh += 1
                 xh ^= h
@@ -1034,7 +1030,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         o = vs[uidx(r + VS_OUT)]
         vs[uidx(r + VS_OUT)] = -1
         vs[uidx(o * NVS + VS_OCC)] = vs[uidx(r + VS_OCCO)]  # o's credit count goes back to o's row
-        vs[uidx(o * NVS + VS_OWN)] = -1
+        vs[uidx(o * NVS + VS_LOC)] = o * NVS + VS_OCC
         if cfg.wtc:
             vcs.tsent[uidx(o)] = 1  # the output VC is free once the tail's credit is back
         else:
