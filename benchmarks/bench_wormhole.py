@@ -41,7 +41,7 @@ What runs (``--repeat`` runs of each, alternated; medians):
 * ``--phases``: where a cycle's time goes, each router's share of processor cycles per phase on the four
   configurations, the cycles per flit-hop and the kernel's work counters per flit-hop (VCs visited, allocation
   requests; for the preset also its contested candidates, ``sw contested``, and on a line of their own the
-  processor cycles per flit-hop of switch allocation's four steps,
+  processor cycles per flit-hop of switch allocation's three steps,
   :data:`~models.sim.wormhole.booksim_kernel.SWITCH_STEPS`),
   from a profiled build (``MODELS_SIM_PROFILE=1``, its own numba cache: :data:`models.sim.wormhole.steps.PROFILE`);
 * ``--booksim PATH``: issue #36's side by side, BookSim 2's executable at

@@ -56,7 +56,10 @@ Semantics, each with the BookSim source it follows
    accepts the granting output VC first in round-robin order from its accept
    pointer, pointers move past the match on accept only.  The winner is
    active from the next cycle (``_VCAllocUpdate`` pushes it to the switch
-   allocator's queue, evaluated next cycle); a loser retries every cycle.
+   allocator's queue, evaluated next cycle); a loser retries every cycle.  (A
+   header that finds no VC to request sleeps until a VC of its router is
+   freed: nothing else changes what it would request, so it is a request for
+   nothing in each cycle it sleeps, and counted as one.)
 5. **Switch allocation** (``_SWAllocAddReq`` / ``_SWAllocEvaluate`` /
    ``_SWAllocUpdate``; ``RoundRobinArbiter::Supersedes``): an active VC with a
    flit at its front and a credit for its output VC (``IsFullFor`` false)
@@ -453,14 +456,15 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
-    vcs.vs[K.VS_LOC::K.NVS] = np.arange(NV, dtype=np.int32) * K.NVS + K.VS_OCC  # none holds it: its count its own
+    vcs.vs[K.VS_LOC::K.NVS] = np.arange(NV, dtype=np.int32) * K.NVS + K.VS_OCC  # held by none: each count in its own row
     vcs.vs[K.VS_OUT::K.NVS] = -1
     nreq = P * V + W  # requests of one header, at most
     va = K.VcAlloc(pend=i32(NV), onlist=i8(NV),
                    li=np.where(c_inport[v_chan] >= 0, c_inport[v_chan] * W + v_idx, -1).astype(np.int32),
                    lo=np.where(c_outport[v_chan] >= 0, c_outport[v_chan] * W + v_idx, -1).astype(np.int32),
                    g=i32(NV), a=i32(NV), rq=i32(nreq + 1),
-                   g_key=i64(NV, -1), g_touch=i32(NV + 1), a_key=i64(NV, -1), a_touch=i32(NV + 1))
+                   g_key=i64(NV, -1), g_touch=i32(NV + 1), a_key=i64(NV, -1), a_touch=i32(NV + 1), shead=i32(N, -1),
+                   snext=i32(NV, -1))
     ch = np.zeros(NCH, K.CH)
     ch["a"] = ch["g"] = P  # each pointer kept as the position before it (K.CH): every one starts at 0
     ch["rr"] = V - 1

@@ -30,12 +30,12 @@ and one record of scalars:
     ``inuse`` (allocated to a message: dense, for the routing function's scans) and ``tsent`` (its
     tail sent, waiting for the tail's credit: ``wait_for_tail_credit``).
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
-    flagged in ``onlist``), iSLIP pointers and ranks of the input / output VCs, and its scratch.
+    flagged in ``onlist``) and, per router, those asleep until one of its VCs is freed (none they may take is free),
+    iSLIP pointers and ranks of the input / output VCs, and its scratch.
 ``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC with a
     flit at its front and a credit, but the lone ones; allocation reads the rest from the VC's row), the lone list
-    (``lone``: the active VCs alone at both their ports), per channel its iSLIP pointers and requests this cycle in
-    the records ``ch`` (:data:`CH`), its active input VCs and held output VCs (``nact``, ``nheld``), and its
-    scratch.
+    (``lone``: the active VCs alone at both their ports), per channel its iSLIP pointers in the records
+    ``ch`` (:data:`CH`), its active input VCs and held output VCs (``nact``, ``nheld``), and its scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
     the message being written into the injection channel and BookSim's ``_last_vc``; the nodes
     with a newly queued message (``qlist``) and the active sources (``act``).
@@ -66,7 +66,8 @@ B. generation (:func:`_generation`) into the source queues;
 C. injection (:func:`_injection`): each source writes at most one flit of its current message into
    its injection channel (arrival at the router at ``t + 2``);
 D. VC allocation (:func:`_vc_allocation`): iSLIP (:func:`_offer`), one iteration, over (input VC, output VC) requests;
-   a winner becomes active and may bid for the switch from ``t + 1``;
+   a winner becomes active and may bid for the switch from ``t + 1``; a header with nothing to request sleeps until
+   a VC of its router is freed (:func:`_wake`);
 E. switch allocation (:func:`_switch_allocation`): per input port one request per output port (the VC
    first in round-robin order from the port's offset), then iSLIP, one
    iteration, over (input port, output port); a winner's flit leaves its
@@ -144,43 +145,43 @@ NVS = 16
 # to ``CNT`` stays in the row
 assert VS_OCCO == 0 and VS_ONSW - VS_OCCO == VS_LOC - VS_OCC and VS_OCC > 0 and VS_OCC + VS_CNT - VS_OCCO < NVS
 #: per channel, in switch allocation (16 bytes: one array for all of it, so the loop keeps one more
-#: address in a register): as an input channel, its iSLIP accept pointer ``a``, VC round-robin offset
-#: ``rr`` and its requests ``nin`` (the switch list's entries with this input channel, counted as
-#: entries join and leave it); as an output channel, its iSLIP grant pointer ``g``, its requests
-#: ``nout`` and the flits sent on it in the window ``flits`` (no send counts them: :func:`close_window` computes them
-#: when the run ends, from its VCs' ``NFL``).  Each pointer is kept as the position
+#: address in a register, and a power of two, so that a record's address is a shift): as an input channel, its iSLIP
+#: accept pointer ``a`` and VC round-robin offset ``rr``; as an output channel, its iSLIP grant pointer ``g`` and the
+#: flits sent on it in the window ``flits`` (no send counts them: :func:`close_window` computes them when the run ends,
+#: from its VCs' ``NFL``).  Each pointer is kept as the position
 #: it last moved past (the output port accepted, the VC chosen, the input port granted), one *before*
 #: the round-robin pointer: a winner's send then stores a position it has already read, and an
 #: arbiter reads ``last + 1`` (:func:`_first_from` takes it unwrapped); the wrapper starts each at the last
 #: position, so that every pointer starts at 0
-CH = np.dtype([("a", np.int16), ("rr", np.int16), ("g", np.int16), ("nin", np.int16), ("nout", np.int16),
-               ("flits", _i4)], align=True)
+CH = np.dtype(dict(names=["a", "rr", "g", "flits"], formats=[np.int16, np.int16, np.int16, _i4], offsets=[0, 2, 4, 8],
+                   itemsize=16))
 
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, in the system / network,
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
 #: flits (written by the wrapper when the run ends: the sum of ``sw.ch``'s ``flits``), deliveries,
 #: generations and cycles in the window; the free list's head; entries of the
-#: new-queue list, VC-allocation, switch, lone and source lists; generated messages; messages in the system
+#: new-queue list, VC-allocation list, headers asleep (:func:`_wake`), switch list, the two lone lists and the source
+#: list; generated messages; messages in the system
 #: when the window opened; allocator requests; the wrapper's ``target`` and ``chunk_end``; the next
 #: Poisson arrival; the time integral of the messages in the network over the window
 SCALARS = np.dtype([
     ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8), ("insys", _i8),
     ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8), ("deliv_w", _i8), ("gen_w", _i8),
-    ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nsw", _i8), ("nlone", _i8), ("nsrc", _i8),
-    ("gen", _i8),
+    ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nslp", _i8), ("nsw", _i8), ("nlone", _i8),
+    ("nsrc", _i8), ("gen", _i8),
     ("insys_w0", _i8), ("va_requests", _i8), ("sw_requests", _i8), ("target", _i8), ("chunk_end", _i8),
     ("nextarr", _f8), ("innet_acc", _f8),
     ("clk_events", _i8), ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8),
     ("clk_switch_allocation", _i8), ("clk_bookkeeping", _i8),
-    ("clk_sw_requests", _i8), ("clk_sw_islip", _i8), ("clk_sw_send", _i8), ("clk_sw_list", _i8), ("sw_contested", _i8),
+    ("clk_sw_islip", _i8), ("clk_sw_send", _i8), ("clk_sw_list", _i8), ("sw_contested", _i8),
 ], align=True)
 #: the phases A-F whose processor cycles a profiled build (``steps.PROFILE``) sums, the fields of :data:`SCALARS`
 PHASES = ("events", "generation", "injection", "vc_allocation", "switch_allocation", "bookkeeping")
 #: the steps of phase E (:func:`_switch_allocation`) whose processor cycles a profiled build also sums, the fields
-#: ``clk_<step>`` (their sum is part of ``clk_switch_allocation``): the requests sorted into uncontested winners and
-#: contested candidates, iSLIP over the contested ones, the winners' flits sent (:func:`_send`), the switch list
-#: rebuilt for the next cycle; the build also counts the contested candidates (``sw_contested``)
-SWITCH_STEPS = ("sw_requests", "sw_islip", "sw_send", "sw_list")
+#: ``clk_<step>`` (their sum is part of ``clk_switch_allocation``): iSLIP over the switch list's candidates, the
+#: winners' and the lone VCs' flits sent (:func:`_send`), the switch list rebuilt for the next cycle; the build also
+#: counts the candidates that go through iSLIP (``sw_contested``: the switch list's, every cycle)
+SWITCH_STEPS = ("sw_islip", "sw_send", "sw_list")
 
 #: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection port, buffer depth and
 #: its ring's size ``2 ** lb`` (:func:`ring_bits`); routing kind (``KIND_*``), first adaptive VC, escape class present,
@@ -211,9 +212,10 @@ Vcs = namedtuple("Vcs", ["vs", "buf", "mqh", "mqn", "nmsg", "inuse", "tsent"])
 #: (``li``: input port * W + VC index) and as an output (``lo``), grant pointer ``g`` (as an output),
 #: accept pointer ``a`` (as an input); scratch: one header's requests ``rq``, the best grant per output
 #: (``g_key``, packed as in :func:`_offer`, and the outputs with one, ``g_touch``: each offers itself to the input
-#: it granted) and accept per input (``a_key``, ``a_touch``)
+#: it granted) and accept per input (``a_key``, ``a_touch``); the headers asleep (their VC allocation would request
+#: nothing) per router, a list from ``shead`` (per node, -1: none) threaded through ``snext`` (per input VC)
 VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "g_key", "g_touch", "a_key",
-                                 "a_touch"])
+                                 "a_touch", "shead", "snext"])
 #: the switch allocator: the switch list ``cand`` (the input VCs bidding in the next switch allocation;
 #: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the lone list
 #: ``lone`` (the VCs alone at both their ports, its entries' ONSW ``ON_LONE``; an entry that no longer is stays
@@ -226,8 +228,7 @@ VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "
 #: channel, output port) the VCs bidding ``vcm`` (bit: the VC's index in its channel) with the pairs set ``pl``, per
 #: output channel the input ports requesting it ``og`` (with the channels set, ``og_touch``) and per (output channel,
 #: input port) the input channel behind it ``ogc``, per input channel the output ports granting it ``ia`` (with
-#: ``ia_touch``); the winners ``gl`` (VCs) and the candidates contested at their input or output channel ``cl`` (VCs:
-#: the ones that go through iSLIP; also the lone VCs that send, :func:`_lone_sends`)
+#: ``ia_touch``); the winners ``gl`` (VCs) and the lone VCs that send ``cl`` (VCs, :func:`_lone_sends`)
 SwAlloc = namedtuple("SwAlloc", ["new", "cand", "lone", "ch", "nact", "nheld", "og", "ia", "vcm", "pl", "ogc",
                                  "og_touch", "ia_touch", "gl", "cl"])
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
@@ -323,13 +324,9 @@ def _sw_add(b, n, vs, sw):
 
 @njit(cache=CACHE, inline="always")
 def _sw_put(b, n, add, vs, sw):
-    """:func:`_sw_add` if ``add`` is 1; if 0, the entry is written past the list's end and nothing is counted (no
-    test: it would mispredict; ``cand`` has an entry per VC and the list holds input VCs only, and a VC's row always
-    names a channel as its output, 0 before its first).  Returns ``n + add``."""
-    r = b * NVS
+    """:func:`_sw_add` if ``add`` is 1; if 0, the entry is written past the list's end (no test: it would
+    mispredict; ``cand`` has an entry per VC and the list holds input VCs only).  Returns ``n + add``."""
     sw.cand[uidx(n)] = b
-    sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += add
-    sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += add
     return n + add
 
 
@@ -357,9 +354,6 @@ def _enter_lone(x, vs, sw, nlone):
     lone list, ``nlone`` entries so far (returns the new count).  Its row's ``FROM`` (unused while it is active)
     keeps its ``LEFT``, so that :func:`_leave_lone` can tell whether it sent while alone."""
     r = x * NVS
-    on = vs[uidx(r + VS_ONSW)] == ON_LIST
-    sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin -= on
-    sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout -= on
     vs[uidx(r + VS_ONSW)] = ON_LONE
     vs[uidx(r + VS_FROM)] = vs[uidx(r + VS_LEFT)]
     sw.lone[uidx(nlone)] = x
@@ -460,6 +454,22 @@ def _first_from(m, k):
 
 
 @njit(cache=CACHE, inline="always")
+def _wake(u, va, sc, nvca):
+    """A VC of router ``u``'s output channels (or of its ejection channel) is free again: the headers asleep there
+    (:func:`_vc_allocation`) go back on the VC-allocation list, ``nvca`` entries so far (returns the new length).  A
+    test: a router seldom has one asleep."""
+    h = va.shead[uidx(u)]
+    if h >= 0:
+        va.shead[uidx(u)] = -1
+        while h >= 0:
+            va.pend[uidx(nvca)] = h
+            nvca += 1
+            sc.nslp -= 1
+            h = va.snext[uidx(h)]
+    return nvca
+
+
+@njit(cache=CACHE, inline="always")
 def _next(pos, size):
     """The round-robin pointer past ``pos`` (of ``size`` positions)."""
     x = pos + 1
@@ -485,29 +495,13 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     # terminals' for flits that reached them at t - 2.  Each decrements the count at its VC's ``LOC``: in the row of
     # the input VC holding the VC (``OCCO``), else in the VC's own (``OCC``), with no test of which (the two kinds come
     # mixed: a test would mispredict); a holder that slept for the credit goes back on the switch list
-    for i in range(ev.ncredit[uidx(slot)]):
-        b = ev.credit[uidx(s0 + i)]
-        a = np.int64(vs[uidx(b * NVS + VS_LOC)])
-        if CHECKS:  # b's holder is active and holds b as its output VC
-            ow = _holder(a)
-            assert ow < 0 or (vs[uidx(ow * NVS + VS_OUT)] == b and vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE)
-        oc = vs[uidx(a)] - 1
-        vs[uidx(a)] = oc
-        if CHECKS:
-            assert oc >= 0  # a credit returns only for a flit sent
-        # the holder back on the switch list if it slept for the credit: asleep, with a flit.  Read from ``a``, the
-        # flag is the holder's ``ONSW`` or, if none holds b, b's ``LOC`` (the fields' order: never ``OFF_LIST``).  (A
-        # test: a holder seldom sleeps, and the branch-free put's work for every credit cost more.)
-        if (vs[uidx(a + VS_ONSW - VS_OCCO)] == OFF_LIST) & (vs[uidx(a + VS_CNT - VS_OCCO)] > 0):
-            ow = a // NVS
-            if CHECKS:
-                assert _holder(a) == ow
-            vs[uidx(ow * NVS + VS_ONSW)] = ON_LIST
-            nsw = _sw_add(ow, nsw, vs, sw)
-        if cfg.wtc:  # the tail's credit for a VC none holds: the VC is free again
-            if (a & (NVS - 1)) == VS_OCC and oc == 0 and vcs.tsent[uidx(b)] != 0:
-                vcs.tsent[uidx(b)] = 0
-                vcs.inuse[uidx(b)] = 0
+    ncr = ev.ncredit[uidx(slot)]
+    if cfg.wtc:  # the loop twice, so that neither tests the run's constant for every credit
+        for i in range(ncr):
+            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], True, chans, vcs, va, sw, sc, nvca, nsw)
+    else:
+        for i in range(ncr):
+            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], False, chans, vcs, va, sw, sc, nvca, nsw)
     ev.ncredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
@@ -571,6 +565,36 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
                 batches.msgs[uidx(bi)] += 1
     ev.ncredit[uidx(sl5)] = n5
     ev.neflit[uidx(slot)] = 0
+    return nvca, nsw
+
+
+@njit(cache=CACHE, inline="always")
+def _credit(b, wtc, chans, vcs, va, sw, sc, nvca, nsw):
+    """A. A credit for VC ``b`` (``wtc``: ``wait_for_tail_credit``, a constant of the loop that calls it): returns the
+    lengths of the VC-allocation and switch lists, ``(nvca, nsw)`` before."""
+    vs = vcs.vs
+    a = np.int64(vs[uidx(b * NVS + VS_LOC)])
+    if CHECKS:  # b's holder is active and holds b as its output VC
+        ow = _holder(a)
+        assert ow < 0 or (vs[uidx(ow * NVS + VS_OUT)] == b and vs[uidx(ow * NVS + VS_ST)] == ST_ACTIVE)
+    oc = vs[uidx(a)] - 1
+    vs[uidx(a)] = oc
+    if CHECKS:
+        assert oc >= 0  # a credit returns only for a flit sent
+    # the holder back on the switch list if it slept for the credit: asleep, with a flit.  Read from ``a``, the
+    # flag is the holder's ``ONSW`` or, if none holds b, b's ``LOC`` (the fields' order: never ``OFF_LIST``).  (A
+    # test: a holder seldom sleeps, and the branch-free put's work for every credit cost more.)
+    if (vs[uidx(a + VS_ONSW - VS_OCCO)] == OFF_LIST) & (vs[uidx(a + VS_CNT - VS_OCCO)] > 0):
+        ow = a // NVS
+        if CHECKS:
+            assert _holder(a) == ow
+        vs[uidx(ow * NVS + VS_ONSW)] = ON_LIST
+        nsw = _sw_add(ow, nsw, vs, sw)
+    if wtc:  # the tail's credit for a VC none holds: the VC is free again
+        if (a & (NVS - 1)) == VS_OCC and oc == 0 and vcs.tsent[uidx(b)] != 0:
+            vcs.tsent[uidx(b)] = 0
+            vcs.inuse[uidx(b)] = 0
+            nvca = _wake(chans.src[uidx(vs[uidx(b * NVS + VS_CHAN)])], va, sc, nvca)
     return nvca, nsw
 
 
@@ -694,14 +718,17 @@ def _injection(t, cfg, chans, vcs, sources, msg, ev, hist, sc, nsrc):
 @njit(cache=CACHE, inline="always")
 def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
     """D. VC allocation, iSLIP with one iteration over (input VC, output VC) requests; a winner is
-    active from ``t + 1``.  Returns the length of the VC-allocation list, the number of winners
+    active from ``t + 1``.  A header whose routing function allows no free VC leaves the list and sleeps, on its
+    router's list, until a VC of that router is freed (:func:`_wake`): nothing else changes what it may request, so
+    it would request nothing until then (each cycle it sleeps is counted as a request, as if it had been scanned).
+    Returns the length of the VC-allocation list, the number of winners
     (listed in ``sw.new``) and the length of the switch list (a lone VC that a winner leaves not alone joins it)."""
     vs = vcs.vs
     NI = (cfg.p + 1) * cfg.w
     injb = chans.base[uidx(cfg.nchan)]
     nnew = 0
     ng = 0
-    nreq = 0
+    nreq = sc.nslp  # the headers asleep: each a request that finds no VC to ask for (BookSim's count)
     w = 0
     for i in range(nvca):
         b = va.pend[uidx(i)]
@@ -721,6 +748,12 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
         else:
             cnt = _bs_allowed(u, msg.dest[uidx(m)], b, m, injb, cfg, net, chans, vcs, msg, va.rq)
         nreq += 1
+        if cnt == 0:  # no VC it may take is free: asleep (off the list) until one of its router's is freed (_wake)
+            w -= 1
+            va.snext[uidx(b)] = va.shead[uidx(u)]
+            va.shead[uidx(u)] = b
+            sc.nslp += 1
+            continue
         li = va.li[uidx(b)]
         for j in range(cnt):  # grant: each output VC takes the input VC first from its pointer
             o = va.rq[uidx(j)]
@@ -784,20 +817,12 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
 
 
 @njit(cache=CACHE, inline="always")
-def _check_counts(sw, vs, ncand, d):
-    """CHECKS only: add ``d`` to the request counts of each entry's input and output channel."""
-    for i in range(ncand):
-        r = sw.cand[uidx(i)] * NVS
-        sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin += d
-        sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout += d
-
-
-@njit(cache=CACHE, inline="always")
 def _check_lone(chans, vs, sw):
     """CHECKS only: each channel's ``nact`` and ``nheld`` count its active VCs and its VCs held by an input VC (with
     the XOR of the VCs' numbers, of their holders' for ``nheld``), and
     every active VC alone at both its ports, and no other, is on the lone list (or given its output VC in this
-    cycle, ``ON_NEW``)."""
+    cycle, ``ON_NEW``); and every VC's credit count is where its ``LOC`` says: in its own row if none holds it, else in
+    the row of the input VC that holds it as its ``OUT`` (and the ``OUT`` of every active VC points back to it)."""
     for ch in range(chans.base.size):
         na = 0
         nh = 0
@@ -819,6 +844,10 @@ def _check_lone(chans, vs, sw):
             assert _alone(x, vs, sw) == (f == ON_LONE)
         else:
             assert f != ON_LONE
+        h = _holder(vs[r + VS_LOC])
+        assert vs[r + VS_LOC] == r + VS_OCC if h < 0 else vs[h * NVS + VS_OUT] == x
+        if vs[r + VS_ST] == ST_ACTIVE:  # and the VC an active one holds points back to it
+            assert vs[vs[r + VS_OUT] * NVS + VS_LOC] == r + VS_OCCO
 
 
 @njit(cache=CACHE, inline="always")
@@ -833,44 +862,26 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     # candidates: the switch list, every active VC with a flit at its front and a credit but the lone ones (the
     # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
     # buffer (A), a credit (A), VC allocation (D, from the next cycle), a lone VC no longer alone (D) -- and leaves it
-    # when a grant leaves it without one, or it is alone at both its ports (E)).  A request alone at its input port
-    # and at its output port wins outright (what iSLIP gives it), the others go through the per-input-port VC choice
-    # and the grant / accept phases.
+    # when a grant leaves it without one, or it is alone at both its ports (E)).  Each goes through iSLIP (one alone at
+    # both its ports in this cycle too: few are, the lone VCs being on the lone lists, and a test of which would cost
+    # every candidate more than iSLIP costs those).
     ncand = nsw
-    if CHECKS:  # the requests per input / output channel (kept as the list changes) are the list's
-        _check_counts(sw, vcs.vs, ncand, -1)
-        for k in range(sw.ch.size):
-            assert sw.ch[k].nin == 0 and sw.ch[k].nout == 0
-        _check_counts(sw, vcs.vs, ncand, 1)
+    if CHECKS:
         _check_lone(chans, vs, sw)
     sc.sw_requests += ncand
-    # gl holds the winners (VCs), cl the contested candidates (VCs)
-    # (every entry written to both lists, kept in one by advancing its length: a test would mispredict)
-    ngr = 0
-    nct = 0
-    k0 = clock() if PROFILE else 0
-    for i in range(ncand):
-        b = cand[uidx(i)]
-        r = b * NVS
-        solo = (sw.ch[uidx(vs[uidx(r + VS_CHAN)])].nin == 1) & (sw.ch[uidx(vs[uidx(r + VS_OUTCH)])].nout == 1)
-        sw.gl[uidx(ngr)] = b
-        sw.cl[uidx(nct)] = b
-        ngr += solo
-        nct += 1 - solo
     if PROFILE:
         k1 = clock()
-        sc.clk_sw_requests += k1 - k0
-        sc.sw_contested += nct
+        sc.sw_contested += ncand
     # iSLIP over bit masks.  Which VC of an input channel goes to an output port decides nothing in the grant and
-    # accept steps (they see ports only), so each contested candidate sets its bits -- its VC in the mask of its
+    # accept steps (they see ports only), so each candidate sets its bits -- its VC in the mask of its
     # (input channel, output port) pair, its input port in its output channel's mask -- and the VC is chosen for the
     # accepted pairs only.  An arbiter's choice, the position first in round-robin order from its pointer, is the
     # lowest bit at or past the pointer, else the lowest (:func:`_first_from`).  Each mask's first bit lists it in
     # its touched list (branch-free: every entry written, kept by advancing the count)
     npl = 0
     nog = 0
-    for j in range(nct):
-        b = sw.cl[uidx(j)]
+    for j in range(ncand):
+        b = cand[uidx(j)]
         r = b * NVS
         ich = vs[uidx(r + VS_CHAN)]
         och = vs[uidx(r + VS_OUTCH)]
@@ -886,6 +897,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
         nog += y == 0
         sw.ogc[uidx(och * NPORT + ip)] = ich  # the input channel behind the output channel's bit ip
     nia = 0
+    ngr = 0  # gl holds the winners (VCs)
     for j in range(nog):  # grant: each output channel takes the input port first from its pointer
         och = sw.og_touch[uidx(j)]
         ip = _first_from(sw.og[uidx(och)], np.int64(sw.ch[uidx(och)].g) + 1)
@@ -1010,10 +1022,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         fe3 -= ej
         # off the switch list after its tail, or with nothing more to send, or without a credit
         # (ONSW cleared for the list's rebuild; no test: it would mispredict)
-        off = np.int8(tail | (c == 0) | (occo >= B))
-        vs[uidx(r + VS_ONSW)] = 1 - off
-        sw.ch[uidx(ich)].nin -= off  # the channels' request counts for t + 1
-        sw.ch[uidx(och)].nout -= off
+        vs[uidx(r + VS_ONSW)] = np.int32(not (tail | (c == 0) | (occo >= B)))
     fn3, fe3, cp, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.credit, sw.gl, fn3, fe3,
                                                 cp, ntl, nlone)
     if CHECKS:  # a slot's two lists never meet (its events are at most NCH), nor do its credits pass its end
@@ -1035,6 +1044,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
             vcs.tsent[uidx(o)] = 1  # the output VC is free once the tail's credit is back
         else:
             vcs.inuse[uidx(o)] = 0  # wait_for_tail_credit = 0: free once the tail is sent
+            nvca = _wake(chans.src[uidx(vs[uidx(r + VS_OUTCH)])], va, sc, nvca)
         _hold(b, -1, vs, vcs.nmsg, injb, hist.nbusy, hist.nch)
         # the pointers move past it (a lone VC's sends left them to its tail, :func:`_leave_lone`), and it is
         # off every list
@@ -1202,9 +1212,9 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     is ``(fl << 32) | b`` (the VC it enters).  The lengths of the work lists (``nvca``: ``va.pend``,
     ``nsw``: ``sw.cand``, ``nlone``: ``sw.lone``, ``nsrc``: ``sources.act``) live in local variables during the
     call, handed to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
-    speed), and in ``sc`` between calls.  ``va.pend`` is compacted while it is scanned (an
+    speed), and in ``sc`` between calls (the count of headers asleep, ``sc.nslp``, changed seldom, stays there).  ``va.pend`` is compacted while it is scanned (an
     entry stays on it, flagged by ``va.onlist``, until a scan finds its VC no longer waiting for VC
-    allocation).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch, but those alone at both
+    allocation, or puts it to sleep: :func:`_wake`).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch, but those alone at both
     their ports: a VC joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a
     credit, or VC allocation in the cycle before), and a grant that leaves it without either takes
     it off; so switch allocation reads no VC row to find its candidates.  A VC alone at both its ports (the counts
