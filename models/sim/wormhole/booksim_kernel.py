@@ -1104,9 +1104,10 @@ def _alone(x, vs, sw):
 def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone):
     """E, the lone VCs (``lone[:nlone]``, each alone at both its ports: switch allocation would grant it whenever it
     bids): each with a flit at its front and a credit sends it, as :func:`_send`'s loop does, but for the iSLIP
-    pointers (left to its tail or :func:`_leave_lone`: nothing reads them meanwhile) and the switch list's flags and
-    counts (it is on no list).  Two loops: the first lists the VCs that send in ``sl`` (scratch) and compacts the
-    lone list in place (an entry no longer lone, :func:`_leave_lone`, or about to send its tail is dropped), both
+    pointers (left to its tail or :func:`_leave_lone`: nothing reads them meanwhile) and the switch list's flag (it is
+    on no list).  Two loops: the first lists the VCs that send in ``sl`` (scratch) and compacts the lone list in place
+    (dropping an entry no longer lone: :func:`_leave_lone`, or its tail sent in the cycle before, whose flag the
+    tails' loop of :func:`_send` cleared; no VC is given an output VC again sooner, so none is listed twice), both
     branch-free (every entry written, kept by advancing its list's length: which VC sends is data a test would
     mispredict); the second sends their flits, each event to the lists from ``fn3`` up and ``fe3`` down and each
     credit to ``credit`` from ``cp``, a tail's VC to the tails ``gl`` from ``ntl`` (with fewer values live than one
@@ -1122,10 +1123,12 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone
         sl[uidx(ns)] = b
         ns += send
         lone[uidx(w)] = b
-        w += keep & (not (send & (vs[uidx(r + VS_LEFT)] < 4)))
+        w += keep
     for j in range(ns):
         b = sl[uidx(j)]
         r = b * NVS
+        if CHECKS:  # lone, a flit, a credit: listed once
+            assert vs[uidx(r + VS_ONSW)] == ON_LONE and vs[uidx(r + VS_CNT)] > 0 and vs[uidx(r + VS_OCCO)] < B
         x = vs[uidx(r + VS_LEFT)]
         tail = x < 4
         fl = (vs[uidx(r + VS_FM)] << 2) | ((x & 1) << 1) | np.int32(tail)
