@@ -456,7 +456,8 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     vcs.vs[K.VS_CHAN::K.NVS] = v_chan  # static copies, next to the VC's state
     vcs.vs[K.VS_IDX::K.NVS] = v_idx
     vcs.vs[K.VS_INPORT::K.NVS] = c_inport[v_chan]
-    vcs.vs[K.VS_LOC::K.NVS] = np.arange(NV, dtype=np.int32) * K.NVS + K.VS_OCC  # held by none: each count in its own row
+    # held by none: each VC's credit count in its own row
+    vcs.vs[K.VS_LOC::K.NVS] = np.arange(NV, dtype=np.int32) * K.NVS + K.VS_OCC
     vcs.vs[K.VS_OUT::K.NVS] = -1
     nreq = P * V + W  # requests of one header, at most
     va = K.VcAlloc(pend=i32(NV), onlist=i8(NV),

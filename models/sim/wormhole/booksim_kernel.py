@@ -160,7 +160,7 @@ CH = np.dtype(dict(names=["a", "rr", "g", "flits"], formats=[np.int16, np.int16,
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
 #: flits (written by the wrapper when the run ends: the sum of ``sw.ch``'s ``flits``), deliveries,
 #: generations and cycles in the window; the free list's head; entries of the
-#: new-queue list, VC-allocation list, headers asleep (:func:`_wake`), switch list, the two lone lists and the source
+#: new-queue list, VC-allocation list, headers asleep (:func:`_wake`), switch list, lone list and source
 #: list; generated messages; messages in the system
 #: when the window opened; allocator requests; the wrapper's ``target`` and ``chunk_end``; the next
 #: Poisson arrival; the time integral of the messages in the network over the window
@@ -318,7 +318,7 @@ def _hold(b, d, vs, nmsg, injb, c_nbusy, nch):
 @njit(cache=CACHE, inline="always")
 def _sw_add(b, n, vs, sw):
     """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
-    ``sw.cand`` and count it at its input and output channels (returns ``n + 1``)."""
+    ``sw.cand`` (returns ``n + 1``)."""
     return _sw_put(b, n, 1, vs, sw)
 
 
@@ -570,8 +570,8 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
 
 @njit(cache=CACHE, inline="always")
 def _credit(b, wtc, chans, vcs, va, sw, sc, nvca, nsw):
-    """A. A credit for VC ``b`` (``wtc``: ``wait_for_tail_credit``, a constant of the loop that calls it): returns the
-    lengths of the VC-allocation and switch lists, ``(nvca, nsw)`` before."""
+    """A. A credit for VC ``b`` (``wtc``: ``wait_for_tail_credit``, a constant of the loop that calls it): given and
+    returns the lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
     a = np.int64(vs[uidx(b * NVS + VS_LOC)])
     if CHECKS:  # b's holder is active and holds b as its output VC
@@ -728,7 +728,7 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
     injb = chans.base[uidx(cfg.nchan)]
     nnew = 0
     ng = 0
-    nreq = sc.nslp  # the headers asleep: each a request that finds no VC to ask for (BookSim's count)
+    nreq = sc.nslp  # the headers asleep: each a request that finds no VC to ask for, counted as if scanned
     w = 0
     for i in range(nvca):
         b = va.pend[uidx(i)]
@@ -863,7 +863,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
     # buffer (A), a credit (A), VC allocation (D, from the next cycle), a lone VC no longer alone (D) -- and leaves it
     # when a grant leaves it without one, or it is alone at both its ports (E)).  Each goes through iSLIP (one alone at
-    # both its ports in this cycle too: few are, the lone VCs being on the lone lists, and a test of which would cost
+    # both its ports in this cycle too: few are, the lone VCs being on the lone list, and a test of which would cost
     # every candidate more than iSLIP costs those).
     ncand = nsw
     if CHECKS:
@@ -1215,15 +1215,16 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     is ``(fl << 32) | b`` (the VC it enters).  The lengths of the work lists (``nvca``: ``va.pend``,
     ``nsw``: ``sw.cand``, ``nlone``: ``sw.lone``, ``nsrc``: ``sources.act``) live in local variables during the
     call, handed to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
-    speed), and in ``sc`` between calls (the count of headers asleep, ``sc.nslp``, changed seldom, stays there).  ``va.pend`` is compacted while it is scanned (an
-    entry stays on it, flagged by ``va.onlist``, until a scan finds its VC no longer waiting for VC
-    allocation, or puts it to sleep: :func:`_wake`).  The switch list ``sw.cand`` holds exactly the VCs that bid for the switch, but those alone at both
-    their ports: a VC joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a
-    credit, or VC allocation in the cycle before), and a grant that leaves it without either takes
-    it off; so switch allocation reads no VC row to find its candidates.  A VC alone at both its ports (the counts
-    ``sw.nact`` and ``sw.nheld`` say when: they change only when a VC is given an output VC, D, and when a
-    tail is sent, E) is on the lone list instead, visited every cycle: it sends whenever it has a flit and a credit,
-    what iSLIP would give it, with less work (``sw.lone``, :func:`_lone_sends`).  The allocators' outcomes
+    speed), and in ``sc`` between calls (the count of headers asleep, ``sc.nslp``, changed seldom, stays there).
+    ``va.pend`` is compacted while it is scanned (an entry stays on it, flagged by ``va.onlist``, until a scan finds
+    its VC no longer waiting for VC allocation, or puts it to sleep: :func:`_wake`).  The switch list ``sw.cand``
+    holds exactly the VCs that bid for the switch, but those alone at both their ports: a VC joins it when it gets a
+    flit at its front and a credit (a flit reaching its empty buffer, a credit, or VC allocation in the cycle
+    before), and a grant that leaves it without either takes it off; so switch allocation reads no VC row to find
+    its candidates.  A VC alone at both its ports (the counts ``sw.nact`` and ``sw.nheld`` say when: they change only
+    when a VC is given an output VC, D, and when a tail is sent, E) is on the lone list instead, visited every cycle:
+    it sends whenever it has a flit and a credit, what iSLIP would give it, with less work (``sw.lone``,
+    :func:`_lone_sends`).  The allocators' outcomes
     do not depend on the order of these lists (every arbitration key is distinct), so neither do
     the results.
 
