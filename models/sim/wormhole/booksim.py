@@ -470,9 +470,10 @@ def _setup(topology, V, Vej, B, N, P, satlim, tagcap):
     ch["a"] = ch["g"] = P  # each pointer kept as the position before it (K.CH): every one starts at 0
     ch["rr"] = V - 1
     sw = K.SwAlloc(new=i32(NV), ch=ch, og=i64(NCH), ia=i64(NCH), vcm=i64(NCH * (P + 1)), ogc=i32(NCH * (P + 1)),
-                   # the touched lists: room for one past their masks (every entry written, kept by a count)
-                   pl=i32(NCH * (P + 1) + 1), og_touch=i32(NCH + 1), ia_touch=i32(NCH + 1),
-                   cand=i32(NV), lone=i32(NV + 1), nact=i64(NCH), nheld=i64(NCH), gl=i32(NV), cl=i32(NV))
+                   oreq=i32(NCH),
+                   # the touched list: room for one past its masks (every entry written, kept by a count)
+                   ia_touch=i32(NCH + 1),
+                   lone=i32(NV + 1), nact=i64(NCH), nheld=i64(NCH), gl=i32(NV), cl=i32(NV), lv=i32(NV))
     sources = K.Sources(qhead=i32(N, -1), qtail=i32(N, -1), qlen=i32(N), inq=i8(N), qlist=i32(N), act=i32(N),
                         onact=i8(N), cur_m=i32(N, -1), cur_k=i32(N), cur_vc=i32(N, -1), last_vc=i32(N, -1))
     msg = K.Msgs(dest=i32(mcap), len=i32(mcap), tgen=i64(mcap), tinj=i64(mcap), hops=i32(mcap), tag=i64(mcap, -1),

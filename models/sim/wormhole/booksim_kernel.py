@@ -32,8 +32,9 @@ and one record of scalars:
 ``va``      (:data:`VcAlloc`) the VC allocator: the routed headers waiting for a VC (``pend``,
     flagged in ``onlist``) and, per router, those asleep until one of its VCs is freed (none they may take is free),
     iSLIP pointers and ranks of the input / output VCs, and its scratch.
-``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (``cand``: every active VC with a
-    flit at its front and a credit, but the lone ones; allocation reads the rest from the VC's row), the lone list
+``sw``      (:data:`SwAlloc`) the switch allocator: the switch list (every active VC with a flit at its front and a
+    credit, but the lone ones), held from cycle to cycle as iSLIP's bit masks (``vcm``, ``og``, the output channels
+    requested ``oreq``), which a VC's bits join and leave as it does, the lone list
     (``lone``: the active VCs alone at both their ports), per channel its iSLIP pointers in the records
     ``ch`` (:data:`CH`), its active input VCs and held output VCs (``nact``, ``nheld``), and its scratch.
 ``sources`` (:data:`Sources`) per node: the FIFO source queue (threaded through ``msg.next``),
@@ -131,8 +132,9 @@ _i4, _i8, _f8 = np.int32, np.int64, np.float64
 # input VC holds it, LOC the address in ``vs`` of its count (``h * NVS + OCCO`` while input VC ``h`` holds it, else
 # its own ``OCC``: the holder is ``LOC // NVS`` if ``LOC % NVS == OCCO``, :func:`_holder`), NFL the flits that entered
 # its buffer while measuring (network VCs: the per-VC split of ``ch.flits``, 3 cycles later: counted where the row is
-# written anyway).  And ONSW: which list the VC is on (``ON_LIST``: the switch list ``sw.cand``, the flag the list's
-# rebuild keeps an entry by; ``ON_LONE``: the lone list; ``ON_NEW``: in ``sw.new``, given an output VC in this cycle),
+# written anyway).  And ONSW: which list the VC is on (``ON_LIST``: the switch list, its bits set in the switch
+# allocator's masks, :func:`_sw_join`; ``ON_LONE``: the lone list; ``ON_NEW``: in ``sw.new``, given an output VC in this
+# cycle),
 # the flag that keeps a flit's arrival or a credit from putting a VC on the switch list twice or a lone VC on it at
 # all.  Field offsets into an int32 array rather than a structured dtype: the loop computes one row offset
 # ``b * NVS`` and indexes from it.
@@ -148,27 +150,27 @@ assert VS_OCCO == 0 and VS_ONSW - VS_OCCO == VS_LOC - VS_OCC and VS_OCC > 0 and 
 #: address in a register, and a power of two, so that a record's address is a shift): as an input channel, its iSLIP
 #: accept pointer ``a`` and VC round-robin offset ``rr``; as an output channel, its iSLIP grant pointer ``g`` and the
 #: flits sent on it in the window ``flits`` (no send counts them: :func:`close_window` computes them when the run ends,
-#: from its VCs' ``NFL``).  Each pointer is kept as the position
-#: it last moved past (the output port accepted, the VC chosen, the input port granted), one *before*
-#: the round-robin pointer: a winner's send then stores a position it has already read, and an
+#: from its VCs' ``NFL``) and, while one of its input ports requests it, its position ``pos`` in ``sw.oreq``.  Each
+#: pointer is kept as the position it last moved past (the output port accepted, the VC chosen, the input port
+#: granted), one *before* the round-robin pointer: a winner's send then stores a position it has already read, and an
 #: arbiter reads ``last + 1`` (:func:`_first_from` takes it unwrapped); the wrapper starts each at the last
 #: position, so that every pointer starts at 0
-CH = np.dtype(dict(names=["a", "rr", "g", "flits"], formats=[np.int16, np.int16, np.int16, _i4], offsets=[0, 2, 4, 8],
-                   itemsize=16))
+CH = np.dtype(dict(names=["a", "rr", "g", "flits", "pos"], formats=[np.int16, np.int16, np.int16, _i4, _i4],
+                   offsets=[0, 2, 4, 8, 12], itemsize=16))
 
 #: the run's mutable scalars: the clock and phase; messages delivered, tagged, in the system / network,
 #: completed tags in order (``prefix``); cycles without a flit moving (``idle``); flit hops; network
 #: flits (written by the wrapper when the run ends: the sum of ``sw.ch``'s ``flits``), deliveries,
 #: generations and cycles in the window; the free list's head; entries of the
-#: new-queue list, VC-allocation list, headers asleep (:func:`_wake`), switch list, lone list and source
-#: list; generated messages; messages in the system
+#: new-queue list, VC-allocation list, headers asleep (:func:`_wake`), switch list, lone list, output channels
+#: requested (``sw.oreq``) and source list; generated messages; messages in the system
 #: when the window opened; allocator requests; the wrapper's ``target`` and ``chunk_end``; the next
 #: Poisson arrival; the time integral of the messages in the network over the window
 SCALARS = np.dtype([
     ("t", _i8), ("phase", _i8), ("deliv", _i8), ("ntag", _i8), ("prefix", _i8), ("insys", _i8),
     ("innet", _i8), ("idle", _i8), ("flithops", _i8), ("netflits_w", _i8), ("deliv_w", _i8), ("gen_w", _i8),
     ("cyc_w", _i8), ("free", _i8), ("nq", _i8), ("nvca", _i8), ("nslp", _i8), ("nsw", _i8), ("nlone", _i8),
-    ("nsrc", _i8), ("gen", _i8),
+    ("nog", _i8), ("nsrc", _i8), ("gen", _i8),
     ("insys_w0", _i8), ("va_requests", _i8), ("sw_requests", _i8), ("target", _i8), ("chunk_end", _i8),
     ("nextarr", _f8), ("innet_acc", _f8),
     ("clk_events", _i8), ("clk_generation", _i8), ("clk_injection", _i8), ("clk_vc_allocation", _i8),
@@ -178,9 +180,10 @@ SCALARS = np.dtype([
 #: the phases A-F whose processor cycles a profiled build (``steps.PROFILE``) sums, the fields of :data:`SCALARS`
 PHASES = ("events", "generation", "injection", "vc_allocation", "switch_allocation", "bookkeeping")
 #: the steps of phase E (:func:`_switch_allocation`) whose processor cycles a profiled build also sums, the fields
-#: ``clk_<step>`` (their sum is part of ``clk_switch_allocation``): iSLIP over the switch list's candidates, the
-#: winners' and the lone VCs' flits sent (:func:`_send`), the switch list rebuilt for the next cycle; the build also
-#: counts the candidates that go through iSLIP (``sw_contested``: the switch list's, every cycle)
+#: ``clk_<step>`` (their sum is part of ``clk_switch_allocation``): iSLIP over the switch list's masks, the
+#: winners' and the lone VCs' flits sent (:func:`_send`, the winners that leave the switch list dropped from its masks),
+#: the VCs given an output VC in this cycle put on a list; the build also counts the candidates that go through iSLIP
+#: (``sw_contested``: the switch list's, every cycle)
 SWITCH_STEPS = ("sw_islip", "sw_send", "sw_list")
 
 #: the run's parameters (read-only scalars): nodes, ports per router, VCs per network / injection port, buffer depth and
@@ -216,21 +219,23 @@ Vcs = namedtuple("Vcs", ["vs", "buf", "mqh", "mqn", "nmsg", "inuse", "tsent"])
 #: nothing) per router, a list from ``shead`` (per node, -1: none) threaded through ``snext`` (per input VC)
 VcAlloc = namedtuple("VcAlloc", ["pend", "onlist", "li", "lo", "g", "a", "rq", "g_key", "g_touch", "a_key",
                                  "a_touch", "shead", "snext"])
-#: the switch allocator: the switch list ``cand`` (the input VCs bidding in the next switch allocation;
-#: a VC on it, or in ``new``, the VCs given an output VC in this cycle, has its row's ONSW set), the lone list
+#: the switch allocator.  The switch list (the input VCs bidding in the next switch allocation; a VC on it, or in
+#: ``new``, the VCs given an output VC in this cycle, has its row's ONSW set) is held as iSLIP's bit masks, from cycle
+#: to cycle (0: no request; a pair ``(ch, port)`` is entry ``ch * (P + 1) + port``): per (input channel, output port)
+#: the VCs bidding ``vcm`` (bit: the VC's index in its channel), per output channel the input ports requesting it ``og``
+#: (the channels with a port set listed in ``oreq``, each at its record's ``pos``, :data:`CH`), and per (output
+#: channel, input port) the input channel behind it ``ogc``: a VC sets its bits when it joins the list
+#: (:func:`_sw_join`) and clears them when it leaves (:func:`_sw_drop`).  The lone list
 #: ``lone`` (the VCs alone at both their ports, its entries' ONSW ``ON_LONE``; an entry that no longer is stays
 #: until the list's next loop drops it, :func:`_lone_sends`), the per-channel records ``ch`` (:data:`CH`), per
 #: channel its active VCs ``nact`` (as an input channel) and its VCs held by an input VC ``nheld`` (as an output
 #: channel: a VC is alone at both its ports when both counts are 1, and they change only when a VC is given an output VC
 #: and when a tail is sent), each a word ``count << 32 | XOR``: beside the count, the XOR of the VCs' numbers (of
 #: their holders' for ``nheld``), which is the VC counted when the count is 1;
-#: scratch, iSLIP's bit masks (0: no request; a pair ``(ch, port)`` is entry ``ch * (P + 1) + port``): per (input
-#: channel, output port) the VCs bidding ``vcm`` (bit: the VC's index in its channel) with the pairs set ``pl``, per
-#: output channel the input ports requesting it ``og`` (with the channels set, ``og_touch``) and per (output channel,
-#: input port) the input channel behind it ``ogc``, per input channel the output ports granting it ``ia`` (with
-#: ``ia_touch``); the winners ``gl`` (VCs) and the lone VCs that send ``cl`` (VCs, :func:`_lone_sends`)
-SwAlloc = namedtuple("SwAlloc", ["new", "cand", "lone", "ch", "nact", "nheld", "og", "ia", "vcm", "pl", "ogc",
-                                 "og_touch", "ia_touch", "gl", "cl"])
+#: scratch: per input channel the output ports granting it ``ia`` (with ``ia_touch``), the winners ``gl`` (VCs),
+#: those of them that leave the switch list ``lv`` and the lone VCs that send ``cl`` (VCs, :func:`_lone_sends`)
+SwAlloc = namedtuple("SwAlloc", ["new", "lone", "ch", "nact", "nheld", "og", "ia", "vcm", "ogc", "oreq", "ia_touch",
+                                 "gl", "cl", "lv"])
 #: per node: source queue (``qhead``, ``qtail``, ``qlen``; ``inq`` on ``qlist``, the nodes with a new
 #: message this cycle), active sources (``act``, ``onact``), the message being written (``cur_m``, -1:
 #: none), its next flit ``cur_k`` and injection VC ``cur_vc``, the last injection VC used ``last_vc``
@@ -316,18 +321,51 @@ def _hold(b, d, vs, nmsg, injb, c_nbusy, nch):
 
 
 @njit(cache=CACHE, inline="always")
-def _sw_add(b, n, vs, sw):
-    """Put VC ``b`` (active, a flit at its front, a credit) as entry ``n`` on the switch list
-    ``sw.cand`` (returns ``n + 1``)."""
-    return _sw_put(b, n, 1, vs, sw)
+def _sw_join(b, n, nport, vs, sw, sc):
+    """VC ``b`` (active, a flit at its front, a credit) joins the switch list, ``n`` VCs so far (returns ``n + 1``):
+    its bits are set in the switch allocator's masks (:data:`SwAlloc`), its VC index in the mask of its (input
+    channel, output port) pair and, if that was empty, its input port in its output channel's, which, if that was
+    empty, joins the list of output channels requested (``sw.oreq``, ``sc.nog`` entries, each at its record's
+    ``pos``)."""
+    r = b * NVS
+    vs[uidx(r + VS_ONSW)] = ON_LIST
+    ich = vs[uidx(r + VS_CHAN)]
+    s = ich * nport + vs[uidx(r + VS_OUTPORT)]
+    x = sw.vcm[uidx(s)]
+    sw.vcm[uidx(s)] = x | (np.int64(1) << vs[uidx(r + VS_IDX)])
+    if x == 0:
+        och = vs[uidx(r + VS_OUTCH)]
+        ip = vs[uidx(r + VS_INPORT)]
+        y = sw.og[uidx(och)]
+        sw.og[uidx(och)] = y | (np.int64(1) << ip)
+        sw.ogc[uidx(och * nport + ip)] = ich  # the input channel behind the output channel's bit ip
+        if y == 0:
+            k = sc.nog
+            sw.oreq[uidx(k)] = och
+            sw.ch[uidx(och)].pos = k
+            sc.nog = k + 1
+    return n + 1
 
 
 @njit(cache=CACHE, inline="always")
-def _sw_put(b, n, add, vs, sw):
-    """:func:`_sw_add` if ``add`` is 1; if 0, the entry is written past the list's end (no test: it would
-    mispredict; ``cand`` has an entry per VC and the list holds input VCs only).  Returns ``n + add``."""
-    sw.cand[uidx(n)] = b
-    return n + add
+def _sw_drop(b, nport, vs, sw, sc):
+    """VC ``b`` leaves the switch list: its bits are cleared from the masks, as :func:`_sw_join` set them (an output
+    channel no longer requested leaves ``sw.oreq``, the last entry taking its place).  The caller sets its flag."""
+    r = b * NVS
+    s = vs[uidx(r + VS_CHAN)] * nport + vs[uidx(r + VS_OUTPORT)]
+    x = sw.vcm[uidx(s)] & ~(np.int64(1) << vs[uidx(r + VS_IDX)])
+    sw.vcm[uidx(s)] = x
+    if x == 0:
+        och = vs[uidx(r + VS_OUTCH)]
+        y = sw.og[uidx(och)] & ~(np.int64(1) << vs[uidx(r + VS_INPORT)])
+        sw.og[uidx(och)] = y
+        if y == 0:
+            k = sw.ch[uidx(och)].pos
+            n = sc.nog - 1
+            last = sw.oreq[uidx(n)]
+            sw.oreq[uidx(k)] = last
+            sw.ch[uidx(last)].pos = k
+            sc.nog = n
 
 
 @njit(cache=CACHE, inline="always")
@@ -350,9 +388,9 @@ def _vc_end(ch, chans, vs):
 def _enter_lone(x, vs, sw, nlone):
     """Active VC ``x`` is now alone at both its ports (the only active VC of its input channel, the only held VC of
     its output channel), so that switch allocation has one outcome for it, which the lone list's loop gives it
-    (:func:`_lone_sends`): off the switch list (its rebuild drops it, and its requests are uncounted) and onto the
-    lone list, ``nlone`` entries so far (returns the new count).  Its row's ``FROM`` (unused while it is active)
-    keeps its ``LEFT``, so that :func:`_leave_lone` can tell whether it sent while alone."""
+    (:func:`_lone_sends`): onto the lone list (off the switch list, if it was on it: :func:`_go_lone`), ``nlone``
+    entries so far (returns the new count).  Its row's ``FROM`` (unused while it is active) keeps its ``LEFT``, so
+    that :func:`_leave_lone` can tell whether it sent while alone."""
     r = x * NVS
     vs[uidx(r + VS_ONSW)] = ON_LONE
     vs[uidx(r + VS_FROM)] = vs[uidx(r + VS_LEFT)]
@@ -361,18 +399,19 @@ def _enter_lone(x, vs, sw, nlone):
 
 
 @njit(cache=CACHE, inline="always")
-def _leave_lone(x, nsw, B, vs, sw):
+def _leave_lone(x, nsw, B, nport, vs, sw, sc):
     """Lone VC ``x`` is no longer alone at one of its ports (an input VC of its channel, or one holding a VC of its
-    output channel, was given an output VC): back on the switch list (entry ``nsw``; returns the new length) if it
+    output channel, was given an output VC): back on the switch list (``nsw`` VCs; returns the new count) if it
     has a flit and a credit; the lone list drops it when its loop next runs.  Its sends while alone moved the iSLIP
     pointers of its two channels to itself, which nothing read meanwhile (no other VC bid at either): they are
     written now, if it sent."""
     r = x * NVS
     if vs[uidx(r + VS_LEFT)] != vs[uidx(r + VS_FROM)]:
         _move_past(r, vs[uidx(r + VS_CHAN)], vs[uidx(r + VS_OUTCH)], vs, sw.ch)
-    add = np.int64((vs[uidx(r + VS_CNT)] > 0) & (vs[uidx(r + VS_OCCO)] < B))
-    vs[uidx(r + VS_ONSW)] = np.int32(add)
-    return _sw_put(x, nsw, add, vs, sw)
+    if (vs[uidx(r + VS_CNT)] > 0) & (vs[uidx(r + VS_OCCO)] < B):
+        return _sw_join(x, nsw, nport, vs, sw, sc)
+    vs[uidx(r + VS_ONSW)] = OFF_LIST
+    return nsw
 
 
 # ----------------------------------------------------------------- BookSim's routing functions
@@ -496,12 +535,13 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     # the input VC holding the VC (``OCCO``), else in the VC's own (``OCC``), with no test of which (the two kinds come
     # mixed: a test would mispredict); a holder that slept for the credit goes back on the switch list
     ncr = ev.ncredit[uidx(slot)]
+    nport = cfg.p + 1
     if cfg.wtc:  # the loop twice, so that neither tests the run's constant for every credit
         for i in range(ncr):
-            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], True, chans, vcs, va, sw, sc, nvca, nsw)
+            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], True, nport, chans, vcs, va, sw, sc, nvca, nsw)
     else:
         for i in range(ncr):
-            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], False, chans, vcs, va, sw, sc, nvca, nsw)
+            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], False, nport, chans, vcs, va, sw, sc, nvca, nsw)
     ev.ncredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
@@ -540,8 +580,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
         # on the list; a test, as for the credits above: seldom true, a lone VC's flits never)
         r = b * NVS
         if (s == ST_ACTIVE) & (c == 0) & (vs[uidx(r + VS_ONSW)] == OFF_LIST) & (vs[uidx(r + VS_OCCO)] < B):
-            vs[uidx(r + VS_ONSW)] = ON_LIST
-            nsw = _sw_add(b, nsw, vs, sw)
+            nsw = _sw_join(b, nsw, nport, vs, sw, sc)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
     # the terminal returns the credit of a flit it reads two cycles later (the flit was sent at t - 3: here, not in
@@ -569,7 +608,7 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
 
 
 @njit(cache=CACHE, inline="always")
-def _credit(b, wtc, chans, vcs, va, sw, sc, nvca, nsw):
+def _credit(b, wtc, nport, chans, vcs, va, sw, sc, nvca, nsw):
     """A. A credit for VC ``b`` (``wtc``: ``wait_for_tail_credit``, a constant of the loop that calls it): given and
     returns the lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
     vs = vcs.vs
@@ -588,8 +627,7 @@ def _credit(b, wtc, chans, vcs, va, sw, sc, nvca, nsw):
         ow = a // NVS
         if CHECKS:
             assert _holder(a) == ow
-        vs[uidx(ow * NVS + VS_ONSW)] = ON_LIST
-        nsw = _sw_add(ow, nsw, vs, sw)
+        nsw = _sw_join(ow, nsw, nport, vs, sw, sc)
     if wtc:  # the tail's credit for a VC none holds: the VC is free again
         if (a & (NVS - 1)) == VS_OCC and oc == 0 and vcs.tsent[uidx(b)] != 0:
             vcs.tsent[uidx(b)] = 0
@@ -724,7 +762,8 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
     Returns the length of the VC-allocation list, the number of winners
     (listed in ``sw.new``) and the length of the switch list (a lone VC that a winner leaves not alone joins it)."""
     vs = vcs.vs
-    NI = (cfg.p + 1) * cfg.w
+    nport = cfg.p + 1
+    NI = nport * cfg.w
     injb = chans.base[uidx(cfg.nchan)]
     nnew = 0
     ng = 0
@@ -796,10 +835,10 @@ def _vc_allocation(t, cfg, net, chans, vcs, va, sw, msg, hist, sc, nvca, nsw):
         sw.nheld[uidx(och)] = (wh + ONE) ^ b
         x = wa & MASK
         if (wa >> 32) == 1 and vs[uidx(x * NVS + VS_ONSW)] == ON_LONE:
-            nsw = _leave_lone(x, nsw, cfg.b, vs, sw)
+            nsw = _leave_lone(x, nsw, cfg.b, nport, vs, sw, sc)
         x = wh & MASK
         if (wh >> 32) == 1 and vs[uidx(x * NVS + VS_ONSW)] == ON_LONE:
-            nsw = _leave_lone(x, nsw, cfg.b, vs, sw)
+            nsw = _leave_lone(x, nsw, cfg.b, nport, vs, sw, sc)
         if o < injb:  # a network hop
             m = vs[uidx(r + VS_FM)]
             msg.hops[uidx(m)] += 1
@@ -851,13 +890,50 @@ def _check_lone(chans, vs, sw):
 
 
 @njit(cache=CACHE, inline="always")
+def _check_masks(nport, chans, vs, sw, sc, nsw):
+    """CHECKS only: the switch allocator's masks hold the switch list, ``nsw`` VCs, those flagged ``ON_LIST``
+    (:func:`_sw_join`): each (input channel, output port) pair's ``vcm`` the VC indices of those at that pair, each
+    output channel's ``og`` the input ports of its pairs with one (``ogc`` naming each port's channel), and ``oreq``
+    the output channels with one, each once, at its record's ``pos``."""
+    n = 0
+    npair = 0
+    for ich in range(chans.base.size):
+        for op in range(nport):
+            m = 0
+            och = -1
+            for x in range(chans.base[ich], _vc_end(ich, chans, vs)):
+                r = x * NVS
+                if vs[r + VS_ONSW] == ON_LIST and vs[r + VS_OUTPORT] == op:
+                    m |= np.int64(1) << vs[r + VS_IDX]
+                    och = vs[r + VS_OUTCH]
+                    n += 1
+            assert sw.vcm[ich * nport + op] == m
+            if m != 0:
+                npair += 1
+                ip = vs[chans.base[ich] * NVS + VS_INPORT]
+                assert (sw.og[och] >> ip) & 1 == 1 and sw.ogc[och * nport + ip] == ich
+    assert n == nsw
+    nbits = 0
+    nreq = 0
+    for och in range(chans.base.size):
+        y = sw.og[och]
+        while y != 0:
+            nbits += 1
+            y &= y - 1
+        if sw.og[och] != 0:
+            nreq += 1
+            k = sw.ch[och].pos
+            assert k < sc.nog and sw.oreq[k] == och
+    assert nbits == npair and nreq == sc.nog
+
+
+@njit(cache=CACHE, inline="always")
 def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca, nnew, nlone):
     """E. Switch allocation: per input port one request per output port (the VC first in round-robin
     order from the port's offset), then iSLIP with one iteration over (input port, output port); a
     winner's flit leaves its buffer (:func:`_send`).  Returns the lengths of the switch and
     VC-allocation lists and the number of flits sent."""
     vs = vcs.vs
-    cand = sw.cand
     NPORT = cfg.p + 1
     # candidates: the switch list, every active VC with a flit at its front and a credit but the lone ones (the
     # list holds exactly those: a VC joins it when it becomes one -- a flit reaching an empty
@@ -865,43 +941,28 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     # when a grant leaves it without one, or it is alone at both its ports (E)).  Each goes through iSLIP (one alone at
     # both its ports in this cycle too: few are, the lone VCs being on the lone list, and a test of which would cost
     # every candidate more than iSLIP costs those).
+    #
+    # iSLIP over bit masks.  Which VC of an input channel goes to an output port decides nothing in the grant and
+    # accept steps (they see ports only), so the list is kept as the masks those steps read (:data:`SwAlloc`): its
+    # VCs' indices per (input channel, output port) pair, and its pairs' input ports per output channel, set and
+    # cleared as VCs join and leave it (:func:`_sw_join`, :func:`_sw_drop`: a VC stays on it for several cycles, so
+    # this is less work than setting every candidate's bits each cycle), and the VC is chosen for the accepted pairs
+    # only.  An arbiter's choice, the position first in round-robin order from its pointer, is the lowest bit at or
+    # past the pointer, else the lowest (:func:`_first_from`); the accept step's touched list is written branch-free
+    # (every entry written, kept by advancing the count)
     ncand = nsw
     if CHECKS:
         _check_lone(chans, vs, sw)
+        _check_masks(NPORT, chans, vs, sw, sc, nsw)
     sc.sw_requests += ncand
     if PROFILE:
         k1 = clock()
         sc.sw_contested += ncand
-    # iSLIP over bit masks.  Which VC of an input channel goes to an output port decides nothing in the grant and
-    # accept steps (they see ports only), so each candidate sets its bits -- its VC in the mask of its
-    # (input channel, output port) pair, its input port in its output channel's mask -- and the VC is chosen for the
-    # accepted pairs only.  An arbiter's choice, the position first in round-robin order from its pointer, is the
-    # lowest bit at or past the pointer, else the lowest (:func:`_first_from`).  Each mask's first bit lists it in
-    # its touched list (branch-free: every entry written, kept by advancing the count)
-    npl = 0
-    nog = 0
-    for j in range(ncand):
-        b = cand[uidx(j)]
-        r = b * NVS
-        ich = vs[uidx(r + VS_CHAN)]
-        och = vs[uidx(r + VS_OUTCH)]
-        ip = vs[uidx(r + VS_INPORT)]
-        s = ich * NPORT + vs[uidx(r + VS_OUTPORT)]
-        x = sw.vcm[uidx(s)]
-        sw.vcm[uidx(s)] = x | (np.int64(1) << vs[uidx(r + VS_IDX)])
-        sw.pl[uidx(npl)] = s
-        npl += x == 0
-        y = sw.og[uidx(och)]
-        sw.og[uidx(och)] = y | (np.int64(1) << ip)
-        sw.og_touch[uidx(nog)] = och
-        nog += y == 0
-        sw.ogc[uidx(och * NPORT + ip)] = ich  # the input channel behind the output channel's bit ip
     nia = 0
     ngr = 0  # gl holds the winners (VCs)
-    for j in range(nog):  # grant: each output channel takes the input port first from its pointer
-        och = sw.og_touch[uidx(j)]
+    for j in range(sc.nog):  # grant: each output channel takes the input port first from its pointer
+        och = sw.oreq[uidx(j)]
         ip = _first_from(sw.og[uidx(och)], np.int64(sw.ch[uidx(och)].g) + 1)
-        sw.og[uidx(och)] = 0
         ich = sw.ogc[uidx(och * NPORT + ip)]
         z = sw.ia[uidx(ich)]
         sw.ia[uidx(ich)] = z | (np.int64(1) << chans.outport[uidx(och)])
@@ -917,30 +978,17 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
             assert vm != 0
         sw.gl[uidx(ngr)] = chans.base[uidx(ich)] + _first_from(vm, np.int64(sw.ch[uidx(ich)].rr) + 1)
         ngr += 1
-    for j in range(npl):
-        sw.vcm[uidx(sw.pl[uidx(j)])] = 0
     if PROFILE:
         k0 = clock()
         sc.clk_sw_islip += k0 - k1
-    nvca, nlone, nls = _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone)
+    nvca, nlone, nls, nleft = _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone)
     sc.sw_requests += nls  # a lone VC's request: it has a flit and a credit, so it sends
     if PROFILE:
         k1 = clock()
         sc.clk_sw_send += k1 - k0
-    # the list for t + 1: this cycle's candidates still waiting (the losers, and winners with a
-    # flit and a credit left: ONSW still ON_LIST; every entry copied, kept by advancing ``w``: a test would
-    # mispredict), then the VCs given an output VC in this cycle's (D) that are not alone at both their ports (those
-    # join the lone list); the channels' request counts follow (a dropped entry's in :func:`_send`, or
-    # :func:`_enter_lone`'s)
-    w = 0
-    for i in range(ncand):
-        b = cand[uidx(i)]
-        if CHECKS:  # an entry kept is still a bidder: active, a flit at its front, a credit
-            r = b * NVS
-            assert vs[uidx(r + VS_ONSW)] != ON_LIST or (vs[uidx(r + VS_ST)] == ST_ACTIVE
-                                                        and vs[uidx(r + VS_CNT)] > 0 and vs[uidx(r + VS_OCCO)] < cfg.b)
-        cand[uidx(w)] = b
-        w += vs[uidx(b * NVS + VS_ONSW)] == ON_LIST
+    # the list for t + 1: this cycle's candidates less those that left it (:func:`_send`), and the VCs given an output
+    # VC in this cycle's (D) that are not alone at both their ports (those join the lone list)
+    w = ncand - nleft
     for j in range(nnew):
         b = sw.new[uidx(j)]
         r = b * NVS
@@ -949,8 +997,7 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
         if _alone(b, vs, sw):
             nlone = _enter_lone(b, vs, sw, nlone)
         elif vs[uidx(r + VS_OCCO)] < cfg.b:
-            vs[uidx(r + VS_ONSW)] = ON_LIST
-            w = _sw_add(b, w, vs, sw)
+            w = _sw_join(b, w, NPORT, vs, sw, sc)
         else:  # no credit yet: the credit puts it on the list
             vs[uidx(r + VS_ONSW)] = OFF_LIST
     if PROFILE:
@@ -964,10 +1011,12 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
     buffer or the terminal at ``t + 3`` (the terminal's credit, due at ``t + 5``, is sent when the flit gets
     there: :func:`_events`).  Then the lone VCs send (:func:`_lone_sends`).  Returns the length of the VC-allocation
-    list (a tail's successor header joins it), of the lone list and the number of the lone VCs' flits sent."""
+    list (a tail's successor header joins it), of the lone list, the number of the lone VCs' flits sent and the number
+    of VCs that left the switch list (winners left without a flit or a credit or after their tail, and VCs now
+    alone at both their ports)."""
     vs = vcs.vs
-    cand = sw.cand
     B = cfg.b
+    NPORT = cfg.p + 1
     lb = cfg.lb  # a VC's message ring: 2 ** lb positions from b << lb
     rmask = (1 << lb) - 1
     NCH = chans.base.size
@@ -986,6 +1035,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     cb2 = sl2 * (NCH + 1)
     cp = cb2 + ev.ncredit[uidx(sl2)]
     ntl = 0
+    nlv = 0
     for j in range(ngr):
         b = sw.gl[uidx(j)]
         r = b * NVS
@@ -1020,9 +1070,12 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         cp += 1
         fn3 += 1 - ej
         fe3 -= ej
-        # off the switch list after its tail, or with nothing more to send, or without a credit
-        # (ONSW cleared for the list's rebuild; no test: it would mispredict)
-        vs[uidx(r + VS_ONSW)] = np.int32(not (tail | (c == 0) | (occo >= B)))
+        # off the switch list after its tail, or with nothing more to send, or without a credit (listed in ``lv``, its
+        # bits cleared below; no test: it would mispredict)
+        leave = tail | (c == 0) | (occo >= B)
+        vs[uidx(r + VS_ONSW)] = np.int32(not leave)
+        sw.lv[uidx(nlv)] = b
+        nlv += leave
     fn3, fe3, cp, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.credit, sw.gl, fn3, fe3,
                                                 cp, ntl, nlone)
     if CHECKS:  # a slot's two lists never meet (its events are at most NCH), nor do its credits pass its end
@@ -1030,6 +1083,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     ev.nflit[uidx(sl3)] = fn3 - fb3
     ev.ncredit[uidx(sl2)] = cp - cb2
     ev.neflit[uidx(sl3)] = fb3 + NCH - fe3
+    for j in range(nlv):  # the winners that left the switch list
+        _sw_drop(sw.lv[uidx(j)], NPORT, vs, sw, sc)
     # the tails sent: each winner lets go of its output VC, and its buffer's next header (if any) starts routing.  A
     # loop of their own, so that the loop above, run for every flit, keeps fewer values live; nothing above reads what
     # this one writes (a credit's holder is looked up again on arrival, :func:`_events`)
@@ -1077,10 +1132,20 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         wh = (sw.nheld[uidx(och)] - ONE) ^ b
         sw.nheld[uidx(och)] = wh
         if (wa >> 32) == 1 and _may_go_lone(wa & MASK, vs, sw):
-            nlone = _enter_lone(wa & MASK, vs, sw, nlone)
+            nlone, nlv = _go_lone(wa & MASK, NPORT, vs, sw, sc, nlone, nlv)
         if (wh >> 32) == 1 and _may_go_lone(wh & MASK, vs, sw):
-            nlone = _enter_lone(wh & MASK, vs, sw, nlone)
-    return nvca, nlone, nls
+            nlone, nlv = _go_lone(wh & MASK, NPORT, vs, sw, sc, nlone, nlv)
+    return nvca, nlone, nls, nlv
+
+
+@njit(cache=CACHE, inline="always")
+def _go_lone(x, nport, vs, sw, sc, nlone, nleft):
+    """Active VC ``x``, on the switch list or on none, goes on the lone list (:func:`_enter_lone`), leaving the switch
+    list if it was on it (``nleft`` VCs have left it so far).  Returns ``(nlone, nleft)``."""
+    if vs[uidx(x * NVS + VS_ONSW)] == ON_LIST:
+        _sw_drop(x, nport, vs, sw, sc)
+        nleft += 1
+    return _enter_lone(x, vs, sw, nlone), nleft
 
 
 @njit(cache=CACHE, inline="always")
@@ -1213,18 +1278,18 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     One cycle is the phases A-F of the module's docstring, each an inlined function over the named
     state.  Representation: a flit is ``fl = 4 m + 2 head + tail`` (message slot, header and tail bits); a flit event
     is ``(fl << 32) | b`` (the VC it enters).  The lengths of the work lists (``nvca``: ``va.pend``,
-    ``nsw``: ``sw.cand``, ``nlone``: ``sw.lone``, ``nsrc``: ``sources.act``) live in local variables during the
-    call, handed to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
+    ``nsw``: the switch list's VCs, ``nlone``: ``sw.lone``, ``nsrc``: ``sources.act``) live in local variables during
+    the call, handed to the phases that change them and returned (kept in registers: in ``sc`` they cost 3-4% of the
     speed), and in ``sc`` between calls (the count of headers asleep, ``sc.nslp``, changed seldom, stays there).
     ``va.pend`` is compacted while it is scanned (an entry stays on it, flagged by ``va.onlist``, until a scan finds
-    its VC no longer waiting for VC allocation, or puts it to sleep: :func:`_wake`).  The switch list ``sw.cand``
-    holds exactly the VCs that bid for the switch, but those alone at both their ports: a VC joins it when it gets a
-    flit at its front and a credit (a flit reaching its empty buffer, a credit, or VC allocation in the cycle
-    before), and a grant that leaves it without either takes it off; so switch allocation reads no VC row to find
-    its candidates.  A VC alone at both its ports (the counts ``sw.nact`` and ``sw.nheld`` say when: they change only
-    when a VC is given an output VC, D, and when a tail is sent, E) is on the lone list instead, visited every cycle:
-    it sends whenever it has a flit and a credit, what iSLIP would give it, with less work (``sw.lone``,
-    :func:`_lone_sends`).  The allocators' outcomes
+    its VC no longer waiting for VC allocation, or puts it to sleep: :func:`_wake`).  The switch list, held as the
+    switch allocator's bit masks, holds exactly the VCs that bid for the switch, but those alone at both their ports:
+    a VC joins it when it gets a flit at its front and a credit (a flit reaching its empty buffer, a credit, or VC
+    allocation in the cycle before), and a grant that leaves it without either takes it off; so switch allocation
+    reads no VC row to find its candidates, nor sets their bits every cycle.  A VC alone at both its ports (the counts
+    ``sw.nact`` and ``sw.nheld`` say when: they change only when a VC is given an output VC, D, and when a tail is
+    sent, E) is on the lone list instead, visited every cycle: it sends whenever it has a flit and a credit, what iSLIP
+    would give it, with less work (``sw.lone``, :func:`_lone_sends`).  The allocators' outcomes
     do not depend on the order of these lists (every arbitration key is distinct), so neither do
     the results.
 
@@ -1233,9 +1298,7 @@ def run(cfg, net, chans, vcs, va, sw, sources, msg, ev, tags, hist, batches, mm,
     indices are never negative; without these tests the loop runs about a quarter faster.
     Everything per VC that the loop reads or writes on a flit's path is in the VC's row of ``vs``,
     its switch-list flag included, and everything per channel in its record of ``sw.ch``: with fewer
-    arrays, the compiled loop keeps more of their addresses in registers.  The switch list holds VC
-    numbers, and the arbitration reads the rest from their rows: an entry is one word to write when
-    a VC joins the list and to copy in its rebuild (the rows are in cache: a network's speed per
+    arrays, the compiled loop keeps more of their addresses in registers (the rows are in cache: a network's speed per
     flit-hop does not change with its size from 4x4 to 16x16, nor with 128-byte rows).
     """
     sc = sc_arr[0]
