@@ -130,7 +130,8 @@ def main(name: str, router: str, top: int, quick: bool, annotate: str | None = N
         data = out / "perf.data"
         cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", str(data), sys.executable, __file__,
                "--child", str(out), "--config", name, "--router", router] + (["--quick"] if quick else [])
-        subprocess.run(cmd, check=True, cwd=HERE.parent)
+        # this tree's simulator, not an installed one's (a script's folder, not the working one, is on its path)
+        subprocess.run(cmd, check=True, cwd=HERE.parent, env=dict(os.environ, PYTHONPATH=str(HERE.parent)))
         meta = json.loads((out / "addr.json").read_text())
         script = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip,dso"], capture_output=True, text=True,
                                 check=True).stdout
