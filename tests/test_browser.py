@@ -370,6 +370,11 @@ def lab_page(tmp_path_factory):
             page.on("request", lambda r: requests.append(r.url))
             page.goto(f"http://127.0.0.1:{port}/lab/tree/{LAB_NOTEBOOK}.ipynb?token={token}", wait_until="load")
             page.wait_for_selector("aside.myst-exercise", timeout=60_000)
+            # jupyterlab-myst renders the cells one by one: every exercise of the source, not only the first
+            n = sum("{exercise}" in "".join(c["source"])
+                    for c in json.loads((ROOT / "notebooks" / f"{LAB_NOTEBOOK}.ipynb").read_text())["cells"])
+            page.wait_for_function(f"() => document.querySelectorAll('aside.myst-exercise').length >= {n}",
+                                   timeout=60_000)
             page.wait_for_function("() => document.querySelectorAll('.jp-MarkdownCell .katex').length > 0",
                                    timeout=30_000)
             found = page.evaluate(_LAB_JS)
