@@ -890,11 +890,12 @@ def _check_lone(chans, vs, sw):
 
 
 @njit(cache=CACHE, inline="always")
-def _check_masks(nport, chans, vs, sw, sc, nsw):
-    """CHECKS only: the switch allocator's masks hold the switch list, ``nsw`` VCs, those flagged ``ON_LIST``
-    (:func:`_sw_join`): each (input channel, output port) pair's ``vcm`` the VC indices of those at that pair, each
-    output channel's ``og`` the input ports of its pairs with one (``ogc`` naming each port's channel), and ``oreq``
-    the output channels with one, each once, at its record's ``pos``."""
+def _check_masks(nport, B, chans, vs, sw, sc, nsw):
+    """CHECKS only: the switch list, ``nsw`` VCs, those flagged ``ON_LIST``, holds bidders only (active, a flit at the
+    front, a credit: depth ``B``), and the switch allocator's masks hold it (:func:`_sw_join`): each (input channel,
+    output port) pair's ``vcm`` the VC indices of those at that pair, each output channel's ``og`` the input ports of
+    its pairs with one (``ogc`` naming each port's channel), and ``oreq`` the output channels with one, each once, at
+    its record's ``pos``."""
     n = 0
     npair = 0
     for ich in range(chans.base.size):
@@ -904,6 +905,7 @@ def _check_masks(nport, chans, vs, sw, sc, nsw):
             for x in range(chans.base[ich], _vc_end(ich, chans, vs)):
                 r = x * NVS
                 if vs[r + VS_ONSW] == ON_LIST and vs[r + VS_OUTPORT] == op:
+                    assert vs[r + VS_ST] == ST_ACTIVE and vs[r + VS_CNT] > 0 and vs[r + VS_OCCO] < B
                     m |= np.int64(1) << vs[r + VS_IDX]
                     och = vs[r + VS_OUTCH]
                     n += 1
@@ -948,12 +950,12 @@ def _switch_allocation(t, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nsw, nvca,
     # cleared as VCs join and leave it (:func:`_sw_join`, :func:`_sw_drop`: a VC stays on it for several cycles, so
     # this is less work than setting every candidate's bits each cycle), and the VC is chosen for the accepted pairs
     # only.  An arbiter's choice, the position first in round-robin order from its pointer, is the lowest bit at or
-    # past the pointer, else the lowest (:func:`_first_from`); the accept step's touched list is written branch-free
-    # (every entry written, kept by advancing the count)
+    # past the pointer, else the lowest (:func:`_first_from`); the grant step lists the input channels it grants
+    # branch-free (every entry written, kept by advancing the count)
     ncand = nsw
     if CHECKS:
         _check_lone(chans, vs, sw)
-        _check_masks(NPORT, chans, vs, sw, sc, nsw)
+        _check_masks(NPORT, cfg.b, chans, vs, sw, sc, nsw)
     sc.sw_requests += ncand
     if PROFILE:
         k1 = clock()
