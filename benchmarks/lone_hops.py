@@ -7,7 +7,8 @@ sends when it has a flit and a credit), and where those flits go.
 The kernel keeps no such count (a counter in its send loop would cost every run), so this script counts in a copy:
 it copies ``models/`` into a new temporary folder, adds the counters to the copy's ``booksim_kernel.py`` (:func:`patch`:
 scalars at the end of ``SCALARS``, and in ``_send``'s loop, for each winner, a scan of the VCs of its input and its
-output channel; the copy's lone list is off, so that every flit-hop is such a winner) and widens an array of its
+output channel; the copy's lone list is off, so that every flit-hop is such a winner, and its terminals send their
+credits back, which the kernel leaves unsent where no send waits for one) and widens an array of its
 ``booksim.py`` (:func:`patch_wrapper`), runs :func:`bench_wormhole.one` on the copy in a child process (its own
 numba cache, inside the folder) and removes the folder.  The copy's results are the kernel's: the counters only read
 its state (and the stamps below write an array that it then does not read).
@@ -124,15 +125,18 @@ def _lh_held(vs, chans, ch):
 #: the test by which the kernel puts a VC on its lone list (``_alone``), which the copy makes false: every VC then stays
 #: on the switch list, so that every flit-hop is one of ``_send``'s winners (the results are the same either way)
 _LONE_AT = {"    return ((sw.nact[uidx(": "    return False & ((sw.nact[uidx("}
+#: the test by which the kernel leaves the terminals' credits unsent (``EJ_FLOOR``), which the copy makes true: the
+#: steady count reads an ejection VC's credits as it reads the others' (the results are the same either way)
+_EJCR_AT = {"        if cfg.ejcr | CHECKS:": "        if True:"}
 
 
 def patch(source: str) -> str:
-    """``booksim_kernel.py``'s text with the counters added and the lone list off (a ``ValueError`` if the kernel no
-    longer has the lines they go after: this script then needs updating)."""
-    for anchor in (_FIELDS_AT, _SEND_AT, *_LONE_AT):
+    """``booksim_kernel.py``'s text with the counters added, the lone list off and the terminals' credits sent (a
+    ``ValueError`` if the kernel no longer has the lines they go after: this script then needs updating)."""
+    for anchor in (_FIELDS_AT, _SEND_AT, *_LONE_AT, *_EJCR_AT):
         if source.count(anchor) != 1:
             raise ValueError(f"booksim_kernel.py has changed: {anchor.splitlines()[0]!r} is not found once")
-    for anchor, off in _LONE_AT.items():
+    for anchor, off in {**_LONE_AT, **_EJCR_AT}.items():
         source = source.replace(anchor, off)
     fields = "".join(f'("{f}", _i8), ' for f in FIELDS)
     source = source.replace(_FIELDS_AT, f'("sw_contested", _i8),\n    {fields.rstrip()}\n], align=True)')

@@ -175,6 +175,7 @@ def test_the_lone_hops_count_patches_the_preset_kernel_and_refuses_a_changed_one
     compile(patched, "booksim_kernel.py", "exec")  # still Python
     assert all(f'("{f}", _i8)' in patched for f in lone_hops.FIELDS)
     assert patched.count("sc.lh_winners += 1") == 1 and "def _lh_held(" in patched
+    assert "if cfg.ejcr | CHECKS:" not in patched  # the terminals' credits sent: the steady count reads them
     with pytest.raises(ValueError, match="has changed"):
         lone_hops.patch(source.replace("och = vs[uidx(r + VS_OUTCH)]", "och = vs[uidx(r + VS_OUTCH)]  # moved"))
     counts = dict(winners=200, lone=100, into_lone=50, into_ej=20, into_shared=1, queued=0, linked=60, worms=25,

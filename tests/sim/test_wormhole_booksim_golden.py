@@ -97,3 +97,24 @@ def test_booksim_hop_partition_reproduces_the_digests_before_issue_24(name):
     r = simulate(topo, **kw, router="booksim", messages=3000, warmup_messages=300, seed=3, vc_partition="hop")
     assert r.params["vc_partition"] == "hop"
     assert (result_digest(r), r.latency) == GOLDEN_HOP[name]
+
+
+@pytest.mark.parametrize("name", [n for n, (_, kw) in CASES.items()
+                                  if kw["buffer_depth"] >= 5 and not kw.get("wait_for_tail_credit", False)])
+def test_terminals_credits_left_unsent_change_no_result(name, monkeypatch):
+    """With buffers of 5 flits or more and ``wait_for_tail_credit=False`` the terminals send no credits back: no send
+    can wait for one (``booksim_kernel.EJ_FLOOR``).  A run allowed ``2 ** 30`` cycles or more sends them, as every run
+    did when these digests were pinned, and gives the same result."""
+    from models.sim.wormhole import booksim_kernel as K
+
+    flags = []
+    run = K.run
+    monkeypatch.setattr(K, "run", lambda cfg, *a: (flags.append(cfg.ejcr), run(cfg, *a))[1])
+    topo, kw = CASES[name]
+    args = dict(kw, router="booksim", messages=3000, warmup_messages=300, seed=3)
+    unsent = simulate(topo, **args)
+    assert set(flags) == {0}
+    flags.clear()
+    sent = simulate(topo, **args, max_cycles=2 ** 30)
+    assert set(flags) == {1}
+    assert (result_digest(unsent), unsent.latency) == (result_digest(sent), sent.latency) == GOLDEN[name]

@@ -572,6 +572,11 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
     rtab = pack_net(rt, topology.channels[0])  # the routing tables packed as for the ideal router
     net = K.Net(route=rtab.route, minp=rtab.minp, chan_up=rtab.chan_up, pchan=rtab.pchan, label=rt.label)
     p.vc_partition = part
+    # the terminals send no credits back where no send can wait for one (K.EJ_FLOOR): the ejection VCs' counts start
+    # there
+    ejfree = p.B >= 5 and not p.wtc and p.maxcyc < -K.EJ_FLOOR
+    if ejfree:
+        s.vcs.vs[s.chans.base[C + N] * K.NVS + K.VS_OCC::K.NVS] = K.EJ_FLOOR
     cfg = K.Config(
         n=int(N), p=int(P), v=int(V), b=int(p.B), lb=K.ring_bits(int(p.B)), routing=int(rt.kind), a0=a0,
         has_esc=int(rt.has_escape), escape_levels=int(rt.escape_levels), half=half, rule=rule,
@@ -582,7 +587,7 @@ def _engine(topology, *, routing, injection_vcs, ejection_vcs, max_messages=None
         tie=int(p.tie == "random" and rt.has_ties), self_traffic=int(p.self_traffic), w=int(max(V, p.ej_v)),
         vej=int(p.ej_v), wtc=int(p.wtc), mode=int(mode), warmcyc=int(warmup_cycles), runcyc=int(run_cycles),
         nbatch=int(p.batches) if mode == K.RUN_CYCLES else 0,
-        blen=int(run_cycles // p.batches) if mode == K.RUN_CYCLES else 1)
+        blen=int(run_cycles // p.batches) if mode == K.RUN_CYCLES else 1, ejcr=int(not ejfree))
     sc, mm, rng = initial_state(p, K.SCALARS, p.warmup if counted else warmup_cycles)
     nb = max(p.batches, 1)
     s.__dict__.update(cfg=cfg, net=net, batches=K.Batches(np.zeros(nb, np.int64), np.zeros(nb, np.int64)), mm=mm,

@@ -97,6 +97,13 @@ from .routing import KIND_FIXED_ESCAPE
 
 NSLOT = 8  # event ring (largest delay is 5 cycles)
 MASK = np.int64(0xFFFFFFFF)  # the low half of a packed ``key << 32 | index`` (events, iSLIP records)
+#: where an ejection VC's credit count starts when the terminals send no credits back (``Config.ejcr = 0``).  A
+#: terminal reads a flit as it arrives, so a flit sent at ``t`` holds a credit of its ejection VC until ``t + 5``, and
+#: at most 4 are in use when its holder sends: with a depth of 5 or more and ``wait_for_tail_credit = 0`` no send
+#: waits for one and nothing else reads the count.  So the terminals' credits (a sixth of all at 8x8) are not sent,
+#: and the count only grows from here: below 0 for ``2 ** 30`` flits (a run of fewer cycles: one flit a cycle at
+#: most).  A checked build still sends them, and asserts the count less this floor within the depth.
+EJ_FLOOR = -(1 << 30)
 ONE = np.int64(1) << 32  # one VC more in a channel's ``count << 32 | XOR`` word (``sw.nact``, ``sw.nheld``)
 
 # run modes: until ``target`` measured messages are delivered (:func:`.booksim.simulate_booksim`), or a
@@ -192,11 +199,12 @@ SWITCH_STEPS = ("sw_islip", "sw_send", "sw_list")
 #: (``RULE_*``); traffic (``TRAFFIC_*``), length (``LENGTH_*``), fixed / mean message length ``M`` (flits) and the
 #: geometric ``p``, offered load per node; warm-up messages, max cycles, saturation backlog, deadlock threshold; network
 #: channels ``nchan``; random DOR ties, self traffic; VCs of the widest port ``w`` and of an ejection port ``vej``;
-#: ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window, batches and batch length ``blen`` (cycles)
+#: ``wait_for_tail_credit``; run mode (``RUN_*``) with its warm-up, window, batches and batch length ``blen`` (cycles);
+#: ``ejcr``: the terminals send their credits back (0 where no send can wait for one: :data:`EJ_FLOOR`)
 Config = namedtuple("Config", [
     "n", "p", "v", "b", "lb", "routing", "a0", "has_esc", "escape_levels", "half", "rule", "traffic", "length", "M",
     "geop", "rate", "warmup", "maxcyc", "satlim", "dlthresh", "nchan", "tie", "self_traffic", "w", "vej",
-    "wtc", "mode", "warmcyc", "runcyc", "nbatch", "blen",
+    "wtc", "mode", "warmcyc", "runcyc", "nbatch", "blen", "ejcr",
 ])
 #: the routing tables (read-only): ``route``, ``minp``, ``chan_up``, ``pchan`` as in :data:`.kernel.Net`,
 #: and ``label`` (N) the node colours of Nbc
@@ -536,12 +544,13 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
     # mixed: a test would mispredict); a holder that slept for the credit goes back on the switch list
     ncr = ev.ncredit[uidx(slot)]
     nport = cfg.p + 1
+    efl = 0 if cfg.ejcr else EJ_FLOOR  # an ejection VC's count less this: its credits in use (checks only)
     if cfg.wtc:  # the loop twice, so that neither tests the run's constant for every credit
         for i in range(ncr):
-            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], True, nport, chans, vcs, va, sw, sc, nvca, nsw)
+            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], True, nport, efl, ejb, chans, vcs, va, sw, sc, nvca, nsw)
     else:
         for i in range(ncr):
-            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], False, nport, chans, vcs, va, sw, sc, nvca, nsw)
+            nvca, nsw = _credit(ev.credit[uidx(s0 + i)], False, nport, efl, ejb, chans, vcs, va, sw, sc, nvca, nsw)
     ev.ncredit[uidx(slot)] = 0
     for i in range(ev.nflit[uidx(slot)]):  # flits entering an input buffer
         e = ev.flit[uidx(s0 + i)]
@@ -596,8 +605,9 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             assert b >= ejb
         if bi < cfg.nbatch:
             batches.flits[uidx(bi)] += 1
-        ev.credit[uidx(s5 + n5)] = b  # the terminal's credit, at t + 2 (counted where b's count is kept then)
-        n5 += 1
+        if cfg.ejcr | CHECKS:  # the terminal's credit, at t + 2 (counted where b's count is kept then)
+            ev.credit[uidx(s5 + n5)] = b
+            n5 += 1
         if fl & 1:  # the tail: delivered
             _deliver(fl >> 2, b, t, injb, measuring, vs, vcs.nmsg, msg, tags, hist, sc)
             if bi < cfg.nbatch:
@@ -608,9 +618,10 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
 
 
 @njit(cache=CACHE, inline="always")
-def _credit(b, wtc, nport, chans, vcs, va, sw, sc, nvca, nsw):
+def _credit(b, wtc, nport, efl, ejb, chans, vcs, va, sw, sc, nvca, nsw):
     """A. A credit for VC ``b`` (``wtc``: ``wait_for_tail_credit``, a constant of the loop that calls it): given and
-    returns the lengths of the VC-allocation and switch lists, ``(nvca, nsw)``."""
+    returns the lengths of the VC-allocation and switch lists, ``(nvca, nsw)``.  (``efl``: where the count of an
+    ejection VC, ``b >= ejb``, starts, :data:`EJ_FLOOR` or 0; checks only.)"""
     vs = vcs.vs
     a = np.int64(vs[uidx(b * NVS + VS_LOC)])
     if CHECKS:  # b's holder is active and holds b as its output VC
@@ -619,7 +630,7 @@ def _credit(b, wtc, nport, chans, vcs, va, sw, sc, nvca, nsw):
     oc = vs[uidx(a)] - 1
     vs[uidx(a)] = oc
     if CHECKS:
-        assert oc >= 0  # a credit returns only for a flit sent
+        assert oc >= (efl if b >= ejb else 0)  # a credit returns only for a flit sent
     # the holder back on the switch list if it slept for the credit: asleep, with a flit.  Read from ``a``, the
     # flag is the holder's ``ONSW`` or, if none holds b, b's ``LOC`` (the fields' order: never ``OFF_LIST``).  (A
     # test: a holder seldom sleeps, and the branch-free put's work for every credit cost more.)
@@ -1024,6 +1035,7 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     NCH = chans.base.size
     injb = chans.base[uidx(cfg.nchan)]
     ejb = chans.base[uidx(cfg.nchan + cfg.n)]
+    efl = 0 if cfg.ejcr else EJ_FLOOR  # an ejection VC's count less this: its credits in use (checks only)
     sl3 = (t + 3) & (NSLOT - 1)
     # the next entry of each list: up from the slot's start, down from its end (empty: the sources write the slot
     # of t + 3 at t + 1)
@@ -1055,8 +1067,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         vs[uidx(r + VS_CNT)] = c
         occo = vs[uidx(r + VS_OCCO)] + 1
         vs[uidx(r + VS_OCCO)] = occo
-        if CHECKS:
-            assert c >= 0 and occo <= B  # the flit was buffered, and the credits in use never exceed the depth
+        if CHECKS:  # the flit was buffered, and the credits in use never exceed the depth
+            assert c >= 0 and occo - (efl if o >= ejb else 0) <= B
         # a tail's winner is kept for the loop below (gl compacted in place: every entry written, kept by advancing
         # ntl, which never passes j)
         sw.gl[uidx(ntl)] = b
@@ -1078,8 +1090,8 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
         vs[uidx(r + VS_ONSW)] = np.int32(not leave)
         sw.lv[uidx(nlv)] = b
         nlv += leave
-    fn3, fe3, cp, ntl, nlone, nls = _lone_sends(cfg.b, ejb, vs, sw.lone, sw.cl, ev.flit, ev.credit, sw.gl, fn3, fe3,
-                                                cp, ntl, nlone)
+    fn3, fe3, cp, ntl, nlone, nls = _lone_sends(cfg.b, ejb, efl, vs, sw.lone, sw.cl, ev.flit, ev.credit, sw.gl, fn3,
+                                                fe3, cp, ntl, nlone)
     if CHECKS:  # a slot's two lists never meet (its events are at most NCH), nor do its credits pass its end
         assert fn3 <= fe3 and cp - cb2 <= NCH + 1
     ev.nflit[uidx(sl3)] = fn3 - fb3
@@ -1168,7 +1180,7 @@ def _alone(x, vs, sw):
 
 
 @njit(cache=CACHE, inline="always")
-def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone):
+def _lone_sends(B, ejb, efl, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone):
     """E, the lone VCs (``lone[:nlone]``, each alone at both its ports: switch allocation would grant it whenever it
     bids): each with a flit at its front and a credit sends it, as :func:`_send`'s loop does, but for the iSLIP
     pointers (left to its tail or :func:`_leave_lone`: nothing reads them meanwhile) and the switch list's flag (it is
@@ -1178,7 +1190,7 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone
     branch-free (every entry written, kept by advancing its list's length: which VC sends is data a test would
     mispredict); the second sends their flits, each event to the lists from ``fn3`` up and ``fe3`` down and each
     credit to ``credit`` from ``cp``, a tail's VC to the tails ``gl`` from ``ntl`` (with fewer values live than one
-    loop doing both, it spills fewer to the stack).
+    loop doing both, it spills fewer to the stack).  (``efl``: as in :func:`_credit`, checks only.)
     Returns ``(fn3, fe3, cp, ntl, nlone, sent)``."""
     w = 0
     ns = 0
@@ -1203,6 +1215,8 @@ def _lone_sends(B, ejb, vs, lone, sl, flit, credit, gl, fn3, fe3, cp, ntl, nlone
         vs[uidx(r + VS_CNT)] -= 1
         vs[uidx(r + VS_OCCO)] += 1
         o = vs[uidx(r + VS_OUT)]
+        if CHECKS:  # the credits in use never exceed the depth
+            assert vs[uidx(r + VS_OCCO)] - (efl if o >= ejb else 0) <= B
         ej = np.int64(o >= ejb)
         e = (np.int64(fl) << 32) | o
         flit[uidx(fn3)] = e
