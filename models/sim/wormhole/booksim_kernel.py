@@ -42,7 +42,8 @@ and one record of scalars:
     with a newly queued message (``qlist``) and the active sources (``act``).
 ``msg``     (:data:`Msgs`) per message slot (``next`` threads the free list and the source queues).
 ``ev``      (:data:`Events`) the event ring, :data:`NSLOT` slots of flits entering a buffer or a
-    terminal (each with the VC it left: its credit) and of the terminals' credits.
+    terminal (each with the VC it left: its credit) and of the terminals' credits (where they are sent:
+    :data:`EJ_FLOOR`).
 ``tags``    (:data:`.steps.Tags`) per measured message: latency, network latency, source wait,
     hops, done flag.
 ``hist``    (:data:`Hist`) network channels by number of busy VCs, its time integral, busy VCs
@@ -73,7 +74,8 @@ E. switch allocation (:func:`_switch_allocation`): per input port one request pe
    first in round-robin order from the port's offset), then iSLIP, one
    iteration, over (input port, output port); a winner's flit leaves its
    buffer (credit upstream at ``t + 2``), enters the next buffer at ``t + 3``
-   (a terminal at ``t + 3``, whose credit A then sends back, due at ``t + 5``) (:func:`_send`).  A VC alone at both
+   (a terminal at ``t + 3``, whose credit A then sends back, due at ``t + 5``, unless no send can wait for one:
+   :data:`EJ_FLOOR`) (:func:`_send`).  A VC alone at both
    its ports (the only active VC of its input channel, the only held VC of its output channel), which would win
    whenever it bid, is not on the switch list but on the lone list, whose VCs send whenever they have a flit and a
    credit (:func:`_lone_sends`);
@@ -258,9 +260,9 @@ Msgs = namedtuple("Msgs", ["dest", "len", "tgen", "tinj", "hops", "tag", "state"
 #: cycle's flits are at most ``NCH``: the spare entry takes the branch-free write of the list a flit is not kept in),
 #: and ``credit`` (``ncredit`` entries up from a slot's start), the VCs credited in the slot's cycle: a flit sent at
 #: ``t`` enters at ``t + 3`` and the credit for the VC it left is due at ``t + 2``; a terminal's credit for its
-#: ejection VC is due two cycles after a flit reaches it (a cycle's credits are at most ``NCH``: one per network and
-#: ejection channel sent on, one per terminal).  One list for both, so that phase A reads a cycle's credits in one
-#: loop
+#: ejection VC is due two cycles after a flit reaches it, unless no send can wait for one (:data:`EJ_FLOOR`; a
+#: cycle's credits are at most ``NCH``: one per network and ejection channel sent on, one per terminal).  One list for
+#: both, so that phase A reads a cycle's credits in one loop
 Events = namedtuple("Events", ["flit", "nflit", "neflit", "credit", "ncredit"])
 #: network channels by number of busy VCs ``nch`` (V + 1), its time integral ``acc``, busy VCs per
 #: channel ``nbusy``
@@ -592,8 +594,8 @@ def _events(t, cfg, net, chans, vcs, va, sw, msg, ev, tags, hist, batches, sc, n
             nsw = _sw_join(b, nsw, nport, vs, sw, sc)
     ev.nflit[uidx(slot)] = 0
     bi = (t - cfg.warmcyc) // cfg.blen if measuring and cfg.mode == RUN_CYCLES else cfg.nbatch
-    # the terminal returns the credit of a flit it reads two cycles later (the flit was sent at t - 3: here, not in
-    # _send, the loop of every flit sent keeps fewer values live)
+    # the terminal returns the credit of a flit it reads two cycles later, unless no send can wait for one (EJ_FLOOR;
+    # the flit was sent at t - 3: here, not in _send, the loop of every flit sent keeps fewer values live)
     sl5 = (t + 2) & (NSLOT - 1)
     s5 = sl5 * (NCH + 1)
     n5 = ev.ncredit[uidx(sl5)]
@@ -1023,10 +1025,10 @@ def _send(t, ngr, cfg, chans, vcs, va, sw, msg, ev, hist, sc, nvca, nlone):
     """E, the winners ``sw.gl[:ngr]`` of switch allocation: the iSLIP pointers move past them, the
     front flit of each leaves its buffer (its credit upstream at ``t + 2``) and enters the next
     buffer or the terminal at ``t + 3`` (the terminal's credit, due at ``t + 5``, is sent when the flit gets
-    there: :func:`_events`).  Then the lone VCs send (:func:`_lone_sends`).  Returns the length of the VC-allocation
-    list (a tail's successor header joins it), of the lone list, the number of the lone VCs' flits sent and the number
-    of VCs that left the switch list (winners left without a flit or a credit or after their tail, and VCs now
-    alone at both their ports)."""
+    there, if at all: :func:`_events`).  Then the lone VCs send (:func:`_lone_sends`).  Returns the length of the
+    VC-allocation list (a tail's successor header joins it), of the lone list, the number of the lone VCs' flits sent
+    and the number of VCs that left the switch list (winners left without a flit or a credit or after their tail, and
+    VCs now alone at both their ports)."""
     vs = vcs.vs
     B = cfg.b
     NPORT = cfg.p + 1
